@@ -1,0 +1,42 @@
+//===- MXDialect.td - mx dialect definition ----------------*- tablegen -*-===//
+//
+// Part of the mx project: MX (microscaling) scaled matrix multiplication for
+// AMD gfx950.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_DIALECT_MX_IR_MXDIALECT_TD
+#define MX_DIALECT_MX_IR_MXDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def MX_Dialect : Dialect {
+  let name = "mx";
+  let cppNamespace = "::mlir::mx";
+  let summary = "MX (microscaling) quantization and scaled contractions";
+  let description = [{
+    The `mx` dialect models OCP microscaling ("MX") arithmetic at the tensor
+    level: values stored in a narrow element format (`f4E2M1FN`, `f6E2M3FN`,
+    `f6E3M2FN`, `f8E4M3FN`, `f8E5M2`) with one `f8E8M0FNU` power-of-two scale
+    per block of 32 consecutive elements along one dimension.
+
+    The value of an element `e` with block scale byte `s` is
+    `decode(e) * 2^(s - 127)`; the scale byte `0xFF` is NaN.
+
+    Ops:
+    * `mx.quantize` turns a bf16/f16/f32 tensor into (elements, scales) with an
+      explicit scale rule and element rounding;
+    * `mx.dequantize` is its inverse;
+    * `mx.scaled_contraction` is a destination-style, f32-accumulating
+      contraction of two MX operands whose scales are indexed by the 32-block
+      of the reduction dimension.
+
+    All element types are MLIR's builtin float types; the dialect defines no
+    types of its own.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let useDefaultAttributePrinterParser = 0;
+}
+
+#endif // MX_DIALECT_MX_IR_MXDIALECT_TD

@@ -1,0 +1,46 @@
+//===- MXOps.h - mx dialect operations --------------------------*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_DIALECT_MX_IR_MXOPS_H
+#define MX_DIALECT_MX_IR_MXOPS_H
+
+#include "mx/Dialect/MX/IR/MXDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+#include "mx/Dialect/MX/IR/MXEnums.h.inc"
+
+namespace mlir::mx {
+
+/// The MX block size: one E8M0 scale per this many consecutive elements along
+/// the blocked (reduction) dimension.
+constexpr int64_t kBlockSize = 32;
+
+/// Returns true if `type` is one of the MX element types (f4E2M1FN,
+/// f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2).
+bool isMXElementType(Type type);
+
+/// Roles of the iteration dimensions of an `mx.scaled_contraction`, as
+/// positions in its iteration space.
+struct ScaledContractionDims {
+  SmallVector<unsigned> batch;
+  SmallVector<unsigned> m;
+  SmallVector<unsigned> n;
+  unsigned k = 0;
+};
+
+} // namespace mlir::mx
+
+#define GET_OP_CLASSES
+#include "mx/Dialect/MX/IR/MXOps.h.inc"
+
+#endif // MX_DIALECT_MX_IR_MXOPS_H

@@ -1,0 +1,167 @@
+//===- MXOps.td - mx dialect operations --------------------*- tablegen -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_DIALECT_MX_IR_MXOPS_TD
+#define MX_DIALECT_MX_IR_MXOPS_TD
+
+include "mx/Dialect/MX/IR/MXDialect.td"
+include "mx/Dialect/MX/IR/MXAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+
+class MX_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MX_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+def MX_QuantizeOp : MX_Op<"quantize", [Pure]> {
+  let summary = "quantize a float tensor to MX elements and E8M0 block scales";
+  let description = [{
+    Splits dimension `axis` of `input` (bf16, f16 or f32) into blocks of
+    `block_size` (always 32) consecutive elements. Each block gets one
+    `f8E8M0FNU` scale chosen by `scale` (see `ScaleRule`) and every element
+    is divided by the block's power-of-two scale (exactly) and rounded to the
+    element type by `rounding` (see `Rounding`).
+
+    `elements` has the shape of `input`; `scales` has the shape of `input`
+    with dimension `axis` divided by 32. Dynamic sizes are allowed; static
+    sizes along `axis` must be multiples of 32.
+
+    Special values (normative, same for every rule and rounding):
+    * a block that holds a NaN or an infinity gets the NaN scale `0xFF` and
+      all its element codes are zero;
+    * an all-zero block gets the scale byte `0x00` (2^-127);
+    * scaled magnitudes above the element type's largest finite value
+      saturate to it (also for `f8E4M3FN`/`f8E5M2`: no Inf/NaN is produced);
+    * element subnormals are kept, values below half the smallest subnormal
+      become a zero of the value's sign;
+    * the sign bit is set for negative values only, so `-0.0` encodes as `+0`.
+
+    Example (the seed 000 MXFP4 quantizer, rowwise):
+
+    ```mlir
+    %e, %s = mx.quantize %x axis(1) scale(even) rounding(ties_away)
+        : tensor<64x256xbf16> -> tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis,
+      MX_ScaleRuleAttr:$scale, MX_RoundingAttr:$rounding,
+      DefaultValuedAttr<I64Attr, "32">:$block_size);
+  let results = (outs AnyRankedTensor:$elements, AnyRankedTensor:$scales);
+  let assemblyFormat = [{
+    $input `axis` `(` $axis `)` `scale` `(` $scale `)` `rounding` `(` $rounding `)`
+    attr-dict `:` type($input) `->` type($elements) `,` type($scales)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+def MX_DequantizeOp : MX_Op<"dequantize", [Pure]> {
+  let summary = "decode MX elements and apply their E8M0 block scales";
+  let description = [{
+    The inverse of `mx.quantize`: `result[i] = decode(elements[i]) *
+    2^(scales[i with axis index / 32] - 127)`, computed exactly and rounded
+    once to the result type (bf16, f16 or f32). A `0xFF` scale gives NaN.
+    The shape relations are those of `mx.quantize`.
+
+    Example:
+
+    ```mlir
+    %x = mx.dequantize %e, %s axis(1)
+        : tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$elements, AnyRankedTensor:$scales,
+      I64Attr:$axis, DefaultValuedAttr<I64Attr, "32">:$block_size);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $elements `,` $scales `axis` `(` $axis `)` attr-dict `:` type($elements)
+    `,` type($scales) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// ScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+def MX_ScaledContractionOp : MX_Op<"scaled_contraction", [
+    Pure,
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>,
+    DeclareOpInterfaceMethods<TilingInterface, [
+        "getIterationDomain", "getLoopIteratorTypes",
+        "getTiledImplementation", "getResultTilePosition"]>]> {
+  let summary = "f32-accumulating contraction of two MX operands";
+  let description = [{
+    Computes, over the iteration space of `indexing_maps` (for `lhs`, `rhs`
+    and `acc`, in this order):
+
+    ```
+    result[.., m, n] = acc[.., m, n] + sum_k decode(lhs[.., m, k]) * 2^(lhs_scales[.., m, k/32] - 127)
+                                           * decode(rhs[.., k, n]) * 2^(rhs_scales[.., k/32, n] - 127)
+    ```
+
+    in f32. Exactly one iteration dimension is the reduction dimension `k`:
+    it is used by `lhs` and `rhs` and not by `acc`. Every other dimension is
+    a batch (all three operands), M (`lhs` and `acc`) or N (`rhs` and `acc`)
+    dimension. Layout variants are expressed by the maps: `(m, k) x (k, n)`,
+    the usual weight layout `(m, k) x (n, k)`, batched forms.
+
+    Each scale operand is indexed like its data operand except that its `k`
+    dimension has size `K / 32`: the scale of element `k` is at `k / 32`.
+    `K` must be a multiple of 32. Data operands have an MX element type
+    (`f4E2M1FN`, `f6E2M3FN`, `f6E3M2FN`, `f8E4M3FN`, `f8E5M2`; `lhs` and `rhs`
+    may differ), scales `f8E8M0FNU`, the accumulator `f32`.
+
+    The op is destination-style: `acc` is the init and the result has its
+    type.
+
+    Example (NT layout: B is N x K):
+
+    ```mlir
+    %r = mx.scaled_contraction
+        indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                         affine_map<(m, n, k) -> (n, k)>,
+                         affine_map<(m, n, k) -> (m, n)>]
+        ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<64x256xf4E2M1FN>,
+                              tensor<64x8xf8E8M0FNU>, tensor<64x8xf8E8M0FNU>)
+        outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+      AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
+      AnyRankedTensor:$acc, AffineMapArrayAttr:$indexing_maps);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    `indexing_maps` `=` $indexing_maps
+    `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
+      type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
+    `outs` `(` $acc `:` type($acc) `)` attr-dict `->` type($result)
+  }];
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// Number of iteration-space dimensions (the maps' dimension count).
+    unsigned getNumLoops();
+    AffineMap getLhsMap();
+    AffineMap getRhsMap();
+    AffineMap getAccMap();
+    /// The role of every iteration dimension. Only valid on a verified op.
+    ScaledContractionDims getContractionDims();
+    /// Static size of each iteration dimension (ShapedType::kDynamic where
+    /// unknown), taken from the operand shapes.
+    SmallVector<int64_t> getStaticLoopRanges();
+  }];
+}
+
+#endif // MX_DIALECT_MX_IR_MXOPS_TD

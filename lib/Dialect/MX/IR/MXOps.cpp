@@ -1,0 +1,309 @@
+//===- MXOps.cpp - mx dialect operations ----------------------------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+#include "mx/Dialect/MX/IR/MXEnums.cpp.inc"
+
+bool mlir::mx::isMXElementType(Type type) {
+  return isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType,
+             Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// Prints a shape as `[64, ?, 8]`.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  llvm::raw_string_ostream os(result);
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "]";
+  return result;
+}
+
+static constexpr StringLiteral kMXElementTypeList =
+    "f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN or f8E5M2";
+
+/// Checks the relation between a data tensor and its block-scale tensor: same
+/// rank, the same sizes except along `axis`, where the scale size is the data
+/// size divided by 32, and the data size is a multiple of 32.
+static LogicalResult verifyBlockScales(Operation *op, ShapedType data,
+                                       StringRef dataName, ShapedType scales,
+                                       StringRef scalesName, int64_t axis) {
+  if (scales.getRank() != data.getRank())
+    return op->emitOpError()
+           << scalesName << " must have the rank of " << dataName << " ("
+           << data.getRank() << "), got rank " << scales.getRank();
+  int64_t dataSize = data.getDimSize(axis);
+  if (ShapedType::isStatic(dataSize) && dataSize % kBlockSize != 0)
+    return op->emitOpError()
+           << dataName << " size " << dataSize << " along axis " << axis
+           << " is not a multiple of the block size " << kBlockSize;
+  SmallVector<int64_t> expected(data.getShape());
+  if (ShapedType::isStatic(dataSize))
+    expected[axis] = dataSize / kBlockSize;
+  for (auto [want, got] : llvm::zip_equal(expected, scales.getShape())) {
+    if (ShapedType::isDynamic(want) || ShapedType::isDynamic(got) ||
+        want == got)
+      continue;
+    return op->emitOpError()
+           << scalesName << " shape " << formatShape(scales.getShape())
+           << " does not match " << dataName << " shape "
+           << formatShape(data.getShape()) << ": expected "
+           << formatShape(expected) << " (axis " << axis << " divided by "
+           << kBlockSize << ")";
+  }
+  return success();
+}
+
+/// Verifies the attributes and types shared by quantize and dequantize.
+static LogicalResult verifyQuantizeLike(Operation *op, ShapedType floatType,
+                                        StringRef floatName,
+                                        ShapedType elementsType,
+                                        ShapedType scalesType, int64_t axis,
+                                        int64_t blockSize) {
+  if (blockSize != kBlockSize)
+    return op->emitOpError()
+           << "block_size must be " << kBlockSize << ", got " << blockSize;
+  Type floatElem = floatType.getElementType();
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(floatElem))
+    return op->emitOpError()
+           << floatName << " element type must be bf16, f16 or f32, got "
+           << floatElem;
+  if (!isMXElementType(elementsType.getElementType()))
+    return op->emitOpError()
+           << "elements must have an MX element type (" << kMXElementTypeList
+           << "), got " << elementsType.getElementType();
+  if (!isa<Float8E8M0FNUType>(scalesType.getElementType()))
+    return op->emitOpError() << "scales must have element type f8E8M0FNU, got "
+                             << scalesType.getElementType();
+  if (floatType.getRank() == 0)
+    return op->emitOpError() << floatName << " must have rank at least 1";
+  if (axis < 0 || axis >= floatType.getRank())
+    return op->emitOpError() << "axis " << axis << " is out of range for "
+                             << floatName << " of rank " << floatType.getRank();
+  if (failed(
+          verifyCompatibleShape(floatType.getShape(), elementsType.getShape())))
+    return op->emitOpError()
+           << "elements shape " << formatShape(elementsType.getShape())
+           << " does not match " << floatName << " shape "
+           << formatShape(floatType.getShape());
+  return verifyBlockScales(op, floatType, floatName, scalesType, "scales",
+                           axis);
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  return verifyQuantizeLike(*this, getInput().getType(), "input",
+                            getElements().getType(), getScales().getType(),
+                            getAxis(), getBlockSize());
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  return verifyQuantizeLike(*this, getResult().getType(), "result",
+                            getElements().getType(), getScales().getType(),
+                            getAxis(), getBlockSize());
+}
+
+//===----------------------------------------------------------------------===//
+// ScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+static constexpr StringLiteral kOperandNames[] = {"lhs", "rhs", "acc"};
+
+unsigned ScaledContractionOp::getNumLoops() { return getLhsMap().getNumDims(); }
+
+AffineMap ScaledContractionOp::getLhsMap() {
+  return cast<AffineMapAttr>(getIndexingMaps()[0]).getValue();
+}
+AffineMap ScaledContractionOp::getRhsMap() {
+  return cast<AffineMapAttr>(getIndexingMaps()[1]).getValue();
+}
+AffineMap ScaledContractionOp::getAccMap() {
+  return cast<AffineMapAttr>(getIndexingMaps()[2]).getValue();
+}
+
+/// Classifies the iteration dimensions of the three maps. Returns the
+/// dimensions, or fails, emitting an error on `op` unless it is null.
+static FailureOr<ScaledContractionDims> classifyDims(Operation *op,
+                                                     ArrayRef<AffineMap> maps) {
+  auto emitError = [&]() -> InFlightDiagnostic {
+    if (op)
+      return op->emitOpError();
+    return InFlightDiagnostic();
+  };
+  ScaledContractionDims dims;
+  unsigned numDims = maps[0].getNumDims();
+  SmallVector<unsigned> reductions;
+  for (unsigned d = 0; d < numDims; ++d) {
+    bool used[3];
+    for (unsigned i = 0; i < 3; ++i)
+      used[i] = maps[i].isFunctionOfDim(d);
+    bool inLhs = used[0], inRhs = used[1], inAcc = used[2];
+    if (inLhs && inRhs && inAcc)
+      dims.batch.push_back(d);
+    else if (inLhs && !inRhs && inAcc)
+      dims.m.push_back(d);
+    else if (!inLhs && inRhs && inAcc)
+      dims.n.push_back(d);
+    else if (inLhs && inRhs && !inAcc)
+      reductions.push_back(d);
+    else if (!inLhs && !inRhs && !inAcc)
+      return emitError() << "iteration dimension d" << d
+                         << " is not used by any indexing map";
+    else {
+      unsigned only = inLhs ? 0 : inRhs ? 1 : 2;
+      return emitError()
+             << "iteration dimension d" << d << " is used only by "
+             << kOperandNames[only]
+             << "; every dimension must be a batch (lhs, rhs, acc), M (lhs, "
+                "acc), N (rhs, acc) or reduction (lhs, rhs) dimension";
+    }
+  }
+  if (reductions.size() != 1)
+    return emitError()
+           << "expected exactly one reduction dimension (used by lhs and rhs, "
+              "not by acc), found "
+           << reductions.size();
+  dims.k = reductions.front();
+  return dims;
+}
+
+ScaledContractionDims ScaledContractionOp::getContractionDims() {
+  SmallVector<AffineMap> maps = {getLhsMap(), getRhsMap(), getAccMap()};
+  FailureOr<ScaledContractionDims> dims = classifyDims(nullptr, maps);
+  assert(succeeded(dims) && "expected a verified op");
+  return *dims;
+}
+
+SmallVector<int64_t> ScaledContractionOp::getStaticLoopRanges() {
+  SmallVector<int64_t> ranges(getNumLoops(), ShapedType::kDynamic);
+  SmallVector<AffineMap> maps = {getLhsMap(), getRhsMap(), getAccMap()};
+  SmallVector<ShapedType> types = {getLhs().getType(), getRhs().getType(),
+                                   getAcc().getType()};
+  for (auto [map, type] : llvm::zip_equal(maps, types))
+    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+      if (ShapedType::isStatic(type.getDimSize(pos)))
+        ranges[cast<AffineDimExpr>(expr).getPosition()] = type.getDimSize(pos);
+  return ranges;
+}
+
+MutableOperandRange ScaledContractionOp::getDpsInitsMutable() {
+  return getAccMutable();
+}
+
+LogicalResult ScaledContractionOp::verify() {
+  ArrayAttr mapsAttr = getIndexingMaps();
+  if (mapsAttr.size() != 3)
+    return emitOpError() << "expected 3 indexing maps (lhs, rhs, acc), got "
+                         << mapsAttr.size();
+  SmallVector<AffineMap> maps =
+      llvm::to_vector(mapsAttr.getAsValueRange<AffineMapAttr>());
+  SmallVector<ShapedType> types = {getLhs().getType(), getRhs().getType(),
+                                   getAcc().getType()};
+  unsigned numDims = maps[0].getNumDims();
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    StringRef name = kOperandNames[i];
+    if (map.getNumSymbols() != 0)
+      return emitOpError() << "indexing map of " << name
+                           << " must not have symbols";
+    if (map.getNumDims() != numDims)
+      return emitOpError() << "indexing map of " << name << " has "
+                           << map.getNumDims() << " dimensions, expected "
+                           << numDims << " (as the lhs map)";
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return emitOpError() << "indexing map of " << name
+                           << " must be a projected permutation, got "
+                           << AffineMapAttr::get(map);
+    if (map.getNumResults() != types[i].getRank())
+      return emitOpError() << name << " has rank " << types[i].getRank()
+                           << " but its indexing map has "
+                           << map.getNumResults() << " results";
+  }
+
+  FailureOr<ScaledContractionDims> dims = classifyDims(*this, maps);
+  if (failed(dims))
+    return failure();
+
+  // Element types.
+  for (unsigned i = 0; i < 2; ++i)
+    if (!isMXElementType(types[i].getElementType()))
+      return emitOpError() << kOperandNames[i]
+                           << " must have an MX element type ("
+                           << kMXElementTypeList << "), got "
+                           << types[i].getElementType();
+  for (auto [name, value] : {std::make_pair("lhs_scales", getLhsScales()),
+                             std::make_pair("rhs_scales", getRhsScales())})
+    if (!isa<Float8E8M0FNUType>(value.getType().getElementType()))
+      return emitOpError() << name << " must have element type f8E8M0FNU, got "
+                           << value.getType().getElementType();
+  if (!getAcc().getType().getElementType().isF32())
+    return emitOpError() << "acc must have element type f32, got "
+                         << getAcc().getType().getElementType();
+  if (getResult().getType() != getAcc().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " must match the acc type " << getAcc().getType();
+
+  // Every iteration dimension must have one size.
+  SmallVector<int64_t> sizes(numDims, ShapedType::kDynamic);
+  SmallVector<int> sizeSource(numDims, -1);
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      int64_t size = types[i].getDimSize(pos);
+      if (ShapedType::isDynamic(size))
+        continue;
+      if (sizeSource[d] >= 0 && sizes[d] != size)
+        return emitOpError()
+               << "iteration dimension d" << d << " has size " << sizes[d]
+               << " in " << kOperandNames[sizeSource[d]] << " but " << size
+               << " in " << kOperandNames[i];
+      sizes[d] = size;
+      sizeSource[d] = i;
+    }
+  }
+  int64_t kSize = sizes[dims->k];
+  if (ShapedType::isStatic(kSize) && kSize % kBlockSize != 0)
+    return emitOpError() << "reduction dimension size " << kSize
+                         << " is not a multiple of the block size "
+                         << kBlockSize;
+
+  // Scales: indexed like their data operand with the reduction dim / 32.
+  for (unsigned i = 0; i < 2; ++i) {
+    auto scalesType =
+        cast<ShapedType>((i == 0 ? getLhsScales() : getRhsScales()).getType());
+    std::string scalesName = (Twine(kOperandNames[i]) + "_scales").str();
+    unsigned kPos =
+        *maps[i].getResultPosition(getAffineDimExpr(dims->k, getContext()));
+    if (failed(verifyBlockScales(*this, types[i], kOperandNames[i], scalesType,
+                                 scalesName, kPos)))
+      return failure();
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "mx/Dialect/MX/IR/MXOps.cpp.inc"

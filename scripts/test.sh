@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# README test command: installs dependencies, builds everything and runs every
+# test (lit files and GoogleTest units) through ctest.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${MX_BUILD_DIR:-$ROOT/build}"
+
+"$ROOT/scripts/deps.sh"
+"$ROOT/scripts/build.sh" all mx-test-depends
+cd "$BUILD"
+ctest --output-on-failure -j"${MX_JOBS:-$(nproc)}"

@@ -1,0 +1,130 @@
+// RUN: mx-opt %s -verify-roundtrip | FileCheck %s
+// RUN: mx-opt %s -mlir-print-op-generic | mx-opt | FileCheck %s
+
+// CHECK-DAG: #[[MK:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[KN:.+]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[NK:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[MN:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @quantize_rowwise
+//  CHECK-SAME:   (%[[X:.+]]: tensor<64x256xbf16>)
+//       CHECK:   %[[E:.+]], %[[S:.+]] = mx.quantize %[[X]] axis(1) scale(even) rounding(ties_away)
+//  CHECK-SAME:     : tensor<64x256xbf16> -> tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>
+//       CHECK:   return %[[E]], %[[S]]
+func.func @quantize_rowwise(%x: tensor<64x256xbf16>)
+    -> (tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>) {
+  %e, %s = mx.quantize %x axis(1) scale(even) rounding(ties_away)
+      : tensor<64x256xbf16> -> tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>
+  return %e, %s : tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>
+}
+
+// CHECK-LABEL: func.func @quantize_modes
+//       CHECK:   mx.quantize %{{.+}} axis(0) scale(floor) rounding(nearest_even) : tensor<64x16xf32> -> tensor<64x16xf8E4M3FN>, tensor<2x16xf8E8M0FNU>
+//       CHECK:   mx.quantize %{{.+}} axis(1) scale(ceil) rounding(nearest_even) : tensor<4x64xf16> -> tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU>
+//       CHECK:   mx.quantize %{{.+}} axis(1) scale(rceil) rounding(ties_away) : tensor<4x32xf32> -> tensor<4x32xf6E3M2FN>, tensor<4x1xf8E8M0FNU>
+//       CHECK:   mx.quantize %{{.+}} axis(2) scale(floor) rounding(nearest_even) : tensor<2x3x64xf32> -> tensor<2x3x64xf8E5M2>, tensor<2x3x2xf8E8M0FNU>
+func.func @quantize_modes(%a: tensor<64x16xf32>, %b: tensor<4x64xf16>,
+                          %c: tensor<4x32xf32>, %d: tensor<2x3x64xf32>) {
+  %0:2 = mx.quantize %a axis(0) scale(floor) rounding(nearest_even)
+      : tensor<64x16xf32> -> tensor<64x16xf8E4M3FN>, tensor<2x16xf8E8M0FNU>
+  %1:2 = mx.quantize %b axis(1) scale(ceil) rounding(nearest_even)
+      : tensor<4x64xf16> -> tensor<4x64xf6E2M3FN>, tensor<4x2xf8E8M0FNU>
+  %2:2 = mx.quantize %c axis(1) scale(rceil) rounding(ties_away)
+      : tensor<4x32xf32> -> tensor<4x32xf6E3M2FN>, tensor<4x1xf8E8M0FNU>
+  %3:2 = mx.quantize %d axis(2) scale(floor) rounding(nearest_even)
+      : tensor<2x3x64xf32> -> tensor<2x3x64xf8E5M2>, tensor<2x3x2xf8E8M0FNU>
+  return
+}
+
+// Dynamic sizes are allowed; static parts are still checked.
+// CHECK-LABEL: func.func @quantize_dynamic
+//       CHECK:   mx.quantize %{{.+}} axis(1) scale(floor) rounding(nearest_even) : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+func.func @quantize_dynamic(%x: tensor<?x?xf32>)
+    -> (tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>) {
+  %e, %s = mx.quantize %x axis(1) scale(floor) rounding(nearest_even)
+      : tensor<?x?xf32> -> tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+  return %e, %s : tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>
+}
+
+// CHECK-LABEL: func.func @dequantize
+//  CHECK-SAME:   (%[[E:.+]]: tensor<64x256xf4E2M1FN>, %[[S:.+]]: tensor<64x8xf8E8M0FNU>)
+//       CHECK:   %[[R:.+]] = mx.dequantize %[[E]], %[[S]] axis(1) : tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xbf16>
+//       CHECK:   return %[[R]]
+func.func @dequantize(%e: tensor<64x256xf4E2M1FN>, %s: tensor<64x8xf8E8M0FNU>)
+    -> tensor<64x256xbf16> {
+  %r = mx.dequantize %e, %s axis(1)
+      : tensor<64x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU> -> tensor<64x256xbf16>
+  return %r : tensor<64x256xbf16>
+}
+
+// CHECK-LABEL: func.func @contraction_nn
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<32x128xf4E2M1FN>, %[[B:[^:]+]]: tensor<128x16xf4E2M1FN>, %[[SA:[^:]+]]: tensor<32x4xf8E8M0FNU>, %[[SB:[^:]+]]: tensor<4x16xf8E8M0FNU>, %[[C:[^:]+]]: tensor<32x16xf32>)
+//       CHECK:   %[[R:.+]] = mx.scaled_contraction indexing_maps = [#[[MK]], #[[KN]], #[[MN]]]
+//  CHECK-SAME:     ins(%[[A]], %[[B]], %[[SA]], %[[SB]] : tensor<32x128xf4E2M1FN>, tensor<128x16xf4E2M1FN>, tensor<32x4xf8E8M0FNU>, tensor<4x16xf8E8M0FNU>)
+//  CHECK-SAME:     outs(%[[C]] : tensor<32x16xf32>) -> tensor<32x16xf32>
+//       CHECK:   return %[[R]]
+func.func @contraction_nn(%a: tensor<32x128xf4E2M1FN>, %b: tensor<128x16xf4E2M1FN>,
+                          %sa: tensor<32x4xf8E8M0FNU>, %sb: tensor<4x16xf8E8M0FNU>,
+                          %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (k, n)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<32x128xf4E2M1FN>, tensor<128x16xf4E2M1FN>,
+                            tensor<32x4xf8E8M0FNU>, tensor<4x16xf8E8M0FNU>)
+      outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %r : tensor<32x16xf32>
+}
+
+// Mixed fp8 x fp4 in the NT (weights N x K) layout.
+// CHECK-LABEL: func.func @contraction_nt_mixed
+//       CHECK:   mx.scaled_contraction indexing_maps = [#[[MK]], #[[NK]], #[[MN]]]
+//  CHECK-SAME:     tensor<16x64xf8E4M3FN>, tensor<48x64xf4E2M1FN>, tensor<16x2xf8E8M0FNU>, tensor<48x2xf8E8M0FNU>
+func.func @contraction_nt_mixed(%a: tensor<16x64xf8E4M3FN>, %b: tensor<48x64xf4E2M1FN>,
+                                %sa: tensor<16x2xf8E8M0FNU>, %sb: tensor<48x2xf8E8M0FNU>,
+                                %c: tensor<16x48xf32>) -> tensor<16x48xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<16x64xf8E4M3FN>, tensor<48x64xf4E2M1FN>,
+                            tensor<16x2xf8E8M0FNU>, tensor<48x2xf8E8M0FNU>)
+      outs(%c : tensor<16x48xf32>) -> tensor<16x48xf32>
+  return %r : tensor<16x48xf32>
+}
+
+// Batched, with fp6 and e5m2 operands.
+// CHECK-LABEL: func.func @contraction_batched
+//       CHECK:   mx.scaled_contraction indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}]
+//  CHECK-SAME:     tensor<4x16x96xf6E2M3FN>, tensor<4x96x8xf8E5M2>, tensor<4x16x3xf8E8M0FNU>, tensor<4x3x8xf8E8M0FNU>
+//  CHECK-SAME:     outs(%{{.+}} : tensor<4x16x8xf32>)
+func.func @contraction_batched(%a: tensor<4x16x96xf6E2M3FN>, %b: tensor<4x96x8xf8E5M2>,
+                               %sa: tensor<4x16x3xf8E8M0FNU>, %sb: tensor<4x3x8xf8E8M0FNU>,
+                               %c: tensor<4x16x8xf32>) -> tensor<4x16x8xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                       affine_map<(b, m, n, k) -> (b, k, n)>,
+                       affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<4x16x96xf6E2M3FN>, tensor<4x96x8xf8E5M2>,
+                            tensor<4x16x3xf8E8M0FNU>, tensor<4x3x8xf8E8M0FNU>)
+      outs(%c : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  return %r : tensor<4x16x8xf32>
+}
+
+// Dynamic M, N and K.
+// CHECK-LABEL: func.func @contraction_dynamic
+//       CHECK:   mx.scaled_contraction
+//  CHECK-SAME:     tensor<?x?xf6E3M2FN>, tensor<?x?xf4E2M1FN>, tensor<?x?xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>
+//  CHECK-SAME:     outs(%{{.+}} : tensor<?x?xf32>) -> tensor<?x?xf32>
+func.func @contraction_dynamic(%a: tensor<?x?xf6E3M2FN>, %b: tensor<?x?xf4E2M1FN>,
+                               %sa: tensor<?x?xf8E8M0FNU>, %sb: tensor<?x?xf8E8M0FNU>,
+                               %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x?xf6E3M2FN>, tensor<?x?xf4E2M1FN>,
+                            tensor<?x?xf8E8M0FNU>, tensor<?x?xf8E8M0FNU>)
+      outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
