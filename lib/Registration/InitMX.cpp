@@ -9,7 +9,9 @@
 
 #include "mx/InitMX.h"
 
+#include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -153,7 +155,10 @@ void mx::registerPipelineDialects(DialectRegistry &registry) {
   ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
 }
 
-void mx::registerMXPasses() {}
+void mx::registerMXPasses() {
+  registerMXConversionPasses();
+  registerPipelines();
+}
 
 void mx::registerPipelineUpstreamPasses() {
   registerTransformsPasses();

@@ -1,0 +1,27 @@
+//===- MXToLinalg.h - lower mx ops to linalg --------------------*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_CONVERSION_MXTOLINALG_MXTOLINALG_H
+#define MX_CONVERSION_MXTOLINALG_MXTOLINALG_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+
+namespace mx {
+
+#define GEN_PASS_DECL_CONVERTMXTOLINALG
+#include "mx/Conversion/Passes.h.inc"
+
+/// Adds the patterns that lower mx.quantize, mx.dequantize and
+/// mx.scaled_contraction to linalg.generic with exact MX arithmetic.
+void populateMXToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mx
+} // namespace mlir
+
+#endif // MX_CONVERSION_MXTOLINALG_MXTOLINALG_H

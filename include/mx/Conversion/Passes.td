@@ -1,0 +1,52 @@
+//===- Passes.td - mx conversion passes --------------------*- tablegen -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_CONVERSION_PASSES_TD
+#define MX_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
+  let summary = "Lower mx ops to linalg/arith/math with exact MX arithmetic";
+  let description = [{
+    Rewrites `mx.quantize`, `mx.dequantize` and `mx.scaled_contraction` on
+    tensors into `linalg.generic` ops whose bodies implement the MX semantics
+    exactly with `arith`/`math` operations, so that the program can run on
+    the host CPU and serve as an executable reference for the data-tiled and
+    GPU lowerings.
+
+    * Element decoding uses a constant lookup table built from the builtin
+      float type's own semantics (`APFloat`), indexed by the element's bits.
+    * A scale byte `s` decodes to exactly `2^(s - 127)` and `0xFF` to NaN.
+      (Upstream `arith.scaling_extf`/`extf` from `f8E8M0FNU` expands byte
+      `0x00` to `0.0` instead of `2^-127`, and `arith.truncf` to
+      `f4E2M1FN` rounds ties away from zero whatever the requested mode, so
+      neither is used here.)
+    * `mx.quantize` computes the block amax, the scale by the op's rule and
+      the element codes by the op's rounding with explicit integer/float
+      arithmetic, in f64 so that `x * 2^-s` is exact.
+    * `mx.scaled_contraction` accumulates exact products times both scales
+      in f64 and rounds once to f32 at the end (plus `acc`).
+
+    Example:
+
+    ```mlir
+    %r = mx.dequantize %e, %s axis(1)
+        : tensor<4x64xf4E2M1FN>, tensor<4x2xf8E8M0FNU> -> tensor<4x64xf32>
+    ```
+
+    becomes a `linalg.generic` over `4x64` that reads `%s` through
+    `affine_map<(d0, d1) -> (d0, d1 floordiv 32)>`, looks the element up in a
+    16-entry table and multiplies by the decoded scale.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // MX_CONVERSION_PASSES_TD
