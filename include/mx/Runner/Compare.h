@@ -1,0 +1,77 @@
+//===- Compare.h - comparing and printing tensors for mx-run ----*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_RUNNER_COMPARE_H
+#define MX_RUNNER_COMPARE_H
+
+#include "mx/Runner/HostTensor.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::mx {
+
+/// Tolerances of a comparison. They apply to f16, bf16, f32 and f64 results
+/// only: an element matches if both are NaN, or if
+/// |got - want| <= atol + rtol * |want|. With rtol == atol == 0 (the default)
+/// the bits must be equal (so +0 and -0 differ), NaN still matching any NaN.
+/// Integer, MX element and f8E8M0FNU results always compare bit for bit.
+struct CompareOptions {
+  double rtol = 0;
+  double atol = 0;
+  /// How many mismatching elements a report lists.
+  unsigned maxReported = 5;
+};
+
+/// One mismatching element.
+struct Mismatch {
+  int64_t index;
+  uint64_t gotBits, wantBits;
+};
+
+/// The outcome of comparing two tensors.
+struct CompareResult {
+  /// Set when the types differ; nothing else is filled in then.
+  std::string typeError;
+  int64_t numElements = 0;
+  int64_t numMismatches = 0;
+  /// Over the elements where both values are finite.
+  double maxAbsErr = 0;
+  double maxRelErr = 0;
+  /// Every element has identical bits (NaN payloads aside).
+  bool bitExact = true;
+  /// The first mismatches, at most CompareOptions::maxReported.
+  SmallVector<Mismatch> mismatches;
+
+  bool passed() const { return typeError.empty() && numMismatches == 0; }
+};
+
+/// Compares \p got with the known-good \p want.
+CompareResult compareTensors(const HostTensor &got, const HostTensor &want,
+                             const CompareOptions &options);
+
+/// Prints the report of result \p resultIndex, e.g.
+///   result #0 tensor<64x64xf32>: max_abs_err=0 max_rel_err=0
+///   mismatches=0/4096 (rtol=0, atol=0): bit-exact
+/// followed by one indented line per listed mismatch.
+void printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
+                        const HostTensor &got, const HostTensor &want,
+                        const CompareResult &result,
+                        const CompareOptions &options);
+
+/// Formats one element for humans: the decoded value, plus the code in hex
+/// for MX element and f8E8M0FNU types.
+std::string formatElement(ElementKind kind, uint64_t bits);
+
+/// Prints `result #i tensor<...> = [v0, v1, ...]` with at most \p limit
+/// values (all of them when limit is 0).
+void printTensor(llvm::raw_ostream &os, StringRef label,
+                 const HostTensor &tensor, unsigned limit);
+
+} // namespace mlir::mx
+
+#endif // MX_RUNNER_COMPARE_H

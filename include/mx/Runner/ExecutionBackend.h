@@ -1,0 +1,97 @@
+//===- ExecutionBackend.h - executing mx programs on the host ---*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An ExecutionBackend runs one function of a tensor-level MLIR module on
+// HostTensor arguments and returns its HostTensor results. Backends report
+// problems as MLIR diagnostics on the module's context and return failure.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_RUNNER_EXECUTIONBACKEND_H
+#define MX_RUNNER_EXECUTIONBACKEND_H
+
+#include "mx/Runner/HostTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir {
+class PassManager;
+
+namespace mx {
+
+/// The entry function of a run and the types of its arguments and results.
+struct EntrySignature {
+  func::FuncOp func;
+  SmallVector<HostTensorType> arguments;
+  SmallVector<HostTensorType> results;
+};
+
+/// Looks up the entry function \p entry in \p module; an empty name selects
+/// the module's only function definition. Every argument and result must be
+/// a ranked tensor of a supported element type (HostTensor.h); arguments must
+/// have static shapes. Emits an error (listing the available functions when
+/// the name is unknown) and fails otherwise.
+FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry);
+
+/// Checks that \p inputs match the argument types of \p signature; emits an
+/// error at the function's location otherwise.
+LogicalResult verifyInputs(const EntrySignature &signature,
+                           ArrayRef<HostTensor> inputs);
+
+/// Runs a function of a tensor-level module.
+class ExecutionBackend {
+public:
+  virtual ~ExecutionBackend();
+
+  /// The name used by `mx-run --backend=`.
+  virtual StringRef getName() const = 0;
+
+  /// Runs \p entry of \p module on \p inputs (one per argument, of the
+  /// argument types). \p module is left unchanged.
+  virtual FailureOr<SmallVector<HostTensor>>
+  run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) = 0;
+};
+
+/// Lowers the module with mx::buildCPUPipeline to the LLVM dialect,
+/// JIT-compiles it with mlir::ExecutionEngine for the host and calls the
+/// entry through its packed interface (every memref descriptor field is one
+/// packed argument; the results come back as a struct of descriptors).
+class CPUBackend : public ExecutionBackend {
+public:
+  struct Options {
+    /// LLVM optimization level of the JIT-compiled code (0-3).
+    unsigned optLevel = 2;
+    /// Called on the pass manager before the pipeline runs (e.g. to apply
+    /// command-line IR printing options); a failure aborts the run.
+    std::function<LogicalResult(PassManager &)> configurePassManager;
+  };
+
+  CPUBackend() = default;
+  explicit CPUBackend(const Options &options) : options(options) {}
+
+  StringRef getName() const override { return "cpu"; }
+  FailureOr<SmallVector<HostTensor>> run(ModuleOp module, StringRef entry,
+                                         ArrayRef<HostTensor> inputs) override;
+
+private:
+  Options options;
+};
+
+/// Names of the available backends, default first.
+ArrayRef<StringRef> getExecutionBackendNames();
+
+/// Creates the backend called \p name; null if there is none.
+std::unique_ptr<ExecutionBackend> createExecutionBackend(StringRef name);
+
+} // namespace mx
+} // namespace mlir
+
+#endif // MX_RUNNER_EXECUTIONBACKEND_H

@@ -1,0 +1,136 @@
+//===- Compare.cpp - comparing and printing tensors for mx-run ------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Runner/Compare.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mx;
+
+CompareResult mlir::mx::compareTensors(const HostTensor &got,
+                                       const HostTensor &want,
+                                       const CompareOptions &options) {
+  CompareResult result;
+  if (got.type != want.type) {
+    result.typeError =
+        "got " + got.type.str() + " but expected " + want.type.str();
+    result.bitExact = false;
+    return result;
+  }
+  ElementKind kind = got.getElementKind();
+  bool exact = !isIEEEFloat(kind) || (options.rtol == 0 && options.atol == 0);
+  result.numElements = got.getNumElements();
+  for (int64_t i = 0; i < result.numElements; ++i) {
+    uint64_t gotBits = got.getBits(i), wantBits = want.getBits(i);
+    double gotValue = decodeElement(kind, gotBits);
+    double wantValue = decodeElement(kind, wantBits);
+    bool bothNaN = std::isnan(gotValue) && std::isnan(wantValue);
+    // NaN codes of the code types must match exactly; IEEE NaNs match any
+    // NaN.
+    bool sameBits = gotBits == wantBits || (bothNaN && isIEEEFloat(kind));
+    if (!sameBits)
+      result.bitExact = false;
+
+    if (std::isfinite(gotValue) && std::isfinite(wantValue)) {
+      double absErr = std::fabs(gotValue - wantValue);
+      double relErr = absErr == 0      ? 0
+                      : wantValue == 0 ? INFINITY
+                                       : absErr / std::fabs(wantValue);
+      result.maxAbsErr = std::max(result.maxAbsErr, absErr);
+      result.maxRelErr = std::max(result.maxRelErr, relErr);
+    }
+
+    bool matches;
+    if (exact) {
+      matches = sameBits;
+    } else {
+      matches = bothNaN || gotValue == wantValue ||
+                std::fabs(gotValue - wantValue) <=
+                    options.atol + options.rtol * std::fabs(wantValue);
+    }
+    if (!matches) {
+      ++result.numMismatches;
+      if (result.mismatches.size() < options.maxReported)
+        result.mismatches.push_back({i, gotBits, wantBits});
+    }
+  }
+  return result;
+}
+
+/// Formats a double compactly ("0", "1.5", "3.0518e-05", "inf", "nan").
+static std::string formatDouble(double value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (std::isnan(value))
+    os << "nan";
+  else if (std::isinf(value))
+    os << (value < 0 ? "-inf" : "inf");
+  else
+    os << llvm::format("%.9g", value);
+  return text;
+}
+
+std::string mlir::mx::formatElement(ElementKind kind, uint64_t bits) {
+  std::string text = formatDouble(decodeElement(kind, bits));
+  if (isCodeType(kind))
+    text += " (0x" + llvm::utohexstr(bits, /*LowerCase=*/true) + ")";
+  else if (isIEEEFloat(kind) && std::isnan(decodeElement(kind, bits)))
+    text += " (0x" + llvm::utohexstr(bits, /*LowerCase=*/true) + ")";
+  return text;
+}
+
+void mlir::mx::printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
+                                  const HostTensor &got, const HostTensor &want,
+                                  const CompareResult &result,
+                                  const CompareOptions &options) {
+  os << "result #" << resultIndex << " " << got.type.str() << ": ";
+  if (!result.typeError.empty()) {
+    os << result.typeError << ": FAIL\n";
+    return;
+  }
+  ElementKind kind = got.getElementKind();
+  os << "max_abs_err=" << formatDouble(result.maxAbsErr)
+     << " max_rel_err=" << formatDouble(result.maxRelErr)
+     << " mismatches=" << result.numMismatches << "/" << result.numElements;
+  if (isIEEEFloat(kind))
+    os << " (rtol=" << formatDouble(options.rtol)
+       << ", atol=" << formatDouble(options.atol) << ")";
+  else
+    os << " (exact)";
+  if (!result.passed())
+    os << ": FAIL\n";
+  else if (result.bitExact)
+    os << ": bit-exact\n";
+  else
+    os << ": within tolerance\n";
+  for (const Mismatch &mismatch : result.mismatches)
+    os << "  at " << formatIndex(got.type.shape, mismatch.index) << ": got "
+       << formatElement(kind, mismatch.gotBits) << ", want "
+       << formatElement(kind, mismatch.wantBits) << "\n";
+  if (result.numMismatches > static_cast<int64_t>(result.mismatches.size()))
+    os << "  ... and "
+       << result.numMismatches - static_cast<int64_t>(result.mismatches.size())
+       << " more\n";
+}
+
+void mlir::mx::printTensor(llvm::raw_ostream &os, StringRef label,
+                           const HostTensor &tensor, unsigned limit) {
+  os << label << " " << tensor.type.str() << " = [";
+  int64_t n = tensor.getNumElements();
+  int64_t shown = limit == 0 ? n : std::min<int64_t>(n, limit);
+  for (int64_t i = 0; i < shown; ++i) {
+    if (i)
+      os << ", ";
+    os << formatDouble(tensor.getValue(i));
+  }
+  if (shown < n)
+    os << ", ... (" << n - shown << " more)";
+  os << "]\n";
+}

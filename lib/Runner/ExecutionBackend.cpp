@@ -1,0 +1,154 @@
+//===- ExecutionBackend.cpp - executing mx programs on the host -----------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Runner/ExecutionBackend.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+ExecutionBackend::~ExecutionBackend() = default;
+
+/// Returns "@a, @b" for the function definitions of \p module.
+static std::string listFunctions(ArrayRef<func::FuncOp> functions) {
+  if (functions.empty())
+    return "none";
+  std::string list;
+  llvm::raw_string_ostream os(list);
+  llvm::interleaveComma(
+      functions, os, [&](func::FuncOp func) { os << "@" << func.getName(); });
+  return list;
+}
+
+/// Returns the list of supported element types for diagnostics.
+static std::string listElementKinds() {
+  std::string list;
+  llvm::raw_string_ostream os(list);
+  llvm::interleaveComma(getAllElementKinds(), os, [&](ElementKind kind) {
+    os << getElementKindName(kind);
+  });
+  return list;
+}
+
+/// The largest tensor, in bytes, mx-run moves between host and program.
+static constexpr int64_t kMaxTensorBytes = int64_t(1) << 34;
+
+/// Converts \p type, the type of \p what, to a HostTensorType.
+static FailureOr<HostTensorType> convertType(func::FuncOp func, Type type,
+                                             const Twine &what,
+                                             bool requireStatic) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return func.emitError() << what << " of @" << func.getName() << " has type "
+                            << type << "; only ranked tensors are supported";
+  std::optional<ElementKind> kind = getElementKind(tensorType.getElementType());
+  if (!kind)
+    return func.emitError() << what << " of @" << func.getName() << " (" << type
+                            << ") has an unsupported element type "
+                            << tensorType.getElementType()
+                            << " (supported: " << listElementKinds() << ")";
+  if (requireStatic && !tensorType.hasStaticShape())
+    return func.emitError()
+           << what << " of @" << func.getName() << " has the dynamic shape "
+           << type << "; arguments must have static shapes";
+  // Keep host buffers to a size that can be allocated (and the element
+  // count far from overflowing).
+  int64_t bytes = getStorageBytes(*kind);
+  for (int64_t size : tensorType.getShape()) {
+    if (ShapedType::isDynamic(size) || size == 0)
+      continue;
+    if (bytes > kMaxTensorBytes / size)
+      return func.emitError()
+             << what << " of @" << func.getName() << " (" << type
+             << ") is too large: mx-run handles at most " << kMaxTensorBytes
+             << " bytes per tensor";
+    bytes *= size;
+  }
+  return HostTensorType(*kind, tensorType.getShape());
+}
+
+FailureOr<EntrySignature> mlir::mx::getEntrySignature(ModuleOp module,
+                                                      StringRef entry) {
+  SmallVector<func::FuncOp> definitions;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isDeclaration())
+      definitions.push_back(func);
+
+  // Errors about the module as a whole point at it (FILE:0:0 for an
+  // implicit module).
+  Location moduleLoc = module.getLoc();
+  func::FuncOp func;
+  if (entry.empty()) {
+    if (definitions.size() != 1)
+      return emitError(moduleLoc)
+             << "the module has " << definitions.size()
+             << " function definitions; choose the entry function with "
+                "--entry=NAME (available: "
+             << listFunctions(definitions) << ")";
+    func = definitions.front();
+  } else {
+    func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isDeclaration())
+      return emitError(moduleLoc)
+             << "no function definition named '" << entry
+             << "' in the module (available: " << listFunctions(definitions)
+             << ")";
+  }
+
+  EntrySignature signature;
+  signature.func = func;
+  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+    FailureOr<HostTensorType> converted = convertType(
+        func, type, "argument #" + Twine(index), /*requireStatic=*/true);
+    if (failed(converted))
+      return failure();
+    signature.arguments.push_back(*converted);
+  }
+  for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
+    FailureOr<HostTensorType> converted = convertType(
+        func, type, "result #" + Twine(index), /*requireStatic=*/false);
+    if (failed(converted))
+      return failure();
+    signature.results.push_back(*converted);
+  }
+  return signature;
+}
+
+LogicalResult mlir::mx::verifyInputs(const EntrySignature &signature,
+                                     ArrayRef<HostTensor> inputs) {
+  func::FuncOp func = signature.func;
+  if (inputs.size() != signature.arguments.size())
+    return func.emitError()
+           << "@" << func.getName() << " takes " << signature.arguments.size()
+           << " arguments, got " << inputs.size();
+  for (auto [index, input, type] :
+       llvm::enumerate(inputs, signature.arguments)) {
+    if (input.type != type)
+      return func.emitError()
+             << "argument #" << index << " of @" << func.getName()
+             << " has type " << type.str() << ", got a " << input.type.str();
+    if (static_cast<int64_t>(input.data.size()) != type.getStorageSize())
+      return func.emitError()
+             << "argument #" << index << " holds " << input.data.size()
+             << " bytes, expected " << type.getStorageSize();
+  }
+  return success();
+}
+
+ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {
+  static const StringRef names[] = {"cpu"};
+  return names;
+}
+
+std::unique_ptr<ExecutionBackend>
+mlir::mx::createExecutionBackend(StringRef name) {
+  if (name == "cpu")
+    return std::make_unique<CPUBackend>();
+  return nullptr;
+}

@@ -1,0 +1,478 @@
+//===- ReferenceEvaluator.cpp - op-by-op reference execution --------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every mx op is mapped onto the row-major 2-D entry points of mx::ref:
+//   - quantize/dequantize along `axis` of a tensor of shape [outer, A, inner]
+//     are ref::quantize/dequantize of [outer, A] along axis 1 when inner == 1,
+//     and of each [A, inner] slice along axis 0 otherwise;
+//   - scaled_contraction gathers lhs into [batch, M, K] and rhs into
+//     [batch, N, K] (M, N and batch each flattening their iteration
+//     dimensions in iteration-space order), the scales likewise with K / 32,
+//     calls ref::scaledMatmul per batch with bTransposed = true and scatters
+//     the [batch, M, N] result back through the acc map.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Runner/ReferenceEvaluator.h"
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Runner/ExecutionBackend.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::mx;
+namespace ref = ::mx::ref;
+
+namespace {
+/// Evaluates one function body.
+class Evaluator {
+public:
+  FailureOr<SmallVector<HostTensor>> run(func::FuncOp func,
+                                         ArrayRef<HostTensor> inputs);
+
+private:
+  LogicalResult evaluate(Operation *op);
+  LogicalResult evaluate(arith::ConstantOp op);
+  LogicalResult evaluate(tensor::EmptyOp op);
+  LogicalResult evaluate(QuantizeOp op);
+  LogicalResult evaluate(DequantizeOp op);
+  LogicalResult evaluate(ScaledContractionOp op);
+
+  /// Returns the value of \p value (an operand of \p user).
+  FailureOr<const HostTensor *> lookup(Operation *user, Value value);
+  /// Returns the element kind of the tensor \p value.
+  FailureOr<ElementKind> getKind(Operation *op, Value value);
+
+  DenseMap<Value, HostTensor> values;
+  SmallVector<HostTensor> results;
+  bool returned = false;
+};
+} // namespace
+
+FailureOr<const HostTensor *> Evaluator::lookup(Operation *user, Value value) {
+  auto it = values.find(value);
+  if (it == values.end())
+    return user->emitError()
+           << "reference evaluator: an operand of '" << user->getName()
+           << "' is not defined in the entry block";
+  return &it->second;
+}
+
+FailureOr<ElementKind> Evaluator::getKind(Operation *op, Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  std::optional<ElementKind> kind =
+      type ? getElementKind(type.getElementType()) : std::nullopt;
+  if (!kind)
+    return op->emitError() << "reference evaluator does not support the type "
+                           << value.getType();
+  return *kind;
+}
+
+/// Returns the value of every element of a bf16/f16/f32 tensor as f32.
+static std::vector<float> toFloats(const HostTensor &tensor) {
+  std::vector<float> result(tensor.getNumElements());
+  for (auto [i, value] : llvm::enumerate(result))
+    value = static_cast<float>(tensor.getValue(i));
+  return result;
+}
+
+/// Splits \p shape around \p axis into (outer, axis size, inner).
+static std::tuple<int64_t, int64_t, int64_t>
+splitAtAxis(ArrayRef<int64_t> shape, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1, e = shape.size(); d < e; ++d)
+    inner *= shape[d];
+  return {outer, shape[axis], inner};
+}
+
+static ref::ScaleRule convertScaleRule(ScaleRule rule) {
+  switch (rule) {
+  case ScaleRule::floor:
+    return ref::ScaleRule::Floor;
+  case ScaleRule::ceil:
+    return ref::ScaleRule::Ceil;
+  case ScaleRule::even:
+    return ref::ScaleRule::Even;
+  case ScaleRule::rceil:
+    return ref::ScaleRule::RCeil;
+  }
+  llvm_unreachable("unknown scale rule");
+}
+
+static ref::ElemRounding convertRounding(Rounding rounding) {
+  switch (rounding) {
+  case Rounding::nearest_even:
+    return ref::ElemRounding::NearestEven;
+  case Rounding::ties_away:
+    return ref::ElemRounding::TiesAway;
+  }
+  llvm_unreachable("unknown rounding");
+}
+
+LogicalResult Evaluator::evaluate(arith::ConstantOp op) {
+  auto attr = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!attr || !isa<RankedTensorType>(attr.getType()))
+    return op.emitError() << "reference evaluator supports only dense tensor "
+                             "constants";
+  FailureOr<ElementKind> kind = getKind(op, op.getResult());
+  if (failed(kind))
+    return failure();
+  HostTensor tensor(HostTensorType(*kind, attr.getType().getShape()));
+  int64_t i = 0;
+  if (isInteger(*kind)) {
+    for (const APInt &value : attr.getValues<APInt>())
+      tensor.setBits(i++, value.getZExtValue());
+  } else {
+    for (const APFloat &value : attr.getValues<APFloat>())
+      tensor.setBits(i++, value.bitcastToAPInt().getZExtValue());
+  }
+  values[op.getResult()] = std::move(tensor);
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(tensor::EmptyOp op) {
+  RankedTensorType type = op.getType();
+  if (!type.hasStaticShape())
+    return op.emitError() << "reference evaluator supports only static "
+                             "tensor.empty, got "
+                          << type;
+  FailureOr<ElementKind> kind = getKind(op, op.getResult());
+  if (failed(kind))
+    return failure();
+  values[op.getResult()] = HostTensor(HostTensorType(*kind, type.getShape()));
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(QuantizeOp op) {
+  FailureOr<const HostTensor *> input = lookup(op, op.getInput());
+  FailureOr<ElementKind> elementKind = getKind(op, op.getElements());
+  if (failed(input) || failed(elementKind))
+    return failure();
+  std::optional<ref::ElemFormat> format = getRefFormat(*elementKind);
+  if (!format || !isIEEEFloat((*input)->getElementKind()))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t axis = op.getAxis();
+  int64_t blockSize = op.getBlockSize();
+  ArrayRef<int64_t> shape = (*input)->type.shape;
+  auto [outer, size, inner] = splitAtAxis(shape, axis);
+  if (size % blockSize != 0)
+    return op.emitError() << "reference evaluator: size " << size
+                          << " along axis " << axis
+                          << " is not a multiple of the block size "
+                          << blockSize;
+  SmallVector<int64_t> scaleShape(shape);
+  scaleShape[axis] /= blockSize;
+  HostTensor elements(HostTensorType(*elementKind, shape));
+  HostTensor scales(HostTensorType(ElementKind::F8E8M0FNU, scaleShape));
+
+  std::vector<float> x = toFloats(**input);
+  ref::ScaleRule rule = convertScaleRule(op.getScale());
+  ref::ElemRounding rounding = convertRounding(op.getRounding());
+  auto store = [](HostTensor &tensor, int64_t offset,
+                  const std::vector<uint8_t> &bytes) {
+    if (!bytes.empty())
+      std::memcpy(tensor.data.data() + offset, bytes.data(), bytes.size());
+  };
+  if (x.empty()) {
+    // Nothing to quantize.
+  } else if (inner == 1) {
+    ref::QuantizeResult q = ref::quantize(x.data(), outer, size, /*axis=*/1,
+                                          *format, rule, rounding, blockSize);
+    store(elements, 0, q.codes);
+    store(scales, 0, q.scales);
+  } else {
+    for (int64_t o = 0; o < outer; ++o) {
+      ref::QuantizeResult q =
+          ref::quantize(x.data() + o * size * inner, size, inner, /*axis=*/0,
+                        *format, rule, rounding, blockSize);
+      store(elements, o * size * inner, q.codes);
+      store(scales, o * (size / blockSize) * inner, q.scales);
+    }
+  }
+  values[op.getElements()] = std::move(elements);
+  values[op.getScales()] = std::move(scales);
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(DequantizeOp op) {
+  FailureOr<const HostTensor *> elements = lookup(op, op.getElements());
+  FailureOr<const HostTensor *> scales = lookup(op, op.getScales());
+  FailureOr<ElementKind> resultKind = getKind(op, op.getResult());
+  if (failed(elements) || failed(scales) || failed(resultKind))
+    return failure();
+  std::optional<ref::ElemFormat> format =
+      getRefFormat((*elements)->getElementKind());
+  if (!format || !isIEEEFloat(*resultKind))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t axis = op.getAxis();
+  int64_t blockSize = op.getBlockSize();
+  ArrayRef<int64_t> shape = (*elements)->type.shape;
+  auto [outer, size, inner] = splitAtAxis(shape, axis);
+  SmallVector<int64_t> scaleShape(shape);
+  scaleShape[axis] /= blockSize;
+  if (size % blockSize != 0 || scaleShape != (*scales)->type.shape)
+    return op.emitError() << "reference evaluator: scales "
+                          << (*scales)->type.str() << " do not match elements "
+                          << (*elements)->type.str() << " along axis " << axis;
+
+  HostTensor result(HostTensorType(*resultKind, shape));
+  const uint8_t *codes = (*elements)->data.data();
+  const uint8_t *scaleBytes = (*scales)->data.data();
+  if (*resultKind == ElementKind::F32) {
+    // ref::dequantize rounds the exact product once to f32.
+    auto store = [&](int64_t offset, const std::vector<float> &values) {
+      if (!values.empty())
+        std::memcpy(result.data.data() + offset * sizeof(float), values.data(),
+                    values.size() * sizeof(float));
+    };
+    if (result.getNumElements() == 0) {
+      // Nothing to dequantize.
+    } else if (inner == 1) {
+      store(0, ref::dequantize(codes, scaleBytes, outer, size, /*axis=*/1,
+                               *format, blockSize));
+    } else {
+      for (int64_t o = 0; o < outer; ++o)
+        store(o * size * inner,
+              ref::dequantize(codes + o * size * inner,
+                              scaleBytes + o * (size / blockSize) * inner, size,
+                              inner, /*axis=*/0, *format, blockSize));
+    }
+  } else {
+    // bf16/f16: the exact product (a double: at most 16 significant bits
+    // times a power of two in [2^-127, 2^127]) rounded once to nearest-even.
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t a = 0; a < size; ++a) {
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t index = (o * size + a) * inner + i;
+          int64_t scaleIndex =
+              (o * (size / blockSize) + a / blockSize) * inner + i;
+          double value = ref::decode(*format, codes[index]) *
+                         ref::decodeScale(scaleBytes[scaleIndex]);
+          result.setBits(index, *encodeElement(*resultKind, value));
+        }
+      }
+    }
+  }
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+/// Returns, for every iteration dimension, the element stride it contributes
+/// to an operand of shape \p shape indexed by \p map.
+static SmallVector<int64_t> getIterationStrides(AffineMap map,
+                                                ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(map.getNumDims(), 0);
+  SmallVector<int64_t> rowMajor = getRowMajorStrides(shape);
+  for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+    strides[cast<AffineDimExpr>(expr).getPosition()] += rowMajor[pos];
+  return strides;
+}
+
+/// Returns the offsets of all index combinations of the iteration dimensions
+/// \p dims (the first one outermost) given per-dimension \p strides.
+static SmallVector<int64_t> enumerateOffsets(ArrayRef<unsigned> dims,
+                                             ArrayRef<int64_t> ranges,
+                                             ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> offsets = {0};
+  for (unsigned d : dims) {
+    SmallVector<int64_t> next;
+    next.reserve(offsets.size() * ranges[d]);
+    for (int64_t base : offsets)
+      for (int64_t i = 0; i < ranges[d]; ++i)
+        next.push_back(base + i * strides[d]);
+    offsets = std::move(next);
+  }
+  return offsets;
+}
+
+LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
+  FailureOr<const HostTensor *> lhs = lookup(op, op.getLhs());
+  FailureOr<const HostTensor *> rhs = lookup(op, op.getRhs());
+  FailureOr<const HostTensor *> lhsScales = lookup(op, op.getLhsScales());
+  FailureOr<const HostTensor *> rhsScales = lookup(op, op.getRhsScales());
+  FailureOr<const HostTensor *> acc = lookup(op, op.getAcc());
+  if (failed(lhs) || failed(rhs) || failed(lhsScales) || failed(rhsScales) ||
+      failed(acc))
+    return failure();
+  std::optional<ref::ElemFormat> lhsFormat =
+      getRefFormat((*lhs)->getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat =
+      getRefFormat((*rhs)->getElementKind());
+  if (!lhsFormat || !rhsFormat || (*acc)->getElementKind() != ElementKind::F32)
+    return op.emitError() << "reference evaluator: unsupported types";
+
+  AffineMap lhsMap = op.getLhsMap(), rhsMap = op.getRhsMap(),
+            accMap = op.getAccMap();
+  ScaledContractionDims dims = op.getContractionDims();
+  unsigned numLoops = op.getNumLoops();
+
+  // Loop ranges from the actual operand shapes.
+  SmallVector<int64_t> ranges(numLoops, -1);
+  std::pair<AffineMap, const HostTensor *> operands[] = {
+      {lhsMap, *lhs}, {rhsMap, *rhs}, {accMap, *acc}};
+  for (auto [map, tensor] : operands) {
+    for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      int64_t size = tensor->type.shape[pos];
+      if (ranges[d] >= 0 && ranges[d] != size)
+        return op.emitError() << "reference evaluator: inconsistent sizes "
+                                 "of iteration dimension d"
+                              << d;
+      ranges[d] = size;
+    }
+  }
+  constexpr int64_t blockSize = kBlockSize;
+  int64_t K = ranges[dims.k];
+  if (K % blockSize != 0)
+    return op.emitError() << "reference evaluator: K = " << K
+                          << " is not a multiple of " << blockSize;
+  SmallVector<int64_t> scaleRanges(ranges);
+  scaleRanges[dims.k] = K / blockSize;
+  auto expectedScaleShape = [&](AffineMap map) {
+    SmallVector<int64_t> shape;
+    for (AffineExpr expr : map.getResults())
+      shape.push_back(scaleRanges[cast<AffineDimExpr>(expr).getPosition()]);
+    return shape;
+  };
+  if (expectedScaleShape(lhsMap) != (*lhsScales)->type.shape ||
+      expectedScaleShape(rhsMap) != (*rhsScales)->type.shape)
+    return op.emitError() << "reference evaluator: scale shapes "
+                          << (*lhsScales)->type.str() << ", "
+                          << (*rhsScales)->type.str()
+                          << " do not match the data operands";
+
+  SmallVector<int64_t> lhsStrides =
+      getIterationStrides(lhsMap, (*lhs)->type.shape);
+  SmallVector<int64_t> rhsStrides =
+      getIterationStrides(rhsMap, (*rhs)->type.shape);
+  SmallVector<int64_t> lhsScaleStrides =
+      getIterationStrides(lhsMap, (*lhsScales)->type.shape);
+  SmallVector<int64_t> rhsScaleStrides =
+      getIterationStrides(rhsMap, (*rhsScales)->type.shape);
+  SmallVector<int64_t> accStrides =
+      getIterationStrides(accMap, (*acc)->type.shape);
+
+  SmallVector<int64_t> lhsBatch =
+      enumerateOffsets(dims.batch, ranges, lhsStrides);
+  SmallVector<int64_t> rhsBatch =
+      enumerateOffsets(dims.batch, ranges, rhsStrides);
+  SmallVector<int64_t> lhsScaleBatch =
+      enumerateOffsets(dims.batch, ranges, lhsScaleStrides);
+  SmallVector<int64_t> rhsScaleBatch =
+      enumerateOffsets(dims.batch, ranges, rhsScaleStrides);
+  SmallVector<int64_t> accBatch =
+      enumerateOffsets(dims.batch, ranges, accStrides);
+  SmallVector<int64_t> lhsM = enumerateOffsets(dims.m, ranges, lhsStrides);
+  SmallVector<int64_t> lhsScaleM =
+      enumerateOffsets(dims.m, ranges, lhsScaleStrides);
+  SmallVector<int64_t> accM = enumerateOffsets(dims.m, ranges, accStrides);
+  SmallVector<int64_t> rhsN = enumerateOffsets(dims.n, ranges, rhsStrides);
+  SmallVector<int64_t> rhsScaleN =
+      enumerateOffsets(dims.n, ranges, rhsScaleStrides);
+  SmallVector<int64_t> accN = enumerateOffsets(dims.n, ranges, accStrides);
+
+  int64_t M = lhsM.size(), N = rhsN.size(), KB = K / blockSize;
+  HostTensor result = **acc;
+  const uint8_t *lhsData = (*lhs)->data.data();
+  const uint8_t *rhsData = (*rhs)->data.data();
+  const uint8_t *lhsScaleData = (*lhsScales)->data.data();
+  const uint8_t *rhsScaleData = (*rhsScales)->data.data();
+  const float *accData = reinterpret_cast<const float *>((*acc)->data.data());
+  float *resultData = reinterpret_cast<float *>(result.data.data());
+
+  if (M > 0 && N > 0 && K > 0) {
+    std::vector<uint8_t> a(M * K), sa(M * KB), b(N * K), sb(N * KB);
+    std::vector<float> c(M * N);
+    for (size_t batch = 0; batch < accBatch.size(); ++batch) {
+      for (int64_t m = 0; m < M; ++m) {
+        int64_t base = lhsBatch[batch] + lhsM[m];
+        int64_t scaleBase = lhsScaleBatch[batch] + lhsScaleM[m];
+        for (int64_t k = 0; k < K; ++k)
+          a[m * K + k] = lhsData[base + k * lhsStrides[dims.k]];
+        for (int64_t kb = 0; kb < KB; ++kb)
+          sa[m * KB + kb] =
+              lhsScaleData[scaleBase + kb * lhsScaleStrides[dims.k]];
+      }
+      for (int64_t n = 0; n < N; ++n) {
+        int64_t base = rhsBatch[batch] + rhsN[n];
+        int64_t scaleBase = rhsScaleBatch[batch] + rhsScaleN[n];
+        for (int64_t k = 0; k < K; ++k)
+          b[n * K + k] = rhsData[base + k * rhsStrides[dims.k]];
+        for (int64_t kb = 0; kb < KB; ++kb)
+          sb[n * KB + kb] =
+              rhsScaleData[scaleBase + kb * rhsScaleStrides[dims.k]];
+      }
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n)
+          c[m * N + n] = accData[accBatch[batch] + accM[m] + accN[n]];
+      std::vector<float> out =
+          ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
+                            sb.data(), *rhsFormat, M, N, K,
+                            /*bTransposed=*/true, c.data());
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n)
+          resultData[accBatch[batch] + accM[m] + accN[n]] = out[m * N + n];
+    }
+  }
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
+            ScaledContractionOp>(
+          [&](auto concrete) { return evaluate(concrete); })
+      .Case<func::ReturnOp>([&](func::ReturnOp ret) -> LogicalResult {
+        for (Value operand : ret.getOperands()) {
+          FailureOr<const HostTensor *> value = lookup(ret, operand);
+          if (failed(value))
+            return failure();
+          results.push_back(**value);
+        }
+        returned = true;
+        return success();
+      })
+      .Default([](Operation *op) {
+        return op->emitError() << "reference evaluator does not support '"
+                               << op->getName() << "'";
+      });
+}
+
+FailureOr<SmallVector<HostTensor>> Evaluator::run(func::FuncOp func,
+                                                  ArrayRef<HostTensor> inputs) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError()
+           << "reference evaluator supports only single-block functions";
+  Block &block = func.getBody().front();
+  for (auto [arg, input] : llvm::zip_equal(block.getArguments(), inputs))
+    values[arg] = input;
+  for (Operation &op : block)
+    if (failed(evaluate(&op)))
+      return failure();
+  if (!returned)
+    return func.emitError() << "reference evaluator: no func.return";
+  return std::move(results);
+}
+
+FailureOr<SmallVector<HostTensor>>
+mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
+                            ArrayRef<HostTensor> inputs) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
+  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
+    return failure();
+  return Evaluator().run(signature->func, inputs);
+}

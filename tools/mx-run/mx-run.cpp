@@ -1,0 +1,331 @@
+//===- mx-run.cpp - run a function of an mx program on the host -----------===//
+//
+// Part of the mx project.
+//
+// Parses an MLIR file, runs one function on the chosen execution backend
+// (`cpu`: mx-cpu-pipeline + JIT) with arguments read from files or
+// generated, and optionally prints, saves and checks the results against the
+// reference evaluator or known-answer files. Exit codes: 0 success, 1 a
+// result mismatch, 2 bad usage, bad input or a failed run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/InitMX.h"
+#include "mx/Runner/Compare.h"
+#include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/InputSpec.h"
+#include "mx/Runner/ReferenceEvaluator.h"
+#include "mx/Runner/TensorIO.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::mx;
+namespace cl = llvm::cl;
+
+static constexpr int kExitMismatch = 1;
+static constexpr int kExitError = 2;
+
+static cl::OptionCategory mxRunCategory("mx-run options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::cat(mxRunCategory));
+
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the module's only "
+                       "function definition)"),
+              cl::value_desc("NAME"), cl::cat(mxRunCategory));
+
+static cl::opt<std::string>
+    backendName("backend", cl::desc("Execution backend (default: cpu)"),
+                cl::value_desc("NAME"), cl::init("cpu"),
+                cl::cat(mxRunCategory));
+
+static cl::opt<uint64_t>
+    globalSeed("seed", cl::desc("Seed of the random:... arguments (default 0)"),
+               cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));
+
+static cl::list<std::string> argSpecs(
+    "arg",
+    cl::desc("Value of the next function argument: file:PATH, npy:PATH, "
+             "random:KIND[,key=value...] (KIND: uniform, normal, int, codes, "
+             "scales; keys lo, hi, mean, std, specials, seed), zeros, "
+             "fill:VALUE"),
+    cl::value_desc("SPEC"), cl::cat(mxRunCategory));
+
+static cl::list<std::string>
+    outPaths("out",
+             cl::desc("Write the next result to PATH (raw file format, or "
+                      ".npy if PATH ends in .npy)"),
+             cl::value_desc("PATH"), cl::cat(mxRunCategory));
+
+static cl::opt<bool> printResults("print",
+                                  cl::desc("Print the results (type and "
+                                           "first values)"),
+                                  cl::cat(mxRunCategory));
+
+static cl::opt<unsigned>
+    printLimit("print-limit",
+               cl::desc("Values shown per result by --print (0: all; "
+                        "default 16)"),
+               cl::value_desc("N"), cl::init(16), cl::cat(mxRunCategory));
+
+static cl::opt<std::string>
+    compareWith("compare",
+                cl::desc("Also evaluate with the reference evaluator and "
+                         "compare every result (only 'reference')"),
+                cl::value_desc("reference"), cl::cat(mxRunCategory));
+
+static cl::list<std::string>
+    expectSpecs("expect",
+                cl::desc("Known answer for the next result: file:PATH, "
+                         "npy:PATH, zeros or fill:VALUE"),
+                cl::value_desc("SPEC"), cl::cat(mxRunCategory));
+
+static cl::opt<double>
+    relativeTolerance("rtol",
+                      cl::desc("Relative tolerance for float results "
+                               "(default 0: bit-exact)"),
+                      cl::value_desc("R"), cl::init(0), cl::cat(mxRunCategory));
+
+static cl::opt<double>
+    absoluteTolerance("atol",
+                      cl::desc("Absolute tolerance for float results "
+                               "(default 0: bit-exact)"),
+                      cl::value_desc("A"), cl::init(0), cl::cat(mxRunCategory));
+
+static cl::opt<unsigned>
+    optLevel("opt-level",
+             cl::desc("LLVM optimization level of the cpu backend (0-3, "
+                      "default 2)"),
+             cl::value_desc("N"), cl::init(2), cl::cat(mxRunCategory));
+
+/// Prints "mx-run: error: <message>" and returns kExitError.
+static int fail(const Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "mx-run") << message << "\n";
+  return kExitError;
+}
+
+/// Describes argument or result \p index of the entry for messages.
+static std::string describe(StringRef what, unsigned index, StringRef func,
+                            const HostTensorType &type) {
+  return (what + " #" + Twine(index) + " of @" + func + " (" + type.str() + ")")
+      .str();
+}
+
+/// Compares \p got with \p want result by result and prints the reports;
+/// returns true if all match.
+static bool compareAll(ArrayRef<HostTensor> got, ArrayRef<HostTensor> want,
+                       const CompareOptions &options) {
+  bool passed = true;
+  for (auto [index, pair] : llvm::enumerate(llvm::zip_equal(got, want))) {
+    auto [gotTensor, wantTensor] = pair;
+    CompareResult result = compareTensors(gotTensor, wantTensor, options);
+    printCompareResult(llvm::outs(), index, gotTensor, wantTensor, result,
+                       options);
+    passed &= result.passed();
+  }
+  return passed;
+}
+
+static int runMain() {
+  // Options that need no input.
+  if (inputFilename.empty())
+    return fail("no input file (usage: mx-run FILE.mlir --arg=SPEC ...; see "
+                "--help)");
+  std::unique_ptr<ExecutionBackend> backend;
+  if (backendName == "cpu") {
+    if (optLevel > 3)
+      return fail("--opt-level must be 0, 1, 2 or 3");
+    CPUBackend::Options options;
+    options.optLevel = optLevel;
+    options.configurePassManager = [](PassManager &pm) {
+      return applyPassManagerCLOptions(pm);
+    };
+    backend = std::make_unique<CPUBackend>(options);
+  } else {
+    backend = createExecutionBackend(backendName);
+  }
+  if (!backend)
+    return fail("unknown backend '" + backendName + "' (available: " +
+                llvm::join(getExecutionBackendNames(), ", ") + ")");
+  bool compareReference = false;
+  if (!compareWith.empty()) {
+    if (compareWith != "reference")
+      return fail("unknown --compare value '" + compareWith +
+                  "' (expected 'reference')");
+    compareReference = true;
+  }
+  CompareOptions compareOptions;
+  compareOptions.rtol = relativeTolerance;
+  compareOptions.atol = absoluteTolerance;
+  if (!(compareOptions.rtol >= 0 && std::isfinite(compareOptions.rtol)) ||
+      !(compareOptions.atol >= 0 && std::isfinite(compareOptions.atol)))
+    return fail("--rtol and --atol must be finite and non-negative");
+
+  SmallVector<InputSpec> inputSpecs, expectedSpecs;
+  for (auto [index, text] : llvm::enumerate(argSpecs)) {
+    llvm::Expected<InputSpec> spec = parseInputSpec(text);
+    if (!spec)
+      return fail("--arg #" + Twine(index) + ": " +
+                  llvm::toString(spec.takeError()));
+    inputSpecs.push_back(*spec);
+  }
+  for (auto [index, text] : llvm::enumerate(expectSpecs)) {
+    llvm::Expected<InputSpec> spec = parseInputSpec(text);
+    if (!spec)
+      return fail("--expect #" + Twine(index) + ": " +
+                  llvm::toString(spec.takeError()));
+    if (spec->kind == InputSpec::Kind::Random)
+      return fail("--expect #" + Twine(index) + ": '" + text +
+                  "' is random; expected file:PATH, npy:PATH, zeros or "
+                  "fill:VALUE");
+    expectedSpecs.push_back(*spec);
+  }
+
+  // Parse the module.
+  DialectRegistry registry;
+  registerMXDialects(registry);
+  registerPipelineDialects(registry);
+  MLIRContext context(registry);
+  // Diagnostics point at the source; dumping whole functions adds nothing.
+  context.printOpOnDiagnostic(false);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return kExitError;
+
+  FailureOr<EntrySignature> signature = getEntrySignature(*module, entryName);
+  if (failed(signature))
+    return kExitError;
+  std::string funcName = signature->func.getName().str();
+  size_t numArgs = signature->arguments.size();
+  size_t numResults = signature->results.size();
+  if (inputSpecs.size() != numArgs)
+    return fail("@" + funcName + " takes " + Twine(numArgs) +
+                " argument(s) but " + Twine(inputSpecs.size()) +
+                " --arg option(s) were given");
+  if (!outPaths.empty() && outPaths.size() != numResults)
+    return fail("@" + funcName + " has " + Twine(numResults) +
+                " result(s) but " + Twine(outPaths.size()) +
+                " --out option(s) were given");
+  if (!expectedSpecs.empty() && expectedSpecs.size() != numResults)
+    return fail("@" + funcName + " has " + Twine(numResults) +
+                " result(s) but " + Twine(expectedSpecs.size()) +
+                " --expect option(s) were given");
+
+  // Materialize the inputs and the expected results.
+  SmallVector<HostTensor> inputs;
+  for (auto [index, spec] : llvm::enumerate(inputSpecs)) {
+    const HostTensorType &type = signature->arguments[index];
+    llvm::Expected<HostTensor> value =
+        materializeInput(spec, type, deriveSeed(globalSeed, index));
+    if (!value)
+      return fail("--arg #" + Twine(index) + " for " +
+                  describe("argument", index, funcName, type) + ": " +
+                  llvm::toString(value.takeError()));
+    inputs.push_back(std::move(*value));
+  }
+  SmallVector<HostTensor> expected;
+  for (auto [index, spec] : llvm::enumerate(expectedSpecs)) {
+    const HostTensorType &type = signature->results[index];
+    if (!type.hasStaticShape())
+      return fail("--expect #" + Twine(index) + ": " +
+                  describe("result", index, funcName, type) +
+                  " has a dynamic shape; --expect needs a static result type");
+    llvm::Expected<HostTensor> value = materializeInput(spec, type, 0);
+    if (!value)
+      return fail("--expect #" + Twine(index) + " for " +
+                  describe("result", index, funcName, type) + ": " +
+                  llvm::toString(value.takeError()));
+    expected.push_back(std::move(*value));
+  }
+
+  // Run.
+  FailureOr<SmallVector<HostTensor>> results =
+      backend->run(*module, funcName, inputs);
+  if (failed(results))
+    return kExitError;
+  SmallVector<HostTensor> reference;
+  if (compareReference) {
+    FailureOr<SmallVector<HostTensor>> evaluated =
+        evaluateReference(*module, funcName, inputs);
+    if (failed(evaluated))
+      return kExitError;
+    reference = std::move(*evaluated);
+  }
+
+  // Report.
+  llvm::raw_ostream &os = llvm::outs();
+  if (printResults)
+    for (auto [index, result] : llvm::enumerate(*results))
+      printTensor(os, "result #" + std::to_string(index), result, printLimit);
+  for (auto [index, path] : llvm::enumerate(outPaths)) {
+    const HostTensor &result = (*results)[index];
+    std::vector<uint8_t> bytes = StringRef(path).ends_with(".npy")
+                                     ? writeNpy(result)
+                                     : toFileFormat(result);
+    if (llvm::Error error = writeFileBytes(path, bytes))
+      return fail("--out #" + Twine(index) + ": " +
+                  llvm::toString(std::move(error)));
+  }
+  if (!compareReference && expected.empty())
+    return 0;
+
+  bool passed = true;
+  if (compareReference) {
+    os << "comparing @" << funcName << " on " << backend->getName()
+       << " with the reference evaluator:\n";
+    passed &= compareAll(*results, reference, compareOptions);
+  }
+  if (!expected.empty()) {
+    os << "comparing @" << funcName << " on " << backend->getName()
+       << " with --expect:\n";
+    passed &= compareAll(*results, expected, compareOptions);
+  }
+  os << (passed ? "PASS" : "FAIL") << "\n";
+  os.flush();
+  return passed ? 0 : kExitMismatch;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions(mxRunCategory);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "mx-run: run a function of an mx program on the host\n\n"
+          "  mx-run FILE.mlir [--entry=NAME] [--backend=cpu] [--seed=N]\n"
+          "         --arg=SPEC ... [--out=PATH ...] [--print]\n"
+          "         [--compare=reference] [--expect=SPEC ...] [--rtol=R "
+          "--atol=A]\n\n"
+          "Arguments must be ranked tensors of static shape. Exit codes: 0 "
+          "success, 1 result mismatch, 2 error.\n",
+          &llvm::errs()))
+    return kExitError;
+  return runMain();
+}
