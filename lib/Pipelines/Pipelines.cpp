@@ -7,6 +7,7 @@
 #include "mx/Pipelines/Pipelines.h"
 
 #include "mx/Conversion/Passes.h"
+#include "mx/Dialect/MX/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -22,6 +23,7 @@ using namespace mlir;
 void mx::buildCPUPipeline(OpPassManager &pm,
                           const CPUPipelineOptions &options) {
   pm.addPass(mx::createConvertMXToLinalg());
+  pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -31,6 +33,7 @@ void mx::buildCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(mx::createMXMemRefCopyToLinalg());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (!options.lowerToLLVM)
     return;

@@ -11,7 +11,9 @@
 
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
+#include "mx/Target/GFX950/GFX950.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -93,6 +95,7 @@ using namespace mlir;
 
 void mx::registerMXDialects(DialectRegistry &registry) {
   registry.insert<mx::MXDialect>();
+  gfx950::registerExternalModels(registry);
 }
 
 void mx::registerPipelineDialects(DialectRegistry &registry) {
@@ -157,6 +160,7 @@ void mx::registerPipelineDialects(DialectRegistry &registry) {
 
 void mx::registerMXPasses() {
   registerMXConversionPasses();
+  registerMXTransformsPasses();
   registerPipelines();
 }
 

@@ -436,6 +436,14 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
             ScaledContractionOp>(
           [&](auto concrete) { return evaluate(concrete); })
+      .Case<tensor::CastOp>([&](tensor::CastOp cast) -> LogicalResult {
+        // A shape cast changes only static knowledge; the data is the same.
+        FailureOr<const HostTensor *> value = lookup(cast, cast.getSource());
+        if (failed(value))
+          return failure();
+        values[cast.getResult()] = **value;
+        return success();
+      })
       .Case<func::ReturnOp>([&](func::ReturnOp ret) -> LogicalResult {
         for (Value operand : ret.getOperands()) {
           FailureOr<const HostTensor *> value = lookup(ret, operand);

@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -114,6 +115,14 @@ static cl::opt<unsigned>
              cl::desc("LLVM optimization level of the cpu backend (0-3, "
                       "default 2)"),
              cl::value_desc("N"), cl::init(2), cl::cat(mxRunCategory));
+
+static cl::opt<std::string> preprocessPipeline(
+    "preprocess",
+    cl::desc("Textual pass pipeline run on the program before the backend, "
+             "e.g. 'mx-set-encodings,mx-materialize-encodings' to execute "
+             "the data-tiled program; --compare=reference still evaluates "
+             "the original program"),
+    cl::value_desc("PIPELINE"), cl::cat(mxRunCategory));
 
 /// Prints "mx-run: error: <message>" and returns kExitError.
 static int fail(const Twine &message) {
@@ -263,9 +272,20 @@ static int runMain() {
     expected.push_back(std::move(*value));
   }
 
-  // Run.
+  // Run, on a preprocessed copy of the program if asked.
+  OwningOpRef<ModuleOp> program = module->clone();
+  if (!preprocessPipeline.empty()) {
+    PassManager pm(&context, ModuleOp::getOperationName());
+    std::string pipelineErrors;
+    llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
+    if (failed(parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream)))
+      return fail("invalid --preprocess pipeline '" + preprocessPipeline +
+                  "': " + pipelineErrors);
+    if (failed(pm.run(*program)))
+      return fail("--preprocess pipeline failed");
+  }
   FailureOr<SmallVector<HostTensor>> results =
-      backend->run(*module, funcName, inputs);
+      backend->run(*program, funcName, inputs);
   if (failed(results))
     return kExitError;
   SmallVector<HostTensor> reference;
@@ -312,6 +332,8 @@ static int runMain() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  registerMXPasses();
+  registerPipelineUpstreamPasses();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();

@@ -10,8 +10,9 @@
 // execution backends against.
 //
 // Supported ops: mx.quantize, mx.dequantize, mx.scaled_contraction (any valid
-// indexing maps), arith.constant (dense tensors), tensor.empty (static) and
-// func.return. Anything else is an error naming the op, at its location.
+// indexing maps), arith.constant (dense tensors), tensor.empty (static),
+// tensor.cast (identity on the data) and func.return. Anything else is an error
+// naming the op, at its location.
 //
 //===----------------------------------------------------------------------===//
 

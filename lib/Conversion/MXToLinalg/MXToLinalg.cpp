@@ -12,6 +12,7 @@
 #include "mx/Conversion/MXToLinalg/MXToLinalg.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/Transforms/Relayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -543,6 +544,77 @@ struct ScaledContractionLowering
   }
 };
 
+/// mx.tiled_scaled_mma -> the same computation on plain tensors: every
+/// operand is unswizzled and unpacked to its canonical [batch.., X, Y] form
+/// (of the padded size), contracted with mx.scaled_contraction, and the
+/// result is packed and swizzled again. This is the executable reference of
+/// the data-tiled op on the host; it uses the layout's own swizzle, so it
+/// checks the materialization's packing, padding and tiling, while the
+/// intrinsic-level lane mapping is checked by the swizzle unit tests and the
+/// gfx950 emulator.
+struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TiledScaledMMAOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    TiledLayoutAttrInterface layout = op.getLayout();
+    unsigned numBatch = op.getNumBatchDims();
+    unsigned rank = numBatch + 2;
+
+    auto toPlain = [&](Value tiled, OperandRole role) {
+      auto type = cast<RankedTensorType>(tiled.getType());
+      RelayoutInfo info =
+          getCanonicalRelayoutInfo(rank, role, type.getElementType(), layout);
+      SmallVector<int64_t> shape;
+      SmallVector<Value> dynamicDims;
+      for (unsigned d = 0; d < rank; ++d) {
+        int64_t tile = d < numBatch ? 1 : info.innerTiles[d - numBatch];
+        int64_t outer = type.getDimSize(d);
+        if (ShapedType::isDynamic(outer)) {
+          shape.push_back(ShapedType::kDynamic);
+          Value dim = tensor::DimOp::create(rewriter, loc, tiled, d);
+          dynamicDims.push_back(arith::MulIOp::create(
+              rewriter, loc, dim,
+              arith::ConstantIndexOp::create(rewriter, loc, tile)));
+        } else {
+          shape.push_back(outer * tile);
+        }
+      }
+      auto plainType = RankedTensorType::get(shape, type.getElementType());
+      return std::make_pair(unswizzleAndUnpack(rewriter, loc, tiled, info,
+                                               plainType, dynamicDims),
+                            info);
+    };
+    Value lhs = toPlain(op.getLhs(), OperandRole::lhs).first;
+    Value rhs = toPlain(op.getRhs(), OperandRole::rhs).first;
+    Value lhsScales = toPlain(op.getLhsScales(), OperandRole::lhs_scales).first;
+    Value rhsScales = toPlain(op.getRhsScales(), OperandRole::rhs_scales).first;
+    auto [acc, accInfo] = toPlain(op.getAcc(), OperandRole::result);
+
+    // (batch.., m, n, k): lhs [.., m, k], rhs [.., n, k], acc [.., m, n].
+    unsigned numDims = numBatch + 3;
+    SmallVector<AffineExpr> batch;
+    for (unsigned d = 0; d < numBatch; ++d)
+      batch.push_back(getAffineDimExpr(d, ctx));
+    auto map = [&](unsigned x, unsigned y) {
+      SmallVector<AffineExpr> exprs(batch);
+      exprs.push_back(getAffineDimExpr(numBatch + x, ctx));
+      exprs.push_back(getAffineDimExpr(numBatch + y, ctx));
+      return AffineMap::get(numDims, 0, exprs, ctx);
+    };
+    ArrayAttr maps =
+        rewriter.getAffineMapArrayAttr({map(0, 2), map(1, 2), map(0, 1)});
+    Value result =
+        ScaledContractionOp::create(rewriter, loc, acc.getType(), lhs, rhs,
+                                    lhsScales, rhsScales, acc, maps)
+            .getResult();
+    rewriter.replaceOp(op, packAndSwizzle(rewriter, loc, result, accInfo));
+    return success();
+  }
+};
+
 struct ConvertMXToLinalgPass
     : public mx::impl::ConvertMXToLinalgBase<ConvertMXToLinalgPass> {
   void runOnOperation() override {
@@ -556,6 +628,6 @@ struct ConvertMXToLinalgPass
 } // namespace
 
 void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<DequantizeLowering, QuantizeLowering, ScaledContractionLowering>(
-      patterns.getContext());
+  patterns.add<DequantizeLowering, QuantizeLowering, ScaledContractionLowering,
+               TiledScaledMMALowering>(patterns.getContext());
 }

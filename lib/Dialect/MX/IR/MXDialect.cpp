@@ -13,6 +13,7 @@ using namespace mlir::mx;
 #include "mx/Dialect/MX/IR/MXOpsDialect.cpp.inc"
 
 void MXDialect::initialize() {
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "mx/Dialect/MX/IR/MXOps.cpp.inc"

@@ -17,6 +17,7 @@ using namespace mlir;
 using namespace mlir::mx;
 
 #include "mx/Dialect/MX/IR/MXEnums.cpp.inc"
+#include "mx/Dialect/MX/IR/MXInterfaces.cpp.inc"
 
 bool mlir::mx::isMXElementType(Type type) {
   return isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType,
@@ -148,8 +149,8 @@ AffineMap ScaledContractionOp::getAccMap() {
 
 /// Classifies the iteration dimensions of the three maps. Returns the
 /// dimensions, or fails, emitting an error on `op` unless it is null.
-static FailureOr<ScaledContractionDims> classifyDims(Operation *op,
-                                                     ArrayRef<AffineMap> maps) {
+FailureOr<ScaledContractionDims>
+mx::inferScaledContractionDims(Operation *op, ArrayRef<AffineMap> maps) {
   auto emitError = [&]() -> InFlightDiagnostic {
     if (op)
       return op->emitOpError();
@@ -194,7 +195,8 @@ static FailureOr<ScaledContractionDims> classifyDims(Operation *op,
 
 ScaledContractionDims ScaledContractionOp::getContractionDims() {
   SmallVector<AffineMap> maps = {getLhsMap(), getRhsMap(), getAccMap()};
-  FailureOr<ScaledContractionDims> dims = classifyDims(nullptr, maps);
+  FailureOr<ScaledContractionDims> dims =
+      inferScaledContractionDims(nullptr, maps);
   assert(succeeded(dims) && "expected a verified op");
   return *dims;
 }
@@ -244,7 +246,8 @@ LogicalResult ScaledContractionOp::verify() {
                            << map.getNumResults() << " results";
   }
 
-  FailureOr<ScaledContractionDims> dims = classifyDims(*this, maps);
+  FailureOr<ScaledContractionDims> dims =
+      inferScaledContractionDims(*this, maps);
   if (failed(dims))
     return failure();
 

@@ -7,6 +7,9 @@
 #ifndef MX_DIALECT_MX_IR_MXATTRS_TD
 #define MX_DIALECT_MX_IR_MXATTRS_TD
 
+include "mx/Dialect/MX/IR/MXDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 
 def MX_ScaleRule_Floor : I32EnumAttrCase<"floor", 0>;
@@ -44,6 +47,157 @@ def MX_RoundingAttr : I32EnumAttr<"Rounding",
     `nearest_even` is IEEE round-to-nearest-even (OCP, gfx950
     `v_cvt_scalef32_*`); `ties_away` rounds ties away from zero (the seed 000
     PyTorch/AITER reference quantizer).
+  }];
+}
+
+def MX_Role_Lhs : I32EnumAttrCase<"lhs", 0>;
+def MX_Role_Rhs : I32EnumAttrCase<"rhs", 1>;
+def MX_Role_LhsScales : I32EnumAttrCase<"lhs_scales", 2>;
+def MX_Role_RhsScales : I32EnumAttrCase<"rhs_scales", 3>;
+def MX_Role_Result : I32EnumAttrCase<"result", 4>;
+
+def MX_OperandRole : I32EnumAttr<"OperandRole",
+    "operand of a scaled contraction", [
+      MX_Role_Lhs, MX_Role_Rhs, MX_Role_LhsScales, MX_Role_RhsScales,
+      MX_Role_Result]> {
+  let cppNamespace = "::mlir::mx";
+  let genSpecializedAttr = 0;
+}
+
+def MX_Intrinsic_16x16x128 : I32EnumAttrCase<"mfma_scale_16x16x128", 0>;
+def MX_Intrinsic_32x32x64 : I32EnumAttrCase<"mfma_scale_32x32x64", 1>;
+
+def MX_ScaledMMAIntrinsic : I32EnumAttr<"ScaledMMAIntrinsic",
+    "a gfx950 scaled MFMA instruction", [
+      MX_Intrinsic_16x16x128, MX_Intrinsic_32x32x64]> {
+  let cppNamespace = "::mlir::mx";
+  let genSpecializedAttr = 0;
+  let description = [{
+    `mfma_scale_16x16x128` is `v_mfma_scale_f32_16x16x128_f8f6f4` (M = N =
+    16, K = 128: four 32-blocks per row), `mfma_scale_32x32x64` is
+    `v_mfma_scale_f32_32x32x64_f8f6f4` (M = N = 32, K = 64: two blocks).
+  }];
+}
+
+class MX_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<MX_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def MX_EncodingAttr : MX_Attr<"Encoding", "encoding"> {
+  let summary = "the role of a tensor in a scaled contraction, for data tiling";
+  let description = [{
+    Put on the type of a tensor that feeds (or is produced by) an
+    `mx.scaled_contraction` by `mx-set-encodings`. It records everything a
+    target needs to choose a data-tiled layout for the tensor, without
+    choosing one: the operand `role`, the element types of the five operands
+    (lhs, rhs, lhs_scales, rhs_scales, result), the contraction's three
+    `indexing_maps` (lhs, rhs, acc) and its `iteration_sizes` (`?` where
+    dynamic). An encoded tensor keeps its logical shape.
+
+    `layout`, when present, pins the data-tiled layout (a
+    `#mx.data_tiled_layout`) that materialization must use, e.g. from a
+    per-op override.
+
+    Example:
+
+    ```mlir
+    #enc = #mx.encoding<role = lhs,
+        element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32],
+        indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                         affine_map<(m, n, k) -> (n, k)>,
+                         affine_map<(m, n, k) -> (m, n)>],
+        iteration_sizes = [255, 513, ?]>
+    %e = mx.set_encoding %a : tensor<255x4064xf4E2M1FN> -> tensor<255x4064xf4E2M1FN, #enc>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<MX_OperandRole>:$role,
+    ArrayRefParameter<"::mlir::Type">:$element_types,
+    "::mlir::ArrayAttr":$indexing_maps,
+    ArrayRefParameter<"int64_t">:$iteration_sizes,
+    OptionalParameter<"::mlir::Attribute">:$layout
+  );
+  let assemblyFormat = [{
+    `<` `role` `=` $role `,` `element_types` `=` `[` $element_types `]` `,`
+    `indexing_maps` `=` $indexing_maps `,`
+    `iteration_sizes` `=` `[` custom<DynamicSizes>($iteration_sizes) `]`
+    (`,` `layout` `=` $layout^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The indexing map of this tensor's role; scale roles use the map of
+    /// their data operand (their k index counts 32-blocks).
+    AffineMap getRoleMap() const;
+  }];
+}
+
+def MX_DataTiledLayoutAttr : MX_Attr<"DataTiledLayout", "data_tiled_layout"> {
+  let summary = "a resolved data-tiled layout for a gfx950 scaled contraction";
+  let description = [{
+    Fully describes how the operands of a scaled contraction are laid out in
+    tiles that the scaled MFMA `intrinsic` consumes directly:
+
+    * one workgroup tile covers `subgroups_m * intrinsics_m` intrinsic rows
+      (M), `subgroups_n * intrinsics_n` intrinsic columns (N) and
+      `intrinsics_k` intrinsic depths (K);
+    * each of the `subgroups_m * subgroups_n` waves (64 lanes) computes
+      `intrinsics_m x intrinsics_n` intrinsics, each over `intrinsics_k`
+      K steps;
+    * `interleave_m` (`interleave_n`, `interleave_k`) lists the operands whose
+      M (N, K) intrinsic-unroll dimension is moved to the innermost position
+      of the tile, so that a lane's values for its unrolled intrinsics are
+      contiguous (the default interleaves M/N and K into the scales: one lane
+      then reads all the scale bytes of its intrinsics with one wide load and
+      feeds them through `scalesIdx`).
+
+    The swizzle (expand shape + permutation) of every operand is computed
+    from this attribute by one function (`mx::gfx950::getSwizzle`), following
+    the CDNA4 ISA lane layouts.
+
+    Example:
+
+    ```mlir
+    #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128,
+        lhs_type = f4E2M1FN, rhs_type = f4E2M1FN,
+        intrinsics_m = 4, intrinsics_n = 2, intrinsics_k = 1,
+        subgroups_m = 2, subgroups_n = 2,
+        interleave_m = [lhs_scales], interleave_n = [rhs_scales],
+        interleave_k = [lhs_scales, rhs_scales]>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<MX_ScaledMMAIntrinsic>:$intrinsic,
+    "::mlir::Type":$lhs_type,
+    "::mlir::Type":$rhs_type,
+    DefaultValuedParameter<"int64_t", "1">:$intrinsics_m,
+    DefaultValuedParameter<"int64_t", "1">:$intrinsics_n,
+    DefaultValuedParameter<"int64_t", "1">:$intrinsics_k,
+    DefaultValuedParameter<"int64_t", "1">:$subgroups_m,
+    DefaultValuedParameter<"int64_t", "1">:$subgroups_n,
+    OptionalArrayRefParameter<"::mlir::mx::OperandRole">:$interleave_m,
+    OptionalArrayRefParameter<"::mlir::mx::OperandRole">:$interleave_n,
+    OptionalArrayRefParameter<"::mlir::mx::OperandRole">:$interleave_k
+  );
+  let assemblyFormat = [{
+    `<` `intrinsic` `=` $intrinsic `,` `lhs_type` `=` $lhs_type `,`
+    `rhs_type` `=` $rhs_type
+    (`,` `intrinsics_m` `=` $intrinsics_m^)?
+    (`,` `intrinsics_n` `=` $intrinsics_n^)?
+    (`,` `intrinsics_k` `=` $intrinsics_k^)?
+    (`,` `subgroups_m` `=` $subgroups_m^)?
+    (`,` `subgroups_n` `=` $subgroups_n^)?
+    (`,` `interleave_m` `=` `[` $interleave_m^ `]`)?
+    (`,` `interleave_n` `=` `[` $interleave_n^ `]`)?
+    (`,` `interleave_k` `=` `[` $interleave_k^ `]`)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Waves per workgroup (subgroups_m * subgroups_n), 64 lanes each.
+    int64_t getNumSubgroups() const;
+    /// Whether `role`'s unroll dimension of `dim` (0 = M, 1 = N, 2 = K) is
+    /// interleaved innermost.
+    bool isInterleaved(OperandRole role, unsigned dim) const;
   }];
 }
 

@@ -36,7 +36,10 @@ def MX_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::tensor::TensorDialect"];
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 #endif // MX_DIALECT_MX_IR_MXDIALECT_TD

@@ -18,6 +18,12 @@
 #include "mlir/Interfaces/TilingInterface.h"
 
 #include "mx/Dialect/MX/IR/MXEnums.h.inc"
+#include "mx/Dialect/MX/IR/TileSwizzle.h"
+
+#include "mx/Dialect/MX/IR/MXInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mx/Dialect/MX/IR/MXAttrs.h.inc"
 
 namespace mlir::mx {
 
@@ -37,6 +43,12 @@ struct ScaledContractionDims {
   SmallVector<unsigned> n;
   unsigned k = 0;
 };
+
+/// Classifies the iteration dimensions of a scaled contraction from its
+/// (lhs, rhs, acc) indexing maps. Fails, emitting an error on `op` unless it
+/// is null, when the maps do not describe one.
+FailureOr<ScaledContractionDims>
+inferScaledContractionDims(Operation *op, ArrayRef<AffineMap> maps);
 
 } // namespace mlir::mx
 

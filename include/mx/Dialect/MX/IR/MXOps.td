@@ -9,6 +9,7 @@
 
 include "mx/Dialect/MX/IR/MXDialect.td"
 include "mx/Dialect/MX/IR/MXAttrs.td"
+include "mx/Dialect/MX/IR/MXInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -161,6 +162,116 @@ def MX_ScaledContractionOp : MX_Op<"scaled_contraction", [
     /// Static size of each iteration dimension (ShapedType::kDynamic where
     /// unknown), taken from the operand shapes.
     SmallVector<int64_t> getStaticLoopRanges();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Encoding ops
+//===----------------------------------------------------------------------===//
+
+def MX_SetEncodingOp : MX_Op<"set_encoding", [Pure]> {
+  let summary = "attach an #mx.encoding to a tensor";
+  let description = [{
+    Returns `source` with an `#mx.encoding` on its type; shape and element
+    type are unchanged. `mx-materialize-encodings` turns it into the
+    relayout that produces the data-tiled layout the target resolved
+    (`linalg.pack` + `tensor.expand_shape` + `linalg.transpose`).
+
+    Example:
+
+    ```mlir
+    %e = mx.set_encoding %a : tensor<64x256xf4E2M1FN> -> tensor<64x256xf4E2M1FN, #lhs>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    EncodingAttr getEncoding() {
+      return cast<EncodingAttr>(getResult().getType().getEncoding());
+    }
+  }];
+}
+
+def MX_UnsetEncodingOp : MX_Op<"unset_encoding", [Pure]> {
+  let summary = "drop the #mx.encoding of a tensor";
+  let description = [{
+    The inverse of `mx.set_encoding`: returns the tensor in its plain
+    row-major form. `result_dims` gives the dynamic sizes of the result, in
+    order. Materialized as `linalg.transpose` + `tensor.collapse_shape` +
+    `linalg.unpack`.
+
+    Example:
+
+    ```mlir
+    %r = mx.unset_encoding %e : tensor<64x64xf32, #result> -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, Variadic<Index>:$result_dims);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source (`dims` `(` $result_dims^ `)`)? attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    EncodingAttr getEncoding() {
+      return cast<EncodingAttr>(getSource().getType().getEncoding());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// TiledScaledMMAOp
+//===----------------------------------------------------------------------===//
+
+def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
+    Pure, DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
+  let summary = "scaled MMA over data-tiled operands";
+  let description = [{
+    The materialized form of an encoded `mx.scaled_contraction`. Every
+    operand is a tensor of tiles laid out by `layout` (an attribute that
+    implements `TiledLayoutAttrInterface`, e.g. `#mx.data_tiled_layout`):
+    `B` leading batch dimensions, then two outer tile indices, then the
+    swizzled inner tile of the operand's role:
+
+    ```
+    lhs        [B.., Mo, Ko, swizzled lhs tile]
+    rhs        [B.., No, Ko, swizzled rhs tile]
+    lhs_scales [B.., Mo, Ko, swizzled lhs_scales tile]
+    rhs_scales [B.., No, Ko, swizzled rhs_scales tile]
+    acc        [B.., Mo, No, swizzled result tile]
+    ```
+
+    For every batch and outer index, `acc[b, mo, no] += sum_ko
+    tile_mma(lhs[b, mo, ko], rhs[b, no, ko], scales)`, where the tiles,
+    unswizzled, are plain `[M, K] x [N, K]` scaled contractions with one scale
+    per 32 K elements (exact products, f32 accumulation).
+
+    Example (16x16x128, 1 wave, one intrinsic per tile):
+
+    ```mlir
+    %r = mx.tiled_scaled_mma
+        ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>,
+                              tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
+        outs(%c : tensor<4x4x4x16x4xf32>) layout = #layout -> tensor<4x4x4x16x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+      AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
+      AnyRankedTensor:$acc, MX_TiledLayoutAttrInterface:$layout);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
+      type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
+    `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout attr-dict
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Number of leading batch dimensions.
+    unsigned getNumBatchDims();
   }];
 }
 

@@ -1,0 +1,115 @@
+//===- GFX950.h - gfx950 scaled-MFMA facts and data-tiled layouts -*- C++
+//-*-===//
+//
+// Part of the mx project.
+//
+// The one place that knows how gfx950's scaled MFMA instructions lay their
+// operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" layout
+// tables) and, from that, how each operand of a data-tiled contraction is
+// swizzled. Everything else (materialization, ukernels, emulator checks,
+// layout pictures) calls these functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_GFX950_H
+#define MX_TARGET_GFX950_GFX950_H
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/IR/TileSwizzle.h"
+
+namespace mlir {
+class DialectRegistry;
+
+namespace mx::gfx950 {
+
+/// Shape facts of one scaled MFMA instruction.
+struct IntrinsicInfo {
+  /// Rows of A / columns of B / the square accumulator size.
+  int64_t m, n;
+  /// Reduction depth (elements).
+  int64_t k;
+  /// Lane groups along K: lane = row + m * group, group in [0, kGroups).
+  int64_t kGroups;
+  /// f32 accumulator values per lane.
+  int64_t accPerLane;
+};
+
+IntrinsicInfo getIntrinsicInfo(ScaledMMAIntrinsic intrinsic);
+
+/// The workgroup tile of a layout: M, N and K (in elements).
+struct TileSizes {
+  int64_t m, n, k;
+};
+TileSizes getTileSizes(DataTiledLayoutAttr layout);
+
+/// Lanes of a wave.
+constexpr int64_t kWaveSize = 64;
+/// LDS per workgroup (CDNA4: 160 KiB).
+constexpr int64_t kLDSBytes = 160 * 1024;
+/// Accumulation registers available per lane (AGPRs).
+constexpr int64_t kAccRegisters = 256;
+
+/// The swizzle of the inner tile of `role` under `layout`.
+///
+/// Per intrinsic (m = n = 16, K = 128, 4 lane groups; or m = n = 32, K = 64,
+/// 2 lane groups), with lane = r + m * g:
+///  * A (and B with its column n for the row): fp4/fp6 item t of lane l is
+///    A[r][32 g + t]; fp8 item t = 16 h + u is A[r][h K/2 + 16 g + u] (two
+///    16-element K chunks per lane, as the ISA tables say).
+///  * Scales: lane l holds the scale of row r, K-block g (one byte).
+///  * Accumulator: 16x16: item v of lane l is D[4 g + v][r]; 32x32: item v is
+///    D[8 (v / 4) + 4 g + v % 4][r].
+/// A wave's lanes are the slowest-varying in-wave dimension pair (g, r), the
+/// lane's own values the fastest. Subgroup and intrinsic-unroll dimensions
+/// are outermost unless interleaved (then right after the lane dimensions).
+/// Dimensions of size one are left out.
+TileSwizzle getSwizzle(DataTiledLayoutAttr layout, OperandRole role);
+
+/// Unswizzled inner tile sizes of `role` (see TiledLayoutAttrInterface).
+SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
+                                       OperandRole role);
+
+/// Static resource use of one workgroup tile of `layout`.
+struct LayoutCost {
+  /// Accumulator registers per lane.
+  int64_t accRegisters;
+  /// LDS bytes for one K step of A, B and their scales, double-buffered.
+  int64_t ldsBytes;
+  /// Bytes of A, B and scales loaded per K step of the workgroup tile.
+  int64_t bytesPerKStep;
+  /// Intrinsics (MFMAs) per K step of the workgroup tile.
+  int64_t mfmasPerKStep;
+};
+LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
+
+/// Options that pin parts of the resolved layout (0 / empty = heuristic).
+struct ResolverOptions {
+  std::optional<ScaledMMAIntrinsic> intrinsic;
+  int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
+  int64_t subgroupsM = 0, subgroupsN = 0;
+};
+
+/// Chooses a data-tiled layout for a contraction of `lhsType` x `rhsType`
+/// with iteration sizes `m`, `n` (ShapedType::kDynamic when unknown).
+///
+/// Objective: maximize the MFMAs per byte loaded per K step (the tile's
+/// arithmetic intensity, tileM * tileN / (tileM * bytesA + tileN * bytesB)),
+/// subject to: accumulators fit the 256 AGPRs of a lane, the double-buffered
+/// K step fits the 160 KiB of LDS, at most 4 waves (one per SIMD, so every
+/// SIMD runs at least one wave), and tiles no larger than the problem
+/// (rounded up to the intrinsic). The K step covers 128 bytes of each A/B
+/// row (one cache line), so intrinsics_k = 128 B / (K * element bytes).
+/// Ties prefer more waves, then fewer accumulators. Scales interleave the M
+/// (N) and K unroll innermost, so one lane reads all scale bytes of its
+/// intrinsics with one load. `options` pins any parameter.
+DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
+                                  int64_t m, int64_t n,
+                                  const ResolverOptions &options);
+
+/// Attaches TiledLayoutAttrInterface to #mx.data_tiled_layout.
+void registerExternalModels(DialectRegistry &registry);
+
+} // namespace mx::gfx950
+} // namespace mlir
+
+#endif // MX_TARGET_GFX950_GFX950_H

@@ -1,0 +1,193 @@
+//===- MXAttrs.cpp - mx dialect attributes --------------------------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// Parses `4, ?, 32` (possibly empty) into sizes with ShapedType::kDynamic
+/// for `?`.
+static ParseResult parseDynamicSizes(AsmParser &parser,
+                                     SmallVector<int64_t> &sizes) {
+  if (succeeded(parser.parseOptionalRSquare())) {
+    // Empty list: leave the `]` for the caller's format.
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected at least one iteration size");
+  }
+  return parser.parseCommaSeparatedList([&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalQuestion())) {
+      sizes.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    int64_t size;
+    if (parser.parseInteger(size))
+      return failure();
+    sizes.push_back(size);
+    return success();
+  });
+}
+
+static void printDynamicSizes(AsmPrinter &printer, ArrayRef<int64_t> sizes) {
+  llvm::interleaveComma(sizes, printer, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      printer << "?";
+    else
+      printer << size;
+  });
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "mx/Dialect/MX/IR/MXAttrs.cpp.inc"
+
+void MXDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mx/Dialect/MX/IR/MXAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// EncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult EncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   OperandRole role,
+                                   ArrayRef<Type> elementTypes,
+                                   ArrayAttr indexingMaps,
+                                   ArrayRef<int64_t> iterationSizes,
+                                   Attribute layout) {
+  if (elementTypes.size() != 5)
+    return emitError() << "expected 5 element types (lhs, rhs, lhs_scales, "
+                          "rhs_scales, result), got "
+                       << elementTypes.size();
+  for (unsigned i = 0; i < 2; ++i)
+    if (!isMXElementType(elementTypes[i]))
+      return emitError() << "element type #" << i
+                         << " must be an MX element type, got "
+                         << elementTypes[i];
+  for (unsigned i = 2; i < 4; ++i)
+    if (!isa<Float8E8M0FNUType>(elementTypes[i]))
+      return emitError() << "element type #" << i
+                         << " (scales) must be f8E8M0FNU, got "
+                         << elementTypes[i];
+  if (!elementTypes[4].isF32())
+    return emitError() << "element type #4 (result) must be f32, got "
+                       << elementTypes[4];
+  if (indexingMaps.size() != 3 ||
+      !llvm::all_of(indexingMaps, llvm::IsaPred<AffineMapAttr>))
+    return emitError() << "expected 3 affine maps (lhs, rhs, acc) in "
+                          "indexing_maps";
+  unsigned numDims =
+      cast<AffineMapAttr>(indexingMaps[0]).getValue().getNumDims();
+  if (iterationSizes.size() != numDims)
+    return emitError() << "expected " << numDims
+                       << " iteration sizes (one per map dimension), got "
+                       << iterationSizes.size();
+  if (llvm::any_of(iterationSizes, [](int64_t size) {
+        return ShapedType::isStatic(size) && size < 0;
+      }))
+    return emitError() << "iteration sizes must be non-negative or '?'";
+  if (layout && !isa<TiledLayoutAttrInterface>(layout))
+    return emitError() << "layout " << layout
+                       << " does not implement TiledLayoutAttrInterface (is "
+                          "its target registered?)";
+  return success();
+}
+
+AffineMap EncodingAttr::getRoleMap() const {
+  unsigned index = 0;
+  switch (getRole()) {
+  case OperandRole::lhs:
+  case OperandRole::lhs_scales:
+    index = 0;
+    break;
+  case OperandRole::rhs:
+  case OperandRole::rhs_scales:
+    index = 1;
+    break;
+  case OperandRole::result:
+    index = 2;
+    break;
+  }
+  return cast<AffineMapAttr>(getIndexingMaps()[index]).getValue();
+}
+
+//===----------------------------------------------------------------------===//
+// DataTiledLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult DataTiledLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ScaledMMAIntrinsic intrinsic,
+    Type lhsType, Type rhsType, int64_t intrinsicsM, int64_t intrinsicsN,
+    int64_t intrinsicsK, int64_t subgroupsM, int64_t subgroupsN,
+    ArrayRef<OperandRole> interleaveM, ArrayRef<OperandRole> interleaveN,
+    ArrayRef<OperandRole> interleaveK) {
+  if (!isMXElementType(lhsType))
+    return emitError() << "lhs_type must be an MX element type, got "
+                       << lhsType;
+  if (!isMXElementType(rhsType))
+    return emitError() << "rhs_type must be an MX element type, got "
+                       << rhsType;
+  for (auto [name, value] : {std::make_pair("intrinsics_m", intrinsicsM),
+                             std::make_pair("intrinsics_n", intrinsicsN),
+                             std::make_pair("intrinsics_k", intrinsicsK),
+                             std::make_pair("subgroups_m", subgroupsM),
+                             std::make_pair("subgroups_n", subgroupsN)})
+    if (value < 1)
+      return emitError() << name << " must be at least 1, got " << value;
+  if (subgroupsM * subgroupsN > 16)
+    return emitError() << "subgroups_m * subgroups_n = "
+                       << subgroupsM * subgroupsN
+                       << " exceeds 16 waves (1024 threads) per workgroup";
+  auto checkInterleave = [&](StringRef name, ArrayRef<OperandRole> roles,
+                             ArrayRef<OperandRole> allowed) -> LogicalResult {
+    llvm::SmallSet<OperandRole, 4> seen;
+    for (OperandRole role : roles) {
+      if (!llvm::is_contained(allowed, role))
+        return emitError() << name << " cannot contain "
+                           << stringifyOperandRole(role)
+                           << ": that operand has no such unroll dimension";
+      if (!seen.insert(role).second)
+        return emitError() << name << " lists " << stringifyOperandRole(role)
+                           << " twice";
+    }
+    return success();
+  };
+  if (failed(checkInterleave(
+          "interleave_m", interleaveM,
+          {OperandRole::lhs, OperandRole::lhs_scales, OperandRole::result})) ||
+      failed(checkInterleave(
+          "interleave_n", interleaveN,
+          {OperandRole::rhs, OperandRole::rhs_scales, OperandRole::result})) ||
+      failed(
+          checkInterleave("interleave_k", interleaveK,
+                          {OperandRole::lhs, OperandRole::rhs,
+                           OperandRole::lhs_scales, OperandRole::rhs_scales})))
+    return failure();
+  return success();
+}
+
+int64_t DataTiledLayoutAttr::getNumSubgroups() const {
+  return getSubgroupsM() * getSubgroupsN();
+}
+
+bool DataTiledLayoutAttr::isInterleaved(OperandRole role, unsigned dim) const {
+  ArrayRef<OperandRole> roles = dim == 0   ? getInterleaveM()
+                                : dim == 1 ? getInterleaveN()
+                                           : getInterleaveK();
+  return llvm::is_contained(roles, role);
+}

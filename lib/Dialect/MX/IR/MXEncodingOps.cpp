@@ -1,0 +1,161 @@
+//===- MXEncodingOps.cpp - mx encoding and data-tiled ops -----------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+/// The element type an encoding assigns to its role.
+static Type getRoleElementType(EncodingAttr encoding) {
+  return encoding.getElementTypes()[static_cast<unsigned>(encoding.getRole())];
+}
+
+/// Checks an encoded tensor type against its plain counterpart.
+static LogicalResult verifyEncodedPair(Operation *op, RankedTensorType plain,
+                                       RankedTensorType encoded) {
+  auto encoding = dyn_cast_or_null<EncodingAttr>(encoded.getEncoding());
+  if (!encoding)
+    return op->emitOpError() << "expected an #mx.encoding on " << encoded;
+  if (plain.getEncoding())
+    return op->emitOpError()
+           << "expected a tensor without encoding, got " << plain;
+  if (plain.getShape() != encoded.getShape() ||
+      plain.getElementType() != encoded.getElementType())
+    return op->emitOpError()
+           << "encoding must not change the shape or element type: " << plain
+           << " vs " << encoded;
+  Type roleType = getRoleElementType(encoding);
+  if (roleType != plain.getElementType())
+    return op->emitOpError()
+           << "element type " << plain.getElementType()
+           << " does not match the encoding's "
+           << stringifyOperandRole(encoding.getRole()) << " type " << roleType;
+  unsigned rank = encoding.getRoleMap().getNumResults();
+  if (plain.getRank() != rank)
+    return op->emitOpError()
+           << "tensor of rank " << plain.getRank() << " does not match the "
+           << stringifyOperandRole(encoding.getRole())
+           << " indexing map, which has " << rank << " results";
+  return success();
+}
+
+LogicalResult SetEncodingOp::verify() {
+  return verifyEncodedPair(*this, getSource().getType(), getResult().getType());
+}
+
+LogicalResult UnsetEncodingOp::verify() {
+  if (failed(verifyEncodedPair(*this, getResult().getType(),
+                               getSource().getType())))
+    return failure();
+  int64_t numDynamic = getResult().getType().getNumDynamicDims();
+  if (int64_t(getResultDims().size()) != numDynamic)
+    return emitOpError() << "expected " << numDynamic
+                         << " result_dims for the dynamic sizes of the "
+                            "result, got "
+                         << getResultDims().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TiledScaledMMAOp
+//===----------------------------------------------------------------------===//
+
+static constexpr std::pair<OperandRole, StringLiteral> kTiledOperands[] = {
+    {OperandRole::lhs, "lhs"},
+    {OperandRole::rhs, "rhs"},
+    {OperandRole::lhs_scales, "lhs_scales"},
+    {OperandRole::rhs_scales, "rhs_scales"},
+    {OperandRole::result, "acc"}};
+
+unsigned TiledScaledMMAOp::getNumBatchDims() {
+  int64_t inner =
+      getLayout().getSwizzle(OperandRole::lhs).getSwizzledShape().size();
+  return getLhs().getType().getRank() - 2 - inner;
+}
+
+MutableOperandRange TiledScaledMMAOp::getDpsInitsMutable() {
+  return getAccMutable();
+}
+
+LogicalResult TiledScaledMMAOp::verify() {
+  SmallVector<RankedTensorType> types = {
+      getLhs().getType(), getRhs().getType(), getLhsScales().getType(),
+      getRhsScales().getType(), getAcc().getType()};
+  if (getResult().getType() != getAcc().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " must match the acc type " << getAcc().getType();
+  for (unsigned i = 0; i < 2; ++i)
+    if (!isMXElementType(types[i].getElementType()))
+      return emitOpError() << kTiledOperands[i].second
+                           << " must have an MX element type, got "
+                           << types[i].getElementType();
+  for (unsigned i = 2; i < 4; ++i)
+    if (!isa<Float8E8M0FNUType>(types[i].getElementType()))
+      return emitOpError() << kTiledOperands[i].second
+                           << " must have element type f8E8M0FNU, got "
+                           << types[i].getElementType();
+  if (!types[4].getElementType().isF32())
+    return emitOpError() << "acc must have element type f32, got "
+                         << types[4].getElementType();
+
+  TiledLayoutAttrInterface layout = getLayout();
+  int64_t numBatch = -1;
+  for (auto [type, operand] : llvm::zip_equal(types, kTiledOperands)) {
+    auto [role, name] = operand;
+    SmallVector<int64_t> inner = layout.getSwizzle(role).getSwizzledShape();
+    int64_t batch = type.getRank() - 2 - int64_t(inner.size());
+    if (batch < 0)
+      return emitOpError() << name << " has rank " << type.getRank()
+                           << ", expected at least " << inner.size() + 2
+                           << " (2 outer tile dims and the " << inner.size()
+                           << "-d swizzled tile of the layout)";
+    if (numBatch >= 0 && batch != numBatch)
+      return emitOpError() << name << " has " << batch
+                           << " batch dimensions, expected " << numBatch
+                           << " (as lhs)";
+    numBatch = batch;
+    ArrayRef<int64_t> actual = type.getShape().take_back(inner.size());
+    if (actual != ArrayRef<int64_t>(inner)) {
+      std::string want, got;
+      llvm::raw_string_ostream wantOs(want), gotOs(got);
+      llvm::interleave(inner, wantOs, "x");
+      llvm::interleave(actual, gotOs, "x");
+      return emitOpError() << name << " inner tile " << got
+                           << " does not match the layout's swizzled " << name
+                           << " tile " << want;
+    }
+  }
+  // Outer tile counts: [Mo, Ko], [No, Ko], [Mo, Ko], [No, Ko], [Mo, No].
+  auto outer = [&](unsigned operand, unsigned i) {
+    return types[operand].getDimSize(numBatch + i);
+  };
+  auto same = [&](StringRef what, std::pair<unsigned, unsigned> a,
+                  std::pair<unsigned, unsigned> b) -> LogicalResult {
+    int64_t x = outer(a.first, a.second), y = outer(b.first, b.second);
+    if (ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y)
+      return success();
+    return emitOpError() << what << " tile count differs: " << x << " in "
+                         << kTiledOperands[a.first].second << " vs " << y
+                         << " in " << kTiledOperands[b.first].second;
+  };
+  if (failed(same("M", {0, 0}, {4, 0})) || failed(same("M", {0, 0}, {2, 0})) ||
+      failed(same("N", {1, 0}, {4, 1})) || failed(same("N", {1, 0}, {3, 0})) ||
+      failed(same("K", {0, 1}, {1, 1})) || failed(same("K", {0, 1}, {2, 1})) ||
+      failed(same("K", {0, 1}, {3, 1})))
+    return failure();
+  for (unsigned i = 1; i < 5; ++i)
+    for (int64_t b = 0; b < numBatch; ++b) {
+      int64_t x = types[0].getDimSize(b), y = types[i].getDimSize(b);
+      if (ShapedType::isStatic(x) && ShapedType::isStatic(y) && x != y)
+        return emitOpError()
+               << "batch dimension " << b << " differs: " << x << " in lhs vs "
+               << y << " in " << kTiledOperands[i].second;
+    }
+  return success();
+}

@@ -1,0 +1,299 @@
+//===- GFX950.cpp - gfx950 scaled-MFMA facts and data-tiled layouts -------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/GFX950.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+IntrinsicInfo gfx950::getIntrinsicInfo(ScaledMMAIntrinsic intrinsic) {
+  switch (intrinsic) {
+  case ScaledMMAIntrinsic::mfma_scale_16x16x128:
+    return {/*m=*/16, /*n=*/16, /*k=*/128, /*kGroups=*/4, /*accPerLane=*/4};
+  case ScaledMMAIntrinsic::mfma_scale_32x32x64:
+    return {/*m=*/32, /*n=*/32, /*k=*/64, /*kGroups=*/2, /*accPerLane=*/16};
+  }
+  llvm_unreachable("unknown intrinsic");
+}
+
+TileSizes gfx950::getTileSizes(DataTiledLayoutAttr layout) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  return {layout.getSubgroupsM() * layout.getIntrinsicsM() * info.m,
+          layout.getSubgroupsN() * layout.getIntrinsicsN() * info.n,
+          layout.getIntrinsicsK() * info.k};
+}
+
+static int64_t getBitWidth(Type type) {
+  return cast<FloatType>(type).getWidth();
+}
+
+namespace {
+using Kind = TileSwizzle::Kind;
+
+/// Builds a swizzle from named dimensions: each inner tile dimension is a
+/// group of named expanded dimensions (outermost first), and `order` lists
+/// the names from outermost to innermost in the swizzled tile. Unit
+/// dimensions are dropped.
+class SwizzleBuilder {
+public:
+  void addGroup(ArrayRef<std::tuple<StringRef, Kind, int64_t>> dims) {
+    SmallVector<TileSwizzle::Dim> group;
+    for (auto [name, kind, size] : dims) {
+      if (size == 1)
+        continue;
+      names[name] = counter++;
+      group.push_back({kind, size});
+    }
+    swizzle.expandShape.push_back(group);
+  }
+
+  TileSwizzle build(ArrayRef<StringRef> order) {
+    for (StringRef name : order) {
+      auto it = names.find(name);
+      if (it != names.end())
+        swizzle.permutation.push_back(it->second);
+    }
+    assert(int64_t(swizzle.permutation.size()) == counter &&
+           "every expanded dimension must be placed");
+    return swizzle;
+  }
+
+private:
+  TileSwizzle swizzle;
+  llvm::StringMap<int64_t> names;
+  int64_t counter = 0;
+};
+} // namespace
+
+SmallVector<int64_t> gfx950::getInnerTileSizes(DataTiledLayoutAttr layout,
+                                               OperandRole role) {
+  TileSizes tile = getTileSizes(layout);
+  switch (role) {
+  case OperandRole::lhs:
+    return {tile.m, tile.k};
+  case OperandRole::rhs:
+    return {tile.n, tile.k};
+  case OperandRole::lhs_scales:
+    return {tile.m, tile.k / kBlockSize};
+  case OperandRole::rhs_scales:
+    return {tile.n, tile.k / kBlockSize};
+  case OperandRole::result:
+    return {tile.m, tile.n};
+  }
+  llvm_unreachable("unknown role");
+}
+
+TileSwizzle gfx950::getSwizzle(DataTiledLayoutAttr layout, OperandRole role) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  SwizzleBuilder builder;
+  // The unroll dimensions of a role, outermost first, with interleaved ones
+  // moved right after the lane dimensions (M, then N, then K innermost).
+  auto order = [&](ArrayRef<StringRef> outer,
+                   ArrayRef<std::pair<StringRef, unsigned>> unrolls,
+                   ArrayRef<StringRef> lanes, ArrayRef<StringRef> values) {
+    SmallVector<StringRef> result(outer);
+    for (auto [name, dim] : unrolls)
+      if (!layout.isInterleaved(role, dim))
+        result.push_back(name);
+    llvm::append_range(result, lanes);
+    for (auto [name, dim] : unrolls)
+      if (layout.isInterleaved(role, dim))
+        result.push_back(name);
+    llvm::append_range(result, values);
+    return result;
+  };
+
+  switch (role) {
+  case OperandRole::lhs:
+  case OperandRole::rhs: {
+    bool isLhs = role == OperandRole::lhs;
+    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
+    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
+    Type type = isLhs ? layout.getLhsType() : layout.getRhsType();
+    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
+                      {"i_mn", Kind::Intrinsic, unroll},
+                      {"lane_r", Kind::Lane, info.m}});
+    bool isFp8 = getBitWidth(type) == 8;
+    if (isFp8) {
+      // Two 16-element K chunks per lane: k = h * K/2 + 16 g + u.
+      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                        {"chunk", Kind::Internal, 2},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 16}});
+    } else {
+      // 32 contiguous K values per lane: k = 32 g + t.
+      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, kBlockSize}});
+    }
+    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
+                               {"lane_g", "lane_r"}, {"chunk", "item"}));
+  }
+  case OperandRole::lhs_scales:
+  case OperandRole::rhs_scales: {
+    bool isLhs = role == OperandRole::lhs_scales;
+    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
+    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
+    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
+                      {"i_mn", Kind::Intrinsic, unroll},
+                      {"lane_r", Kind::Lane, info.m}});
+    // One scale byte per lane: row r, K-block g.
+    builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                      {"lane_g", Kind::Lane, info.kGroups}});
+    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
+                               {"lane_g", "lane_r"}, {}));
+  }
+  case OperandRole::result: {
+    if (info.m == 16) {
+      // D[4 g + v][r].
+      builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
+                        {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 4}});
+    } else {
+      // D[8 (v / 4) + 4 g + v % 4][r].
+      builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
+                        {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+                        {"item_hi", Kind::Internal, 4},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 4}});
+    }
+    builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
+                      {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
+                      {"lane_r", Kind::Lane, info.n}});
+    return builder.build(order({"sg_m", "sg_n"}, {{"i_m", 0}, {"i_n", 1}},
+                               {"lane_g", "lane_r"}, {"item_hi", "item"}));
+  }
+  }
+  llvm_unreachable("unknown role");
+}
+
+LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  LayoutCost cost;
+  cost.accRegisters =
+      layout.getIntrinsicsM() * layout.getIntrinsicsN() * info.accPerLane;
+  TileSizes tile = getTileSizes(layout);
+  int64_t bytesA = tile.m * tile.k * getBitWidth(layout.getLhsType()) / 8;
+  int64_t bytesB = tile.n * tile.k * getBitWidth(layout.getRhsType()) / 8;
+  int64_t scales = (tile.m + tile.n) * (tile.k / kBlockSize);
+  cost.bytesPerKStep = bytesA + bytesB + scales;
+  cost.ldsBytes = 2 * cost.bytesPerKStep;
+  cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
+                       layout.getIntrinsicsM() * layout.getIntrinsicsN() *
+                       layout.getIntrinsicsK();
+  return cost;
+}
+
+static SmallVector<int64_t> powersOfTwo(int64_t max) {
+  SmallVector<int64_t> result;
+  for (int64_t v = 1; v <= max; v *= 2)
+    result.push_back(v);
+  return result;
+}
+
+DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
+                                          Type rhsType, int64_t m, int64_t n,
+                                          const ResolverOptions &options) {
+  ScaledMMAIntrinsic intrinsic =
+      options.intrinsic.value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
+  IntrinsicInfo info = getIntrinsicInfo(intrinsic);
+
+  // K step: 128 bytes of the narrower operand's row, at least one intrinsic.
+  int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
+  int64_t intrinsicsK = options.intrinsicsK;
+  if (!intrinsicsK)
+    intrinsicsK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
+
+  SmallVector<OperandRole> interleaveM = {OperandRole::lhs_scales};
+  SmallVector<OperandRole> interleaveN = {OperandRole::rhs_scales};
+  SmallVector<OperandRole> interleaveK = {OperandRole::lhs_scales,
+                                          OperandRole::rhs_scales};
+  auto make = [&](int64_t im, int64_t in, int64_t sm, int64_t sn) {
+    return DataTiledLayoutAttr::get(ctx, intrinsic, lhsType, rhsType, im, in,
+                                    intrinsicsK, sm, sn, interleaveM,
+                                    interleaveN, interleaveK);
+  };
+  auto cap = [](int64_t size, int64_t unit) {
+    if (ShapedType::isDynamic(size))
+      return std::numeric_limits<int64_t>::max();
+    return std::max<int64_t>(unit, llvm::divideCeil(size, unit) * unit);
+  };
+  int64_t maxM = cap(m, info.m), maxN = cap(n, info.n);
+
+  auto pick = [](int64_t pinned, ArrayRef<int64_t> all) {
+    return pinned ? SmallVector<int64_t>{pinned} : SmallVector<int64_t>(all);
+  };
+  // At most 4 waves (one per SIMD) unless the options pin more.
+  int64_t maxWaves =
+      std::max<int64_t>(4, std::max<int64_t>(1, options.subgroupsM) *
+                               std::max<int64_t>(1, options.subgroupsN));
+  SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
+  auto search = [&](bool withLimits) {
+    DataTiledLayoutAttr best;
+    std::tuple<double, int64_t, int64_t, int64_t> bestKey;
+    for (int64_t sm : pick(options.subgroupsM, waves))
+      for (int64_t sn : pick(options.subgroupsN, waves))
+        for (int64_t im : pick(options.intrinsicsM, units))
+          for (int64_t in : pick(options.intrinsicsN, units)) {
+            if (sm * sn > maxWaves)
+              continue;
+            DataTiledLayoutAttr candidate = make(im, in, sm, sn);
+            LayoutCost cost = getLayoutCost(candidate);
+            TileSizes tile = getTileSizes(candidate);
+            if (withLimits &&
+                (cost.accRegisters > kAccRegisters ||
+                 cost.ldsBytes > kLDSBytes || tile.m > maxM || tile.n > maxN))
+              continue;
+            double intensity = double(tile.m) * tile.n /
+                               (double(tile.m) * getBitWidth(lhsType) +
+                                double(tile.n) * getBitWidth(rhsType));
+            auto key = std::make_tuple(intensity, sm * sn, -cost.accRegisters,
+                                       -std::abs(tile.m - tile.n));
+            if (!best || key > bestKey) {
+              best = candidate;
+              bestKey = key;
+            }
+          }
+    return best;
+  };
+  // Pinned parameters may make every candidate exceed a limit; then the
+  // limits give way to the pins.
+  DataTiledLayoutAttr best = search(/*withLimits=*/true);
+  if (!best)
+    best = search(/*withLimits=*/false);
+  if (!best)
+    best = make(std::max<int64_t>(1, options.intrinsicsM),
+                std::max<int64_t>(1, options.intrinsicsN),
+                std::max<int64_t>(1, options.subgroupsM),
+                std::max<int64_t>(1, options.subgroupsN));
+  return best;
+}
+
+namespace {
+struct DataTiledLayoutModel
+    : public TiledLayoutAttrInterface::ExternalModel<DataTiledLayoutModel,
+                                                     DataTiledLayoutAttr> {
+  SmallVector<int64_t> getInnerTileSizes(Attribute attr,
+                                         OperandRole role) const {
+    return gfx950::getInnerTileSizes(cast<DataTiledLayoutAttr>(attr), role);
+  }
+  TileSwizzle getSwizzle(Attribute attr, OperandRole role) const {
+    return gfx950::getSwizzle(cast<DataTiledLayoutAttr>(attr), role);
+  }
+};
+} // namespace
+
+void gfx950::registerExternalModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
+    DataTiledLayoutAttr::attachInterface<DataTiledLayoutModel>(*ctx);
+  });
+}
