@@ -10,6 +10,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -179,6 +181,100 @@ LogicalResult DataTiledLayoutAttr::verify(
                            OperandRole::lhs_scales, OperandRole::rhs_scales})))
     return failure();
   return success();
+}
+
+/// `key = value` pairs in any order; the unroll counts default to 1 and the
+/// interleave lists to empty. Printing omits the defaults.
+Attribute DataTiledLayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc start = parser.getCurrentLocation();
+  std::optional<ScaledMMAIntrinsic> intrinsic;
+  Type lhsType, rhsType;
+  llvm::StringMap<int64_t> counts = {{"intrinsics_m", 1},
+                                     {"intrinsics_n", 1},
+                                     {"intrinsics_k", 1},
+                                     {"subgroups_m", 1},
+                                     {"subgroups_n", 1}};
+  llvm::StringMap<SmallVector<OperandRole>> interleave = {
+      {"interleave_m", {}}, {"interleave_n", {}}, {"interleave_k", {}}};
+  llvm::StringSet<> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(loc) << "duplicate '" << key << "'";
+    if (key == "intrinsic") {
+      StringRef name;
+      if (parser.parseKeyword(&name))
+        return failure();
+      intrinsic = symbolizeScaledMMAIntrinsic(name);
+      if (!intrinsic)
+        return parser.emitError(loc)
+               << "unknown intrinsic '" << name
+               << "' (mfma_scale_16x16x128, mfma_scale_32x32x64)";
+      return success();
+    }
+    if (key == "lhs_type")
+      return parser.parseType(lhsType);
+    if (key == "rhs_type")
+      return parser.parseType(rhsType);
+    if (counts.count(key))
+      return parser.parseInteger(counts[key]);
+    if (interleave.count(key))
+      return parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SMLoc roleLoc = parser.getCurrentLocation();
+            StringRef name;
+            if (parser.parseKeyword(&name))
+              return failure();
+            std::optional<OperandRole> role = symbolizeOperandRole(name);
+            if (!role)
+              return parser.emitError(roleLoc)
+                     << "unknown operand role '" << name << "'";
+            interleave[key].push_back(*role);
+            return success();
+          });
+    return parser.emitError(loc)
+           << "unknown data_tiled_layout parameter '" << key << "'";
+  };
+  if (parser.parseLess() || parser.parseCommaSeparatedList(parseEntry) ||
+      parser.parseGreater())
+    return {};
+  if (!intrinsic || !lhsType || !rhsType) {
+    parser.emitError(start)
+        << "data_tiled_layout needs intrinsic, lhs_type and rhs_type";
+    return {};
+  }
+  return getChecked([&]() { return parser.emitError(start); },
+                    parser.getContext(), *intrinsic, lhsType, rhsType,
+                    counts["intrinsics_m"], counts["intrinsics_n"],
+                    counts["intrinsics_k"], counts["subgroups_m"],
+                    counts["subgroups_n"], interleave["interleave_m"],
+                    interleave["interleave_n"], interleave["interleave_k"]);
+}
+
+void DataTiledLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<intrinsic = " << stringifyScaledMMAIntrinsic(getIntrinsic())
+          << ", lhs_type = " << getLhsType() << ", rhs_type = " << getRhsType();
+  for (auto [name, value] : {std::make_pair("intrinsics_m", getIntrinsicsM()),
+                             std::make_pair("intrinsics_n", getIntrinsicsN()),
+                             std::make_pair("intrinsics_k", getIntrinsicsK()),
+                             std::make_pair("subgroups_m", getSubgroupsM()),
+                             std::make_pair("subgroups_n", getSubgroupsN())})
+    if (value != 1)
+      printer << ", " << name << " = " << value;
+  for (auto [name, roles] : {std::make_pair("interleave_m", getInterleaveM()),
+                             std::make_pair("interleave_n", getInterleaveN()),
+                             std::make_pair("interleave_k", getInterleaveK())})
+    if (!roles.empty()) {
+      printer << ", " << name << " = [";
+      llvm::interleaveComma(roles, printer, [&](OperandRole role) {
+        printer << stringifyOperandRole(role);
+      });
+      printer << "]";
+    }
+  printer << ">";
 }
 
 int64_t DataTiledLayoutAttr::getNumSubgroups() const {

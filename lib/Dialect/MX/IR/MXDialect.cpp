@@ -7,12 +7,36 @@
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/IR/OpImplementation.h"
+
 using namespace mlir;
 using namespace mlir::mx;
 
 #include "mx/Dialect/MX/IR/MXOpsDialect.cpp.inc"
 
+namespace {
+/// Short aliases for the long mx attributes in printed IR:
+/// `#mx.encoding<role = lhs, ...>` prints as `#lhs_encoding` and a layout as
+/// `#layout`.
+struct MXOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (auto encoding = dyn_cast<EncodingAttr>(attr)) {
+      os << stringifyOperandRole(encoding.getRole()) << "_encoding";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DataTiledLayoutAttr>(attr)) {
+      os << "layout";
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void MXDialect::initialize() {
+  addInterfaces<MXOpAsmInterface>();
   registerAttributes();
   addOperations<
 #define GET_OP_LIST

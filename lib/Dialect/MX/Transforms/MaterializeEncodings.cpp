@@ -55,7 +55,7 @@ struct MaterializeEncodingsPass
       if (*value < 0)
         return emitError(UnknownLoc::get(ctx))
                << "mx-materialize-encodings: " << name
-               << " must be non-negative, got " << *value;
+               << " must be non-negative, got " << value->getValue();
     options.intrinsicsM = intrinsicsM;
     options.intrinsicsN = intrinsicsN;
     options.intrinsicsK = intrinsicsK;

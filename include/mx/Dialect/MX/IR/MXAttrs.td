@@ -179,18 +179,7 @@ def MX_DataTiledLayoutAttr : MX_Attr<"DataTiledLayout", "data_tiled_layout"> {
     OptionalArrayRefParameter<"::mlir::mx::OperandRole">:$interleave_n,
     OptionalArrayRefParameter<"::mlir::mx::OperandRole">:$interleave_k
   );
-  let assemblyFormat = [{
-    `<` `intrinsic` `=` $intrinsic `,` `lhs_type` `=` $lhs_type `,`
-    `rhs_type` `=` $rhs_type
-    (`,` `intrinsics_m` `=` $intrinsics_m^)?
-    (`,` `intrinsics_n` `=` $intrinsics_n^)?
-    (`,` `intrinsics_k` `=` $intrinsics_k^)?
-    (`,` `subgroups_m` `=` $subgroups_m^)?
-    (`,` `subgroups_n` `=` $subgroups_n^)?
-    (`,` `interleave_m` `=` `[` $interleave_m^ `]`)?
-    (`,` `interleave_n` `=` `[` $interleave_n^ `]`)?
-    (`,` `interleave_k` `=` `[` $interleave_k^ `]`)? `>`
-  }];
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Waves per workgroup (subgroups_m * subgroups_n), 64 lanes each.

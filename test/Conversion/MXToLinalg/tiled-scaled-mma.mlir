@@ -1,0 +1,32 @@
+// RUN: mx-opt %s --convert-mx-to-linalg --split-input-file | FileCheck %s
+
+// The host lowering of mx.tiled_scaled_mma: unswizzle and unpack every
+// operand to its canonical plain form (padded size), contract, then pack and
+// swizzle the result again; the contraction itself lowers as usual.
+
+// CHECK-LABEL: func.func @tiled
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<4x2x4x16x32xf4E2M1FN>, {{.*}}, %[[C:[^:]+]]: tensor<4x3x4x16x4xf32>)
+//       CHECK:   %[[TA:.+]] = linalg.transpose ins(%[[A]] : tensor<4x2x4x16x32xf4E2M1FN>) outs(%{{.+}} : tensor<4x2x16x4x32xf4E2M1FN>) permutation = [0, 1, 3, 2, 4]
+//       CHECK:   %[[CA:.+]] = tensor.collapse_shape %[[TA]] {{\[}}[0], [1], [2], [3, 4]] : tensor<4x2x16x4x32xf4E2M1FN> into tensor<4x2x16x128xf4E2M1FN>
+//       CHECK:   %[[PA:.+]] = linalg.unpack %[[CA]] outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [16, 128] into %{{.+}} : tensor<4x2x16x128xf4E2M1FN> -> tensor<64x256xf4E2M1FN>
+//       CHECK:   linalg.unpack {{.*}} -> tensor<48x256xf4E2M1FN>
+//       CHECK:   linalg.unpack {{.*}} -> tensor<64x8xf8E8M0FNU>
+//       CHECK:   linalg.unpack {{.*}} -> tensor<48x8xf8E8M0FNU>
+//       CHECK:   %[[PC:.+]] = linalg.unpack {{.*}} -> tensor<64x48xf32>
+//       CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PA]], {{.*}} outs(
+//       CHECK:   %[[R:.+]] = linalg.generic {{.*}} outs(%[[PC]] : tensor<64x48xf32>)
+//       CHECK:   %[[P:.+]] = linalg.pack %[[R]] {{.*}} inner_tiles = [16, 16] {{.*}} -> tensor<4x3x16x16xf32>
+//       CHECK:   %[[X:.+]] = tensor.expand_shape %[[P]]
+//       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[X]] : tensor<4x3x4x4x16xf32>) outs(%{{.+}} : tensor<4x3x4x16x4xf32>) permutation = [0, 1, 2, 4, 3]
+//       CHECK:   return %[[T]]
+func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                 %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                 %c: tensor<4x3x4x16x4xf32>) -> tensor<4x3x4x16x4xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
+                            tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<4x3x4x16x4xf32>
+  return %r : tensor<4x3x4x16x4xf32>
+}

@@ -1,0 +1,75 @@
+// RUN: mx-opt %s -verify-roundtrip | FileCheck %s
+// RUN: mx-opt %s -mlir-print-op-generic | mx-opt | FileCheck %s
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+         affine_map<(m, n, k) -> (m, n)>]
+#lhs = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f8E4M3FN, f8E8M0FNU, f8E8M0FNU, f32],
+                    indexing_maps = #maps, iteration_sizes = [255, ?, 4064]>
+#result = #mx.encoding<role = result, element_types = [f4E2M1FN, f8E4M3FN, f8E8M0FNU, f8E8M0FNU, f32],
+                       indexing_maps = #maps, iteration_sizes = [255, ?, 4064]>
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN,
+    rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 2, subgroups_n = 2,
+    interleave_m = [lhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#pinned = #mx.encoding<role = rhs_scales, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32],
+                       indexing_maps = #maps, iteration_sizes = [64, 32, 256], layout = #layout>
+
+// CHECK-DAG: #[[LHS:.+]] = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f8E4M3FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iteration_sizes = [255, ?, 4064]>
+// CHECK-DAG: #[[RESULT:.+]] = #mx.encoding<role = result,
+// CHECK-DAG: #[[LAYOUT:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-DAG: #[[SIMPLE:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>{{$}}
+// CHECK-DAG: #[[FP8:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>{{$}}
+// CHECK-DAG: #[[PINNED:.+]] = #mx.encoding<role = rhs_scales, {{.*}}, layout = #[[LAYOUT]]>
+
+// CHECK-LABEL: func.func @set_unset
+//  CHECK-SAME:   (%[[A:.+]]: tensor<255x4064xf4E2M1FN>, %[[R:.+]]: tensor<255x?xf32, #[[RESULT]]>, %[[D:.+]]: index)
+//       CHECK:   %[[E:.+]] = mx.set_encoding %[[A]] : tensor<255x4064xf4E2M1FN> -> tensor<255x4064xf4E2M1FN, #[[LHS]]>
+//       CHECK:   %[[U:.+]] = mx.unset_encoding %[[R]] dims(%[[D]]) : tensor<255x?xf32, #[[RESULT]]> -> tensor<255x?xf32>
+//       CHECK:   return %[[E]], %[[U]]
+func.func @set_unset(%a: tensor<255x4064xf4E2M1FN>, %r: tensor<255x?xf32, #result>, %d: index)
+    -> (tensor<255x4064xf4E2M1FN, #lhs>, tensor<255x?xf32>) {
+  %e = mx.set_encoding %a : tensor<255x4064xf4E2M1FN> -> tensor<255x4064xf4E2M1FN, #lhs>
+  %u = mx.unset_encoding %r dims(%d) : tensor<255x?xf32, #result> -> tensor<255x?xf32>
+  return %e, %u : tensor<255x4064xf4E2M1FN, #lhs>, tensor<255x?xf32>
+}
+
+// CHECK-LABEL: func.func @pinned_layout
+//       CHECK:   mx.set_encoding %{{.+}} : tensor<32x8xf8E8M0FNU> -> tensor<32x8xf8E8M0FNU, #[[PINNED]]>
+func.func @pinned_layout(%s: tensor<32x8xf8E8M0FNU>) -> tensor<32x8xf8E8M0FNU, #pinned> {
+  %e = mx.set_encoding %s : tensor<32x8xf8E8M0FNU> -> tensor<32x8xf8E8M0FNU, #pinned>
+  return %e : tensor<32x8xf8E8M0FNU, #pinned>
+}
+
+// One 16x16x128 intrinsic per tile: lhs/rhs [g 4, r 16, 32 values],
+// scales [g 4, r 16], acc [g 4, r 16, 4 values].
+// CHECK-LABEL: func.func @tiled
+//       CHECK:   %[[T:.+]] = mx.tiled_scaled_mma ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+//  CHECK-SAME:     outs(%{{.+}} : tensor<4x3x4x16x4xf32>) layout = #[[SIMPLE]] -> tensor<4x3x4x16x4xf32>
+//       CHECK:   return %[[T]]
+func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                 %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                 %c: tensor<4x3x4x16x4xf32>) -> tensor<4x3x4x16x4xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
+                            tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<4x3x4x16x4xf32>
+  return %r : tensor<4x3x4x16x4xf32>
+}
+
+// fp8 operands carry two 16-value K chunks per lane; 32x32x64 accumulators
+// hold 4x4 values per lane; batch and dynamic outer dimensions.
+// CHECK-LABEL: func.func @tiled_fp8_32x32_batched
+//       CHECK:   mx.tiled_scaled_mma ins({{.*}} : tensor<2x?x?x2x32x2x16xf8E4M3FN>, tensor<2x5x?x2x32x32xf4E2M1FN>, tensor<2x?x?x2x32xf8E8M0FNU>, tensor<2x5x?x2x32xf8E8M0FNU>)
+//  CHECK-SAME:     outs(%{{.+}} : tensor<2x?x5x2x32x4x4xf32>) layout = #[[FP8]]
+func.func @tiled_fp8_32x32_batched(%a: tensor<2x?x?x2x32x2x16xf8E4M3FN>, %b: tensor<2x5x?x2x32x32xf4E2M1FN>,
+                                   %sa: tensor<2x?x?x2x32xf8E8M0FNU>, %sb: tensor<2x5x?x2x32xf8E8M0FNU>,
+                                   %c: tensor<2x?x5x2x32x4x4xf32>) -> tensor<2x?x5x2x32x4x4xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<2x?x?x2x32x2x16xf8E4M3FN>, tensor<2x5x?x2x32x32xf4E2M1FN>,
+                            tensor<2x?x?x2x32xf8E8M0FNU>, tensor<2x5x?x2x32xf8E8M0FNU>)
+      outs(%c : tensor<2x?x5x2x32x4x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>
+      -> tensor<2x?x5x2x32x4x4xf32>
+  return %r : tensor<2x?x5x2x32x4x4xf32>
+}

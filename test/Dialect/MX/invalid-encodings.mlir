@@ -1,0 +1,227 @@
+// RUN: mx-opt %s -split-input-file -verify-diagnostics
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{expected 5 element types (lhs, rhs, lhs_scales, rhs_scales, result), got 4}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [1, 2, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{element type #1 must be an MX element type, got 'bf16'}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, bf16, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [1, 2, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{element type #3 (scales) must be f8E8M0FNU, got 'i8'}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, i8, f32], indexing_maps = #maps, iteration_sizes = [1, 2, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{element type #4 (result) must be f32, got 'f16'}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f16], indexing_maps = #maps, iteration_sizes = [1, 2, 32]>
+
+// -----
+
+// expected-error @+1 {{expected 3 affine maps (lhs, rhs, acc) in indexing_maps}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = [affine_map<(m, n, k) -> (m, k)>], iteration_sizes = [1, 2, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{expected 3 iteration sizes (one per map dimension), got 2}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [1, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{iteration sizes must be non-negative or '?'}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [1, -2, 32]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+// expected-error @+1 {{layout 5 : i64 does not implement TiledLayoutAttrInterface (is its target registered?)}}
+#bad = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [1, 2, 32], layout = 5>
+
+// -----
+
+// expected-error @+1 {{lhs_type must be an MX element type, got 'f16'}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f16, rhs_type = f4E2M1FN>
+
+// -----
+
+// expected-error @+1 {{rhs_type must be an MX element type, got 'f8E8M0FNU'}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f8E8M0FNU>
+
+// -----
+
+// expected-error @+1 {{intrinsics_k must be at least 1, got 0}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 0>
+
+// -----
+
+// expected-error @+1 {{subgroups_m * subgroups_n = 32 exceeds 16 waves (1024 threads) per workgroup}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 8, subgroups_n = 4>
+
+// -----
+
+// expected-error @+1 {{interleave_m cannot contain rhs: that operand has no such unroll dimension}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [rhs]>
+
+// -----
+
+// expected-error @+1 {{interleave_k cannot contain result: that operand has no such unroll dimension}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_k = [result]>
+
+// -----
+
+// expected-error @+1 {{interleave_n lists rhs_scales twice}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_n = [rhs_scales, rhs_scales]>
+
+// -----
+
+// expected-error @+1 {{unknown intrinsic 'mfma_16x16x32' (mfma_scale_16x16x128, mfma_scale_32x32x64)}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_16x16x32, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+
+// -----
+
+// expected-error @+1 {{unknown data_tiled_layout parameter 'tile_m'}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, tile_m = 64>
+
+// -----
+
+// expected-error @+1 {{duplicate 'intrinsics_m'}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_m = 4>
+
+// -----
+
+// expected-error @+1 {{data_tiled_layout needs intrinsic, lhs_type and rhs_type}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN>
+
+// -----
+
+// expected-error @+1 {{unknown operand role 'acc'}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [acc]>
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+#lhs = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [16, 16, 64]>
+func.func @set_without_encoding(%a: tensor<16x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.set_encoding' op expected an #mx.encoding on 'tensor<16x64xf4E2M1FN>'}}
+  %e = mx.set_encoding %a : tensor<16x64xf4E2M1FN> -> tensor<16x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+#lhs = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [16, 16, 64]>
+func.func @set_wrong_element_type(%a: tensor<16x64xf8E4M3FN>) {
+  // expected-error @+1 {{'mx.set_encoding' op element type 'f8E4M3FN' does not match the encoding's lhs type 'f4E2M1FN'}}
+  %e = mx.set_encoding %a : tensor<16x64xf8E4M3FN> -> tensor<16x64xf8E4M3FN, #lhs>
+  return
+}
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+#lhs = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [16, 16, 64]>
+func.func @set_changes_shape(%a: tensor<16x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.set_encoding' op encoding must not change the shape or element type: 'tensor<16x64xf4E2M1FN>' vs 'tensor<16x32xf4E2M1FN, #mx.encoding}}
+  %e = mx.set_encoding %a : tensor<16x64xf4E2M1FN> -> tensor<16x32xf4E2M1FN, #lhs>
+  return
+}
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+#lhs = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [16, 16, 64]>
+func.func @set_wrong_rank(%a: tensor<64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.set_encoding' op tensor of rank 1 does not match the lhs indexing map, which has 2 results}}
+  %e = mx.set_encoding %a : tensor<64xf4E2M1FN> -> tensor<64xf4E2M1FN, #lhs>
+  return
+}
+
+// -----
+
+#maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+#res = #mx.encoding<role = result, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = #maps, iteration_sizes = [?, 16, 64]>
+func.func @unset_missing_dims(%r: tensor<?x16xf32, #res>) {
+  // expected-error @+1 {{'mx.unset_encoding' op expected 1 result_dims for the dynamic sizes of the result, got 0}}
+  %u = mx.unset_encoding %r : tensor<?x16xf32, #res> -> tensor<?x16xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_inner_mismatch(%a: tensor<4x2x4x16x16xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs inner tile 4x16x16 does not match the layout's swizzled lhs tile 4x16x32}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x16xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_rank(%a: tensor<4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                      %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                      %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs has rank 3, expected at least 5 (2 outer tile dims and the 3-d swizzled tile of the layout)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_batch(%a: tensor<2x4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                       %sa: tensor<2x4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                       %c: tensor<2x4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op rhs has 0 batch dimensions, expected 1 (as lhs)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<2x4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<2x4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<2x4x3x4x16x4xf32>) layout = #l -> tensor<2x4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_k_count(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x5x4x16x32xf4E2M1FN>,
+                         %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x5x4x16xf8E8M0FNU>,
+                         %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op K tile count differs: 2 in lhs vs 5 in rhs}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x5x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x5x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_scale_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                            %sa: tensor<4x2x4x16xi8>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                            %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs_scales must have element type f8E8M0FNU, got 'i8'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xi8>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+func.func @tiled_layout_kind(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                             %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                             %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+2 {{invalid kind of attribute specified}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = 16 : i64 -> tensor<4x3x4x16x4xf32>
+  return
+}
