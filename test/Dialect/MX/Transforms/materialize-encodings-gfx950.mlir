@@ -137,3 +137,26 @@ func.func @pinned(%a: tensor<32x192xf8E5M2>, %b: tensor<32x192xf6E2M3FN>,
       -> tensor<32x32xf32>
   return %r : tensor<32x32xf32>
 }
+
+// -----
+
+// The seed MXFP4 GEMM 10000 x 16384 x 16384: 256 x 256 x 256 tiles on 4
+// waves (each 256 x 64: 16 x 4 intrinsics, 256 accumulators per lane), two
+// intrinsics along K (128 bytes of each row per step).
+
+// AUTO-DAG: #[[LSEED:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// AUTO-LABEL: func.func @seed
+//       AUTO:   linalg.pack %{{.+}} {{.*}} inner_tiles = [256, 256] {{.*}} : tensor<10000x16384xf4E2M1FN> -> tensor<40x64x256x256xf4E2M1FN>
+//       AUTO:   mx.tiled_scaled_mma {{.*}} layout = #[[LSEED]]
+func.func @seed(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
+                %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>,
+                %c: tensor<10000x16384xf32>) -> tensor<10000x16384xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<10000x16384xf4E2M1FN>, tensor<16384x16384xf4E2M1FN>,
+                            tensor<10000x512xf8E8M0FNU>, tensor<16384x512xf8E8M0FNU>)
+      outs(%c : tensor<10000x16384xf32>) -> tensor<10000x16384xf32>
+  return %r : tensor<10000x16384xf32>
+}
