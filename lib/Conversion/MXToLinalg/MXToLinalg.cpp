@@ -550,8 +550,8 @@ struct ScaledContractionLowering
 /// result is packed and swizzled again. This is the executable reference of
 /// the data-tiled op on the host; it uses the layout's own swizzle, so it
 /// checks the materialization's packing, padding and tiling, while the
-/// intrinsic-level lane mapping is checked by the swizzle unit tests and the
-/// gfx950 emulator.
+/// intrinsic-level lane mapping is checked by the swizzle unit tests against
+/// the ISA tables (and is to be executed by the planned gfx950 emulator).
 struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -55,20 +55,10 @@ constexpr auto k16 = ScaledMMAIntrinsic::mfma_scale_16x16x128;
 constexpr auto k32 = ScaledMMAIntrinsic::mfma_scale_32x32x64;
 
 /// Maps a position of the swizzled tile back to (row, column) of the
-/// unswizzled inner tile: undo the permutation, then linearize each group.
+/// unswizzled inner tile.
 std::pair<int64_t, int64_t> unswizzle(const TileSwizzle &s,
                                       ArrayRef<int64_t> position) {
-  SmallVector<int64_t> expanded(position.size());
-  for (auto [j, p] : llvm::enumerate(s.permutation))
-    expanded[p] = position[j];
-  int64_t e = 0;
-  SmallVector<int64_t> coords;
-  for (const auto &group : s.expandShape) {
-    int64_t value = 0;
-    for (const auto &dim : group)
-      value = value * dim.size + expanded[e++];
-    coords.push_back(value);
-  }
+  SmallVector<int64_t> coords = s.getTileCoords(position);
   return {coords[0], coords[1]};
 }
 

@@ -30,6 +30,23 @@ SmallVector<int64_t> TileSwizzle::getSwizzledShape() const {
                              [&](int64_t i) { return expanded[i]; });
 }
 
+SmallVector<int64_t>
+TileSwizzle::getTileCoords(ArrayRef<int64_t> position) const {
+  assert(position.size() == permutation.size() && "position rank mismatch");
+  SmallVector<int64_t> expanded(position.size());
+  for (auto [j, p] : llvm::enumerate(permutation))
+    expanded[p] = position[j];
+  SmallVector<int64_t> coords;
+  int64_t e = 0;
+  for (const SmallVector<Dim> &group : expandShape) {
+    int64_t value = 0;
+    for (const Dim &dim : group)
+      value = value * dim.size + expanded[e++];
+    coords.push_back(value);
+  }
+  return coords;
+}
+
 SmallVector<SmallVector<int64_t, 2>>
 TileSwizzle::getReassociation(unsigned numOuterDims) const {
   SmallVector<SmallVector<int64_t, 2>> result;

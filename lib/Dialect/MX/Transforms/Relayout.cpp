@@ -101,7 +101,6 @@ static DenseElementsAttr relayoutConstant(DenseElementsAttr source,
                                           RankedTensorType resultType) {
   ArrayRef<int64_t> srcShape = source.getType().getShape();
   unsigned rank = srcShape.size();
-  SmallVector<int64_t> expanded = info.swizzle.getExpandedShape();
   SmallVector<int64_t> srcStrides = computeStrides(srcShape);
   SmallVector<int64_t> resultStrides = computeStrides(resultType.getShape());
   SmallVector<Attribute> srcValues =
@@ -114,18 +113,11 @@ static DenseElementsAttr relayoutConstant(DenseElementsAttr source,
     SmallVector<int64_t> srcCoords(rank, 0);
     for (unsigned i = 0; i < rank; ++i)
       srcCoords[info.outerDimsPerm[i]] = coords[i];
-    SmallVector<int64_t> expandedCoords(expanded.size());
-    for (auto [j, p] : llvm::enumerate(info.swizzle.permutation))
-      expandedCoords[p] = coords[rank + j];
-    int64_t e = 0;
+    SmallVector<int64_t> inner =
+        info.swizzle.getTileCoords(ArrayRef<int64_t>(coords).drop_front(rank));
     bool inBounds = true;
-    for (auto [g, group] : llvm::enumerate(info.swizzle.expandShape)) {
-      int64_t inner = 0;
-      for (size_t i = 0; i < group.size(); ++i, ++e)
-        inner = inner * group[i].size + expandedCoords[e];
-      int64_t dim = info.innerDimsPos[g];
-      srcCoords[dim] = srcCoords[dim] * info.innerTiles[g] + inner;
-    }
+    for (auto [g, dim] : llvm::enumerate(info.innerDimsPos))
+      srcCoords[dim] = srcCoords[dim] * info.innerTiles[g] + inner[g];
     for (unsigned d = 0; d < rank; ++d)
       inBounds &= srcCoords[d] < srcShape[d];
     values.push_back(inBounds ? srcValues[linearize(srcCoords, srcStrides)]

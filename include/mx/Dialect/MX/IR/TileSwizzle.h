@@ -8,6 +8,7 @@
 #define MX_DIALECT_MX_IR_TILESWIZZLE_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,6 +45,10 @@ struct TileSwizzle {
   SmallVector<int64_t> getExpandedShape() const;
   /// The shape of the swizzled tile.
   SmallVector<int64_t> getSwizzledShape() const;
+  /// The coordinates in the unswizzled inner tile of the element at
+  /// `position` of the swizzled tile: undo the permutation, then linearize
+  /// each expanded group.
+  SmallVector<int64_t> getTileCoords(ArrayRef<int64_t> position) const;
   /// Reassociation of the expand_shape, offset by `numOuterDims` leading
   /// dimensions that are kept as they are.
   SmallVector<SmallVector<int64_t, 2>>
