@@ -160,3 +160,31 @@ func.func @seed(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1F
       outs(%c : tensor<10000x16384xf32>) -> tensor<10000x16384xf32>
   return %r : tensor<10000x16384xf32>
 }
+
+// -----
+
+// fp8 x fp8 on 16x16x128, one intrinsic per tile: the K tile of 128 splits
+// into [chunk 2, lane group 4, 16 values], and the permutation puts the lanes
+// (g, r) before the two chunks: each lane reads k 16g..16g+15 then
+// 64+16g..64+16g+15, as the ISA table says.
+
+// ONE-LABEL: func.func @nt_fp8
+//  ONE-SAME:   (%[[A:[^:]+]]: tensor<32x256xf8E4M3FN>, %[[B:[^:]+]]: tensor<16x256xf8E5M2>
+//       ONE:   %[[PA:.+]] = linalg.pack %[[A]] {{.*}} inner_tiles = [16, 128] {{.*}} -> tensor<2x2x16x128xf8E4M3FN>
+//       ONE:   %[[XA:.+]] = tensor.expand_shape %[[PA]] {{\[}}[0], [1], [2], [3, 4, 5]] output_shape [2, 2, 16, 2, 4, 16] : tensor<2x2x16x128xf8E4M3FN> into tensor<2x2x16x2x4x16xf8E4M3FN>
+//       ONE:   %[[TA:.+]] = linalg.transpose ins(%[[XA]] : tensor<2x2x16x2x4x16xf8E4M3FN>) outs(%{{.+}} : tensor<2x2x4x16x2x16xf8E4M3FN>) permutation = [0, 1, 4, 2, 3, 5]
+//       ONE:   %[[PB:.+]] = linalg.pack %[[B]] {{.*}} -> tensor<1x2x16x128xf8E5M2>
+//       ONE:   %[[TB:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<1x2x4x16x2x16xf8E5M2>) permutation = [0, 1, 4, 2, 3, 5]
+//       ONE:   mx.tiled_scaled_mma ins(%[[TA]], %[[TB]], %{{.+}}, %{{.+}} : tensor<2x2x4x16x2x16xf8E4M3FN>, tensor<1x2x4x16x2x16xf8E5M2>, tensor<2x2x4x16xf8E8M0FNU>, tensor<1x2x4x16xf8E8M0FNU>) outs(%{{.+}} : tensor<2x1x4x16x4xf32>)
+func.func @nt_fp8(%a: tensor<32x256xf8E4M3FN>, %b: tensor<16x256xf8E5M2>,
+                  %sa: tensor<32x8xf8E8M0FNU>, %sb: tensor<16x8xf8E8M0FNU>,
+                  %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<32x256xf8E4M3FN>, tensor<16x256xf8E5M2>,
+                            tensor<32x8xf8E8M0FNU>, tensor<16x8xf8E8M0FNU>)
+      outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %r : tensor<32x16xf32>
+}
