@@ -76,9 +76,7 @@ constexpr int depthOf(MFMAShape shape) {
   return shape == MFMAShape::M16N16K128 ? 128 : 64;
 }
 /// Returns the number of K-blocks of \p shape (K / 32): 4 or 2.
-constexpr int blocksOf(MFMAShape shape) {
-  return depthOf(shape) / kScaleBlock;
-}
+constexpr int blocksOf(MFMAShape shape) { return depthOf(shape) / kScaleBlock; }
 /// Returns the number of f32 accumulators per lane of C and D: 4 or 16.
 constexpr int accumulatorsPerLane(MFMAShape shape) {
   return shape == MFMAShape::M16N16K128 ? 4 : 16;
@@ -183,8 +181,8 @@ void scaledMFMA(const ScaledMFMAOperands &ops, float *d,
 /// the fields of ScaledMFMAOperands.
 void scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
                 const uint32_t *a, const uint32_t *b, const float *c,
-                const uint32_t *scaleA, unsigned opselA,
-                const uint32_t *scaleB, unsigned opselB, float *d);
+                const uint32_t *scaleA, unsigned opselA, const uint32_t *scaleB,
+                unsigned opselB, float *d);
 
 } // namespace mx::emu
 

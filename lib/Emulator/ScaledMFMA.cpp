@@ -1,0 +1,446 @@
+//===- ScaledMFMA.cpp - gfx950 scaled MFMA instruction semantics ----------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two independent parts:
+//   1. the lane layouts: scaledMFMA() unpacks the register tuples of the 64
+//      lanes into logical A [Md][K], B (as [N][K]), the scales and C, calls
+//      the numerics function once per output element and scatters D back;
+//   2. the numerics: exactScaledDot(), an exact fixed-point dot product with
+//      one final round-to-nearest-even to f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Emulator/ScaledMFMA.h"
+
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+using namespace mx::emu;
+
+//===----------------------------------------------------------------------===//
+// Element decoding
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How the all-ones exponent field of a format is interpreted.
+enum class Specials {
+  None, ///< Ordinary finite values (fp6, fp4).
+  FN,   ///< Only exponent and mantissa all ones is NaN (OCP E4M3 "FN").
+  IEEE, ///< Mantissa 0 is Inf, anything else NaN (OCP E5M2).
+};
+
+/// The parameters an element format is decoded from.
+struct FormatParams {
+  int bits;
+  int expBits;
+  int manBits;
+  int bias;
+  Specials specials;
+};
+
+FormatParams getParams(SourceFormat fmt) {
+  switch (fmt) {
+  case SourceFormat::E4M3:
+    return {8, 4, 3, 7, Specials::FN};
+  case SourceFormat::E5M2:
+    return {8, 5, 2, 15, Specials::IEEE};
+  case SourceFormat::E2M3:
+    return {6, 2, 3, 1, Specials::None};
+  case SourceFormat::E3M2:
+    return {6, 3, 2, 3, Specials::None};
+  case SourceFormat::E2M1:
+    return {4, 2, 1, 1, Specials::None};
+  }
+  assert(false && "reserved source format code");
+  return {4, 2, 1, 1, Specials::None};
+}
+
+/// A decoded element: (-1)^negative * mantissa * 2^exponent when finite.
+struct Element {
+  enum Kind : uint8_t { Finite, Inf, NaN };
+  Kind kind = Finite;
+  bool negative = false;
+  uint32_t mantissa = 0; ///< Integer significand, hidden bit included.
+  int exponent = 0;      ///< Weight of the significand's LSB.
+};
+
+Element decodeFromParams(const FormatParams &p, uint8_t code) {
+  uint32_t c = code & ((1u << p.bits) - 1);
+  Element e;
+  e.negative = (c >> (p.bits - 1)) & 1;
+  uint32_t expField = (c >> p.manBits) & ((1u << p.expBits) - 1);
+  uint32_t manField = c & ((1u << p.manBits) - 1);
+  uint32_t expOnes = (1u << p.expBits) - 1;
+  uint32_t manOnes = (1u << p.manBits) - 1;
+  if (p.specials == Specials::FN && expField == expOnes &&
+      manField == manOnes) {
+    e.kind = Element::NaN;
+    return e;
+  }
+  if (p.specials == Specials::IEEE && expField == expOnes) {
+    e.kind = manField == 0 ? Element::Inf : Element::NaN;
+    return e;
+  }
+  if (expField == 0) {
+    // Subnormal (or zero): M * 2^(1 - bias - m).
+    e.mantissa = manField;
+    e.exponent = 1 - p.bias - p.manBits;
+  } else {
+    // Normal: (2^m + M) * 2^(E - bias - m).
+    e.mantissa = (1u << p.manBits) | manField;
+    e.exponent = static_cast<int>(expField) - p.bias - p.manBits;
+  }
+  return e;
+}
+
+using DecodeTable = std::array<Element, 256>;
+
+/// Returns the decoded value of every 8-bit code of \p fmt (higher bits than
+/// the format width are ignored).
+const DecodeTable &getDecodeTable(SourceFormat fmt) {
+  static const std::array<DecodeTable, 5> tables = [] {
+    std::array<DecodeTable, 5> t;
+    for (int f = 0; f < 5; ++f) {
+      FormatParams p = getParams(static_cast<SourceFormat>(f));
+      for (int code = 0; code < 256; ++code)
+        t[f][code] = decodeFromParams(p, static_cast<uint8_t>(code));
+    }
+    return t;
+  }();
+  unsigned index = static_cast<unsigned>(fmt);
+  assert(index < 5 && "reserved source format code");
+  return tables[index];
+}
+
+//===----------------------------------------------------------------------===//
+// Exact fixed-point accumulator
+//===----------------------------------------------------------------------===//
+
+/// An unsigned fixed-point number of kLimbs 32-bit limbs with LSB weight
+/// 2^kLsbExp. Every term of a scaled MFMA dot product is an integer
+/// significand below 2^25 times 2^e with e >= -286 (products of E5M2
+/// subnormals 2^-16 * 2^-16 times scales 2^-127 * 2^-127); every magnitude is
+/// below 2^288 (E5M2 57344^2 * 2^254), C below 2^128, and at most 2^8 terms
+/// are summed: 640 bits with LSB 2^-320 hold every sum exactly.
+class FixedPoint {
+public:
+  static constexpr int kLimbs = 20;
+  static constexpr int kBits = 32 * kLimbs;
+  static constexpr int kLsbExp = -320;
+  static_assert(-286 - kLsbExp >= 0, "smallest term below the LSB");
+  static_assert(288 + 8 - kLsbExp <= kBits, "largest sum above the MSB");
+
+  /// Adds mantissa * 2^exponent (mantissa < 2^32).
+  void add(uint32_t mantissa, int exponent) {
+    int pos = exponent - kLsbExp;
+    assert(pos >= 0 && pos < kBits - 32 && "term outside the accumulator");
+    int word = pos / 32;
+    uint64_t shifted = static_cast<uint64_t>(mantissa) << (pos % 32);
+    uint64_t carry = 0;
+    uint64_t s = static_cast<uint64_t>(limbs[word]) + (shifted & 0xFFFFFFFFu);
+    limbs[word] = static_cast<uint32_t>(s);
+    carry = s >> 32;
+    s = static_cast<uint64_t>(limbs[word + 1]) + (shifted >> 32) + carry;
+    limbs[word + 1] = static_cast<uint32_t>(s);
+    carry = s >> 32;
+    for (int i = word + 2; carry && i < kLimbs; ++i) {
+      s = static_cast<uint64_t>(limbs[i]) + carry;
+      limbs[i] = static_cast<uint32_t>(s);
+      carry = s >> 32;
+    }
+    assert(carry == 0 && "accumulator overflow");
+  }
+
+  /// Returns -1, 0 or 1 as *this <, ==, > other.
+  int compare(const FixedPoint &other) const {
+    for (int i = kLimbs - 1; i >= 0; --i)
+      if (limbs[i] != other.limbs[i])
+        return limbs[i] < other.limbs[i] ? -1 : 1;
+    return 0;
+  }
+
+  /// *this -= other; requires *this >= other.
+  void subtract(const FixedPoint &other) {
+    uint64_t borrow = 0;
+    for (int i = 0; i < kLimbs; ++i) {
+      uint64_t s = static_cast<uint64_t>(limbs[i]) - other.limbs[i] - borrow;
+      limbs[i] = static_cast<uint32_t>(s);
+      borrow = (s >> 32) & 1;
+    }
+    assert(borrow == 0 && "negative difference");
+  }
+
+  /// Returns the index of the highest set bit, or -1 when zero.
+  int topBit() const {
+    for (int i = kLimbs - 1; i >= 0; --i)
+      if (limbs[i])
+        for (int b = 31; b >= 0; --b)
+          if ((limbs[i] >> b) & 1)
+            return 32 * i + b;
+    return -1;
+  }
+
+  bool bit(int i) const { return i >= 0 && ((limbs[i / 32] >> (i % 32)) & 1); }
+
+  /// Returns whether any bit with index below \p n is set.
+  bool anyBelow(int n) const {
+    if (n <= 0)
+      return false;
+    int word = n / 32;
+    for (int i = 0; i < word; ++i)
+      if (limbs[i])
+        return true;
+    int rem = n % 32;
+    return rem && (limbs[word] & ((1u << rem) - 1));
+  }
+
+  /// Returns the magnitude rounded to nearest-even f32: subnormals kept,
+  /// values that round to 2^128 or more give +Inf.
+  float roundToFloat() const {
+    int top = topBit();
+    if (top < 0)
+      return 0.0f;
+    // f32 keeps 24 significant bits, and no bit below 2^-149.
+    constexpr int kMinLsb = -149 - kLsbExp;
+    int lsb = top - 23 > kMinLsb ? top - 23 : kMinLsb;
+    uint32_t q = 0;
+    for (int i = top; i >= lsb; --i)
+      q = (q << 1) | (bit(i) ? 1u : 0u);
+    bool roundBit = bit(lsb - 1);
+    bool sticky = anyBelow(lsb - 1);
+    if (roundBit && (sticky || (q & 1)))
+      ++q; // May become 2^24 (or reach 2^-126 from a subnormal): still exact.
+    int lsbExp = lsb + kLsbExp;
+    // q < 2^25, so q * 2^lsbExp >= 2^128 iff bitLength(q) + lsbExp > 128.
+    int qBits = 0;
+    for (uint32_t v = q; v; v >>= 1)
+      ++qBits;
+    if (qBits + lsbExp > 128)
+      return std::numeric_limits<float>::infinity();
+    return std::ldexp(static_cast<float>(q), lsbExp);
+  }
+
+private:
+  uint32_t limbs[kLimbs] = {};
+};
+
+} // namespace
+
+double mx::emu::decodeElement(SourceFormat fmt, uint8_t code) {
+  const Element &e = getDecodeTable(fmt)[code];
+  if (e.kind == Element::NaN)
+    return std::numeric_limits<double>::quiet_NaN();
+  double magnitude =
+      e.kind == Element::Inf
+          ? std::numeric_limits<double>::infinity()
+          : std::ldexp(static_cast<double>(e.mantissa), e.exponent);
+  return e.negative ? -magnitude : magnitude;
+}
+
+//===----------------------------------------------------------------------===//
+// Numerics
+//===----------------------------------------------------------------------===//
+
+float mx::emu::exactScaledDot(const ScaledDotInputs &in) {
+  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  assert(in.k % kScaleBlock == 0 && "K must be a multiple of 32");
+  const DecodeTable &decodeA = getDecodeTable(in.fmtA);
+  const DecodeTable &decodeB = getDecodeTable(in.fmtB);
+  int numBlocks = in.k / kScaleBlock;
+
+  // A NaN scale makes its block, hence the result, NaN whatever the data.
+  for (int blk = 0; blk < numBlocks; ++blk)
+    if (in.scaleA[blk] == 0xFF || in.scaleB[blk] == 0xFF)
+      return kNaN;
+  if (std::isnan(in.c))
+    return kNaN;
+
+  FixedPoint positive, negative;
+  bool posInf = false, negInf = false;
+  // IEEE sum-of-zeros rule: an exact zero is -0 only if every term is -0.
+  bool allNegativeZero = true;
+  bool anyNonZero = false;
+
+  for (int blk = 0; blk < numBlocks; ++blk) {
+    int scaleExp = (static_cast<int>(in.scaleA[blk]) - 127) +
+                   (static_cast<int>(in.scaleB[blk]) - 127);
+    for (int k = blk * kScaleBlock; k < (blk + 1) * kScaleBlock; ++k) {
+      const Element &ea = decodeA[in.a[k]];
+      const Element &eb = decodeB[in.b[k]];
+      if (ea.kind == Element::NaN || eb.kind == Element::NaN)
+        return kNaN;
+      bool neg = ea.negative != eb.negative;
+      if (ea.kind == Element::Inf || eb.kind == Element::Inf) {
+        const Element &other = ea.kind == Element::Inf ? eb : ea;
+        if (other.kind == Element::Finite && other.mantissa == 0)
+          return kNaN; // Inf * 0.
+        (neg ? negInf : posInf) = true;
+        continue;
+      }
+      uint32_t mantissa = ea.mantissa * eb.mantissa;
+      if (mantissa == 0) {
+        allNegativeZero &= neg;
+        continue;
+      }
+      anyNonZero = true;
+      allNegativeZero = false;
+      (neg ? negative : positive)
+          .add(mantissa, ea.exponent + eb.exponent + scaleExp);
+    }
+  }
+
+  // C, exactly: decompose the f32 bit pattern.
+  uint32_t cBits;
+  std::memcpy(&cBits, &in.c, sizeof(cBits));
+  bool cNegative = cBits >> 31;
+  uint32_t cExpField = (cBits >> 23) & 0xFF;
+  uint32_t cManField = cBits & 0x7FFFFF;
+  if (cExpField == 0xFF) {
+    (cNegative ? negInf : posInf) = true;
+  } else if (cExpField == 0 && cManField == 0) {
+    allNegativeZero &= cNegative;
+  } else {
+    anyNonZero = true;
+    allNegativeZero = false;
+    uint32_t mantissa = cExpField ? (cManField | 0x800000u) : cManField;
+    int exponent = cExpField ? static_cast<int>(cExpField) - 150 : -149;
+    (cNegative ? negative : positive).add(mantissa, exponent);
+  }
+
+  if (posInf && negInf)
+    return kNaN;
+  if (posInf)
+    return kInf;
+  if (negInf)
+    return -kInf;
+
+  int cmp = positive.compare(negative);
+  if (cmp == 0)
+    return (!anyNonZero && allNegativeZero) ? -0.0f : 0.0f;
+  if (cmp > 0) {
+    positive.subtract(negative);
+    return positive.roundToFloat();
+  }
+  negative.subtract(positive);
+  return -negative.roundToFloat();
+}
+
+//===----------------------------------------------------------------------===//
+// Lane layouts
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Returns item \p t (width \p width bits) of the little-endian densely
+/// packed register tuple \p words.
+uint8_t extractItem(const uint32_t *words, int width, int t) {
+  int bit = width * t;
+  int word = bit / 32, offset = bit % 32;
+  uint32_t value = words[word] >> offset;
+  if (offset + width > 32)
+    value |= words[word + 1] << (32 - offset);
+  return static_cast<uint8_t>(value & ((1u << width) - 1));
+}
+
+/// Returns the K index of item \p t of a lane in K-group \p g (ISA §7.1.5.1).
+int kIndexOf(SourceFormat fmt, int depth, int g, int t) {
+  if (bitsOf(fmt) == 8) // fp8: two 16-element chunks, K/2 apart.
+    return (t / 16) * (depth / 2) + 16 * g + (t % 16);
+  return 32 * g + t; // fp6/fp4: 32 consecutive K values.
+}
+
+/// Returns the (row, column) of accumulator item \p v of lane \p lane.
+void accumulatorPosition(MFMAShape shape, int lane, int v, int &row, int &col) {
+  int md = rowsOf(shape);
+  int g = lane / md;
+  col = lane % md;
+  row = shape == MFMAShape::M16N16K128 ? 4 * g + v
+                                       : 8 * (v / 4) + 4 * g + (v % 4);
+}
+
+/// Unpacks the A or B operand: out[r * K + k] = element (r, k) of A, or
+/// (k, column r) of B.
+void unpackOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
+                   uint8_t *out) {
+  int md = rowsOf(shape), depth = depthOf(shape);
+  int words = wordsPerLane(fmt), width = bitsOf(fmt);
+  for (int lane = 0; lane < kWaveSize; ++lane) {
+    int r = lane % md, g = lane / md;
+    const uint32_t *laneWords = regs + lane * words;
+    for (int t = 0; t < kItemsPerLane; ++t)
+      out[r * depth + kIndexOf(fmt, depth, g, t)] =
+          extractItem(laneWords, width, t);
+  }
+}
+
+/// Unpacks a scale operand: out[r * blocks + g] = selected byte of lane
+/// r + Md * g.
+void unpackScales(MFMAShape shape, const uint32_t *regs, unsigned opsel,
+                  uint8_t *out) {
+  assert(opsel < 4 && "opsel selects one of 4 bytes");
+  int md = rowsOf(shape), blocks = blocksOf(shape);
+  for (int lane = 0; lane < kWaveSize; ++lane)
+    out[(lane % md) * blocks + lane / md] =
+        static_cast<uint8_t>(regs[lane] >> (8 * (opsel & 3)));
+}
+
+} // namespace
+
+void mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
+                         ScaledDotFn numerics) {
+  const MFMAShape shape = ops.shape;
+  const int md = rowsOf(shape), depth = depthOf(shape);
+  const int blocks = blocksOf(shape), acc = accumulatorsPerLane(shape);
+  static_assert(16 * 128 == kWaveSize * kItemsPerLane &&
+                    32 * 64 == kWaveSize * kItemsPerLane,
+                "every lane item is one matrix element");
+
+  // Logical operands: A [Md][K], B as [N][K], scales [Md][blocks], C [Md][Md].
+  std::vector<uint8_t> a(md * depth), b(md * depth);
+  std::vector<uint8_t> sa(md * blocks), sb(md * blocks);
+  std::vector<float> c(md * md), result(md * md);
+  unpackOperand(shape, ops.fmtA, ops.a, a.data());
+  unpackOperand(shape, ops.fmtB, ops.b, b.data());
+  unpackScales(shape, ops.scaleA, ops.opselA, sa.data());
+  unpackScales(shape, ops.scaleB, ops.opselB, sb.data());
+  for (int lane = 0; lane < kWaveSize; ++lane)
+    for (int v = 0; v < acc; ++v) {
+      int row, col;
+      accumulatorPosition(shape, lane, v, row, col);
+      c[row * md + col] = ops.c[lane * acc + v];
+    }
+
+  for (int i = 0; i < md; ++i)
+    for (int j = 0; j < md; ++j) {
+      ScaledDotInputs in{ops.fmtA,        ops.fmtB,      depth,
+                         &a[i * depth],   &b[j * depth], &sa[i * blocks],
+                         &sb[j * blocks], c[i * md + j]};
+      result[i * md + j] = numerics(in);
+    }
+
+  // Written only after every input was read, so d may alias ops.c.
+  for (int lane = 0; lane < kWaveSize; ++lane)
+    for (int v = 0; v < acc; ++v) {
+      int row, col;
+      accumulatorPosition(shape, lane, v, row, col);
+      d[lane * acc + v] = result[row * md + col];
+    }
+}
+
+void mx::emu::scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
+                         const uint32_t *a, const uint32_t *b, const float *c,
+                         const uint32_t *scaleA, unsigned opselA,
+                         const uint32_t *scaleB, unsigned opselB, float *d) {
+  ScaledMFMAOperands ops{shape, fmtA,   fmtB,   a,      b,
+                         c,     scaleA, opselA, scaleB, opselB};
+  scaledMFMA(ops, d);
+}
