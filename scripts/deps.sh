@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  clang-22 lld-22 cmake ninja-build ccache libgtest-dev python3
+  clang-22 lld-22 build-essential cmake ninja-build ccache libgtest-dev python3
 )
 
 missing=()
