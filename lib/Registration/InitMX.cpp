@@ -14,6 +14,7 @@
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -161,6 +162,7 @@ void mx::registerPipelineDialects(DialectRegistry &registry) {
 void mx::registerMXPasses() {
   registerMXConversionPasses();
   registerMXTransformsPasses();
+  gfx950::registerMXGFX950Passes();
   registerPipelines();
 }
 

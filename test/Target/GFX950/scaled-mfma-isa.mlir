@@ -1,5 +1,7 @@
 // RUN: mx-opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=isa})' \
 // RUN:   | FileCheck %s
+// RUN: mx-opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=isa},mx-gfx950-kernel-report)' \
+// RUN:   -o /dev/null | FileCheck %s --check-prefix=REPORT
 
 // The gfx950 ISA path mx relies on, on a hand-specialized prototype of the
 // data-tiled fp4 ukernel (one wave, 16x16x128, intrinsics_m = intrinsics_n =
@@ -10,6 +12,27 @@
 // the K loop. The ISA text's AMDHSA metadata must show no scratch and no
 // spills, and the loop body must hold the 8 scaled MFMAs fed by 8 16-byte
 // data loads and 2 dword scale loads.
+
+// The kernel report reads the same numbers from the metadata and the code.
+// REPORT-LABEL: gpu.binary @k
+// REPORT-NEXT: kernel uk
+// REPORT-NEXT:   vgprs: {{[1-9][0-9]*}}
+// REPORT-NEXT:   agprs: 0
+// REPORT-NEXT:   sgprs: {{[0-9]+}}
+// REPORT-NEXT:   lds_bytes: 0
+// REPORT-NEXT:   scratch_bytes: 0
+// REPORT-NEXT:   vgpr_spills: 0
+// REPORT-NEXT:   sgpr_spills: 0
+// REPORT-NEXT:   max_workgroup_size: 64
+// REPORT-NEXT:   waves_per_simd: 8
+// REPORT-NEXT:   code_bytes: {{[1-9][0-9]*}}
+// REPORT-NEXT:   instructions: {{[0-9]+}}
+// REPORT-NEXT:   mfma: 8
+// REPORT-NEXT:   mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 8
+// REPORT:        main_loop.mfma: 8
+// REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 8
+// REPORT-NEXT:   main_loop.global_loads: 10
+// REPORT-NEXT:   main_loop.lds_loads: 0
 
 // CHECK: gpu.binary @k
 // The loop: 2 scale dwords and 8 x 16 bytes of data per lane and K step.

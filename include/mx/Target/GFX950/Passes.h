@@ -1,0 +1,22 @@
+//===- Passes.h - gfx950 target passes --------------------------*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_PASSES_H
+#define MX_TARGET_GFX950_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mx::gfx950 {
+
+#define GEN_PASS_DECL
+#include "mx/Target/GFX950/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mx/Target/GFX950/Passes.h.inc"
+
+} // namespace mlir::mx::gfx950
+
+#endif // MX_TARGET_GFX950_PASSES_H
