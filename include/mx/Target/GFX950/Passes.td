@@ -38,4 +38,36 @@ def MXGFX950KernelReport : Pass<"mx-gfx950-kernel-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def MXGFX950SpecializeUKernels
+    : Pass<"mx-gfx950-specialize-ukernels", "::mlir::ModuleOp"> {
+  let summary = "Replace calls to gfx950 ukernels by specialized copies";
+  let description = [{
+    A ukernel (`ukernels/gfx950/*.mlir`, embedded in the tools) is an MLIR
+    function whose last `mx.ukernel.num_parameters` arguments are its
+    tile-size parameters. Every `func.call` to a function named `mx_uk_*`
+    (a declaration in the module, or absent) is replaced by a specialized
+    copy of the ukernel body: the parameter arguments must be constants at
+    the call; the body is cloned in place of the call, canonicalized so the
+    parameters fold into loop bounds, and every `scf.for` marked `mx.unroll`
+    is fully unrolled, innermost first. What remains has static shapes and
+    straight-line MFMA sequences; private accumulator arrays indexed by the
+    unrolled indices are promoted to registers by LLVM's SROA.
+
+    Example:
+
+    ```mlir
+    func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+        %lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %c4, %c4, %c2) : (...) -> ()
+    ```
+
+    becomes the ukernel body with 4 x 4 x 2 = 32 `amdgpu.scaled_mfma` per K
+    step.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // MX_TARGET_GFX950_PASSES_TD

@@ -1,0 +1,226 @@
+//===- SpecializeUKernels.cpp - mx-gfx950-specialize-ukernels -------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/UKernels.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::mx::gfx950 {
+#define GEN_PASS_DEF_MXGFX950SPECIALIZEUKERNELS
+#include "mx/Target/GFX950/Passes.h.inc"
+} // namespace mlir::mx::gfx950
+
+using namespace mlir;
+
+static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
+static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
+static constexpr StringLiteral kUnroll = "mx.unroll";
+
+namespace {
+/// Feeds a scale byte taken out of a 4-byte scale vector through the MFMA's
+/// byte selector instead of a separate register:
+///   %s = vector.extract %v[2] : f8E8M0FNU from vector<4xf8E8M0FNU>
+///   amdgpu.scaled_mfma ... (%s[0] * %a) ...
+/// becomes
+///   amdgpu.scaled_mfma ... (%v[2] * %a) ...
+/// so that one 32-bit register of a lane's scales serves four MFMAs.
+struct ScalesThroughIndex : public OpRewritePattern<amdgpu::ScaledMFMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static std::optional<std::pair<Value, int32_t>> getByte(Value scale) {
+    auto extract = scale.getDefiningOp<vector::ExtractOp>();
+    if (!extract || !isa<Float8E8M0FNUType>(scale.getType()))
+      return std::nullopt;
+    auto sourceType = dyn_cast<VectorType>(extract.getSource().getType());
+    ArrayRef<int64_t> position = extract.getStaticPosition();
+    if (!sourceType || sourceType.getRank() != 1 ||
+        sourceType.getNumElements() != 4 || position.size() != 1 ||
+        ShapedType::isDynamic(position[0]))
+      return std::nullopt;
+    return std::make_pair(extract.getSource(), int32_t(position[0]));
+  }
+
+  LogicalResult matchAndRewrite(amdgpu::ScaledMFMAOp op,
+                                PatternRewriter &rewriter) const override {
+    auto a = op.getScalesIdxA() == 0 ? getByte(op.getScalesA()) : std::nullopt;
+    auto b = op.getScalesIdxB() == 0 ? getByte(op.getScalesB()) : std::nullopt;
+    if (!a && !b)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      if (a) {
+        op.getScalesAMutable().assign(a->first);
+        op.setScalesIdxA(a->second);
+      }
+      if (b) {
+        op.getScalesBMutable().assign(b->first);
+        op.setScalesIdxB(b->second);
+      }
+    });
+    return success();
+  }
+};
+
+struct SpecializeUKernelsPass
+    : public mx::gfx950::impl::MXGFX950SpecializeUKernelsBase<
+          SpecializeUKernelsPass> {
+  /// Parsed ukernel sources, by function name.
+  using ParsedUKernels = llvm::StringMap<OwningOpRef<ModuleOp>>;
+
+  /// The ukernel function `name`, parsed from the embedded library.
+  static FailureOr<func::FuncOp> getUKernel(ParsedUKernels &parsed,
+                                            Operation *call, StringRef name) {
+    auto it = parsed.find(name);
+    if (it == parsed.end()) {
+      std::optional<StringRef> source = mx::gfx950::getUKernelSource(name);
+      if (!source)
+        return call->emitOpError() << "no gfx950 ukernel named '" << name
+                                   << "' in the ukernel library";
+      ParserConfig config(call->getContext());
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(*source, config, name);
+      if (!module)
+        return call->emitOpError()
+               << "cannot parse the embedded ukernel '" << name << "'";
+      it = parsed.try_emplace(name, std::move(module)).first;
+    }
+    auto func = it->second->lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isExternal() || !func.getBody().hasOneBlock())
+      return call->emitOpError()
+             << "ukernel '" << name
+             << "' must define a function with a single-block body";
+    return func;
+  }
+
+  static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call) {
+    FailureOr<func::FuncOp> ukernel =
+        getUKernel(parsed, call, call.getCallee());
+    if (failed(ukernel))
+      return failure();
+    auto numParameters = (*ukernel)->getAttrOfType<IntegerAttr>(kNumParameters);
+    if (!numParameters)
+      return call.emitOpError()
+             << "ukernel '" << call.getCallee() << "' lacks the "
+             << kNumParameters << " attribute";
+    if (call.getNumOperands() != ukernel->getNumArguments() ||
+        call.getResultTypes() != ukernel->getResultTypes())
+      return call.emitOpError()
+             << "does not match the signature of ukernel '" << call.getCallee()
+             << "' " << ukernel->getFunctionType();
+    unsigned firstParameter =
+        call.getNumOperands() - numParameters.getValue().getZExtValue();
+    for (unsigned i = firstParameter; i < call.getNumOperands(); ++i) {
+      if (call.getOperand(i).getType() != ukernel->getArgument(i).getType())
+        return call.emitOpError()
+               << "operand #" << i << " has type "
+               << call.getOperand(i).getType() << ", the ukernel expects "
+               << ukernel->getArgument(i).getType();
+      if (!matchPattern(call.getOperand(i), m_Constant()))
+        return call.emitOpError()
+               << "ukernel parameter #" << i - firstParameter << " of '"
+               << call.getCallee() << "' must be a constant";
+    }
+    for (unsigned i = 0; i < firstParameter; ++i)
+      if (call.getOperand(i).getType() != ukernel->getArgument(i).getType())
+        return call.emitOpError()
+               << "operand #" << i << " has type "
+               << call.getOperand(i).getType() << ", the ukernel expects "
+               << ukernel->getArgument(i).getType();
+
+    // Clone the body in place of the call.
+    IRMapping mapping;
+    mapping.map(ukernel->getArguments(), call.getOperands());
+    OpBuilder builder(call);
+    Block &body = ukernel->getBody().front();
+    for (Operation &op : body.without_terminator())
+      builder.clone(op, mapping);
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    for (auto [result, value] :
+         llvm::zip_equal(call.getResults(), ret.getOperands()))
+      result.replaceAllUsesWith(mapping.lookup(value));
+    call.erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee().starts_with(kUKernelPrefix))
+        calls.push_back(call);
+    });
+    if (calls.empty())
+      return;
+    SmallVector<Operation *> callers;
+    ParsedUKernels parsed;
+    for (func::CallOp call : calls) {
+      Operation *caller =
+          call->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+      if (failed(specialize(parsed, call)))
+        return signalPassFailure();
+      if (!llvm::is_contained(callers, caller))
+        callers.push_back(caller);
+    }
+
+    // Fold the parameters into the loop bounds, unroll, clean up.
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    for (RegisteredOperationName name : ctx->getRegisteredOperations())
+      name.getCanonicalizationPatterns(patterns, ctx);
+    patterns.add<ScalesThroughIndex>(ctx);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (Operation *caller : callers) {
+      if (failed(applyPatternsGreedily(caller, frozen)))
+        return signalPassFailure();
+      SmallVector<scf::ForOp> loops;
+      caller->walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kUnroll))
+          loops.push_back(loop);
+      });
+      // The walk is post-order: inner loops come first.
+      for (scf::ForOp loop : loops) {
+        if (!getConstantIntValue(loop.getLowerBound()) ||
+            !getConstantIntValue(loop.getUpperBound()) ||
+            !getConstantIntValue(loop.getStep())) {
+          loop.emitOpError()
+              << "marked " << kUnroll
+              << " but its bounds are not constant after specialization";
+          return signalPassFailure();
+        }
+        if (failed(loopUnrollFull(loop))) {
+          loop.emitOpError("cannot be fully unrolled");
+          return signalPassFailure();
+        }
+      }
+      if (failed(applyPatternsGreedily(caller, frozen)))
+        return signalPassFailure();
+    }
+
+    // Drop the now unused ukernel declarations.
+    SmallVector<func::FuncOp> declarations;
+    module.walk([&](func::FuncOp func) {
+      if (func.getName().starts_with(kUKernelPrefix) && func.isExternal())
+        declarations.push_back(func);
+    });
+    for (func::FuncOp func : declarations)
+      if (SymbolTable::symbolKnownUseEmpty(func, func->getParentOp()))
+        func.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,35 @@
+// RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
+
+func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    index, index, index, index, index, index)
+func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                             %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                             %acc: memref<?x?x?x?x64x4xf32, 1>, %lane: index, %im: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{ukernel parameter #0 of 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN' must be a constant}}
+  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %c0, %c0, %lane, %im, %c2, %c2)
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func private @mx_uk_does_not_exist(index)
+func.func @unknown(%i: index) {
+  // expected-error @+1 {{no gfx950 ukernel named 'mx_uk_does_not_exist' in the ukernel library}}
+  func.call @mx_uk_does_not_exist(%i) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(index)
+func.func @wrong_signature(%i: index) {
+  // expected-error @+1 {{does not match the signature of ukernel 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN'}}
+  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%i) : (index) -> ()
+  return
+}
