@@ -1,0 +1,794 @@
+//===- WaveEmulatorTest.cpp - the gfx950 wave emulator on GPU kernels -----===//
+//
+// Part of the mx project.
+//
+// Two groups of tests:
+//  - WaveEmulatorTest: the interpreter itself on small kernels (thread and
+//    block ids, loops, vectors, private memory) and its errors;
+//  - MXFP4UKernelTest: end to end, the MXFP4 ukernel specialized by
+//    mx-gfx950-specialize-ukernels for the 4x4x2 (2x2 waves) and 16x4x2 (1x4
+//    waves) tiles, fed with operands laid out by the compiler's swizzle
+//    (mx::gfx950::getSwizzle), executed in the emulator (ISA lane layouts of
+//    the scaled MFMA) and compared with the independent reference
+//    (mx::ref::scaledMatmul): bit-exactly on data whose sums are exact in
+//    f32, within a stated bound on random data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Emulator/WaveEmulator.h"
+
+#include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/InitMX.h"
+#include "mx/Reference/Reference.h"
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/UKernels.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "gtest/gtest.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::mx;
+using mlir::mx::emu::HostBuffer;
+using mlir::mx::emu::KernelArg;
+using mlir::mx::emu::runKernel;
+using mlir::mx::emu::RunStats;
+namespace ref = ::mx::ref;
+
+namespace {
+
+/// Replaces every occurrence of `from` in `text` by `to`.
+std::string replaceAll(std::string text, StringRef from, StringRef to) {
+  for (size_t pos = text.find(from.str()); pos != std::string::npos;
+       pos = text.find(from.str(), pos + to.size()))
+    text.replace(pos, from.size(), to.str());
+  return text;
+}
+
+/// The message of `error`, or "" on success.
+std::string message(llvm::Error error) {
+  if (!error)
+    return "";
+  return llvm::toString(std::move(error));
+}
+
+class WaveEmulatorTest : public ::testing::Test {
+protected:
+  WaveEmulatorTest() {
+    DialectRegistry registry;
+    registerMXDialects(registry);
+    registerPipelineDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadAllAvailableDialects();
+  }
+
+  OwningOpRef<ModuleOp> parse(StringRef text) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+    EXPECT_TRUE(module) << "cannot parse:\n" << text.str();
+    return module;
+  }
+
+  static gpu::GPUFuncOp findKernel(ModuleOp module, StringRef name) {
+    gpu::GPUFuncOp kernel;
+    module.walk([&](gpu::GPUFuncOp func) {
+      if (func.getName() == name)
+        kernel = func;
+    });
+    return kernel;
+  }
+
+  MLIRContext ctx;
+};
+
+//===----------------------------------------------------------------------===//
+// The interpreter on small kernels
+//===----------------------------------------------------------------------===//
+
+constexpr const char *kSmallKernels = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @iota(%out: memref<?xi32, 1>, %n: index) kernel {
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %c3 = arith.constant 3 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = arith.muli %i, %c3 : index
+      %v = arith.index_cast %x : index to i32
+      %sum = scf.for %k = %c0 to %n step %c1 iter_args(%a = %v) -> (i32) {
+        %ki = arith.index_cast %k : index to i32
+        %s = arith.addi %a, %ki : i32
+        scf.yield %s : i32
+      }
+      memref.store %sum, %out[%i] : memref<?xi32, 1>
+      gpu.return
+    }
+
+    gpu.func @vectors(%in: memref<?x4xf32, 1>, %out: memref<?x4xf32, 1>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %v = vector.load %in[%tid, %c0] : memref<?x4xf32, 1>, vector<4xf32>
+      %p = arith.remui %tid, %c4 : index
+      %e = vector.extract %v[%p] : f32 from vector<4xf32>
+      %b = vector.broadcast %e : f32 to vector<4xf32>
+      %s = arith.addf %v, %b : vector<4xf32>
+      %priv = memref.alloca() : memref<2xvector<4xf32>, 5>
+      memref.store %s, %priv[%c0] : memref<2xvector<4xf32>, 5>
+      %r = memref.load %priv[%c0] : memref<2xvector<4xf32>, 5>
+      %bits = vector.bitcast %r : vector<4xf32> to vector<16xi8>
+      %back = vector.bitcast %bits : vector<16xi8> to vector<4xf32>
+      vector.store %back, %out[%tid, %c0] : memref<?x4xf32, 1>, vector<4xf32>
+      gpu.return
+    }
+
+    gpu.func @unwritten(%out: memref<?xf32, 1>) kernel {
+      %tid = gpu.thread_id x
+      %c1 = arith.constant 1 : index
+      %priv = memref.alloca() : memref<2xf32, 5>
+      %v = memref.load %priv[%c1] : memref<2xf32, 5>
+      memref.store %v, %out[%tid] : memref<?xf32, 1>
+      gpu.return
+    }
+
+    gpu.func @divergent(%out: memref<?xi32, 1>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %z = arith.constant 0 : i32
+      scf.for %k = %c0 to %tid step %c1 {
+        memref.store %z, %out[%k] : memref<?xi32, 1>
+      }
+      gpu.return
+    }
+
+    gpu.func @shuffle(%out: memref<?xi32, 1>) kernel {
+      %tid = gpu.thread_id x
+      %v = arith.index_cast %tid : index to i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %s, %ok = gpu.shuffle xor %v, %c1, %c64 : i32
+      memref.store %s, %out[%tid] : memref<?xi32, 1>
+      gpu.return
+    }
+
+    gpu.func @fixed(%out: memref<?xi32, 1>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+TEST_F(WaveEmulatorTest, ThreadAndBlockIdsLoopsAndStores) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "iota");
+  ASSERT_TRUE(kernel);
+  const int64_t blocks = 3, threads = 32, n = 5;
+  HostBuffer out(blocks * threads * 4);
+  RunStats stats;
+  ASSERT_EQ(message(runKernel(kernel,
+                              {KernelArg::memref(out, {blocks * threads}),
+                               KernelArg::integer(n)},
+                              {blocks, 1, 1}, {threads, 1, 1}, &stats)),
+            "");
+  std::vector<int32_t> values = out.as<int32_t>();
+  for (int64_t i = 0; i < blocks * threads; ++i)
+    EXPECT_EQ(values[i], 3 * i + n * (n - 1) / 2) << "element " << i;
+  EXPECT_EQ(stats.workgroups, blocks);
+}
+
+TEST_F(WaveEmulatorTest, VectorsPrivateMemoryAndFloats) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "vectors");
+  ASSERT_TRUE(kernel);
+  const int64_t threads = 96;
+  std::vector<float> in(threads * 4);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i) * 0.25f - 7.0f;
+  HostBuffer input = HostBuffer::from<float>(in);
+  HostBuffer out(in.size() * 4);
+  ASSERT_EQ(message(runKernel(kernel,
+                              {KernelArg::memref(input, {threads, 4}),
+                               KernelArg::memref(out, {threads, 4})},
+                              {1, 1, 1}, {threads, 1, 1})),
+            "");
+  std::vector<float> values = out.as<float>();
+  for (int64_t t = 0; t < threads; ++t)
+    for (int64_t j = 0; j < 4; ++j)
+      EXPECT_EQ(values[t * 4 + j], in[t * 4 + j] + in[t * 4 + t % 4])
+          << "thread " << t << " element " << j;
+}
+
+TEST_F(WaveEmulatorTest, ReadOfUnwrittenPrivateMemoryIsAnError) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  HostBuffer out(64 * 4);
+  std::string error =
+      message(runKernel(findKernel(*module, "unwritten"),
+                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+  EXPECT_NE(error.find("'memref.load'"), std::string::npos) << error;
+  EXPECT_NE(error.find("never written"), std::string::npos) << error;
+}
+
+TEST_F(WaveEmulatorTest, DivergentLoopBoundIsAnError) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  HostBuffer out(64 * 4);
+  std::string error =
+      message(runKernel(findKernel(*module, "divergent"),
+                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+  EXPECT_NE(error.find("'scf.for'"), std::string::npos) << error;
+  EXPECT_NE(error.find("upper bound is not uniform"), std::string::npos)
+      << error;
+}
+
+TEST_F(WaveEmulatorTest, UnsupportedOpIsAnError) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  HostBuffer out(64 * 4);
+  std::string error =
+      message(runKernel(findKernel(*module, "shuffle"),
+                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+  EXPECT_NE(error.find("'gpu.shuffle'"), std::string::npos) << error;
+  EXPECT_NE(error.find("unsupported operation"), std::string::npos) << error;
+  // The location of the op is part of the message.
+  EXPECT_NE(error.find("loc("), std::string::npos) << error;
+}
+
+TEST_F(WaveEmulatorTest, LaunchMismatchesAreErrors) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp fixed = findKernel(*module, "fixed");
+  HostBuffer out(64 * 4);
+  std::string error = message(
+      runKernel(fixed, {KernelArg::memref(out, {64})}, {1, 1, 1}, {128, 1, 1}));
+  EXPECT_NE(error.find("known_block_size"), std::string::npos) << error;
+  error = message(runKernel(fixed, {}, {1, 1, 1}, {64, 1, 1}));
+  EXPECT_NE(error.find("expects 1 arguments"), std::string::npos) << error;
+  error =
+      message(runKernel(fixed, {KernelArg::integer(3)}, {1, 1, 1}, {64, 1, 1}));
+  EXPECT_NE(error.find("is a memref"), std::string::npos) << error;
+  error = message(runKernel(fixed, {KernelArg::memref(out, {64, 1})}, {1, 1, 1},
+                            {64, 1, 1}));
+  EXPECT_NE(error.find("has rank 1"), std::string::npos) << error;
+  error = message(
+      runKernel(fixed, {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 32, 1}));
+  EXPECT_NE(error.find("at most 1024 threads"), std::string::npos) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// The MXFP4 ukernel, end to end
+//===----------------------------------------------------------------------===//
+
+constexpr StringLiteral kUKernel =
+    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
+
+/// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
+/// of subgroups_m x subgroups_n waves calls the ukernel.
+constexpr const char *kMatmulKernel = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        index, index, index, index, index, index)
+    gpu.func @matmul(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        attributes {known_block_size = array<i32: BLOCK, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant SUBGROUPS_N : index
+      %im = arith.constant INTRINSICS_M : index
+      %in = arith.constant INTRINSICS_N : index
+      %ik = arith.constant INTRINSICS_K : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+/// Tile parameters of the data-tiled layout (intrinsic 16x16x128, fp4).
+struct Config {
+  int64_t intrinsicsM, intrinsicsN, intrinsicsK, subgroupsM, subgroupsN;
+  int64_t waves() const { return subgroupsM * subgroupsN; }
+};
+constexpr Config k4x4x2{4, 4, 2, 2, 2};
+constexpr Config k16x4x2{16, 4, 2, 1, 4};
+
+/// Logical MXFP4 operands of one workgroup tile: codes one per byte.
+struct Problem {
+  int64_t m = 0, n = 0, k = 0;
+  std::vector<uint8_t> a, b;   ///< [m x k], [n x k] (B transposed).
+  std::vector<uint8_t> sa, sb; ///< [m x k/32], [n x k/32].
+  std::vector<float> c;        ///< [m x n].
+};
+
+/// The ukernel's byte views of one problem (see the ukernel header).
+struct Buffers {
+  HostBuffer lhs, rhs, lhsScales, rhsScales, acc;
+  SmallVector<int64_t> lhsShape, rhsShape, lhsScalesShape, rhsScalesShape,
+      accShape;
+};
+
+/// Deliberate layout bugs, to show the comparison catches them.
+enum class LayoutBug { None, SwapLhsLaneGroups };
+
+class MXFP4UKernelTest : public WaveEmulatorTest {
+protected:
+  DataTiledLayoutAttr makeLayout(const Config &config) {
+    Type f4 = Float4E2M1FNType::get(&ctx);
+    return DataTiledLayoutAttr::get(
+        &ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128, f4, f4,
+        config.intrinsicsM, config.intrinsicsN, config.intrinsicsK,
+        config.subgroupsM, config.subgroupsN, {OperandRole::lhs_scales},
+        {OperandRole::rhs_scales},
+        {OperandRole::lhs_scales, OperandRole::rhs_scales});
+  }
+
+  /// The kernel module for `config`, specialized (ukernel call replaced by
+  /// straight-line MFMA code) or with the ukernel source linked in as a
+  /// function that the kernel calls.
+  OwningOpRef<ModuleOp> buildKernel(const Config &config, bool specialize) {
+    std::string text = kMatmulKernel;
+    text = replaceAll(text, "BLOCK", std::to_string(64 * config.waves()));
+    text = replaceAll(text, "SUBGROUPS_N", std::to_string(config.subgroupsN));
+    text = replaceAll(text, "INTRINSICS_M", std::to_string(config.intrinsicsM));
+    text = replaceAll(text, "INTRINSICS_N", std::to_string(config.intrinsicsN));
+    text = replaceAll(text, "INTRINSICS_K", std::to_string(config.intrinsicsK));
+    OwningOpRef<ModuleOp> module = parse(text);
+    if (!module)
+      return nullptr;
+    if (specialize) {
+      PassManager pm(&ctx);
+      pm.addPass(gfx950::createMXGFX950SpecializeUKernels());
+      if (failed(pm.run(*module))) {
+        ADD_FAILURE() << "mx-gfx950-specialize-ukernels failed";
+        return nullptr;
+      }
+      return module;
+    }
+    // Link the ukernel body in place of its declaration.
+    std::optional<StringRef> source = gfx950::getUKernelSource(kUKernel);
+    if (!source) {
+      ADD_FAILURE() << "no embedded ukernel " << kUKernel.str();
+      return nullptr;
+    }
+    OwningOpRef<ModuleOp> library = parse(*source);
+    if (!library)
+      return nullptr;
+    auto body = library->lookupSymbol<func::FuncOp>(kUKernel);
+    func::FuncOp declaration;
+    module->walk([&](func::FuncOp func) {
+      if (func.getName() == kUKernel)
+        declaration = func;
+    });
+    if (!body || !declaration) {
+      ADD_FAILURE() << "cannot link the ukernel";
+      return nullptr;
+    }
+    OpBuilder builder(declaration);
+    builder.clone(*body);
+    declaration.erase();
+    return module;
+  }
+
+  /// Random operands for one workgroup tile of `config` with `kTiles` K tiles.
+  /// exact: fp4 values in {0, +-0.5, +-1, +-1.5, +-2}, scales 2^-2 .. 2^2,
+  /// integer accumulators: every partial sum is a multiple of 2^-6 below
+  /// 2^16 in magnitude, exact in f32 whatever the summation order.
+  /// Otherwise: any fp4 code, scales 2^-9 .. 2^9, real accumulators.
+  /// Scales always differ between neighbouring K blocks of a row.
+  Problem makeProblem(const Config &config, int64_t kTiles, bool exact,
+                      unsigned seed) {
+    gfx950::TileSizes tile = gfx950::getTileSizes(makeLayout(config));
+    Problem p;
+    p.m = tile.m;
+    p.n = tile.n;
+    p.k = kTiles * tile.k;
+    std::mt19937 rng(seed);
+    static const uint8_t exactCodes[] = {0, 1, 2, 3, 4, 8, 9, 10, 11, 12};
+    auto code = [&]() -> uint8_t {
+      if (exact)
+        return exactCodes[rng() % std::size(exactCodes)];
+      return uint8_t(rng() % 16);
+    };
+    int lo = exact ? 125 : 118, span = exact ? 5 : 19;
+    auto scales = [&](int64_t rows) {
+      int64_t blocks = p.k / 32;
+      std::vector<uint8_t> s(rows * blocks);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t kb = 0; kb < blocks; ++kb) {
+          uint8_t v = uint8_t(lo + rng() % span);
+          if (kb > 0 && v == s[r * blocks + kb - 1])
+            v = uint8_t(lo + (v - lo + 1) % span);
+          s[r * blocks + kb] = v;
+        }
+      return s;
+    };
+    p.a.resize(p.m * p.k);
+    p.b.resize(p.n * p.k);
+    for (uint8_t &v : p.a)
+      v = code();
+    for (uint8_t &v : p.b)
+      v = code();
+    p.sa = scales(p.m);
+    p.sb = scales(p.n);
+    p.c.resize(p.m * p.n);
+    for (float &v : p.c)
+      v = exact ? float(int(rng() % 17) - 8)
+                : std::ldexp(float(int(rng() % 2001) - 1000), -3);
+    return p;
+  }
+
+  /// Calls fn(full position, tile coordinates) for every element of the
+  /// swizzled tile of `role`. `fullShape` is the swizzled shape the ukernel
+  /// views assume, with every dimension present (getSwizzle drops the unit
+  /// ones: they are dropped here before asking getTileCoords).
+  static void
+  forEachElement(const TileSwizzle &swizzle, ArrayRef<int64_t> fullShape,
+                 function_ref<void(ArrayRef<int64_t>, ArrayRef<int64_t>)> fn) {
+    SmallVector<int64_t> dropped;
+    for (int64_t size : fullShape)
+      if (size != 1)
+        dropped.push_back(size);
+    ASSERT_EQ(swizzle.getSwizzledShape(), dropped)
+        << "the swizzle does not have the shape the ukernel expects";
+    SmallVector<int64_t> position(fullShape.size(), 0), swizzled;
+    while (true) {
+      swizzled.clear();
+      for (auto [index, size] : llvm::zip(position, fullShape))
+        if (size != 1)
+          swizzled.push_back(index);
+      fn(position, swizzle.getTileCoords(swizzled));
+      int64_t d = int64_t(fullShape.size()) - 1;
+      for (; d >= 0; --d) {
+        if (++position[d] < fullShape[d])
+          break;
+        position[d] = 0;
+      }
+      if (d < 0)
+        return;
+    }
+  }
+
+  /// Lays the problem out into the ukernel's byte views:
+  ///   lhs [Ko, sg, i, i_k, 64, 16 B] from the swizzled tile
+  ///       [sg, i, i_k, g = 4, r = 16, 32 items], lane = 16 g + r,
+  ///       item 2j / 2j+1 in the low / high nibble of byte j;
+  ///   scales [Ko, sg, 64, i * i_k] from [sg, g, r, i, i_k];
+  ///   acc [sg_m, sg_n, i_m, i_n, 64, 4] from [sg_m, sg_n, i_m, i_n, g, r, 4].
+  Buffers layOut(const Config &config, const Problem &p, LayoutBug bug) {
+    DataTiledLayoutAttr layout = makeLayout(config);
+    gfx950::TileSizes tile = gfx950::getTileSizes(layout);
+    const int64_t kTiles = p.k / tile.k, ik = config.intrinsicsK;
+    const int64_t kBlocks = p.k / 32, tileBlocks = tile.k / 32;
+    Buffers buf;
+
+    auto data = [&](OperandRole role, int64_t sg, int64_t unroll,
+                    const std::vector<uint8_t> &codes, HostBuffer &out,
+                    SmallVector<int64_t> &shape) {
+      TileSwizzle swizzle = gfx950::getSwizzle(layout, role);
+      shape = {kTiles, sg, unroll, ik, 64, 16};
+      out = HostBuffer(kTiles * sg * unroll * ik * 64 * 16);
+      for (int64_t ko = 0; ko < kTiles; ++ko)
+        forEachElement(
+            swizzle, {sg, unroll, ik, 4, 16, 32},
+            [&](ArrayRef<int64_t> pos, ArrayRef<int64_t> coords) {
+              int64_t g = pos[3], r = pos[4], item = pos[5];
+              if (bug == LayoutBug::SwapLhsLaneGroups &&
+                  role == OperandRole::lhs)
+                g ^= 1;
+              int64_t lane = 16 * g + r;
+              int64_t byte =
+                  ((((ko * sg + pos[0]) * unroll + pos[1]) * ik + pos[2]) * 64 +
+                   lane) *
+                      16 +
+                  item / 2;
+              uint8_t value = codes[coords[0] * p.k + ko * tile.k + coords[1]];
+              out.bytes[byte] |= uint8_t((value & 0xF) << (4 * (item % 2)));
+            });
+    };
+    data(OperandRole::lhs, config.subgroupsM, config.intrinsicsM, p.a, buf.lhs,
+         buf.lhsShape);
+    data(OperandRole::rhs, config.subgroupsN, config.intrinsicsN, p.b, buf.rhs,
+         buf.rhsShape);
+
+    auto scales = [&](OperandRole role, int64_t sg, int64_t unroll,
+                      const std::vector<uint8_t> &values, HostBuffer &out,
+                      SmallVector<int64_t> &shape) {
+      TileSwizzle swizzle = gfx950::getSwizzle(layout, role);
+      shape = {kTiles, sg, 64, unroll * ik};
+      out = HostBuffer(kTiles * sg * 64 * unroll * ik);
+      for (int64_t ko = 0; ko < kTiles; ++ko)
+        forEachElement(
+            swizzle, {sg, 4, 16, unroll, ik},
+            [&](ArrayRef<int64_t> pos, ArrayRef<int64_t> coords) {
+              int64_t lane = 16 * pos[1] + pos[2];
+              int64_t byte = ((ko * sg + pos[0]) * 64 + lane) * (unroll * ik) +
+                             pos[3] * ik + pos[4];
+              out.bytes[byte] =
+                  values[coords[0] * kBlocks + ko * tileBlocks + coords[1]];
+            });
+    };
+    scales(OperandRole::lhs_scales, config.subgroupsM, config.intrinsicsM, p.sa,
+           buf.lhsScales, buf.lhsScalesShape);
+    scales(OperandRole::rhs_scales, config.subgroupsN, config.intrinsicsN, p.sb,
+           buf.rhsScales, buf.rhsScalesShape);
+
+    buf.accShape = {config.subgroupsM,
+                    config.subgroupsN,
+                    config.intrinsicsM,
+                    config.intrinsicsN,
+                    64,
+                    4};
+    std::vector<float> acc(p.m * p.n);
+    forEachAcc(config, [&](int64_t index, int64_t row, int64_t col) {
+      acc[index] = p.c[row * p.n + col];
+    });
+    buf.acc = HostBuffer::from<float>(acc);
+    return buf;
+  }
+
+  /// Calls fn(index in the acc view, row, column) for every accumulator.
+  void forEachAcc(const Config &config,
+                  function_ref<void(int64_t, int64_t, int64_t)> fn) {
+    TileSwizzle swizzle =
+        gfx950::getSwizzle(makeLayout(config), OperandRole::result);
+    SmallVector<int64_t> full = {config.subgroupsM,
+                                 config.subgroupsN,
+                                 config.intrinsicsM,
+                                 config.intrinsicsN,
+                                 4,
+                                 16,
+                                 4};
+    int64_t index = 0;
+    forEachElement(swizzle, full,
+                   [&](ArrayRef<int64_t>, ArrayRef<int64_t> coords) {
+                     // Full positions are visited in row-major order, which
+                     // is the order of the acc view.
+                     fn(index++, coords[0], coords[1]);
+                   });
+  }
+
+  /// The acc view in logical [m x n] order.
+  std::vector<float> unswizzleAcc(const Config &config, const Problem &p,
+                                  const HostBuffer &acc) {
+    std::vector<float> view = acc.as<float>(), result(p.m * p.n);
+    forEachAcc(config, [&](int64_t index, int64_t row, int64_t col) {
+      result[row * p.n + col] = view[index];
+    });
+    return result;
+  }
+
+  /// Runs the kernel on `buf`; returns the error message ("" on success).
+  std::string run(ModuleOp module, const Config &config, Buffers &buf,
+                  RunStats *stats = nullptr) {
+    gpu::GPUFuncOp kernel = findKernel(module, "matmul");
+    if (!kernel)
+      return "no kernel";
+    return message(
+        runKernel(kernel,
+                  {KernelArg::memref(buf.lhs, buf.lhsShape),
+                   KernelArg::memref(buf.rhs, buf.rhsShape),
+                   KernelArg::memref(buf.lhsScales, buf.lhsScalesShape),
+                   KernelArg::memref(buf.rhsScales, buf.rhsScalesShape),
+                   KernelArg::memref(buf.acc, buf.accShape)},
+                  {1, 1, 1}, {64 * config.waves(), 1, 1}, stats));
+  }
+
+  std::vector<float> reference(const Problem &p) {
+    return ref::scaledMatmul(p.a.data(), p.sa.data(), ref::ElemFormat::E2M1,
+                             p.b.data(), p.sb.data(), ref::ElemFormat::E2M1,
+                             p.m, p.n, p.k, /*bTransposed=*/true, p.c.data());
+  }
+
+  /// Number of elements whose bits differ; reports the first few.
+  static int64_t countBitDifferences(const std::vector<float> &got,
+                                     const std::vector<float> &want, int64_t n,
+                                     bool report) {
+    int64_t differences = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      uint32_t g, w;
+      std::memcpy(&g, &got[i], 4);
+      std::memcpy(&w, &want[i], 4);
+      if (g == w)
+        continue;
+      if (report && differences < 5)
+        ADD_FAILURE() << "C[" << i / n << "][" << i % n << "] = " << got[i]
+                      << ", reference " << want[i];
+      ++differences;
+    }
+    return differences;
+  }
+
+  /// The exact-data test: emulated result == reference, bit for bit.
+  void checkExact(const Config &config, int64_t kTiles, unsigned seed) {
+    OwningOpRef<ModuleOp> module = buildKernel(config, /*specialize=*/true);
+    ASSERT_TRUE(module);
+    Problem p = makeProblem(config, kTiles, /*exact=*/true, seed);
+    Buffers buf = layOut(config, p, LayoutBug::None);
+    RunStats stats;
+    ASSERT_EQ(run(*module, config, buf, &stats), "");
+    EXPECT_EQ(stats.mfmas, config.waves() * config.intrinsicsM *
+                               config.intrinsicsN * config.intrinsicsK *
+                               kTiles);
+    std::vector<float> got = unswizzleAcc(config, p, buf.acc);
+    std::vector<float> want = reference(p);
+    EXPECT_EQ(countBitDifferences(got, want, p.n, /*report=*/true), 0);
+    // Not vacuous: the products changed the accumulators.
+    int64_t changed = 0;
+    for (size_t i = 0; i < want.size(); ++i)
+      changed += want[i] != p.c[i];
+    EXPECT_GT(changed, int64_t(want.size()) / 2);
+  }
+
+  /// The random-data test. The emulator rounds to f32 once per MFMA
+  /// (Ko * intrinsics_k roundings per output), the reference once, so
+  ///   |emulated - reference| <= (Ko * intrinsics_k + 1) * 2^-24
+  ///                             * (sum_k |scaled products| + |C|).
+  void checkRandom(const Config &config, int64_t kTiles, unsigned seed) {
+    OwningOpRef<ModuleOp> module = buildKernel(config, /*specialize=*/true);
+    ASSERT_TRUE(module);
+    Problem p = makeProblem(config, kTiles, /*exact=*/false, seed);
+    Buffers buf = layOut(config, p, LayoutBug::None);
+    ASSERT_EQ(run(*module, config, buf), "");
+    std::vector<float> got = unswizzleAcc(config, p, buf.acc);
+    std::vector<float> want = reference(p);
+    double roundings = double(kTiles * config.intrinsicsK + 1);
+    // |A| and |B| scaled, from the reference's decoders.
+    auto scaledAbs = [&](const std::vector<uint8_t> &codes,
+                         const std::vector<uint8_t> &scales, int64_t rows) {
+      std::vector<double> values(rows * p.k);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = 0; k < p.k; ++k)
+          values[r * p.k + k] =
+              std::fabs(ref::decode(ref::ElemFormat::E2M1, codes[r * p.k + k]) *
+                        ref::decodeScale(scales[r * (p.k / 32) + k / 32]));
+      return values;
+    };
+    std::vector<double> absA = scaledAbs(p.a, p.sa, p.m);
+    std::vector<double> absB = scaledAbs(p.b, p.sb, p.n);
+    double worst = 0;
+    int64_t failures = 0;
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j) {
+        double magnitude = std::fabs(p.c[i * p.n + j]);
+        for (int64_t k = 0; k < p.k; ++k)
+          magnitude += absA[i * p.k + k] * absB[j * p.k + k];
+        double bound = roundings * std::ldexp(magnitude, -24);
+        double error =
+            std::fabs(double(got[i * p.n + j]) - double(want[i * p.n + j]));
+        if (!(error <= bound) && failures++ < 5)
+          ADD_FAILURE() << "C[" << i << "][" << j << "] = " << got[i * p.n + j]
+                        << ", reference " << want[i * p.n + j] << ", bound "
+                        << bound;
+        if (magnitude > 0)
+          worst = std::max(worst, error / std::ldexp(magnitude, -24));
+      }
+    EXPECT_EQ(failures, 0);
+    std::printf("[ info ] worst error %.3f x 2^-24 * sum|terms| (bound %.0f)\n",
+                worst, roundings);
+  }
+};
+
+TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 1); }
+TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 2); }
+TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 3); }
+TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko3) { checkExact(k16x4x2, 3, 4); }
+TEST_F(MXFP4UKernelTest, Random4x4x2Waves2x2WithinBound) {
+  checkRandom(k4x4x2, 3, 5);
+}
+TEST_F(MXFP4UKernelTest, Random16x4x2Waves1x4WithinBound) {
+  checkRandom(k16x4x2, 2, 6);
+}
+
+/// The ukernel run as a called function (loops, affine.apply, dynamic
+/// alloca, scalar scales) gives the same bits as its specialization.
+TEST_F(MXFP4UKernelTest, UnspecializedUKernelMatchesSpecialization) {
+  for (const Config &config : {k4x4x2, k16x4x2}) {
+    OwningOpRef<ModuleOp> specialized = buildKernel(config, true);
+    OwningOpRef<ModuleOp> called = buildKernel(config, false);
+    ASSERT_TRUE(specialized && called);
+    Problem p = makeProblem(config, 2, /*exact=*/false, 7);
+    Buffers first = layOut(config, p, LayoutBug::None);
+    Buffers second = layOut(config, p, LayoutBug::None);
+    ASSERT_EQ(run(*specialized, config, first), "");
+    ASSERT_EQ(run(*called, config, second), "");
+    EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+  }
+}
+
+/// A wrong lane mapping in the test data changes the result: the comparison
+/// would catch layout bugs.
+TEST_F(MXFP4UKernelTest, WrongLhsSwizzleIsDetected) {
+  for (const Config &config : {k4x4x2, k16x4x2}) {
+    OwningOpRef<ModuleOp> module = buildKernel(config, true);
+    ASSERT_TRUE(module);
+    Problem p = makeProblem(config, 2, /*exact=*/true, 8);
+    Buffers buf = layOut(config, p, LayoutBug::SwapLhsLaneGroups);
+    ASSERT_EQ(run(*module, config, buf), "");
+    std::vector<float> got = unswizzleAcc(config, p, buf.acc);
+    int64_t differences =
+        countBitDifferences(got, reference(p), p.n, /*report=*/false);
+    EXPECT_GT(differences, int64_t(got.size()) / 2);
+  }
+}
+
+/// An rhs with fewer K tiles than the lhs (whose size sets the loop count):
+/// the load past its end is reported with the op, thread and index.
+TEST_F(MXFP4UKernelTest, OutOfBoundsIndexNamesTheOp) {
+  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 9);
+  Buffers buf = layOut(k4x4x2, p, LayoutBug::None);
+  buf.rhsShape[0] = 1;
+  buf.rhs.bytes.resize(buf.rhs.size() / 2);
+  std::string error = run(*module, k4x4x2, buf);
+  std::printf("[ info ] %s\n", error.c_str());
+  EXPECT_NE(error.find("'vector.load' at loc("), std::string::npos) << error;
+  EXPECT_NE(error.find("thread 0 "), std::string::npos) << error;
+  EXPECT_NE(error.find("index [1, 0, 0, 0, 0, 0] (+16 elements)"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("kernel argument #1"), std::string::npos) << error;
+  EXPECT_NE(error.find("out of bounds"), std::string::npos) << error;
+}
+
+/// A buffer smaller than its declared shape: the access that leaves it fails.
+TEST_F(MXFP4UKernelTest, TooSmallBufferNamesTheOp) {
+  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 10);
+  Buffers buf = layOut(k4x4x2, p, LayoutBug::None);
+  buf.acc.bytes.resize(buf.acc.size() - 4);
+  std::string error = run(*module, k4x4x2, buf);
+  std::printf("[ info ] %s\n", error.c_str());
+  EXPECT_NE(error.find("'vector.load' at loc("), std::string::npos) << error;
+  EXPECT_NE(error.find("thread 255 "), std::string::npos) << error;
+  EXPECT_NE(error.find("outside its storage"), std::string::npos) << error;
+  EXPECT_NE(error.find("kernel argument #4"), std::string::npos) << error;
+}
+
+/// Emulator speed on the seed's tile (printed, not asserted).
+TEST_F(MXFP4UKernelTest, Throughput16x4x2) {
+  OwningOpRef<ModuleOp> module = buildKernel(k16x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k16x4x2, 2, /*exact=*/false, 11);
+  Buffers buf = layOut(k16x4x2, p, LayoutBug::None);
+  RunStats stats;
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(run(*module, k16x4x2, buf, &stats), "");
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("[ perf ] 16x4x2 tile, 4 waves, Ko = 2: %lld MFMAs, %lld ops "
+              "in %.3f s: %.0f MFMAs/s\n",
+              (long long)stats.mfmas, (long long)stats.operations, seconds,
+              double(stats.mfmas) / seconds);
+  EXPECT_EQ(stats.mfmas, 4 * 16 * 4 * 2 * 2);
+}
+
+} // namespace
