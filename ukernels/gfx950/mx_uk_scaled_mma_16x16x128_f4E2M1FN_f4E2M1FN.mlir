@@ -22,15 +22,26 @@
 // needs intrinsics_m * intrinsics_k and intrinsics_n * intrinsics_k to be
 // multiples of 4.
 
+// Selection data: the layouts this ukernel serves (see
+// mx::gfx950::selectUKernel). `scale_bytes_multiple_of` constrains
+// intrinsics_m * intrinsics_k and intrinsics_n * intrinsics_k.
+
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN
-//  CHECK-SAME:   attributes {mx.ukernel.num_parameters = 3 : i64}
+//  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, scale_bytes_multiple_of = 4 : i64}
+//  CHECK-SAME:   mx.ukernel.num_parameters = 3 : i64
 func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
     %lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
     %lhs_scales: memref<?x?x64x?xi8, 1>, %rhs_scales: memref<?x?x64x?xi8, 1>,
     %acc: memref<?x?x?x?x64x4xf32, 1>,
     %wave_m: index, %wave_n: index, %lane: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index)
-    attributes {mx.ukernel.num_parameters = 3 : i64} {
+    attributes {mx.ukernel.num_parameters = 3 : i64,
+                mx.ukernel.match = {intrinsic = "mfma_scale_16x16x128",
+                                    lhs_type = f4E2M1FN, rhs_type = f4E2M1FN,
+                                    interleave_m = ["lhs_scales"],
+                                    interleave_n = ["rhs_scales"],
+                                    interleave_k = ["lhs_scales", "rhs_scales"],
+                                    scale_bytes_multiple_of = 4 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index

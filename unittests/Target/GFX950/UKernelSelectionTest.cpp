@@ -1,0 +1,103 @@
+//===- UKernelSelectionTest.cpp - ukernel selection from data -------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/UKernels.h"
+
+#include "mx/InitMX.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+namespace {
+
+constexpr StringLiteral kFp4UKernel =
+    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
+
+class UKernelSelectionTest : public ::testing::Test {
+protected:
+  UKernelSelectionTest() : ctx(makeRegistry()) {
+    ctx.loadAllAvailableDialects();
+  }
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerMXDialects(registry);
+    registerPipelineDialects(registry);
+    return registry;
+  }
+
+  DataTiledLayoutAttr resolve(Type lhs, Type rhs, int64_t m, int64_t n,
+                              gfx950::ResolverOptions options = {}) {
+    return gfx950::resolveLayout(&ctx, lhs, rhs, m, n, options);
+  }
+
+  Type f4() { return Float4E2M1FNType::get(&ctx); }
+  Type f8() { return Float8E4M3FNType::get(&ctx); }
+
+  MLIRContext ctx;
+};
+
+TEST_F(UKernelSelectionTest, LibraryHoldsTheFp4UKernel) {
+  EXPECT_TRUE(gfx950::getUKernelSource(kFp4UKernel).has_value());
+  EXPECT_FALSE(gfx950::getUKernelSource("mx_uk_nope").has_value());
+}
+
+TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheFp4UKernel) {
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f4(), f4(), 10000, 16384));
+  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
+  EXPECT_EQ(*selection.name, kFp4UKernel);
+}
+
+TEST_F(UKernelSelectionTest, Fp8HasNoUKernelYet) {
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f8(), f8(), 4096, 4096));
+  EXPECT_FALSE(selection.name.has_value());
+  EXPECT_NE(selection.rejections.find("element types differ"),
+            std::string::npos)
+      << selection.rejections;
+}
+
+TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
+  gfx950::ResolverOptions options;
+  options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096, options));
+  EXPECT_FALSE(selection.name.has_value());
+  EXPECT_NE(selection.rejections.find("intrinsic differs"), std::string::npos)
+      << selection.rejections;
+}
+
+TEST_F(UKernelSelectionTest, ScaleGroupsMustBeWhole) {
+  // 1 x 2 scale bytes per lane cannot be read in 4-byte groups.
+  gfx950::ResolverOptions options;
+  options.intrinsicsM = 1;
+  options.intrinsicsN = 4;
+  options.intrinsicsK = 2;
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096, options));
+  EXPECT_FALSE(selection.name.has_value());
+  EXPECT_NE(selection.rejections.find("multiples of 4"), std::string::npos)
+      << selection.rejections;
+}
+
+TEST_F(UKernelSelectionTest, InterleavingMustMatch) {
+  DataTiledLayoutAttr plain =
+      DataTiledLayoutAttr::get(&ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128,
+                               f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
+  gfx950::UKernelSelection selection = gfx950::selectUKernel(plain);
+  EXPECT_FALSE(selection.name.has_value());
+  EXPECT_NE(selection.rejections.find("interleave_m differs"),
+            std::string::npos)
+      << selection.rejections;
+}
+
+} // namespace
