@@ -11,6 +11,7 @@
 
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/Dialect/MX/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
@@ -97,6 +98,7 @@ using namespace mlir;
 void mx::registerMXDialects(DialectRegistry &registry) {
   registry.insert<mx::MXDialect>();
   gfx950::registerExternalModels(registry);
+  mx::registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mx::registerPipelineDialects(DialectRegistry &registry) {

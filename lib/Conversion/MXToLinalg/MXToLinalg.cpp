@@ -557,6 +557,8 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
 
   LogicalResult matchAndRewrite(TiledScaledMMAOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getResults().empty())
+      return rewriter.notifyMatchFailure(op, "only the tensor form is lowered");
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
     TiledLayoutAttrInterface layout = op.getLayout();

@@ -73,3 +73,17 @@ func.func @tiled_fp8_32x32_batched(%a: tensor<2x?x?x2x32x2x16xf8E4M3FN>, %b: ten
       -> tensor<2x?x5x2x32x4x4xf32>
   return %r : tensor<2x?x5x2x32x4x4xf32>
 }
+
+// After bufferization the op updates its accumulator buffer in place.
+// CHECK-LABEL: func.func @tiled_memref
+//       CHECK:   mx.tiled_scaled_mma ins({{.*}} : memref<4x2x4x16x32xf4E2M1FN>, memref<3x2x4x16x32xf4E2M1FN>, memref<4x2x4x16xf8E8M0FNU>, memref<3x2x4x16xf8E8M0FNU>) outs(%{{.+}} : memref<4x3x4x16x4xf32>) layout = #[[SIMPLE]]{{$}}
+func.func @tiled_memref(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref<3x2x4x16x32xf4E2M1FN>,
+                        %sa: memref<4x2x4x16xf8E8M0FNU>, %sb: memref<3x2x4x16xf8E8M0FNU>,
+                        %c: memref<4x3x4x16x4xf32>) {
+  mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : memref<4x2x4x16x32xf4E2M1FN>, memref<3x2x4x16x32xf4E2M1FN>,
+                            memref<4x2x4x16xf8E8M0FNU>, memref<3x2x4x16xf8E8M0FNU>)
+      outs(%c : memref<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+  return
+}

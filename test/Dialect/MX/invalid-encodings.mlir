@@ -225,3 +225,39 @@ func.func @tiled_layout_kind(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x
       outs(%c : tensor<4x3x4x16x4xf32>) layout = 16 : i64 -> tensor<4x3x4x16x4xf32>
   return
 }
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_mixed_kinds(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                             %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                             %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op operands must be all tensors or all memrefs}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_memref_with_result(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref<3x2x4x16x32xf4E2M1FN>,
+                                    %sa: memref<4x2x4x16xf8E8M0FNU>, %sb: memref<3x2x4x16xf8E8M0FNU>,
+                                    %c: memref<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op on memrefs, expected no result (acc is updated in place)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x2x4x16x32xf4E2M1FN>, memref<3x2x4x16x32xf4E2M1FN>, memref<4x2x4x16xf8E8M0FNU>, memref<3x2x4x16xf8E8M0FNU>)
+      outs(%c : memref<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_tensor_without_result(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                       %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                       %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op on tensors, expected one result of the acc type 'tensor<4x3x4x16x4xf32>'}}
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l
+  return
+}

@@ -76,20 +76,48 @@ static constexpr std::pair<OperandRole, StringLiteral> kTiledOperands[] = {
 unsigned TiledScaledMMAOp::getNumBatchDims() {
   int64_t inner =
       getLayout().getSwizzle(OperandRole::lhs).getSwizzledShape().size();
-  return getLhs().getType().getRank() - 2 - inner;
+  return cast<ShapedType>(getLhs().getType()).getRank() - 2 - inner;
 }
 
 MutableOperandRange TiledScaledMMAOp::getDpsInitsMutable() {
   return getAccMutable();
 }
 
+void TiledScaledMMAOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+    if (&operand == &getAccMutable())
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
 LogicalResult TiledScaledMMAOp::verify() {
-  SmallVector<RankedTensorType> types = {
-      getLhs().getType(), getRhs().getType(), getLhsScales().getType(),
-      getRhsScales().getType(), getAcc().getType()};
-  if (getResult().getType() != getAcc().getType())
-    return emitOpError() << "result type " << getResult().getType()
-                         << " must match the acc type " << getAcc().getType();
+  SmallVector<ShapedType> types = {cast<ShapedType>(getLhs().getType()),
+                                   cast<ShapedType>(getRhs().getType()),
+                                   cast<ShapedType>(getLhsScales().getType()),
+                                   cast<ShapedType>(getRhsScales().getType()),
+                                   cast<ShapedType>(getAcc().getType())};
+  bool allTensors = llvm::all_of(types, llvm::IsaPred<RankedTensorType>);
+  bool allMemRefs = llvm::all_of(types, llvm::IsaPred<MemRefType>);
+  if (allTensors) {
+    if (getResults().size() != 1 ||
+        getResults().front().getType() != getAcc().getType())
+      return emitOpError() << "on tensors, expected one result of the acc "
+                              "type "
+                           << getAcc().getType();
+  } else if (allMemRefs) {
+    if (!getResults().empty())
+      return emitOpError() << "on memrefs, expected no result (acc is "
+                              "updated in place)";
+  } else {
+    return emitOpError() << "operands must be all tensors or all memrefs";
+  }
   for (unsigned i = 0; i < 2; ++i)
     if (!isMXElementType(types[i].getElementType()))
       return emitOpError() << kTiledOperands[i].second

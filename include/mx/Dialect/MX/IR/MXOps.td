@@ -226,8 +226,12 @@ def MX_UnsetEncodingOp : MX_Op<"unset_encoding", [Pure]> {
 // TiledScaledMMAOp
 //===----------------------------------------------------------------------===//
 
+def MX_RankedTensorOrMemRef : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
+    "ranked tensor or memref">;
+
 def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
-    Pure, DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "scaled MMA over data-tiled operands";
   let description = [{
     The materialized form of an encoded `mx.scaled_contraction`. Every
@@ -249,6 +253,9 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     unswizzled, are plain `[M, K] x [N, K]` scaled contractions with one scale
     per 32 K elements (exact products, f32 accumulation).
 
+    On tensors the op returns the updated accumulator; on memrefs (after
+    bufferization) it updates `acc` in place and has no result.
+
     Example (16x16x128, 1 wave, one intrinsic per tile):
 
     ```mlir
@@ -258,20 +265,23 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
         outs(%c : tensor<4x4x4x16x4xf32>) layout = #layout -> tensor<4x4x4x16x4xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
-      AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
-      AnyRankedTensor:$acc, MX_TiledLayoutAttrInterface:$layout);
-  let results = (outs AnyRankedTensor:$result);
+  let arguments = (ins MX_RankedTensorOrMemRef:$lhs,
+      MX_RankedTensorOrMemRef:$rhs, MX_RankedTensorOrMemRef:$lhs_scales,
+      MX_RankedTensorOrMemRef:$rhs_scales, MX_RankedTensorOrMemRef:$acc,
+      MX_TiledLayoutAttrInterface:$layout);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
       type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
     `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout attr-dict
-    `->` type($result)
+    (`->` type($results)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Number of leading batch dimensions.
     unsigned getNumBatchDims();
+    /// The updated accumulator of the tensor form.
+    Value getResult() { return getResults().front(); }
   }];
 }
 
