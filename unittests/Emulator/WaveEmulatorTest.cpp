@@ -11,7 +11,10 @@
 //    (mx::gfx950::getSwizzle), executed in the emulator (ISA lane layouts of
 //    the scaled MFMA) and compared with the independent reference
 //    (mx::ref::scaledMatmul): bit-exactly on data whose sums are exact in
-//    f32, within a stated bound on random data.
+//    f32, within a stated bound on random data;
+//  - MXFP8UKernelTest: the same harness on the MXFP8 (E4M3) ukernel, whose
+//    lanes hold two 16-value K chunks, and a check that the contiguous-32 K
+//    order (the fp4 one) would give a different result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -272,14 +275,17 @@ TEST_F(WaveEmulatorTest, LaunchMismatchesAreErrors) {
 }
 
 //===----------------------------------------------------------------------===//
-// The MXFP4 ukernel, end to end
+// The MXFP4 and MXFP8 ukernels, end to end
 //===----------------------------------------------------------------------===//
 
-constexpr StringLiteral kUKernel =
+constexpr StringLiteral kFp4UKernel =
     "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
+constexpr StringLiteral kFp8UKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
 
 /// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
-/// of subgroups_m x subgroups_n waves calls the ukernel.
+/// of subgroups_m x subgroups_n waves calls the ukernel. Written for fp4; the
+/// fp8 kernel renames the ukernel and has 32-byte lane fragments.
 constexpr const char *kMatmulKernel = R"mlir(
 module attributes {gpu.container_module} {
   gpu.module @k {
@@ -310,7 +316,7 @@ module attributes {gpu.container_module} {
 }
 )mlir";
 
-/// Tile parameters of the data-tiled layout (intrinsic 16x16x128, fp4).
+/// Tile parameters of the data-tiled layout (intrinsic 16x16x128).
 struct Config {
   int64_t intrinsicsM, intrinsicsN, intrinsicsK, subgroupsM, subgroupsN;
   int64_t waves() const { return subgroupsM * subgroupsN; }
@@ -318,7 +324,7 @@ struct Config {
 constexpr Config k4x4x2{4, 4, 2, 2, 2};
 constexpr Config k16x4x2{16, 4, 2, 1, 4};
 
-/// Logical MXFP4 operands of one workgroup tile: codes one per byte.
+/// Logical MXFP4/MXFP8 operands of one workgroup tile: codes one per byte.
 struct Problem {
   int64_t m = 0, n = 0, k = 0;
   std::vector<uint8_t> a, b;   ///< [m x k], [n x k] (B transposed).
@@ -334,14 +340,24 @@ struct Buffers {
 };
 
 /// Deliberate layout bugs, to show the comparison catches them.
-enum class LayoutBug { None, SwapLhsLaneGroups };
+/// ContiguousLhsK (fp8): lane group g of the lhs gets k = 32 g + t, the fp4
+/// order, instead of its two 16-value chunks.
+enum class LayoutBug { None, SwapLhsLaneGroups, ContiguousLhsK };
 
 class MXFP4UKernelTest : public WaveEmulatorTest {
 protected:
+  /// E2M1 (fp4) unless a derived fixture sets E4M3 (fp8).
+  ref::ElemFormat format = ref::ElemFormat::E2M1;
+  bool isFp8() const { return format == ref::ElemFormat::E4M3; }
+  StringRef ukernelName() const { return isFp8() ? kFp8UKernel : kFp4UKernel; }
+  /// Bytes of one lane's fragment of one intrinsic.
+  int64_t fragmentBytes() const { return isFp8() ? 32 : 16; }
+
   DataTiledLayoutAttr makeLayout(const Config &config) {
-    Type f4 = Float4E2M1FNType::get(&ctx);
+    Type type = isFp8() ? Type(Float8E4M3FNType::get(&ctx))
+                        : Type(Float4E2M1FNType::get(&ctx));
     return DataTiledLayoutAttr::get(
-        &ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128, f4, f4,
+        &ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128, type, type,
         config.intrinsicsM, config.intrinsicsN, config.intrinsicsK,
         config.subgroupsM, config.subgroupsN, {OperandRole::lhs_scales},
         {OperandRole::rhs_scales},
@@ -353,6 +369,10 @@ protected:
   /// function that the kernel calls.
   OwningOpRef<ModuleOp> buildKernel(const Config &config, bool specialize) {
     std::string text = kMatmulKernel;
+    if (isFp8()) {
+      text = replaceAll(text, kFp4UKernel.str(), kFp8UKernel.str());
+      text = replaceAll(text, "64x16xi8", "64x32xi8");
+    }
     text = replaceAll(text, "BLOCK", std::to_string(64 * config.waves()));
     text = replaceAll(text, "SUBGROUPS_N", std::to_string(config.subgroupsN));
     text = replaceAll(text, "INTRINSICS_M", std::to_string(config.intrinsicsM));
@@ -371,6 +391,7 @@ protected:
       return module;
     }
     // Link the ukernel body in place of its declaration.
+    StringRef kUKernel = ukernelName();
     std::optional<StringRef> source = gfx950::getUKernelSource(kUKernel);
     if (!source) {
       ADD_FAILURE() << "no embedded ukernel " << kUKernel.str();
@@ -396,10 +417,12 @@ protected:
   }
 
   /// Random operands for one workgroup tile of `config` with `kTiles` K tiles.
-  /// exact: fp4 values in {0, +-0.5, +-1, +-1.5, +-2}, scales 2^-2 .. 2^2,
-  /// integer accumulators: every partial sum is a multiple of 2^-6 below
-  /// 2^16 in magnitude, exact in f32 whatever the summation order.
-  /// Otherwise: any fp4 code, scales 2^-9 .. 2^9, real accumulators.
+  /// exact: values in {0, +-0.5, +-1, +-1.5, +-2} (fp4 or fp8 codes),
+  /// scales 2^-2 .. 2^2, integer accumulators: every partial sum is a
+  /// multiple of 2^-6 below 2^16 in magnitude, exact in f32 whatever the
+  /// summation order.
+  /// Otherwise: any fp4 code / any non-NaN fp8 code, scales 2^-9 .. 2^9, real
+  /// accumulators.
   /// Scales always differ between neighbouring K blocks of a row.
   Problem makeProblem(const Config &config, int64_t kTiles, bool exact,
                       unsigned seed) {
@@ -410,10 +433,17 @@ protected:
     p.k = kTiles * tile.k;
     std::mt19937 rng(seed);
     static const uint8_t exactCodes[] = {0, 1, 2, 3, 4, 8, 9, 10, 11, 12};
+    // E4M3: 0, 0.5, 1, 1.5, 2 and their negatives.
+    static const uint8_t exactFp8Codes[] = {0x00, 0x30, 0x38, 0x3C, 0x40,
+                                            0x80, 0xB0, 0xB8, 0xBC, 0xC0};
     auto code = [&]() -> uint8_t {
       if (exact)
-        return exactCodes[rng() % std::size(exactCodes)];
-      return uint8_t(rng() % 16);
+        return (isFp8() ? exactFp8Codes
+                        : exactCodes)[rng() % std::size(exactCodes)];
+      if (!isFp8())
+        return uint8_t(rng() % 16);
+      uint8_t c = uint8_t(rng() % 256);
+      return (c & 0x7F) == 0x7F ? uint8_t(c & 0xF0) : c; // No NaN.
     };
     int lo = exact ? 125 : 118, span = exact ? 5 : 19;
     auto scales = [&](int64_t rows) {
@@ -477,7 +507,10 @@ protected:
   /// Lays the problem out into the ukernel's byte views:
   ///   lhs [Ko, sg, i, i_k, 64, 16 B] from the swizzled tile
   ///       [sg, i, i_k, g = 4, r = 16, 32 items], lane = 16 g + r,
-  ///       item 2j / 2j+1 in the low / high nibble of byte j;
+  ///       item 2j / 2j+1 in the low / high nibble of byte j (fp4);
+  ///   lhs [Ko, sg, i, i_k, 64, 32 B] from the swizzled tile
+  ///       [sg, i, i_k, g = 4, r = 16, chunk = 2, 16 items], byte
+  ///       16 chunk + item (fp8);
   ///   scales [Ko, sg, 64, i * i_k] from [sg, g, r, i, i_k];
   ///   acc [sg_m, sg_n, i_m, i_n, 64, 4] from [sg_m, sg_n, i_m, i_n, g, r, 4].
   Buffers layOut(const Config &config, const Problem &p, LayoutBug bug) {
@@ -491,24 +524,35 @@ protected:
                     const std::vector<uint8_t> &codes, HostBuffer &out,
                     SmallVector<int64_t> &shape) {
       TileSwizzle swizzle = gfx950::getSwizzle(layout, role);
-      shape = {kTiles, sg, unroll, ik, 64, 16};
-      out = HostBuffer(kTiles * sg * unroll * ik * 64 * 16);
+      const int64_t bytes = fragmentBytes();
+      shape = {kTiles, sg, unroll, ik, 64, bytes};
+      out = HostBuffer(kTiles * sg * unroll * ik * 64 * bytes);
+      SmallVector<int64_t> full = {sg, unroll, ik, 4, 16, 32};
+      if (isFp8())
+        full = {sg, unroll, ik, 4, 16, 2, 16};
       for (int64_t ko = 0; ko < kTiles; ++ko)
         forEachElement(
-            swizzle, {sg, unroll, ik, 4, 16, 32},
+            swizzle, full,
             [&](ArrayRef<int64_t> pos, ArrayRef<int64_t> coords) {
-              int64_t g = pos[3], r = pos[4], item = pos[5];
+              int64_t g = pos[3], r = pos[4];
+              // Position of the value in the lane's fragment.
+              int64_t item = isFp8() ? 16 * pos[5] + pos[6] : pos[5];
+              int64_t k = coords[1];
               if (bug == LayoutBug::SwapLhsLaneGroups &&
                   role == OperandRole::lhs)
                 g ^= 1;
+              if (bug == LayoutBug::ContiguousLhsK && role == OperandRole::lhs)
+                k = k / 128 * 128 + 32 * g + item;
               int64_t lane = 16 * g + r;
-              int64_t byte =
-                  ((((ko * sg + pos[0]) * unroll + pos[1]) * ik + pos[2]) * 64 +
-                   lane) *
-                      16 +
-                  item / 2;
-              uint8_t value = codes[coords[0] * p.k + ko * tile.k + coords[1]];
-              out.bytes[byte] |= uint8_t((value & 0xF) << (4 * (item % 2)));
+              int64_t fragment =
+                  (((ko * sg + pos[0]) * unroll + pos[1]) * ik + pos[2]) * 64 +
+                  lane;
+              uint8_t value = codes[coords[0] * p.k + ko * tile.k + k];
+              if (isFp8())
+                out.bytes[fragment * bytes + item] = value;
+              else
+                out.bytes[fragment * bytes + item / 2] |=
+                    uint8_t((value & 0xF) << (4 * (item % 2)));
             });
     };
     data(OperandRole::lhs, config.subgroupsM, config.intrinsicsM, p.a, buf.lhs,
@@ -600,9 +644,9 @@ protected:
   }
 
   std::vector<float> reference(const Problem &p) {
-    return ref::scaledMatmul(p.a.data(), p.sa.data(), ref::ElemFormat::E2M1,
-                             p.b.data(), p.sb.data(), ref::ElemFormat::E2M1,
-                             p.m, p.n, p.k, /*bTransposed=*/true, p.c.data());
+    return ref::scaledMatmul(p.a.data(), p.sa.data(), format, p.b.data(),
+                             p.sb.data(), format, p.m, p.n, p.k,
+                             /*bTransposed=*/true, p.c.data());
   }
 
   /// Number of elements whose bits differ; reports the first few.
@@ -665,7 +709,7 @@ protected:
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t k = 0; k < p.k; ++k)
           values[r * p.k + k] =
-              std::fabs(ref::decode(ref::ElemFormat::E2M1, codes[r * p.k + k]) *
+              std::fabs(ref::decode(format, codes[r * p.k + k]) *
                         ref::decodeScale(scales[r * (p.k / 32) + k / 32]));
       return values;
     };
@@ -789,6 +833,66 @@ TEST_F(MXFP4UKernelTest, Throughput16x4x2) {
               (long long)stats.mfmas, (long long)stats.operations, seconds,
               double(stats.mfmas) / seconds);
   EXPECT_EQ(stats.mfmas, 4 * 16 * 4 * 2 * 2);
+}
+
+//===----------------------------------------------------------------------===//
+// MXFP8: the same harness with E4M3 operands and the fp8 ukernel
+//===----------------------------------------------------------------------===//
+
+class MXFP8UKernelTest : public MXFP4UKernelTest {
+protected:
+  MXFP8UKernelTest() { format = ref::ElemFormat::E4M3; }
+};
+
+TEST_F(MXFP8UKernelTest, LibraryHoldsTheFp8UKernel) {
+  EXPECT_TRUE(gfx950::getUKernelSource(kFp8UKernel).has_value());
+}
+TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 21); }
+TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 22); }
+TEST_F(MXFP8UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 23); }
+TEST_F(MXFP8UKernelTest, Random4x4x2Waves2x2WithinBound) {
+  checkRandom(k4x4x2, 2, 24);
+}
+
+TEST_F(MXFP8UKernelTest, UnspecializedUKernelMatchesSpecialization) {
+  OwningOpRef<ModuleOp> specialized = buildKernel(k4x4x2, true);
+  OwningOpRef<ModuleOp> called = buildKernel(k4x4x2, false);
+  ASSERT_TRUE(specialized && called);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/false, 25);
+  Buffers first = layOut(k4x4x2, p, LayoutBug::None);
+  Buffers second = layOut(k4x4x2, p, LayoutBug::None);
+  ASSERT_EQ(run(*specialized, k4x4x2, first), "");
+  ASSERT_EQ(run(*called, k4x4x2, second), "");
+  EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+}
+
+/// The K order inside a lane matters: the lhs laid out with k = 32 g + t per
+/// lane group (the fp4 order) instead of the swizzle's two 16-value chunks
+/// (k = 16 g + u and 64 + 16 g + u) gives a different result, on exact data
+/// with distinct scales for neighbouring K blocks. Together with the exact
+/// test this checks the fp8 chunk order end to end.
+TEST_F(MXFP8UKernelTest, ContiguousLhsKOrderIsDetected) {
+  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 26);
+  Buffers buf = layOut(k4x4x2, p, LayoutBug::ContiguousLhsK);
+  ASSERT_EQ(run(*module, k4x4x2, buf), "");
+  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
+  int64_t differences =
+      countBitDifferences(got, reference(p), p.n, /*report=*/false);
+  EXPECT_GT(differences, int64_t(got.size()) / 2);
+}
+
+TEST_F(MXFP8UKernelTest, WrongLhsSwizzleIsDetected) {
+  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 27);
+  Buffers buf = layOut(k4x4x2, p, LayoutBug::SwapLhsLaneGroups);
+  ASSERT_EQ(run(*module, k4x4x2, buf), "");
+  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
+  int64_t differences =
+      countBitDifferences(got, reference(p), p.n, /*report=*/false);
+  EXPECT_GT(differences, int64_t(got.size()) / 2);
 }
 
 } // namespace

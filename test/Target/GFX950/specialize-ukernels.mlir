@@ -101,3 +101,54 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The MXFP8 (E4M3) ukernel on the 4x4x2 tile of 2 x 2 waves: the same 32
+// MFMAs per K step and wave, on 32-byte lane fragments (two 16-value K
+// chunks each).
+// IR-LABEL: gpu.func @matmul_fp8_4x4x2
+//   IR-NOT:   func.call
+//       IR:   scf.for
+//   IR-NOT:   scf.for
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
+//   IR-COUNT-31: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   gpu.return
+
+// REPORT-LABEL: kernel matmul_fp8_4x4x2
+//       REPORT:   scratch_bytes: 0
+//  REPORT-NEXT:   vgpr_spills: 0
+//  REPORT-NEXT:   sgpr_spills: 0
+//       REPORT:   main_loop.mfma: 32
+//  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 32
+// 16 data fragments of 32 bytes, each in 2 x global_load_dwordx4, and each
+// lane's 8 + 8 scale bytes in one load each.
+//  REPORT-NEXT:   main_loop.global_loads: 34
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
+        memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        index, index, index, index, index, index)
+    gpu.func @matmul_fp8_4x4x2(%lhs: memref<?x?x?x?x64x32xi8, 1>, %rhs: memref<?x?x?x?x64x32xi8, 1>,
+                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 2 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 4 : index
+      %ik = arith.constant 2 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+          : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+      gpu.return
+    }
+  }
+}

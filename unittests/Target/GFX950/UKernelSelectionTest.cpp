@@ -20,6 +20,8 @@ namespace {
 
 constexpr StringLiteral kFp4UKernel =
     "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
+constexpr StringLiteral kFp8UKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
 
 class UKernelSelectionTest : public ::testing::Test {
 protected:
@@ -57,9 +59,20 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheFp4UKernel) {
   EXPECT_EQ(*selection.name, kFp4UKernel);
 }
 
-TEST_F(UKernelSelectionTest, Fp8HasNoUKernelYet) {
+TEST_F(UKernelSelectionTest, LibraryHoldsTheFp8UKernel) {
+  EXPECT_TRUE(gfx950::getUKernelSource(kFp8UKernel).has_value());
+}
+
+TEST_F(UKernelSelectionTest, Fp8SelectsTheFp8UKernel) {
   gfx950::UKernelSelection selection =
       gfx950::selectUKernel(resolve(f8(), f8(), 4096, 4096));
+  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
+  EXPECT_EQ(*selection.name, kFp8UKernel);
+}
+
+TEST_F(UKernelSelectionTest, MixedFp8Fp4HasNoUKernel) {
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f8(), f4(), 4096, 4096));
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("element types differ"),
             std::string::npos)
