@@ -14,7 +14,10 @@
 //    f32, within a stated bound on random data;
 //  - MXFP8UKernelTest: the same harness on the MXFP8 (E4M3) ukernel, whose
 //    lanes hold two 16-value K chunks, and a check that the contiguous-32 K
-//    order (the fp4 one) would give a different result.
+//    order (the fp4 one) would give a different result;
+//  - MixedFp8Fp4UKernelTest: the mixed E4M3 (lhs) x E2M1 (rhs) ukernel;
+//  - MXFP4x32UKernelTest: the MXFP4 ukernel on 32x32x64 (2 lane groups of
+//    32 rows, 16 accumulators per lane).
 //
 //===----------------------------------------------------------------------===//
 
@@ -282,20 +285,25 @@ constexpr StringLiteral kFp4UKernel =
     "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
 constexpr StringLiteral kFp8UKernel =
     "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
+constexpr StringLiteral kMixedUKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
+constexpr StringLiteral kFp4x32UKernel =
+    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
 
 /// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
-/// of subgroups_m x subgroups_n waves calls the ukernel. Written for fp4; the
-/// fp8 kernel renames the ukernel and has 32-byte lane fragments.
+/// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL, with
+/// LHS_BYTES / RHS_BYTES bytes per lane fragment and ACC_VALUES accumulators
+/// per lane and intrinsic.
 constexpr const char *kMatmulKernel = R"mlir(
 module attributes {gpu.container_module} {
   gpu.module @k {
-    func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
-        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    func.func private @UKERNEL(
+        memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64xACC_VALUESxf32, 1>,
         index, index, index, index, index, index)
-    gpu.func @matmul(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+    gpu.func @matmul(%lhs: memref<?x?x?x?x64xLHS_BYTESxi8, 1>, %rhs: memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
                      %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+                     %acc: memref<?x?x?x?x64xACC_VALUESxf32, 1>) kernel
         attributes {known_block_size = array<i32: BLOCK, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -307,22 +315,24 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
-          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+      func.call @UKERNEL(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+          : (memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?x?x64xACC_VALUESxf32, 1>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
 }
 )mlir";
 
-/// Tile parameters of the data-tiled layout (intrinsic 16x16x128).
+/// Tile parameters of the data-tiled layout (the fixture's intrinsic).
 struct Config {
   int64_t intrinsicsM, intrinsicsN, intrinsicsK, subgroupsM, subgroupsN;
   int64_t waves() const { return subgroupsM * subgroupsN; }
 };
 constexpr Config k4x4x2{4, 4, 2, 2, 2};
 constexpr Config k16x4x2{16, 4, 2, 1, 4};
+/// For 32x32x64: 2 x 2 waves of 2 x 2 intrinsics, 4 K steps (256 wide).
+constexpr Config k2x2x4{2, 2, 4, 2, 2};
 
 /// Logical MXFP4/MXFP8 operands of one workgroup tile: codes one per byte.
 struct Problem {
@@ -347,20 +357,41 @@ enum class LayoutBug { None, SwapLhsLaneGroups, ContiguousLhsK };
 class MXFP4UKernelTest : public WaveEmulatorTest {
 protected:
   /// E2M1 (fp4) unless a derived fixture sets E4M3 (fp8).
+  /// The lhs format, and the rhs one unless rhsFormatOverride sets it.
   ref::ElemFormat format = ref::ElemFormat::E2M1;
-  bool isFp8() const { return format == ref::ElemFormat::E4M3; }
-  StringRef ukernelName() const { return isFp8() ? kFp8UKernel : kFp4UKernel; }
-  /// Bytes of one lane's fragment of one intrinsic.
-  int64_t fragmentBytes() const { return isFp8() ? 32 : 16; }
+  std::optional<ref::ElemFormat> rhsFormatOverride;
+  ScaledMMAIntrinsic intrinsic = ScaledMMAIntrinsic::mfma_scale_16x16x128;
+
+  ref::ElemFormat formatOf(bool lhs) const {
+    return lhs ? format : rhsFormatOverride.value_or(format);
+  }
+  static bool isFp8(ref::ElemFormat f) { return f == ref::ElemFormat::E4M3; }
+  gfx950::IntrinsicInfo info() const {
+    return gfx950::getIntrinsicInfo(intrinsic);
+  }
+  Type typeOf(bool lhs) {
+    return isFp8(formatOf(lhs)) ? Type(Float8E4M3FNType::get(&ctx))
+                                : Type(Float4E2M1FNType::get(&ctx));
+  }
+  std::string ukernelName() {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << "mx_uk_scaled_mma_"
+       << (intrinsic == ScaledMMAIntrinsic::mfma_scale_16x16x128 ? "16x16x128"
+                                                                 : "32x32x64")
+       << "_" << typeOf(true) << "_" << typeOf(false);
+    return name;
+  }
+  /// Bytes of one lane's fragment of one intrinsic (lhs or rhs).
+  int64_t fragmentBytes(bool lhs) const {
+    return isFp8(formatOf(lhs)) ? 32 : 16;
+  }
 
   DataTiledLayoutAttr makeLayout(const Config &config) {
-    Type type = isFp8() ? Type(Float8E4M3FNType::get(&ctx))
-                        : Type(Float4E2M1FNType::get(&ctx));
     return DataTiledLayoutAttr::get(
-        &ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128, type, type,
-        config.intrinsicsM, config.intrinsicsN, config.intrinsicsK,
-        config.subgroupsM, config.subgroupsN, {OperandRole::lhs_scales},
-        {OperandRole::rhs_scales},
+        &ctx, intrinsic, typeOf(true), typeOf(false), config.intrinsicsM,
+        config.intrinsicsN, config.intrinsicsK, config.subgroupsM,
+        config.subgroupsN, {OperandRole::lhs_scales}, {OperandRole::rhs_scales},
         {OperandRole::lhs_scales, OperandRole::rhs_scales});
   }
 
@@ -369,10 +400,10 @@ protected:
   /// function that the kernel calls.
   OwningOpRef<ModuleOp> buildKernel(const Config &config, bool specialize) {
     std::string text = kMatmulKernel;
-    if (isFp8()) {
-      text = replaceAll(text, kFp4UKernel.str(), kFp8UKernel.str());
-      text = replaceAll(text, "64x16xi8", "64x32xi8");
-    }
+    text = replaceAll(text, "UKERNEL", ukernelName());
+    text = replaceAll(text, "LHS_BYTES", std::to_string(fragmentBytes(true)));
+    text = replaceAll(text, "RHS_BYTES", std::to_string(fragmentBytes(false)));
+    text = replaceAll(text, "ACC_VALUES", std::to_string(info().accPerLane));
     text = replaceAll(text, "BLOCK", std::to_string(64 * config.waves()));
     text = replaceAll(text, "SUBGROUPS_N", std::to_string(config.subgroupsN));
     text = replaceAll(text, "INTRINSICS_M", std::to_string(config.intrinsicsM));
@@ -391,10 +422,10 @@ protected:
       return module;
     }
     // Link the ukernel body in place of its declaration.
-    StringRef kUKernel = ukernelName();
+    std::string kUKernel = ukernelName();
     std::optional<StringRef> source = gfx950::getUKernelSource(kUKernel);
     if (!source) {
-      ADD_FAILURE() << "no embedded ukernel " << kUKernel.str();
+      ADD_FAILURE() << "no embedded ukernel " << kUKernel;
       return nullptr;
     }
     OwningOpRef<ModuleOp> library = parse(*source);
@@ -436,11 +467,11 @@ protected:
     // E4M3: 0, 0.5, 1, 1.5, 2 and their negatives.
     static const uint8_t exactFp8Codes[] = {0x00, 0x30, 0x38, 0x3C, 0x40,
                                             0x80, 0xB0, 0xB8, 0xBC, 0xC0};
-    auto code = [&]() -> uint8_t {
+    auto code = [&](bool fp8) -> uint8_t {
       if (exact)
-        return (isFp8() ? exactFp8Codes
-                        : exactCodes)[rng() % std::size(exactCodes)];
-      if (!isFp8())
+        return (fp8 ? exactFp8Codes
+                    : exactCodes)[rng() % std::size(exactCodes)];
+      if (!fp8)
         return uint8_t(rng() % 16);
       uint8_t c = uint8_t(rng() % 256);
       return (c & 0x7F) == 0x7F ? uint8_t(c & 0xF0) : c; // No NaN.
@@ -461,9 +492,9 @@ protected:
     p.a.resize(p.m * p.k);
     p.b.resize(p.n * p.k);
     for (uint8_t &v : p.a)
-      v = code();
+      v = code(isFp8(formatOf(true)));
     for (uint8_t &v : p.b)
-      v = code();
+      v = code(isFp8(formatOf(false)));
     p.sa = scales(p.m);
     p.sb = scales(p.n);
     p.c.resize(p.m * p.n);
@@ -518,37 +549,41 @@ protected:
     gfx950::TileSizes tile = gfx950::getTileSizes(layout);
     const int64_t kTiles = p.k / tile.k, ik = config.intrinsicsK;
     const int64_t kBlocks = p.k / 32, tileBlocks = tile.k / 32;
+    // Lane groups and rows (lane = rows * g + r) of the intrinsic.
+    const int64_t groups = info().kGroups, rows = info().m;
     Buffers buf;
 
     auto data = [&](OperandRole role, int64_t sg, int64_t unroll,
                     const std::vector<uint8_t> &codes, HostBuffer &out,
                     SmallVector<int64_t> &shape) {
       TileSwizzle swizzle = gfx950::getSwizzle(layout, role);
-      const int64_t bytes = fragmentBytes();
+      const bool isLhs = role == OperandRole::lhs;
+      const bool fp8 = isFp8(formatOf(isLhs));
+      const int64_t bytes = fragmentBytes(isLhs);
       shape = {kTiles, sg, unroll, ik, 64, bytes};
       out = HostBuffer(kTiles * sg * unroll * ik * 64 * bytes);
-      SmallVector<int64_t> full = {sg, unroll, ik, 4, 16, 32};
-      if (isFp8())
-        full = {sg, unroll, ik, 4, 16, 2, 16};
+      SmallVector<int64_t> full = {sg, unroll, ik, groups, rows, 32};
+      if (fp8)
+        full = {sg, unroll, ik, groups, rows, 2, 16};
       for (int64_t ko = 0; ko < kTiles; ++ko)
         forEachElement(
             swizzle, full,
             [&](ArrayRef<int64_t> pos, ArrayRef<int64_t> coords) {
               int64_t g = pos[3], r = pos[4];
               // Position of the value in the lane's fragment.
-              int64_t item = isFp8() ? 16 * pos[5] + pos[6] : pos[5];
+              int64_t item = fp8 ? 16 * pos[5] + pos[6] : pos[5];
               int64_t k = coords[1];
               if (bug == LayoutBug::SwapLhsLaneGroups &&
                   role == OperandRole::lhs)
                 g ^= 1;
               if (bug == LayoutBug::ContiguousLhsK && role == OperandRole::lhs)
                 k = k / 128 * 128 + 32 * g + item;
-              int64_t lane = 16 * g + r;
+              int64_t lane = rows * g + r;
               int64_t fragment =
                   (((ko * sg + pos[0]) * unroll + pos[1]) * ik + pos[2]) * 64 +
                   lane;
               uint8_t value = codes[coords[0] * p.k + ko * tile.k + k];
-              if (isFp8())
+              if (fp8)
                 out.bytes[fragment * bytes + item] = value;
               else
                 out.bytes[fragment * bytes + item / 2] |=
@@ -568,9 +603,9 @@ protected:
       out = HostBuffer(kTiles * sg * 64 * unroll * ik);
       for (int64_t ko = 0; ko < kTiles; ++ko)
         forEachElement(
-            swizzle, {sg, 4, 16, unroll, ik},
+            swizzle, {sg, groups, rows, unroll, ik},
             [&](ArrayRef<int64_t> pos, ArrayRef<int64_t> coords) {
-              int64_t lane = 16 * pos[1] + pos[2];
+              int64_t lane = rows * pos[1] + pos[2];
               int64_t byte = ((ko * sg + pos[0]) * 64 + lane) * (unroll * ik) +
                              pos[3] * ik + pos[4];
               out.bytes[byte] =
@@ -587,7 +622,7 @@ protected:
                     config.intrinsicsM,
                     config.intrinsicsN,
                     64,
-                    4};
+                    info().accPerLane};
     std::vector<float> acc(p.m * p.n);
     forEachAcc(config, [&](int64_t index, int64_t row, int64_t col) {
       acc[index] = p.c[row * p.n + col];
@@ -601,13 +636,10 @@ protected:
                   function_ref<void(int64_t, int64_t, int64_t)> fn) {
     TileSwizzle swizzle =
         gfx950::getSwizzle(makeLayout(config), OperandRole::result);
-    SmallVector<int64_t> full = {config.subgroupsM,
-                                 config.subgroupsN,
-                                 config.intrinsicsM,
-                                 config.intrinsicsN,
-                                 4,
-                                 16,
-                                 4};
+    SmallVector<int64_t> full = {config.subgroupsM,     config.subgroupsN,
+                                 config.intrinsicsM,    config.intrinsicsN,
+                                 info().kGroups,        info().n,
+                                 info().accPerLane / 4, 4};
     int64_t index = 0;
     forEachElement(swizzle, full,
                    [&](ArrayRef<int64_t>, ArrayRef<int64_t> coords) {
@@ -644,8 +676,9 @@ protected:
   }
 
   std::vector<float> reference(const Problem &p) {
-    return ref::scaledMatmul(p.a.data(), p.sa.data(), format, p.b.data(),
-                             p.sb.data(), format, p.m, p.n, p.k,
+    return ref::scaledMatmul(p.a.data(), p.sa.data(), formatOf(true),
+                             p.b.data(), p.sb.data(), formatOf(false), p.m, p.n,
+                             p.k,
                              /*bTransposed=*/true, p.c.data());
   }
 
@@ -704,7 +737,8 @@ protected:
     double roundings = double(kTiles * config.intrinsicsK + 1);
     // |A| and |B| scaled, from the reference's decoders.
     auto scaledAbs = [&](const std::vector<uint8_t> &codes,
-                         const std::vector<uint8_t> &scales, int64_t rows) {
+                         const std::vector<uint8_t> &scales, int64_t rows,
+                         ref::ElemFormat format) {
       std::vector<double> values(rows * p.k);
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t k = 0; k < p.k; ++k)
@@ -713,8 +747,8 @@ protected:
                         ref::decodeScale(scales[r * (p.k / 32) + k / 32]));
       return values;
     };
-    std::vector<double> absA = scaledAbs(p.a, p.sa, p.m);
-    std::vector<double> absB = scaledAbs(p.b, p.sb, p.n);
+    std::vector<double> absA = scaledAbs(p.a, p.sa, p.m, formatOf(true));
+    std::vector<double> absB = scaledAbs(p.b, p.sb, p.n, formatOf(false));
     double worst = 0;
     int64_t failures = 0;
     for (int64_t i = 0; i < p.m; ++i)
@@ -738,6 +772,7 @@ protected:
   }
 };
 
+TEST_F(MXFP4UKernelTest, UKernelName) { EXPECT_EQ(ukernelName(), kFp4UKernel); }
 TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 1); }
 TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 2); }
 TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 3); }
@@ -890,6 +925,82 @@ TEST_F(MXFP8UKernelTest, WrongLhsSwizzleIsDetected) {
   Buffers buf = layOut(k4x4x2, p, LayoutBug::SwapLhsLaneGroups);
   ASSERT_EQ(run(*module, k4x4x2, buf), "");
   std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
+  int64_t differences =
+      countBitDifferences(got, reference(p), p.n, /*report=*/false);
+  EXPECT_GT(differences, int64_t(got.size()) / 2);
+}
+
+//===----------------------------------------------------------------------===//
+// Mixed MXFP8 (E4M3, lhs) x MXFP4 (E2M1, rhs) on 16x16x128
+//===----------------------------------------------------------------------===//
+
+class MixedFp8Fp4UKernelTest : public MXFP4UKernelTest {
+protected:
+  MixedFp8Fp4UKernelTest() {
+    format = ref::ElemFormat::E4M3;
+    rhsFormatOverride = ref::ElemFormat::E2M1;
+  }
+};
+
+TEST_F(MixedFp8Fp4UKernelTest, LibraryHoldsTheMixedUKernel) {
+  EXPECT_EQ(ukernelName(), kMixedUKernel);
+  EXPECT_TRUE(gfx950::getUKernelSource(kMixedUKernel).has_value());
+}
+TEST_F(MixedFp8Fp4UKernelTest, Exact4x4x2Waves2x2Ko2) {
+  checkExact(k4x4x2, 2, 31);
+}
+TEST_F(MixedFp8Fp4UKernelTest, Random4x4x2Waves2x2WithinBound) {
+  checkRandom(k4x4x2, 2, 32);
+}
+TEST_F(MixedFp8Fp4UKernelTest, ContiguousLhsKOrderIsDetected) {
+  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 33);
+  Buffers buf = layOut(k4x4x2, p, LayoutBug::ContiguousLhsK);
+  ASSERT_EQ(run(*module, k4x4x2, buf), "");
+  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
+  int64_t differences =
+      countBitDifferences(got, reference(p), p.n, /*report=*/false);
+  EXPECT_GT(differences, int64_t(got.size()) / 2);
+}
+
+//===----------------------------------------------------------------------===//
+// MXFP4 on 32x32x64: 2 lane groups of 32 rows, 16 accumulators per lane
+//===----------------------------------------------------------------------===//
+
+class MXFP4x32UKernelTest : public MXFP4UKernelTest {
+protected:
+  MXFP4x32UKernelTest() { intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64; }
+};
+
+TEST_F(MXFP4x32UKernelTest, LibraryHoldsThe32x32x64UKernel) {
+  EXPECT_EQ(ukernelName(), kFp4x32UKernel);
+  EXPECT_TRUE(gfx950::getUKernelSource(kFp4x32UKernel).has_value());
+}
+TEST_F(MXFP4x32UKernelTest, Exact2x2x4Waves2x2Ko2) {
+  checkExact(k2x2x4, 2, 41);
+}
+TEST_F(MXFP4x32UKernelTest, Random2x2x4Waves2x2WithinBound) {
+  checkRandom(k2x2x4, 2, 42);
+}
+TEST_F(MXFP4x32UKernelTest, UnspecializedUKernelMatchesSpecialization) {
+  OwningOpRef<ModuleOp> specialized = buildKernel(k2x2x4, true);
+  OwningOpRef<ModuleOp> called = buildKernel(k2x2x4, false);
+  ASSERT_TRUE(specialized && called);
+  Problem p = makeProblem(k2x2x4, 2, /*exact=*/false, 43);
+  Buffers first = layOut(k2x2x4, p, LayoutBug::None);
+  Buffers second = layOut(k2x2x4, p, LayoutBug::None);
+  ASSERT_EQ(run(*specialized, k2x2x4, first), "");
+  ASSERT_EQ(run(*called, k2x2x4, second), "");
+  EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+}
+TEST_F(MXFP4x32UKernelTest, WrongLhsSwizzleIsDetected) {
+  OwningOpRef<ModuleOp> module = buildKernel(k2x2x4, true);
+  ASSERT_TRUE(module);
+  Problem p = makeProblem(k2x2x4, 2, /*exact=*/true, 44);
+  Buffers buf = layOut(k2x2x4, p, LayoutBug::SwapLhsLaneGroups);
+  ASSERT_EQ(run(*module, k2x2x4, buf), "");
+  std::vector<float> got = unswizzleAcc(k2x2x4, p, buf.acc);
   int64_t differences =
       countBitDifferences(got, reference(p), p.n, /*report=*/false);
   EXPECT_GT(differences, int64_t(got.size()) / 2);

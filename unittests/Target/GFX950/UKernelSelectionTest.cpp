@@ -22,6 +22,10 @@ constexpr StringLiteral kFp4UKernel =
     "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
 constexpr StringLiteral kFp8UKernel =
     "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
+constexpr StringLiteral kMixedUKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
+constexpr StringLiteral kFp4x32UKernel =
+    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
 
 class UKernelSelectionTest : public ::testing::Test {
 protected:
@@ -70,22 +74,49 @@ TEST_F(UKernelSelectionTest, Fp8SelectsTheFp8UKernel) {
   EXPECT_EQ(*selection.name, kFp8UKernel);
 }
 
-TEST_F(UKernelSelectionTest, MixedFp8Fp4HasNoUKernel) {
+TEST_F(UKernelSelectionTest, LibraryHoldsTheNewUKernels) {
+  EXPECT_TRUE(gfx950::getUKernelSource(kMixedUKernel).has_value());
+  EXPECT_TRUE(gfx950::getUKernelSource(kFp4x32UKernel).has_value());
+}
+
+TEST_F(UKernelSelectionTest, MixedFp8Fp4SelectsTheMixedUKernel) {
   gfx950::UKernelSelection selection =
       gfx950::selectUKernel(resolve(f8(), f4(), 4096, 4096));
+  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
+  EXPECT_EQ(*selection.name, kMixedUKernel);
+}
+
+TEST_F(UKernelSelectionTest, MixedFp4Fp8HasNoUKernel) {
+  // Only lhs fp8 x rhs fp4 is served: the swapped pair has no ukernel.
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f4(), f8(), 4096, 4096));
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("element types differ"),
             std::string::npos)
       << selection.rejections;
 }
 
-TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
+TEST_F(UKernelSelectionTest, Fp4On32x32x64SelectsItsUKernel) {
   gfx950::ResolverOptions options;
   options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
   gfx950::UKernelSelection selection =
       gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096, options));
+  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
+  EXPECT_EQ(*selection.name, kFp4x32UKernel);
+}
+
+TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
+  // No fp8 ukernel on 32x32x64: the 16x16x128 ones reject the intrinsic, the
+  // 32x32x64 fp4 one the element types.
+  gfx950::ResolverOptions options;
+  options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
+  gfx950::UKernelSelection selection =
+      gfx950::selectUKernel(resolve(f8(), f8(), 4096, 4096, options));
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("intrinsic differs"), std::string::npos)
+      << selection.rejections;
+  EXPECT_NE(selection.rejections.find("element types differ"),
+            std::string::npos)
       << selection.rejections;
 }
 
