@@ -770,6 +770,35 @@ protected:
     std::printf("[ info ] worst error %.3f x 2^-24 * sum|terms| (bound %.0f)\n",
                 worst, roundings);
   }
+
+  /// The ukernel called as a function computes the same bits as its
+  /// specialized copy.
+  void checkCalledMatchesSpecialized(const Config &config, unsigned seed) {
+    OwningOpRef<ModuleOp> specialized = buildKernel(config, true);
+    OwningOpRef<ModuleOp> called = buildKernel(config, false);
+    ASSERT_TRUE(specialized && called);
+    Problem p = makeProblem(config, 2, /*exact=*/false, seed);
+    Buffers first = layOut(config, p, LayoutBug::None);
+    Buffers second = layOut(config, p, LayoutBug::None);
+    ASSERT_EQ(run(*specialized, config, first), "");
+    ASSERT_EQ(run(*called, config, second), "");
+    EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+  }
+
+  /// Laying the operands out with `bug` changes more than half of the
+  /// results on exact data: the comparison would catch that layout bug.
+  void checkLayoutBugDetected(const Config &config, LayoutBug bug,
+                              unsigned seed) {
+    OwningOpRef<ModuleOp> module = buildKernel(config, true);
+    ASSERT_TRUE(module);
+    Problem p = makeProblem(config, 2, /*exact=*/true, seed);
+    Buffers buf = layOut(config, p, bug);
+    ASSERT_EQ(run(*module, config, buf), "");
+    std::vector<float> got = unswizzleAcc(config, p, buf.acc);
+    int64_t differences =
+        countBitDifferences(got, reference(p), p.n, /*report=*/false);
+    EXPECT_GT(differences, int64_t(got.size()) / 2);
+  }
 };
 
 TEST_F(MXFP4UKernelTest, UKernelName) { EXPECT_EQ(ukernelName(), kFp4UKernel); }
@@ -787,17 +816,8 @@ TEST_F(MXFP4UKernelTest, Random16x4x2Waves1x4WithinBound) {
 /// The ukernel run as a called function (loops, affine.apply, dynamic
 /// alloca, scalar scales) gives the same bits as its specialization.
 TEST_F(MXFP4UKernelTest, UnspecializedUKernelMatchesSpecialization) {
-  for (const Config &config : {k4x4x2, k16x4x2}) {
-    OwningOpRef<ModuleOp> specialized = buildKernel(config, true);
-    OwningOpRef<ModuleOp> called = buildKernel(config, false);
-    ASSERT_TRUE(specialized && called);
-    Problem p = makeProblem(config, 2, /*exact=*/false, 7);
-    Buffers first = layOut(config, p, LayoutBug::None);
-    Buffers second = layOut(config, p, LayoutBug::None);
-    ASSERT_EQ(run(*specialized, config, first), "");
-    ASSERT_EQ(run(*called, config, second), "");
-    EXPECT_EQ(first.acc.bytes, second.acc.bytes);
-  }
+  for (const Config &config : {k4x4x2, k16x4x2})
+    checkCalledMatchesSpecialized(config, 7);
 }
 
 /// A wrong lane mapping in the test data changes the result: the comparison
@@ -890,15 +910,7 @@ TEST_F(MXFP8UKernelTest, Random4x4x2Waves2x2WithinBound) {
 }
 
 TEST_F(MXFP8UKernelTest, UnspecializedUKernelMatchesSpecialization) {
-  OwningOpRef<ModuleOp> specialized = buildKernel(k4x4x2, true);
-  OwningOpRef<ModuleOp> called = buildKernel(k4x4x2, false);
-  ASSERT_TRUE(specialized && called);
-  Problem p = makeProblem(k4x4x2, 2, /*exact=*/false, 25);
-  Buffers first = layOut(k4x4x2, p, LayoutBug::None);
-  Buffers second = layOut(k4x4x2, p, LayoutBug::None);
-  ASSERT_EQ(run(*specialized, k4x4x2, first), "");
-  ASSERT_EQ(run(*called, k4x4x2, second), "");
-  EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+  checkCalledMatchesSpecialized(k4x4x2, 25);
 }
 
 /// The K order inside a lane matters: the lhs laid out with k = 32 g + t per
@@ -907,27 +919,11 @@ TEST_F(MXFP8UKernelTest, UnspecializedUKernelMatchesSpecialization) {
 /// with distinct scales for neighbouring K blocks. Together with the exact
 /// test this checks the fp8 chunk order end to end.
 TEST_F(MXFP8UKernelTest, ContiguousLhsKOrderIsDetected) {
-  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
-  ASSERT_TRUE(module);
-  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 26);
-  Buffers buf = layOut(k4x4x2, p, LayoutBug::ContiguousLhsK);
-  ASSERT_EQ(run(*module, k4x4x2, buf), "");
-  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
-  int64_t differences =
-      countBitDifferences(got, reference(p), p.n, /*report=*/false);
-  EXPECT_GT(differences, int64_t(got.size()) / 2);
+  checkLayoutBugDetected(k4x4x2, LayoutBug::ContiguousLhsK, 26);
 }
 
 TEST_F(MXFP8UKernelTest, WrongLhsSwizzleIsDetected) {
-  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
-  ASSERT_TRUE(module);
-  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 27);
-  Buffers buf = layOut(k4x4x2, p, LayoutBug::SwapLhsLaneGroups);
-  ASSERT_EQ(run(*module, k4x4x2, buf), "");
-  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
-  int64_t differences =
-      countBitDifferences(got, reference(p), p.n, /*report=*/false);
-  EXPECT_GT(differences, int64_t(got.size()) / 2);
+  checkLayoutBugDetected(k4x4x2, LayoutBug::SwapLhsLaneGroups, 27);
 }
 
 //===----------------------------------------------------------------------===//
@@ -953,15 +949,7 @@ TEST_F(MixedFp8Fp4UKernelTest, Random4x4x2Waves2x2WithinBound) {
   checkRandom(k4x4x2, 2, 32);
 }
 TEST_F(MixedFp8Fp4UKernelTest, ContiguousLhsKOrderIsDetected) {
-  OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
-  ASSERT_TRUE(module);
-  Problem p = makeProblem(k4x4x2, 2, /*exact=*/true, 33);
-  Buffers buf = layOut(k4x4x2, p, LayoutBug::ContiguousLhsK);
-  ASSERT_EQ(run(*module, k4x4x2, buf), "");
-  std::vector<float> got = unswizzleAcc(k4x4x2, p, buf.acc);
-  int64_t differences =
-      countBitDifferences(got, reference(p), p.n, /*report=*/false);
-  EXPECT_GT(differences, int64_t(got.size()) / 2);
+  checkLayoutBugDetected(k4x4x2, LayoutBug::ContiguousLhsK, 33);
 }
 
 //===----------------------------------------------------------------------===//
@@ -984,26 +972,10 @@ TEST_F(MXFP4x32UKernelTest, Random2x2x4Waves2x2WithinBound) {
   checkRandom(k2x2x4, 2, 42);
 }
 TEST_F(MXFP4x32UKernelTest, UnspecializedUKernelMatchesSpecialization) {
-  OwningOpRef<ModuleOp> specialized = buildKernel(k2x2x4, true);
-  OwningOpRef<ModuleOp> called = buildKernel(k2x2x4, false);
-  ASSERT_TRUE(specialized && called);
-  Problem p = makeProblem(k2x2x4, 2, /*exact=*/false, 43);
-  Buffers first = layOut(k2x2x4, p, LayoutBug::None);
-  Buffers second = layOut(k2x2x4, p, LayoutBug::None);
-  ASSERT_EQ(run(*specialized, k2x2x4, first), "");
-  ASSERT_EQ(run(*called, k2x2x4, second), "");
-  EXPECT_EQ(first.acc.bytes, second.acc.bytes);
+  checkCalledMatchesSpecialized(k2x2x4, 43);
 }
 TEST_F(MXFP4x32UKernelTest, WrongLhsSwizzleIsDetected) {
-  OwningOpRef<ModuleOp> module = buildKernel(k2x2x4, true);
-  ASSERT_TRUE(module);
-  Problem p = makeProblem(k2x2x4, 2, /*exact=*/true, 44);
-  Buffers buf = layOut(k2x2x4, p, LayoutBug::SwapLhsLaneGroups);
-  ASSERT_EQ(run(*module, k2x2x4, buf), "");
-  std::vector<float> got = unswizzleAcc(k2x2x4, p, buf.acc);
-  int64_t differences =
-      countBitDifferences(got, reference(p), p.n, /*report=*/false);
-  EXPECT_GT(differences, int64_t(got.size()) / 2);
+  checkLayoutBugDetected(k2x2x4, LayoutBug::SwapLhsLaneGroups, 44);
 }
 
 } // namespace
