@@ -15,6 +15,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.mx_obj_root, "test")
 
 config.substitutions.append(("%mx_src_root", config.mx_src_root))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 config.substitutions.append(
     ("%testdata", os.path.join(config.mx_src_root, "test", "data")))
 

@@ -2,6 +2,13 @@
 // RUN:   | FileCheck %s
 // RUN: mx-opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=isa},mx-gfx950-kernel-report)' \
 // RUN:   -o /dev/null | FileCheck %s --check-prefix=REPORT
+// A code object (HSACO) needs ld.lld: the ROCDL serializer runs
+// <toolkit>/llvm/bin/ld.lld, so point the toolkit at lld-22.
+// RUN: rm -rf %t && mkdir -p %t/llvm/bin && ln -s %llvm_tools_dir/ld.lld %t/llvm/bin/ld.lld
+// RUN: mx-opt %s --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=bin toolkit=%t})' \
+// RUN:   | FileCheck %s --check-prefix=HSACO
+
+// HSACO: gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx950">, bin = "\7FELF
 
 // The gfx950 ISA path mx relies on, on a hand-specialized prototype of the
 // data-tiled fp4 ukernel (one wave, 16x16x128, intrinsics_m = intrinsics_n =
