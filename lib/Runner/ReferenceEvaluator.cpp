@@ -396,25 +396,27 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
   if (M > 0 && N > 0 && K > 0) {
     std::vector<uint8_t> a(M * K), sa(M * KB), b(N * K), sb(N * KB);
     std::vector<float> c(M * N);
+    // Gathers one operand and its scales into row-major [rows, K] and
+    // [rows, K/32] (rows = the operand's M or N positions).
+    auto gather = [&](ArrayRef<int64_t> rows, int64_t dataBase,
+                      int64_t scaleBase, ArrayRef<int64_t> scaleRows,
+                      const uint8_t *data, ArrayRef<int64_t> strides,
+                      const uint8_t *scaleData, ArrayRef<int64_t> scaleStrides,
+                      std::vector<uint8_t> &codes,
+                      std::vector<uint8_t> &scales) {
+      for (size_t r = 0; r < rows.size(); ++r) {
+        for (int64_t k = 0; k < K; ++k)
+          codes[r * K + k] = data[dataBase + rows[r] + k * strides[dims.k]];
+        for (int64_t kb = 0; kb < KB; ++kb)
+          scales[r * KB + kb] =
+              scaleData[scaleBase + scaleRows[r] + kb * scaleStrides[dims.k]];
+      }
+    };
     for (size_t batch = 0; batch < accBatch.size(); ++batch) {
-      for (int64_t m = 0; m < M; ++m) {
-        int64_t base = lhsBatch[batch] + lhsM[m];
-        int64_t scaleBase = lhsScaleBatch[batch] + lhsScaleM[m];
-        for (int64_t k = 0; k < K; ++k)
-          a[m * K + k] = lhsData[base + k * lhsStrides[dims.k]];
-        for (int64_t kb = 0; kb < KB; ++kb)
-          sa[m * KB + kb] =
-              lhsScaleData[scaleBase + kb * lhsScaleStrides[dims.k]];
-      }
-      for (int64_t n = 0; n < N; ++n) {
-        int64_t base = rhsBatch[batch] + rhsN[n];
-        int64_t scaleBase = rhsScaleBatch[batch] + rhsScaleN[n];
-        for (int64_t k = 0; k < K; ++k)
-          b[n * K + k] = rhsData[base + k * rhsStrides[dims.k]];
-        for (int64_t kb = 0; kb < KB; ++kb)
-          sb[n * KB + kb] =
-              rhsScaleData[scaleBase + kb * rhsScaleStrides[dims.k]];
-      }
+      gather(lhsM, lhsBatch[batch], lhsScaleBatch[batch], lhsScaleM, lhsData,
+             lhsStrides, lhsScaleData, lhsScaleStrides, a, sa);
+      gather(rhsN, rhsBatch[batch], rhsScaleBatch[batch], rhsScaleN, rhsData,
+             rhsStrides, rhsScaleData, rhsScaleStrides, b, sb);
       for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < N; ++n)
           c[m * N + n] = accData[accBatch[batch] + accM[m] + accN[n]];
