@@ -5,11 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // A lock-step interpreter: the ops of a workgroup run one at a time, each for
-// all threads of the workgroup. Run-time values are either registers (one
-// byte string per thread, or one for all threads when uniform) or memref
-// views (storage + offset/sizes/strides, with a per-thread stride for
-// private memory). Structured control flow needs uniform bounds and
-// conditions; everything else fails with an error naming the op.
+// the active threads of the workgroup. Run-time values are either registers
+// (one byte string per thread, or one for all threads when uniform) or memref
+// views (storage + offset/sizes/strides, with a per-thread stride for private
+// memory and an optional per-thread offset). A divergent scf.if narrows the
+// active mask for each region and merges the results; loop bounds must be
+// uniform over the active threads; everything else fails with an error
+// naming the op. The same interpreter runs host functions with one thread:
+// host buffers are shared (results keep them alive), and gpu.launch_func
+// starts a nested kernel-mode interpreter on views of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +33,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/bit.h"
@@ -36,6 +41,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::mx::emu;
@@ -56,30 +62,47 @@ constexpr int64_t kMaxThreads = 1024;
 constexpr int64_t kMaxLocalBytes = int64_t(1) << 30;
 /// Deepest func.call nesting.
 constexpr int kMaxCallDepth = 64;
+/// Most bytes of host memory (allocations and globals) of a host run.
+constexpr int64_t kMaxHostBytes = int64_t(1) << 34;
 
-/// One memory object: a kernel argument's buffer, or memory the emulator
-/// allocated (private / workgroup), which tracks initialization per byte.
+/// One memory object: a host buffer (kernel argument, host allocation,
+/// global) or memory the emulator allocated for a workgroup (private /
+/// workgroup). Initialization is tracked per byte where `initialized` is set.
 struct Storage {
   uint8_t *data = nullptr;
   int64_t size = 0;
-  /// For messages: "kernel argument #0", "memref.alloca at loc(...)".
+  /// For messages: "kernel argument #0", "'memref.alloca' at loc(...)".
   std::string name;
-  /// Backing store of emulator-allocated memory.
-  std::vector<uint8_t> owned;
-  /// Per byte: written yet? Empty when not tracked (kernel arguments).
-  std::vector<uint8_t> initialized;
+  /// Per byte: written yet? Null when not tracked.
+  uint8_t *initialized = nullptr;
+  /// Writes fail (constant globals).
+  bool readOnly = false;
+  /// A `memref.alloc` (may be deallocated), and whether it was.
+  bool isHeap = false;
+  bool freed = false;
+  /// Host mode: the buffer (kept alive by results that view it).
+  std::shared_ptr<HostBuffer> host;
+  /// Backing store of emulator-allocated workgroup memory.
+  std::vector<uint8_t> owned, ownedInitialized;
 };
 
-/// A memref value: elements at `offset + sum(index_d * strides_d)` (in
-/// elements of `elemBytes` bytes) of the storage, shifted by
-/// `threadStride * thread` bytes for per-thread (private) memory.
+/// A memref value: elements at `offset + threadOffset[thread] +
+/// sum(index_d * strides_d)` (in elements of `elemBytes` bytes) of the
+/// storage, shifted by `threadStride * thread` bytes for per-thread (private)
+/// memory. `threadOffset` is null for views whose offset is uniform; sizes
+/// and strides are always uniform.
 struct MemView {
   Storage *storage = nullptr;
   int64_t threadStride = 0;
   int64_t offset = 0;
+  std::shared_ptr<const std::vector<int64_t>> threadOffset;
   SmallVector<int64_t, 6> sizes;
   SmallVector<int64_t, 6> strides;
   int64_t elemBytes = 0;
+
+  int64_t getOffset(int64_t thread) const {
+    return offset + (threadOffset ? (*threadOffset)[thread] : 0);
+  }
 };
 
 /// A non-memref value: `bytes` bytes per thread, stored once when uniform.
@@ -248,6 +271,62 @@ std::optional<hw::SourceFormat> getSourceFormat(Type type) {
   return std::nullopt;
 }
 
+/// Checks a run-time view against the static parts of `type`: rank, sizes,
+/// strides (of dimensions of size > 1) and offset; an identity layout also
+/// needs the row-major strides of the run-time sizes and offset 0. A per-thread
+/// offset (nullopt) is not checked. Returns a description of the first
+/// mismatch, or "" if the view fits.
+std::string checkViewAgainstType(MemRefType type, std::optional<int64_t> offset,
+                                 ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> strides) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto describe = [&]() {
+    os << "the view (offset ";
+    if (offset)
+      os << *offset;
+    else
+      os << "per thread";
+    os << ", sizes " << formatList(sizes) << ", strides " << formatList(strides)
+       << ") does not match " << type;
+  };
+  if (int64_t(sizes.size()) != type.getRank()) {
+    describe();
+    os << " (rank)";
+    return text;
+  }
+  SmallVector<int64_t> typeStrides;
+  int64_t typeOffset;
+  if (failed(type.getStridesAndOffset(typeStrides, typeOffset))) {
+    os << "unsupported layout (not strided): " << type;
+    return text;
+  }
+  StridedLayout rowMajor = StridedLayout::rowMajor(sizes);
+  bool identity = type.getLayout().isIdentity();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!type.isDynamicDim(d) && type.getDimSize(d) != sizes[d]) {
+      describe();
+      os << " (size of dimension " << d << ")";
+      return text;
+    }
+    if (sizes[d] <= 1)
+      continue;
+    if ((!ShapedType::isDynamic(typeStrides[d]) &&
+         typeStrides[d] != strides[d]) ||
+        (identity && strides[d] != rowMajor.strides[d])) {
+      describe();
+      os << " (stride of dimension " << d << ")";
+      return text;
+    }
+  }
+  if (offset && !ShapedType::isDynamic(typeOffset) && typeOffset != *offset) {
+    describe();
+    os << " (offset)";
+    return text;
+  }
+  return "";
+}
+
 /// The result of one element of an elementwise op: bits or an error.
 struct ElemResult {
   uint64_t bits = 0;
@@ -260,21 +339,35 @@ struct ElemResult {
 
 class Interpreter {
 public:
+  /// Kernel mode: one launch of `kernel`.
   Interpreter(gpu::GPUFuncOp kernel, std::array<int64_t, 3> gridSize,
               std::array<int64_t, 3> blockSize, RunStats &stats)
       : kernel(kernel), gridSize(gridSize), blockSize(blockSize), stats(stats) {
   }
+  /// Host mode: one run of the host function `function` (one thread).
+  Interpreter(func::FuncOp function, RunStats &stats, HostRunStats &hostStats)
+      : hostFunction(function), gridSize({1, 1, 1}), blockSize({1, 1, 1}),
+        stats(stats), hostStats(&hostStats) {}
 
-  /// Runs the whole launch.
-  LogicalResult run(ArrayRef<KernelArg> args);
+  /// Runs the whole launch. `verify`: verify the kernel first.
+  LogicalResult run(ArrayRef<KernelArg> args, bool verify);
+  /// Runs the host function.
+  LogicalResult runHost(ArrayRef<HostValue> args,
+                        SmallVectorImpl<HostValue> &results);
 
   const std::string &getError() const { return error; }
 
 private:
+  bool isHost() const { return hostStats != nullptr; }
+
   //===--- Errors ---------------------------------------------------------===//
 
   LogicalResult failLaunch(const Twine &message) {
-    error = ("kernel @" + kernel.getName() + ": " + message).str();
+    if (isHost())
+      error =
+          ("host function @" + hostFunction.getName() + ": " + message).str();
+    else
+      error = ("kernel @" + kernel.getName() + ": " + message).str();
     return failure();
   }
   /// An error at `op` (not specific to one thread).
@@ -290,8 +383,12 @@ private:
   /// An error at `op` for thread `thread` (all threads when `uniform`).
   LogicalResult failThread(Operation *op, int64_t thread, bool uniform,
                            const Twine &message) {
+    if (isHost())
+      return fail(op, message);
     if (uniform)
-      return fail(op, "(all threads) " + message);
+      return fail(op,
+                  (isPartial() ? "(all active threads) " : "(all threads) ") +
+                      message);
     int64_t x = thread % blockSize[0];
     int64_t y = (thread / blockSize[0]) % blockSize[1];
     int64_t z = thread / (blockSize[0] * blockSize[1]);
@@ -362,11 +459,42 @@ private:
     const Reg *reg = getReg(op, value);
     if (!reg)
       return failure();
-    if (!reg->uniform)
-      return fail(op, what + " is not uniform across the workgroup "
-                             "(divergence is not supported)");
     unsigned bits = getScalarBits(value.getType());
-    return signExtend(readBits(reg->at(0), 0, bits), bits);
+    auto read = [&](int64_t t) {
+      return signExtend(readBits(reg->at(t), 0, bits), bits);
+    };
+    if (reg->uniform)
+      return read(0);
+    // A per-thread value is fine when all active threads agree.
+    int64_t first = firstActive();
+    int64_t result = read(first);
+    for (int64_t t = first + 1; t < numThreads; ++t)
+      if (isActive(t) && read(t) != result)
+        return fail(op, what + " is not uniform across the " +
+                            (isPartial() ? "active threads of the " : "") +
+                            "workgroup (thread " + Twine(first) + ": " +
+                            Twine(result) + ", thread " + Twine(t) + ": " +
+                            Twine(read(t)) + "; divergence is not supported)");
+    return result;
+  }
+
+  //===--- Active threads -------------------------------------------------===//
+
+  /// Whether thread `t` executes the current operation (divergent scf.if).
+  bool isActive(int64_t t) const { return activeMask.empty() || activeMask[t]; }
+  /// Whether some threads of the workgroup are inactive.
+  bool isPartial() const { return !activeMask.empty(); }
+  int64_t firstActive() const {
+    for (int64_t t = 0; t < numThreads; ++t)
+      if (isActive(t))
+        return t;
+    return 0;
+  }
+  int64_t countActive() const {
+    int64_t n = 0;
+    for (int64_t t = 0; t < numThreads; ++t)
+      n += isActive(t);
+    return n;
   }
 
   //===--- Execution ------------------------------------------------------===//
@@ -404,6 +532,27 @@ private:
                                     ValueRange indices, VectorType vectorType,
                                     bool isWrite, Value stored);
   LogicalResult execSubView(memref::SubViewOp op);
+  LogicalResult execReinterpretCast(memref::ReinterpretCastOp op);
+  LogicalResult execExpandShape(memref::ExpandShapeOp op);
+  LogicalResult execCollapseShape(memref::CollapseShapeOp op);
+  LogicalResult execExtractStridedMetadata(memref::ExtractStridedMetadataOp op);
+  LogicalResult execGetGlobal(memref::GetGlobalOp op);
+  LogicalResult execAlloc(Operation *op, MemRefType type,
+                          ValueRange dynamicSizes);
+  LogicalResult execDealloc(memref::DeallocOp op);
+  LogicalResult execCopy(memref::CopyOp op);
+  /// Binds `view` to `result` after checking it against the result type.
+  LogicalResult setView(Operation *op, Value result, MemView view);
+  /// Resolves mixed static/dynamic index values (uniform) of `op`.
+  LogicalResult resolveMixed(Operation *op, ArrayRef<OpFoldResult> mixed,
+                             SmallVectorImpl<int64_t> &out, StringRef what);
+  /// The storage of a host buffer, created on first use.
+  Storage *getHostStorage(std::shared_ptr<HostBuffer> buffer,
+                          const Twine &name);
+  LogicalResult execDelinearize(affine::AffineDelinearizeIndexOp op);
+  LogicalResult execLinearize(affine::AffineLinearizeIndexOp op);
+  LogicalResult execCmpF(arith::CmpFOp op);
+  LogicalResult execFloatToInt(Operation *op, bool isSigned);
   LogicalResult execExtractInsert(Operation *op, Value vector,
                                   ArrayRef<OpFoldResult> position,
                                   Value inserted);
@@ -414,10 +563,14 @@ private:
   LogicalResult execIf(scf::IfOp op);
   LogicalResult execCall(func::CallOp op);
   LogicalResult execScaledMFMA(amdgpu::ScaledMFMAOp op);
+  LogicalResult execLaunch(gpu::LaunchFuncOp op);
 
   gpu::GPUFuncOp kernel;
+  func::FuncOp hostFunction;
   std::array<int64_t, 3> gridSize, blockSize;
   RunStats &stats;
+  /// Set in host mode.
+  HostRunStats *hostStats = nullptr;
   int64_t numThreads = 0;
   std::array<int64_t, 3> blockId = {0, 0, 0};
   bool anyWorkgroup = false;
@@ -431,6 +584,14 @@ private:
   std::vector<std::unique_ptr<Storage>> localStorages;
   int64_t localBytes = 0;
   SmallVector<Operation *> callStack;
+  /// Per thread: active in the current region? Empty when all threads are.
+  SmallVector<uint8_t> activeMask;
+  /// Storages that live for the whole launch or host run: globals (by op)
+  /// and, in host mode, host buffers (by buffer).
+  DenseMap<Operation *, Storage *> globalStorages;
+  DenseMap<HostBuffer *, Storage *> hostStorages;
+  std::vector<std::unique_ptr<Storage>> longLivedStorages;
+  int64_t hostBytes = 0;
 };
 
 } // namespace
@@ -439,9 +600,9 @@ private:
 // Launch
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::run(ArrayRef<KernelArg> args) {
+LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
   // Verify first: the interpreter relies on verified IR.
-  {
+  if (verify) {
     std::string diagnostics;
     ScopedDiagnosticHandler handler(
         kernel->getContext(), [&](Diagnostic &diag) {
@@ -501,39 +662,48 @@ LogicalResult Interpreter::run(ArrayRef<KernelArg> args) {
     if (auto memrefType = dyn_cast<MemRefType>(argType)) {
       if (arg.getKind() != KernelArg::Kind::MemRef || !arg.getBuffer())
         return failLaunch(name + " is a memref; pass KernelArg::memref");
-      if (!memrefType.getLayout().isIdentity())
-        return failLaunch(name + ": only identity-layout memrefs are "
-                                 "supported");
       int64_t elemBytes = getMemElemBytes(memrefType.getElementType());
       if (!elemBytes)
         return failLaunch(name + ": unsupported memref element type (sub-byte "
                                  "and odd-width types cannot be stored)");
-      ArrayRef<int64_t> shape = arg.getShape();
+      const StridedLayout &layout = arg.getLayout();
+      ArrayRef<int64_t> shape = layout.sizes;
       if (int64_t(shape.size()) != memrefType.getRank())
         return failLaunch(name + " has rank " + Twine(memrefType.getRank()) +
                           ", got shape " + formatList(shape));
+      if (layout.strides.size() != shape.size())
+        return failLaunch(name + ": the layout has " +
+                          Twine(layout.strides.size()) + " strides for " +
+                          Twine(shape.size()) + " sizes");
       int64_t numBytes = elemBytes;
-      for (auto [d, size] : llvm::enumerate(shape)) {
+      for (int64_t size : shape)
         if (size < 0 || llvm::MulOverflow(numBytes, size, numBytes))
           return failLaunch(name + ": invalid shape " + formatList(shape));
-        if (!memrefType.isDynamicDim(d) && memrefType.getDimSize(d) != size)
-          return failLaunch(name + ": shape " + formatList(shape) +
-                            " does not match the static sizes of the type");
-      }
+      std::string mismatch = checkViewAgainstType(memrefType, layout.offset,
+                                                  shape, layout.strides);
+      if (!mismatch.empty())
+        return failLaunch(name + ": " + mismatch);
+      HostBuffer &buffer = *arg.getBuffer();
       auto storage = std::make_unique<Storage>();
-      storage->data = arg.getBuffer()->bytes.data();
-      storage->size = int64_t(arg.getBuffer()->bytes.size());
+      storage->data = buffer.bytes.data();
+      storage->size = int64_t(buffer.bytes.size());
       storage->name = name;
+      if (!arg.getName().empty())
+        storage->name += ", " + arg.getName().str();
+      if (!buffer.initialized.empty()) {
+        if (buffer.initialized.size() != buffer.bytes.size())
+          return failLaunch(name + ": the buffer's initialization mask has " +
+                            Twine(buffer.initialized.size()) + " entries for " +
+                            Twine(buffer.bytes.size()) + " bytes");
+        storage->initialized = buffer.initialized.data();
+      }
+      storage->readOnly = buffer.readOnly;
       rt.isMem = true;
       rt.mem.storage = storage.get();
       rt.mem.elemBytes = elemBytes;
+      rt.mem.offset = layout.offset;
       rt.mem.sizes.assign(shape.begin(), shape.end());
-      rt.mem.strides.resize(shape.size());
-      int64_t stride = 1;
-      for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-        rt.mem.strides[d] = stride;
-        stride *= shape[d];
-      }
+      rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
       argStorages.push_back(std::move(storage));
     } else if (argType.isIntOrIndex()) {
       if (arg.getKind() != KernelArg::Kind::Integer)
@@ -574,6 +744,7 @@ LogicalResult Interpreter::runWorkgroup() {
   localStorages.clear();
   localBytes = 0;
   callStack.clear();
+  activeMask.clear();
   for (auto &[value, rt] : argValues)
     values[value] = rt;
   for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
@@ -628,6 +799,14 @@ LogicalResult Interpreter::execute(Operation *op) {
   using APFloat = llvm::APFloat;
   constexpr auto rne = APFloat::rmNearestTiesToEven;
   auto dimOf = [](gpu::Dimension dim) { return unsigned(dim); };
+  Dialect *dialect = op->getDialect();
+  if (isHost() && dialect &&
+      isa<gpu::GPUDialect, amdgpu::AMDGPUDialect>(dialect) &&
+      !isa<gpu::LaunchFuncOp>(op))
+    return fail(op, "device operation in host code");
+  if (!isHost() && isa<gpu::LaunchFuncOp, memref::AllocOp, memref::DeallocOp,
+                       memref::CopyOp>(op))
+    return fail(op, "host operation in a kernel (not supported)");
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       // arith: constants, integer arithmetic, comparisons, casts.
       .Case<arith::ConstantOp>([&](auto c) { return execConstant(c); })
@@ -765,6 +944,27 @@ LogicalResult Interpreter::execute(Operation *op) {
       })
       .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp>(
           [&](auto) { return execFloatCast(op); })
+      .Case<arith::FPToSIOp>(
+          [&](auto) { return execFloatToInt(op, /*isSigned=*/true); })
+      .Case<arith::FPToUIOp>(
+          [&](auto) { return execFloatToInt(op, /*isSigned=*/false); })
+      .Case<arith::CmpFOp>([&](auto cmp) { return execCmpF(cmp); })
+      .Case<arith::MaximumFOp>([&](auto) {
+        return floatBinary(
+            op, [](APFloat &a, const APFloat &b) { a = llvm::maximum(a, b); });
+      })
+      .Case<arith::MinimumFOp>([&](auto) {
+        return floatBinary(
+            op, [](APFloat &a, const APFloat &b) { a = llvm::minimum(a, b); });
+      })
+      .Case<arith::MaxNumFOp>([&](auto) {
+        return floatBinary(
+            op, [](APFloat &a, const APFloat &b) { a = llvm::maxnum(a, b); });
+      })
+      .Case<arith::MinNumFOp>([&](auto) {
+        return floatBinary(
+            op, [](APFloat &a, const APFloat &b) { a = llvm::minnum(a, b); });
+      })
       // affine
       .Case<affine::AffineApplyOp>([&](auto apply) {
         return execAffine(op, apply.getAffineMap(), apply.getMapOperands(), 0);
@@ -775,6 +975,10 @@ LogicalResult Interpreter::execute(Operation *op) {
       .Case<affine::AffineMaxOp>([&](auto max) {
         return execAffine(op, max.getMap(), max.getMapOperands(), 1);
       })
+      .Case<affine::AffineDelinearizeIndexOp>(
+          [&](auto d) { return execDelinearize(d); })
+      .Case<affine::AffineLinearizeIndexOp>(
+          [&](auto l) { return execLinearize(l); })
       // gpu
       .Case<gpu::ThreadIdOp>([&](auto tid) {
         unsigned d = dimOf(tid.getDimension());
@@ -823,16 +1027,49 @@ LogicalResult Interpreter::execute(Operation *op) {
         return execThreadValue(
             op, [](int64_t) { return int64_t(hw::kWaveSize); }, true);
       })
-      // All threads run in lock step: a barrier has nothing to wait for.
-      .Case<gpu::BarrierOp>([&](auto) { return success(); })
+      // All threads run in lock step: a barrier has nothing to wait for, but
+      // every thread of the workgroup must reach it.
+      .Case<gpu::BarrierOp>([&](auto) -> LogicalResult {
+        if (isPartial())
+          return fail(op, "barrier in divergent control flow (" +
+                              Twine(countActive()) + " of " +
+                              Twine(numThreads) + " threads active)");
+        return success();
+      })
       // memref
       .Case<memref::AllocaOp>([&](auto alloca) -> LogicalResult {
+        if (isHost())
+          return execAlloc(op, alloca.getType(), alloca.getDynamicSizes());
         FailureOr<MemView> view =
             createLocal(op, alloca.getType(), alloca.getDynamicSizes(), true);
         if (failed(view))
           return failure();
         setMem(alloca.getResult(), *view);
         return success();
+      })
+      .Case<memref::AllocOp>([&](auto alloc) {
+        return execAlloc(op, alloc.getType(), alloc.getDynamicSizes());
+      })
+      .Case<memref::DeallocOp>([&](auto d) { return execDealloc(d); })
+      .Case<memref::CopyOp>([&](auto copy) { return execCopy(copy); })
+      .Case<memref::GetGlobalOp>([&](auto g) { return execGetGlobal(g); })
+      .Case<memref::ReinterpretCastOp>(
+          [&](auto cast) { return execReinterpretCast(cast); })
+      .Case<memref::ExpandShapeOp>(
+          [&](auto expand) { return execExpandShape(expand); })
+      .Case<memref::CollapseShapeOp>(
+          [&](auto collapse) { return execCollapseShape(collapse); })
+      .Case<memref::ExtractStridedMetadataOp>(
+          [&](auto e) { return execExtractStridedMetadata(e); })
+      // Casts that keep the view (address spaces, alignment, layouts).
+      .Case<memref::CastOp, memref::MemorySpaceCastOp,
+            memref::AssumeAlignmentOp>([&](auto cast) -> LogicalResult {
+        if (!isa<MemRefType>(cast->getResult(0).getType()))
+          return unsupportedType(op, cast->getResult(0).getType());
+        const MemView *view = getMem(op, op->getOperand(0));
+        if (!view)
+          return failure();
+        return setView(op, op->getResult(0), *view);
       })
       .Case<memref::DimOp>([&](auto dim) -> LogicalResult {
         const MemView *view = getMem(op, dim.getSource());
@@ -847,25 +1084,6 @@ LogicalResult Interpreter::execute(Operation *op) {
                               " out of range for rank " +
                               Twine(view->sizes.size()));
         setReg(dim.getResult(), uniformInt(dim.getType(), view->sizes[*index]));
-        return success();
-      })
-      .Case<memref::CastOp>([&](auto cast) -> LogicalResult {
-        const MemView *view = getMem(op, cast.getSource());
-        if (!view)
-          return failure();
-        auto type = dyn_cast<MemRefType>(cast.getType());
-        if (!type || !type.getLayout().isIdentity())
-          return fail(op, "only casts to identity-layout memrefs are "
-                          "supported");
-        MemView result = *view;
-        for (auto [d, size] : llvm::enumerate(type.getShape()))
-          if (!ShapedType::isDynamic(size) && size != result.sizes[d])
-            return fail(op, "static size " + Twine(size) + " of dimension " +
-                                Twine(d) +
-                                " does not match the run-time "
-                                "size " +
-                                Twine(result.sizes[d]));
-        setMem(cast.getResult(), std::move(result));
         return success();
       })
       .Case<memref::SubViewOp>([&](auto sv) { return execSubView(sv); })
@@ -936,6 +1154,7 @@ LogicalResult Interpreter::execute(Operation *op) {
       .Case<scf::ForOp>([&](auto loop) { return execFor(loop); })
       .Case<scf::IfOp>([&](auto ifOp) { return execIf(ifOp); })
       .Case<func::CallOp>([&](auto call) { return execCall(call); })
+      .Case<gpu::LaunchFuncOp>([&](auto launch) { return execLaunch(launch); })
       // amdgpu
       .Case<amdgpu::ScaledMFMAOp>(
           [&](auto mfma) { return execScaledMFMA(mfma); })
@@ -972,6 +1191,8 @@ Interpreter::elementwise(Operation *op,
   Reg out(info->bytes, uniform, numThreads);
   SmallVector<uint64_t, 3> operands(in.size());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
     for (int64_t i = 0; i < info->numElements; ++i) {
       for (size_t j = 0; j < in.size(); ++j)
         operands[j] =
@@ -1222,6 +1443,8 @@ LogicalResult Interpreter::execAffine(Operation *op, AffineMap map,
   Reg out(8, uniform, numThreads);
   SmallVector<int64_t> dims(map.getNumDims()), symbols(map.getNumSymbols());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
     for (auto [i, reg] : llvm::enumerate(in)) {
       if (i < dims.size())
         dims[i] = readIndex(*reg, t);
@@ -1304,8 +1527,9 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
   localBytes += bytes * copies;
   auto storage = std::make_unique<Storage>();
   storage->owned.assign(size_t(bytes * copies), 0);
-  storage->initialized.assign(size_t(bytes * copies), 0);
+  storage->ownedInitialized.assign(size_t(bytes * copies), 0);
   storage->data = storage->owned.data();
+  storage->initialized = storage->ownedInitialized.data();
   storage->size = bytes * copies;
   {
     llvm::raw_string_ostream os(storage->name);
@@ -1334,7 +1558,7 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   if (count > 1 && rank == 0)
     return fail(op, "vector access to a rank-0 memref");
   SmallVector<const Reg *, 6> indexRegs;
-  bool uniform = view.threadStride == 0;
+  bool uniform = view.threadStride == 0 && !view.threadOffset;
   for (Value index : indices) {
     const Reg *reg = getReg(op, index);
     if (!reg)
@@ -1348,9 +1572,16 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   if (loaded)
     *loaded = Reg(uint32_t(numBytes), uniform, numThreads);
   Storage &storage = *view.storage;
+  if (storage.freed)
+    return fail(op, Twine(isWrite ? "write to " : "read of ") + storage.name +
+                        " after its memref.dealloc");
+  if (isWrite && storage.readOnly)
+    return fail(op, "write to the constant " + storage.name);
   SmallVector<int64_t, 6> idx(rank);
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
-    int64_t linear = view.offset;
+    if (!uniform && !isActive(t))
+      continue;
+    int64_t linear = view.getOffset(t);
     bool inBounds = true;
     for (int64_t d = 0; d < rank; ++d) {
       idx[d] = readIndex(*indexRegs[d], t);
@@ -1385,10 +1616,10 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
                             " bytes");
     if (isWrite) {
       std::memcpy(storage.data + begin, stored->at(t), size_t(numBytes));
-      if (!storage.initialized.empty())
-        std::memset(storage.initialized.data() + begin, 1, size_t(numBytes));
+      if (storage.initialized)
+        std::memset(storage.initialized + begin, 1, size_t(numBytes));
     } else {
-      if (!storage.initialized.empty())
+      if (storage.initialized)
         for (int64_t b = 0; b < numBytes; ++b)
           if (!storage.initialized[begin + b])
             return failThread(op, t, uniform,
@@ -1431,52 +1662,435 @@ LogicalResult Interpreter::execVectorLoadStore(Operation *op, Value memref,
   return success();
 }
 
+LogicalResult Interpreter::resolveMixed(Operation *op,
+                                        ArrayRef<OpFoldResult> mixed,
+                                        SmallVectorImpl<int64_t> &out,
+                                        StringRef what) {
+  for (OpFoldResult ofr : mixed) {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      out.push_back(cast<IntegerAttr>(attr).getInt());
+      continue;
+    }
+    FailureOr<int64_t> value = getUniformInt(op, cast<Value>(ofr), what);
+    if (failed(value))
+      return failure();
+    out.push_back(*value);
+  }
+  return success();
+}
+
+LogicalResult Interpreter::setView(Operation *op, Value result, MemView view) {
+  auto type = dyn_cast<MemRefType>(result.getType());
+  if (!type)
+    return unsupportedType(op, result.getType());
+  for (int64_t size : view.sizes)
+    if (size < 0)
+      return fail(op, "negative size in the result shape " +
+                          formatList(view.sizes));
+  std::optional<int64_t> offset;
+  if (!view.threadOffset)
+    offset = view.offset;
+  std::string mismatch =
+      checkViewAgainstType(type, offset, view.sizes, view.strides);
+  if (!mismatch.empty())
+    return fail(op, "run-time " + mismatch);
+  setMem(result, std::move(view));
+  return success();
+}
+
 LogicalResult Interpreter::execSubView(memref::SubViewOp op) {
   const MemView *source = getMem(op, op.getSource());
   if (!source)
     return failure();
-  auto resolve = [&](ArrayRef<OpFoldResult> mixed,
-                     SmallVectorImpl<int64_t> &out) -> LogicalResult {
-    for (OpFoldResult ofr : mixed) {
-      if (auto attr = dyn_cast<Attribute>(ofr)) {
-        out.push_back(cast<IntegerAttr>(attr).getInt());
-        continue;
-      }
-      FailureOr<int64_t> value =
-          getUniformInt(op, cast<Value>(ofr), "a subview operand");
-      if (failed(value))
-        return failure();
-      out.push_back(*value);
-    }
-    return success();
-  };
-  SmallVector<int64_t> offsets, sizes, strides;
-  if (failed(resolve(op.getMixedOffsets(), offsets)) ||
-      failed(resolve(op.getMixedSizes(), sizes)) ||
-      failed(resolve(op.getMixedStrides(), strides)))
+  SmallVector<int64_t> sizes, strides;
+  if (failed(resolveMixed(op, op.getMixedSizes(), sizes, "a subview size")) ||
+      failed(
+          resolveMixed(op, op.getMixedStrides(), strides, "a subview stride")))
     return failure();
-  if (offsets.size() != source->sizes.size())
+  SmallVector<OpFoldResult> mixedOffsets = op.getMixedOffsets();
+  size_t rank = source->sizes.size();
+  if (mixedOffsets.size() != rank || sizes.size() != rank ||
+      strides.size() != rank)
     return fail(op, "rank mismatch");
+  // Offsets may differ per thread (e.g. a tile per thread).
+  SmallVector<int64_t> staticOffsets(rank, 0);
+  SmallVector<const Reg *> offsetRegs(rank, nullptr);
+  bool uniform = true;
+  for (auto [d, ofr] : llvm::enumerate(mixedOffsets)) {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      staticOffsets[d] = cast<IntegerAttr>(attr).getInt();
+      continue;
+    }
+    offsetRegs[d] = getReg(op, cast<Value>(ofr));
+    if (!offsetRegs[d])
+      return failure();
+    uniform &= offsetRegs[d]->uniform;
+  }
   MemView result = *source;
   result.sizes.clear();
   result.strides.clear();
   llvm::SmallBitVector dropped = op.getDroppedDims();
-  for (size_t d = 0; d < offsets.size(); ++d) {
-    if (offsets[d] < 0 || sizes[d] < 0 ||
-        (sizes[d] > 0 &&
-         offsets[d] + (sizes[d] - 1) * strides[d] >= source->sizes[d]) ||
-        (sizes[d] == 0 && offsets[d] > source->sizes[d]))
-      return fail(op, "subview offsets " + formatList(offsets) + ", sizes " +
-                          formatList(sizes) + ", strides " +
-                          formatList(strides) + " exceed the source shape " +
-                          formatList(source->sizes));
-    result.offset += offsets[d] * source->strides[d];
+  for (size_t d = 0; d < rank; ++d) {
     if (dropped.test(d))
       continue;
     result.sizes.push_back(sizes[d]);
     result.strides.push_back(source->strides[d] * strides[d]);
   }
-  setMem(op.getResult(), std::move(result));
+  std::shared_ptr<std::vector<int64_t>> perThread;
+  if (!uniform)
+    perThread = std::make_shared<std::vector<int64_t>>(numThreads, 0);
+  SmallVector<int64_t> offsets(rank);
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    int64_t delta = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      offsets[d] =
+          offsetRegs[d] ? readIndex(*offsetRegs[d], t) : staticOffsets[d];
+      if (offsets[d] < 0 || sizes[d] < 0 ||
+          (sizes[d] > 0 &&
+           offsets[d] + (sizes[d] - 1) * strides[d] >= source->sizes[d]) ||
+          (sizes[d] == 0 && offsets[d] > source->sizes[d]))
+        return failThread(
+            op, t, uniform,
+            "subview offsets " + formatList(offsets) + ", sizes " +
+                formatList(sizes) + ", strides " + formatList(strides) +
+                " exceed the source shape " + formatList(source->sizes));
+      delta += offsets[d] * source->strides[d];
+    }
+    if (uniform)
+      result.offset += delta;
+    else
+      (*perThread)[t] =
+          delta + (source->threadOffset ? (*source->threadOffset)[t] : 0);
+  }
+  if (perThread)
+    result.threadOffset = std::move(perThread);
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execReinterpretCast(memref::ReinterpretCastOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  SmallVector<int64_t> sizes, strides;
+  if (failed(resolveMixed(op, op.getMixedSizes(), sizes, "a size")) ||
+      failed(resolveMixed(op, op.getMixedStrides(), strides, "a stride")))
+    return failure();
+  // The offset is relative to the source's base (its allocation), not to
+  // the source view; it may differ per thread.
+  MemView result = *source;
+  result.threadOffset.reset();
+  result.sizes.assign(sizes.begin(), sizes.end());
+  result.strides.assign(strides.begin(), strides.end());
+  OpFoldResult offset = op.getMixedOffsets()[0];
+  if (auto attr = dyn_cast<Attribute>(offset)) {
+    result.offset = cast<IntegerAttr>(attr).getInt();
+  } else {
+    const Reg *reg = getReg(op, cast<Value>(offset));
+    if (!reg)
+      return failure();
+    if (reg->uniform) {
+      result.offset = readIndex(*reg, 0);
+    } else {
+      auto perThread = std::make_shared<std::vector<int64_t>>(numThreads, 0);
+      for (int64_t t = 0; t < numThreads; ++t)
+        if (isActive(t))
+          (*perThread)[t] = readIndex(*reg, t);
+      result.offset = 0;
+      result.threadOffset = std::move(perThread);
+    }
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execExpandShape(memref::ExpandShapeOp op) {
+  const MemView *source = getMem(op, op.getSrc());
+  if (!source)
+    return failure();
+  SmallVector<int64_t> shape;
+  if (failed(
+          resolveMixed(op, op.getMixedOutputShape(), shape, "an output size")))
+    return failure();
+  MemView result = *source;
+  result.sizes.assign(shape.begin(), shape.end());
+  result.strides.assign(shape.size(), 0);
+  for (auto [sourceDim, group] :
+       llvm::enumerate(op.getReassociationIndices())) {
+    if (sourceDim >= source->sizes.size())
+      return fail(op, "rank mismatch");
+    int64_t stride = source->strides[sourceDim];
+    int64_t product = 1;
+    for (int64_t d : llvm::reverse(group)) {
+      result.strides[d] = stride;
+      stride *= shape[d];
+      product *= shape[d];
+    }
+    if (product != source->sizes[sourceDim])
+      return fail(op, "output sizes " + formatList(shape) +
+                          " do not multiply to the size " +
+                          Twine(source->sizes[sourceDim]) +
+                          " of source dimension " + Twine(sourceDim));
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execCollapseShape(memref::CollapseShapeOp op) {
+  const MemView *source = getMem(op, op.getSrc());
+  if (!source)
+    return failure();
+  MemView result = *source;
+  result.sizes.clear();
+  result.strides.clear();
+  for (const ReassociationIndices &group : op.getReassociationIndices()) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= source->sizes[d];
+    // Walking inward to outward over the dimensions larger than one, each
+    // stride must be the next inner one times its size.
+    std::optional<int64_t> innerStride;
+    int64_t expected = 0;
+    for (int64_t d : llvm::reverse(group)) {
+      if (source->sizes[d] == 1 || size == 0)
+        continue;
+      if (innerStride && source->strides[d] != expected)
+        return fail(op, "cannot collapse the dimensions " + formatList(group) +
+                            " of the view with sizes " +
+                            formatList(source->sizes) + " and strides " +
+                            formatList(source->strides) +
+                            ": they are not contiguous");
+      if (!innerStride)
+        innerStride = source->strides[d];
+      expected = source->strides[d] * source->sizes[d];
+    }
+    result.sizes.push_back(size);
+    result.strides.push_back(innerStride     ? *innerStride
+                             : group.empty() ? 1
+                                             : source->strides[group.back()]);
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult
+Interpreter::execExtractStridedMetadata(memref::ExtractStridedMetadataOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  MemView base = *source;
+  base.offset = 0;
+  base.threadOffset.reset();
+  base.sizes.clear();
+  base.strides.clear();
+  setMem(op.getBaseBuffer(), std::move(base));
+  Type indexType = IndexType::get(op.getContext());
+  if (!source->threadOffset) {
+    setReg(op.getOffset(), uniformInt(indexType, source->offset));
+  } else {
+    Reg offset(8, /*uniform=*/false, numThreads);
+    for (int64_t t = 0; t < numThreads; ++t) {
+      int64_t value = source->getOffset(t);
+      std::memcpy(offset.at(t), &value, 8);
+    }
+    setReg(op.getOffset(), std::move(offset));
+  }
+  for (auto [value, size] : llvm::zip(op.getSizes(), source->sizes))
+    setReg(value, uniformInt(indexType, size));
+  for (auto [value, stride] : llvm::zip(op.getStrides(), source->strides))
+    setReg(value, uniformInt(indexType, stride));
+  return success();
+}
+
+//===--- Host memory ----------------------------------------------------===//
+
+Storage *Interpreter::getHostStorage(std::shared_ptr<HostBuffer> buffer,
+                                     const Twine &name) {
+  auto it = hostStorages.find(buffer.get());
+  if (it != hostStorages.end())
+    return it->second;
+  auto storage = std::make_unique<Storage>();
+  storage->data = buffer->bytes.data();
+  storage->size = int64_t(buffer->bytes.size());
+  storage->name = name.str();
+  if (buffer->initialized.size() == buffer->bytes.size() &&
+      !buffer->initialized.empty())
+    storage->initialized = buffer->initialized.data();
+  storage->readOnly = buffer->readOnly;
+  storage->host = std::move(buffer);
+  Storage *result = storage.get();
+  hostStorages[result->host.get()] = result;
+  longLivedStorages.push_back(std::move(storage));
+  return result;
+}
+
+LogicalResult Interpreter::execGetGlobal(memref::GetGlobalOp op) {
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      op, op.getNameAttr());
+  if (!global)
+    return fail(op, "no memref.global @" + op.getName());
+  MemRefType type = global.getType();
+  Type elemType = type.getElementType();
+  int64_t elemBytes = getMemElemBytes(elemType);
+  if (!elemBytes || !(isa<FloatType>(elemType) || elemType.isIntOrIndex()))
+    return unsupportedType(op, type);
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return fail(op, "the global @" + op.getName() +
+                        " needs a static shape and an identity layout");
+  Storage *storage = globalStorages.lookup(global);
+  if (!storage) {
+    int64_t numElements = type.getNumElements();
+    if (numElements > kMaxHostBytes / elemBytes)
+      return fail(op, "the global @" + op.getName() + " is too large");
+    int64_t bytes = numElements * elemBytes;
+    auto buffer = std::make_shared<HostBuffer>(size_t(bytes));
+    if (global.isExternal())
+      return fail(op, "the global @" + op.getName() +
+                          " is external (no initial value)");
+    if (global.isUninitialized()) {
+      buffer->initialized.assign(size_t(bytes), 0);
+    } else {
+      auto dense = dyn_cast<DenseElementsAttr>(*global.getInitialValue());
+      if (!dense || dense.getElementType() != elemType)
+        return fail(op, "the initial value of @" + op.getName() +
+                            " is not a dense elements attribute of its "
+                            "element type");
+      unsigned bits = elemBytes * 8;
+      int64_t i = 0;
+      if (isa<FloatType>(elemType)) {
+        for (const llvm::APFloat &value : dense.getValues<llvm::APFloat>())
+          writeBits(buffer->bytes.data(), uint64_t(i++) * bits, bits,
+                    value.bitcastToAPInt().getZExtValue());
+      } else {
+        for (const llvm::APInt &value : dense.getValues<llvm::APInt>())
+          writeBits(buffer->bytes.data(), uint64_t(i++) * bits, bits,
+                    value.getZExtValue() & maskBits(bits));
+      }
+      if (i != numElements)
+        return fail(op, "the initial value of @" + op.getName() + " has " +
+                            Twine(i) + " elements, expected " +
+                            Twine(numElements));
+    }
+    buffer->readOnly = global.getConstant();
+    storage =
+        getHostStorage(std::move(buffer), "memref.global @" + op.getName());
+    globalStorages[global] = storage;
+  }
+  MemView view;
+  view.storage = storage;
+  view.elemBytes = elemBytes;
+  StridedLayout layout = StridedLayout::rowMajor(type.getShape());
+  view.sizes.assign(layout.sizes.begin(), layout.sizes.end());
+  view.strides.assign(layout.strides.begin(), layout.strides.end());
+  return setView(op, op.getResult(), std::move(view));
+}
+
+LogicalResult Interpreter::execAlloc(Operation *op, MemRefType type,
+                                     ValueRange dynamicSizes) {
+  if (!type.getLayout().isIdentity())
+    return fail(op, "only identity-layout memrefs can be allocated");
+  int64_t elemBytes = getMemElemBytes(type.getElementType());
+  if (!elemBytes)
+    return unsupportedType(op, type);
+  SmallVector<int64_t> sizes;
+  unsigned next = 0;
+  int64_t bytes = elemBytes;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      if (next >= dynamicSizes.size())
+        return fail(op, "missing dynamic size");
+      FailureOr<int64_t> value =
+          getUniformInt(op, dynamicSizes[next++], "a dynamic size");
+      if (failed(value))
+        return failure();
+      size = *value;
+    }
+    if (size < 0)
+      return fail(op, "negative size " + Twine(size));
+    if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxHostBytes)
+      return fail(op, "allocation too large");
+    sizes.push_back(size);
+  }
+  if (bytes > kMaxHostBytes - hostBytes)
+    return fail(op,
+                "host allocations exceed " + Twine(kMaxHostBytes) + " bytes");
+  hostBytes += bytes;
+  auto buffer =
+      std::make_shared<HostBuffer>(HostBuffer::uninitialized(size_t(bytes)));
+  std::string name;
+  {
+    llvm::raw_string_ostream os(name);
+    os << "'" << op->getName() << "' at " << op->getLoc();
+  }
+  Storage *storage = getHostStorage(std::move(buffer), name);
+  storage->isHeap = isa<memref::AllocOp>(op);
+  MemView view;
+  view.storage = storage;
+  view.elemBytes = elemBytes;
+  StridedLayout layout = StridedLayout::rowMajor(sizes);
+  view.sizes.assign(layout.sizes.begin(), layout.sizes.end());
+  view.strides.assign(layout.strides.begin(), layout.strides.end());
+  return setView(op, op->getResult(0), std::move(view));
+}
+
+LogicalResult Interpreter::execDealloc(memref::DeallocOp op) {
+  const MemView *view = getMem(op, op.getMemref());
+  if (!view)
+    return failure();
+  Storage &storage = *view->storage;
+  if (!storage.isHeap)
+    return fail(op, "deallocates " + storage.name +
+                        ", which is not a memref.alloc");
+  if (storage.freed)
+    return fail(op, "deallocates " + storage.name + " twice");
+  if (view->offset != 0 || view->threadOffset)
+    return fail(op, "deallocates a view at offset " + Twine(view->offset) +
+                        " of " + storage.name + ", not the allocation");
+  storage.freed = true;
+  return success();
+}
+
+LogicalResult Interpreter::execCopy(memref::CopyOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  const MemView *target = getMem(op, op.getTarget());
+  if (!source || !target)
+    return failure();
+  if (source->sizes != target->sizes || source->elemBytes != target->elemBytes)
+    return fail(op, "the source shape " + formatList(source->sizes) +
+                        " differs from the target shape " +
+                        formatList(target->sizes));
+  Storage &from = *source->storage, &to = *target->storage;
+  for (Storage *storage : {&from, &to})
+    if (storage->freed)
+      return fail(op, "use of " + storage->name + " after its memref.dealloc");
+  if (to.readOnly)
+    return fail(op, "write to the constant " + to.name);
+  StridedLayout fromLayout, toLayout;
+  fromLayout.offset = source->offset;
+  fromLayout.sizes.assign(source->sizes.begin(), source->sizes.end());
+  fromLayout.strides.assign(source->strides.begin(), source->strides.end());
+  toLayout.offset = target->offset;
+  toLayout.sizes = fromLayout.sizes;
+  toLayout.strides.assign(target->strides.begin(), target->strides.end());
+  int64_t elemBytes = source->elemBytes;
+  for (int64_t i = 0, e = fromLayout.getNumElements(); i < e; ++i) {
+    int64_t begin = fromLayout.getPosition(i) * elemBytes;
+    int64_t end = toLayout.getPosition(i) * elemBytes;
+    for (auto [storage, position, what] :
+         {std::make_tuple(&from, begin, "reads"),
+          std::make_tuple(&to, end, "writes")})
+      if (position < 0 || position + elemBytes > storage->size)
+        return fail(op, Twine(what) + " element " + Twine(i) +
+                            " (row-major) at bytes [" + Twine(position) + ", " +
+                            Twine(position + elemBytes) + ") outside " +
+                            storage->name + " of " + Twine(storage->size) +
+                            " bytes");
+    std::memmove(to.data + end, from.data + begin, size_t(elemBytes));
+    // Initialization travels with the bytes.
+    if (to.initialized) {
+      for (int64_t b = 0; b < elemBytes; ++b)
+        to.initialized[end + b] =
+            from.initialized ? from.initialized[begin + b] : 1;
+    }
+  }
   return success();
 }
 
@@ -1521,6 +2135,8 @@ LogicalResult Interpreter::execExtractInsert(Operation *op, Value vector,
     return unsupportedType(op, resultType);
   Reg out(resultInfo->bytes, uniform, numThreads);
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
     int64_t linear = 0;
     for (size_t i = 0; i < position.size(); ++i) {
       int64_t p = dynamic[i] ? readIndex(*dynamic[i], t) : fixed[i];
@@ -1656,20 +2272,77 @@ LogicalResult Interpreter::execIf(scf::IfOp op) {
   const Reg *condition = getReg(op, op.getCondition());
   if (!condition)
     return failure();
-  if (!condition->uniform) {
-    bool first = condition->at(0)[0] & 1;
-    for (int64_t t = 1; t < numThreads; ++t)
-      if (bool(condition->at(t)[0] & 1) != first)
-        return fail(op, "the condition is not uniform across the workgroup "
-                        "(divergence is not supported)");
+  auto takes = [&](int64_t t) { return bool(condition->at(t)[0] & 1); };
+  bool anyThen = false, anyElse = false;
+  if (condition->uniform) {
+    (takes(0) ? anyThen : anyElse) = true;
+  } else {
+    for (int64_t t = 0; t < numThreads; ++t)
+      if (isActive(t))
+        (takes(t) ? anyThen : anyElse) = true;
   }
-  bool taken = condition->at(0)[0] & 1;
-  Region &region = taken ? op.getThenRegion() : op.getElseRegion();
-  SmallVector<RtValue> yielded;
-  if (!region.empty() && failed(runBlock(region.front(), {}, yielded)))
+  // All active threads agree: one region, under the current mask.
+  if (!anyThen || !anyElse) {
+    Region &region = anyThen ? op.getThenRegion() : op.getElseRegion();
+    SmallVector<RtValue> yielded;
+    if (!region.empty() && failed(runBlock(region.front(), {}, yielded)))
+      return failure();
+    for (auto [result, value] : llvm::zip(op.getResults(), yielded))
+      values[result] = value;
+    return success();
+  }
+
+  // Divergent: each region runs for the active threads that take it.
+  SmallVector<uint8_t> outerMask = activeMask;
+  SmallVector<uint8_t> thenMask(numThreads), elseMask(numThreads);
+  for (int64_t t = 0; t < numThreads; ++t) {
+    bool active = outerMask.empty() || outerMask[t];
+    thenMask[t] = active && takes(t);
+    elseMask[t] = active && !takes(t);
+  }
+  SmallVector<RtValue> thenValues, elseValues;
+  activeMask = thenMask;
+  LogicalResult result = runBlock(op.getThenRegion().front(), {}, thenValues);
+  if (succeeded(result) && !op.getElseRegion().empty()) {
+    activeMask = elseMask;
+    result = runBlock(op.getElseRegion().front(), {}, elseValues);
+  }
+  activeMask = outerMask;
+  if (failed(result))
     return failure();
-  for (auto [result, value] : llvm::zip(op.getResults(), yielded))
-    values[result] = value;
+
+  // Merge the results per thread by the condition.
+  for (auto [i, opResult] : llvm::enumerate(op.getResults())) {
+    const RtValue &a = thenValues[i], &b = elseValues[i];
+    if (a.isMem || b.isMem) {
+      // Views of one storage that differ only in their offsets merge into a
+      // view with a per-thread offset.
+      bool mergeable = a.isMem && b.isMem && a.mem.storage == b.mem.storage &&
+                       a.mem.threadStride == b.mem.threadStride &&
+                       a.mem.sizes == b.mem.sizes &&
+                       a.mem.strides == b.mem.strides &&
+                       a.mem.elemBytes == b.mem.elemBytes;
+      if (!mergeable)
+        return fail(op, "result #" + Twine(i) +
+                            ": divergent branches yield views of different "
+                            "memory or shapes (not supported)");
+      RtValue merged = a;
+      auto offsets = std::make_shared<std::vector<int64_t>>(numThreads, 0);
+      for (int64_t t = 0; t < numThreads; ++t)
+        (*offsets)[t] = (takes(t) ? a : b).mem.getOffset(t);
+      merged.mem.offset = 0;
+      merged.mem.threadOffset = std::move(offsets);
+      values[opResult] = std::move(merged);
+      continue;
+    }
+    if (a.reg.bytes != b.reg.bytes)
+      return fail(op, "result #" + Twine(i) + " has different sizes");
+    RtValue merged;
+    merged.reg = Reg(a.reg.bytes, /*uniform=*/false, numThreads);
+    for (int64_t t = 0; t < numThreads; ++t)
+      std::memcpy(merged.reg.at(t), (takes(t) ? a : b).reg.at(t), a.reg.bytes);
+    values[opResult] = std::move(merged);
+  }
   return success();
 }
 
@@ -1758,6 +2431,16 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
   std::vector<float> wc(lanes * accumulators), wd(lanes * accumulators);
   Reg d(uint32_t(4 * accumulators), /*uniform=*/false, numThreads);
   for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
+    // Inactive waves skip the instruction; a wave must not be split.
+    int64_t active = 0;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      active += isActive(wave * lanes + lane);
+    if (active == 0)
+      continue;
+    if (active != lanes)
+      return fail(op, "executed by a partially active wave (wave " +
+                          Twine(wave) + ": " + Twine(active) + " of " +
+                          Twine(lanes) + " lanes active)");
     for (int64_t lane = 0; lane < lanes; ++lane) {
       int64_t t = wave * lanes + lane;
       std::memcpy(&wa[lane * wordsA], a->at(t), 4 * wordsA);
@@ -1792,6 +2475,396 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Index and float operations
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+Interpreter::execDelinearize(affine::AffineDelinearizeIndexOp op) {
+  const Reg *linear = getReg(op, op.getLinearIndex());
+  if (!linear)
+    return failure();
+  ArrayRef<int64_t> staticBasis = op.getStaticBasis();
+  SmallVector<const Reg *> dynamicBasis;
+  bool uniform = linear->uniform;
+  for (Value value : op.getDynamicBasis()) {
+    const Reg *reg = getReg(op, value);
+    if (!reg)
+      return failure();
+    dynamicBasis.push_back(reg);
+    uniform &= reg->uniform;
+  }
+  int64_t numResults = op.getNumResults();
+  // Basis element of result r (r >= 1): basis[r] with an outer bound,
+  // basis[r - 1] without.
+  int64_t shift = op.hasOuterBound() ? 0 : 1;
+  SmallVector<Reg> results(numResults, Reg(8, uniform, numThreads));
+  SmallVector<int64_t> basis(staticBasis.size());
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
+      basis[i] = ShapedType::isDynamic(staticBasis[i])
+                     ? readIndex(*dynamicBasis[next++], t)
+                     : staticBasis[i];
+    int64_t x = readIndex(*linear, t);
+    for (int64_t r = numResults - 1; r >= 0; --r) {
+      int64_t value = x;
+      if (r > 0) {
+        int64_t b = basis[r - shift];
+        if (b <= 0)
+          return failThread(op, t, uniform,
+                            "basis element " + Twine(b) + " is not positive");
+        value = x - b * llvm::divideFloorSigned(x, b);
+        x = llvm::divideFloorSigned(x, b);
+      }
+      std::memcpy(results[r].at(t), &value, 8);
+    }
+  }
+  for (auto [result, reg] : llvm::zip(op.getResults(), results))
+    setReg(result, std::move(reg));
+  return success();
+}
+
+LogicalResult Interpreter::execLinearize(affine::AffineLinearizeIndexOp op) {
+  SmallVector<const Reg *> indices, dynamicBasis;
+  bool uniform = true;
+  for (Value value : op.getMultiIndex()) {
+    indices.push_back(getReg(op, value));
+    if (!indices.back())
+      return failure();
+    uniform &= indices.back()->uniform;
+  }
+  for (Value value : op.getDynamicBasis()) {
+    dynamicBasis.push_back(getReg(op, value));
+    if (!dynamicBasis.back())
+      return failure();
+    uniform &= dynamicBasis.back()->uniform;
+  }
+  ArrayRef<int64_t> staticBasis = op.getStaticBasis();
+  int64_t shift = op.hasOuterBound() ? 0 : 1;
+  Reg out(8, uniform, numThreads);
+  SmallVector<int64_t> basis(staticBasis.size());
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
+      basis[i] = ShapedType::isDynamic(staticBasis[i])
+                     ? readIndex(*dynamicBasis[next++], t)
+                     : staticBasis[i];
+    uint64_t result = 0;
+    for (size_t i = 0; i < indices.size(); ++i) {
+      uint64_t index = uint64_t(readIndex(*indices[i], t));
+      result = i == 0 ? index : result * uint64_t(basis[i - shift]) + index;
+    }
+    std::memcpy(out.at(t), &result, 8);
+  }
+  setReg(op.getResult(), std::move(out));
+  return success();
+}
+
+LogicalResult Interpreter::execCmpF(arith::CmpFOp op) {
+  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(op.getLhs()));
+  if (!type)
+    return unsupportedType(op, op.getLhs().getType());
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  unsigned width = type.getWidth();
+  arith::CmpFPredicate predicate = op.getPredicate();
+  return elementwise(op, [&](ArrayRef<uint64_t> in) {
+    llvm::APFloat a(semantics, llvm::APInt(width, in[0]));
+    llvm::APFloat b(semantics, llvm::APInt(width, in[1]));
+    llvm::APFloat::cmpResult c = a.compare(b);
+    bool unordered = c == llvm::APFloat::cmpUnordered;
+    bool lt = c == llvm::APFloat::cmpLessThan;
+    bool eq = c == llvm::APFloat::cmpEqual;
+    bool gt = c == llvm::APFloat::cmpGreaterThan;
+    bool result = false;
+    switch (predicate) {
+    case arith::CmpFPredicate::AlwaysFalse:
+      result = false;
+      break;
+    case arith::CmpFPredicate::OEQ:
+      result = eq;
+      break;
+    case arith::CmpFPredicate::OGT:
+      result = gt;
+      break;
+    case arith::CmpFPredicate::OGE:
+      result = gt || eq;
+      break;
+    case arith::CmpFPredicate::OLT:
+      result = lt;
+      break;
+    case arith::CmpFPredicate::OLE:
+      result = lt || eq;
+      break;
+    case arith::CmpFPredicate::ONE:
+      result = lt || gt;
+      break;
+    case arith::CmpFPredicate::ORD:
+      result = !unordered;
+      break;
+    case arith::CmpFPredicate::UEQ:
+      result = unordered || eq;
+      break;
+    case arith::CmpFPredicate::UGT:
+      result = unordered || gt;
+      break;
+    case arith::CmpFPredicate::UGE:
+      result = unordered || gt || eq;
+      break;
+    case arith::CmpFPredicate::ULT:
+      result = unordered || lt;
+      break;
+    case arith::CmpFPredicate::ULE:
+      result = unordered || lt || eq;
+      break;
+    case arith::CmpFPredicate::UNE:
+      result = !eq;
+      break;
+    case arith::CmpFPredicate::UNO:
+      result = unordered;
+      break;
+    case arith::CmpFPredicate::AlwaysTrue:
+      result = true;
+      break;
+    }
+    return ElemResult{uint64_t(result)};
+  });
+}
+
+LogicalResult Interpreter::execFloatToInt(Operation *op, bool isSigned) {
+  auto inType = dyn_cast<FloatType>(getElementTypeOrSelf(op->getOperand(0)));
+  unsigned outWidth = getScalarBits(getElementTypeOrSelf(op->getResult(0)));
+  if (!inType || !outWidth)
+    return unsupportedType(op, op->getOperand(0).getType());
+  const llvm::fltSemantics &semantics = inType.getFloatSemantics();
+  unsigned inWidth = inType.getWidth();
+  return elementwise(op, [&](ArrayRef<uint64_t> in) {
+    llvm::APFloat value(semantics, llvm::APInt(inWidth, in[0]));
+    llvm::APSInt result(outWidth, /*isUnsigned=*/!isSigned);
+    bool isExact;
+    if (value.convertToInteger(result, llvm::APFloat::rmTowardZero, &isExact) &
+        llvm::APFloat::opInvalidOp)
+      return ElemResult{0, "the value does not fit the integer type (poison)"};
+    return ElemResult{result.getZExtValue()};
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// gpu.launch_func
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
+  std::string symbol = ("@" + op.getKernelModuleName().getValue() + "::@" +
+                        op.getKernelName().getValue())
+                           .str();
+  if (!op.getAsyncDependencies().empty() || op.getAsyncToken())
+    return fail(op, "asynchronous launches are not supported");
+  if (op.hasClusterSize())
+    return fail(op, "cluster launches are not supported");
+  if (Value dynamicShared = op.getDynamicSharedMemorySize()) {
+    FailureOr<int64_t> bytes =
+        getUniformInt(op, dynamicShared, "the dynamic shared memory size");
+    if (failed(bytes))
+      return failure();
+    if (*bytes != 0)
+      return fail(op, "dynamic shared memory is not supported");
+  }
+  auto kernelFunc =
+      SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(op, op.getKernel());
+  if (!kernelFunc || !kernelFunc.isKernel())
+    return fail(op, "no gpu.func kernel " + symbol);
+  std::array<int64_t, 3> grid, block;
+  gpu::KernelDim3 gridValues = op.getGridSizeOperandValues();
+  gpu::KernelDim3 blockValues = op.getBlockSizeOperandValues();
+  Value gridOperands[] = {gridValues.x, gridValues.y, gridValues.z};
+  Value blockOperands[] = {blockValues.x, blockValues.y, blockValues.z};
+  for (int d = 0; d < 3; ++d) {
+    FailureOr<int64_t> g = getUniformInt(op, gridOperands[d], "a grid size");
+    FailureOr<int64_t> b = getUniformInt(op, blockOperands[d], "a block size");
+    if (failed(g) || failed(b))
+      return failure();
+    grid[d] = *g;
+    block[d] = *b;
+  }
+  SmallVector<KernelArg> args;
+  for (Value operand : op.getKernelOperands()) {
+    const RtValue *rt = lookup(op, operand);
+    if (!rt)
+      return failure();
+    if (rt->isMem) {
+      const MemView &view = rt->mem;
+      Storage &storage = *view.storage;
+      if (storage.freed)
+        return fail(op, "passes " + storage.name +
+                            " after its memref.dealloc to " + symbol);
+      if (!storage.host || view.threadStride || view.threadOffset)
+        return fail(op, "passes a memref that is not host memory");
+      StridedLayout layout;
+      layout.offset = view.offset;
+      layout.sizes.assign(view.sizes.begin(), view.sizes.end());
+      layout.strides.assign(view.strides.begin(), view.strides.end());
+      args.push_back(
+          KernelArg::view(*storage.host, std::move(layout), storage.name));
+      continue;
+    }
+    Type type = operand.getType();
+    unsigned bits = getScalarBits(type);
+    if (!bits || isa<VectorType>(type))
+      return unsupportedType(op, type);
+    uint64_t raw = readBits(rt->reg.at(0), 0, bits);
+    if (auto floatType = dyn_cast<FloatType>(type)) {
+      llvm::APFloat value(floatType.getFloatSemantics(),
+                          llvm::APInt(bits, raw));
+      bool losesInfo;
+      value.convert(llvm::APFloat::IEEEdouble(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      args.push_back(KernelArg::floating(value.convertToDouble()));
+    } else {
+      args.push_back(KernelArg::integer(signExtend(raw, bits)));
+    }
+  }
+
+  RunStats kernelStats;
+  Interpreter launch(kernelFunc, grid, block, kernelStats);
+  LogicalResult result = launch.run(args, /*verify=*/false);
+  ++hostStats->launches;
+  ++hostStats->launchesPerKernel[symbol];
+  hostStats->workgroups += kernelStats.workgroups;
+  hostStats->kernelOperations += kernelStats.operations;
+  hostStats->mfmas += kernelStats.mfmas;
+  if (failed(result))
+    return fail(op, "launch of " + symbol + " (grid " + formatList(grid) +
+                        ", block " + formatList(block) +
+                        ") failed: " + launch.getError());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Host functions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
+                                   SmallVectorImpl<HostValue> &results) {
+  // Verify the whole module first (host function and kernels).
+  {
+    Operation *top = hostFunction;
+    while (top->getParentOp())
+      top = top->getParentOp();
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(
+        hostFunction->getContext(), [&](Diagnostic &diag) {
+          llvm::raw_string_ostream os(diagnostics);
+          os << diag.getLocation() << ": " << diag.str() << "\n";
+          return success();
+        });
+    if (failed(mlir::verify(top)))
+      return failLaunch("the module does not verify:\n" + diagnostics);
+  }
+  if (hostFunction.isExternal())
+    return failLaunch("the function has no body");
+  if (!hostFunction.getBody().hasOneBlock())
+    return failLaunch("unstructured control flow (several blocks) is not "
+                      "supported");
+  numThreads = 1;
+
+  FunctionType type = hostFunction.getFunctionType();
+  if (args.size() != type.getNumInputs())
+    return failLaunch("expects " + Twine(type.getNumInputs()) +
+                      " arguments, got " + Twine(args.size()));
+  SmallVector<RtValue> argValues;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Type argType = type.getInput(i);
+    std::string name = "argument #" + std::to_string(i) + " of @" +
+                       hostFunction.getName().str();
+    RtValue rt;
+    if (auto memrefType = dyn_cast<MemRefType>(argType)) {
+      if (arg.getKind() != HostValue::Kind::MemRef || !arg.getBuffer())
+        return failLaunch(name + " is a memref; pass HostValue::memref");
+      int64_t elemBytes = getMemElemBytes(memrefType.getElementType());
+      if (!elemBytes)
+        return failLaunch(name + ": unsupported memref element type");
+      const StridedLayout &layout = arg.getLayout();
+      if (layout.strides.size() != layout.sizes.size())
+        return failLaunch(name + ": the layout has " +
+                          Twine(layout.strides.size()) + " strides for " +
+                          Twine(layout.sizes.size()) + " sizes");
+      for (int64_t size : layout.sizes)
+        if (size < 0)
+          return failLaunch(name + ": negative size in " +
+                            formatList(layout.sizes));
+      std::string mismatch = checkViewAgainstType(memrefType, layout.offset,
+                                                  layout.sizes, layout.strides);
+      if (!mismatch.empty())
+        return failLaunch(name + ": " + mismatch);
+      if (!arg.getBuffer()->initialized.empty() &&
+          arg.getBuffer()->initialized.size() != arg.getBuffer()->size())
+        return failLaunch(name + ": the initialization mask has the wrong "
+                                 "size");
+      rt.isMem = true;
+      rt.mem.storage = getHostStorage(arg.getBuffer(), name);
+      rt.mem.elemBytes = elemBytes;
+      rt.mem.offset = layout.offset;
+      rt.mem.sizes.assign(layout.sizes.begin(), layout.sizes.end());
+      rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
+    } else if (argType.isIntOrIndex()) {
+      if (arg.getKind() != HostValue::Kind::Integer)
+        return failLaunch(name + " is an integer; pass HostValue::integer");
+      rt.reg = uniformInt(argType, arg.getInteger());
+    } else if (auto floatType = dyn_cast<FloatType>(argType)) {
+      if (arg.getKind() != HostValue::Kind::Float)
+        return failLaunch(name + " is a float; pass HostValue::floating");
+      llvm::APFloat value(arg.getFloat());
+      bool losesInfo;
+      value.convert(floatType.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      rt.reg = uniformInt(
+          IntegerType::get(hostFunction->getContext(), floatType.getWidth()),
+          int64_t(value.bitcastToAPInt().getZExtValue()));
+    } else {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << argType;
+      return failLaunch(name + " has unsupported type " + text);
+    }
+    argValues.push_back(std::move(rt));
+  }
+
+  callStack.push_back(hostFunction);
+  SmallVector<RtValue> yielded;
+  if (failed(runBlock(hostFunction.getBody().front(), argValues, yielded)))
+    return failure();
+  callStack.pop_back();
+
+  for (auto [value, resultType] : llvm::zip(yielded, type.getResults())) {
+    if (value.isMem) {
+      StridedLayout layout;
+      layout.offset = value.mem.offset;
+      layout.sizes.assign(value.mem.sizes.begin(), value.mem.sizes.end());
+      layout.strides.assign(value.mem.strides.begin(), value.mem.strides.end());
+      results.push_back(
+          HostValue::memref(value.mem.storage->host, std::move(layout)));
+      continue;
+    }
+    unsigned bits = getScalarBits(resultType);
+    if (!bits || isa<VectorType>(resultType))
+      return failLaunch("unsupported result type");
+    uint64_t raw = readBits(value.reg.at(0), 0, bits);
+    if (auto floatType = dyn_cast<FloatType>(resultType)) {
+      llvm::APFloat result(floatType.getFloatSemantics(),
+                           llvm::APInt(bits, raw));
+      bool losesInfo;
+      result.convert(llvm::APFloat::IEEEdouble(),
+                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      results.push_back(HostValue::floating(result.convertToDouble()));
+    } else {
+      results.push_back(HostValue::integer(signExtend(raw, bits)));
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
 
@@ -1805,11 +2878,31 @@ llvm::Error mlir::mx::emu::runKernel(gpu::GPUFuncOp kernel,
                                    "runKernel: null kernel");
   RunStats counters;
   Interpreter interpreter(kernel, gridSize, blockSize, counters);
-  LogicalResult result = interpreter.run(args);
+  LogicalResult result = interpreter.run(args, /*verify=*/true);
   if (stats)
     *stats = counters;
   if (failed(result))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    interpreter.getError());
   return llvm::Error::success();
+}
+
+llvm::Expected<SmallVector<HostValue>>
+mlir::mx::emu::runHostFunction(func::FuncOp function, ArrayRef<HostValue> args,
+                               HostRunStats *stats) {
+  if (!function)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "runHostFunction: null function");
+  RunStats hostCounters;
+  HostRunStats counters;
+  Interpreter interpreter(function, hostCounters, counters);
+  SmallVector<HostValue> results;
+  LogicalResult result = interpreter.runHost(args, results);
+  counters.hostOperations = hostCounters.operations;
+  if (stats)
+    *stats = counters;
+  if (failed(result))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   interpreter.getError());
+  return results;
 }

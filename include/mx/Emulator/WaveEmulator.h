@@ -13,6 +13,29 @@
 // builds their register tuples and runs the instruction semantics of
 // mx/Emulator/ScaledMFMA.h (ISA lane layouts, exact numerics).
 //
+// runHostFunction executes a whole lowered program: the host `func.func`
+// (allocations, globals, views, copies, calls) runs once, and each
+// `gpu.launch_func` runs its kernel as above on views of host memory.
+//
+// Memrefs are strided views: (buffer, offset, sizes, strides) in elements,
+// following the type's layout (identity or `strided<>`, static or dynamic).
+// `memref.subview` / `expand_shape` / `collapse_shape` / `cast` /
+// `reinterpret_cast` (offset relative to the allocation) / `memory_space_cast`
+// / `assume_alignment` / `extract_strided_metadata` make new views of the
+// same buffer, on host and in kernels; every new view is checked against the
+// static sizes, strides and offset of its result type. In kernels a view's
+// offset may differ per thread (a subview at a thread-dependent offset);
+// sizes and strides must be uniform.
+//
+// Divergence: an `scf.if` whose condition differs between the active threads
+// runs both regions, each with the threads that take it active; inactive
+// threads do not load, store or compute (no errors from them), and the
+// results are merged per thread (memref results only when they view the
+// same memory with the same shape). Operations that need the whole
+// workgroup or wave are errors under a partial mask: `gpu.barrier`, and
+// `amdgpu.scaled_mfma` on a partially active wave (wholly inactive waves
+// skip it).
+//
 // Value representation (what bitcasts see): a scalar of w bits takes
 // max(1, ceil(w / 8)) bytes; `index` is a 64-bit integer; a vector of n
 // elements of w bits is packed densely little-endian like an LLVM vector
@@ -23,28 +46,38 @@
 // memrefs (kernels address packed data through byte views).
 //
 // What is checked (every violation is an llvm::Error naming the op, its
-// location and, for per-thread failures, the thread and workgroup; nothing
+// location and, for per-thread failures, the thread and workgroup; errors in
+// a kernel launched by a host function are prefixed by the launch op; nothing
 // aborts):
-//  - every memory access is in bounds of the memref's shape (all indices,
+//  - every memory access is in bounds of the view's shape (all indices,
 //    including the vector extent of vector.load/store along the innermost
-//    dimension) and of the storage (a kernel argument's buffer may be smaller
-//    than its shape says; the access that leaves it fails);
-//  - private (`memref.alloca`, private attributions) and workgroup memory is
-//    never read before it is written;
-//  - loop bounds and branch conditions are uniform across the workgroup (no
-//    divergence support);
-//  - integer division by zero, out-of-range dynamic vector positions;
-//  - the launch matches the kernel's signature and `known_block_size`.
+//    dimension) and of the underlying buffer (a buffer may be smaller than a
+//    view says, or a reinterpret_cast may leave it; the access fails);
+//  - private (`memref.alloca`, private attributions), workgroup memory, host
+//    `memref.alloc`/`alloca` and uninitialized globals are never read before
+//    they are written (tracked per byte; `memref.copy` carries the state);
+//  - writes to constant globals, use after `memref.dealloc`, double or
+//    partial deallocation;
+//  - loop bounds, view sizes/strides, launch sizes are uniform across the
+//    active threads (per-thread `scf.for` bounds are not supported);
+//  - integer division by zero, out-of-range dynamic vector positions and
+//    float-to-int conversions;
+//  - the launch matches the kernel's signature (memref views against the
+//    argument types) and `known_block_size`; host ops do not appear in
+//    kernels nor device ops on the host.
 //
-// Not modelled: divergent control flow, atomics, subgroup operations other
-// than MFMA, unstructured control flow, memory ordering between threads
-// (lock step makes gpu.barrier a no-op), timing.
+// Not modelled: divergent loops, atomics, subgroup operations other than
+// MFMA, unstructured control flow, memory ordering between threads (lock
+// step makes gpu.barrier a no-op), asynchronous launches and `gpu.wait`,
+// dynamic shared memory, mutable globals shared between launches (a
+// kernel-side global lives for one launch), timing.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MX_EMULATOR_WAVEEMULATOR_H
 #define MX_EMULATOR_WAVEEMULATOR_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -54,19 +87,34 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace mlir::mx::emu {
 
-/// Host memory for a memref kernel argument: a flat byte array holding the
-/// elements row-major in their memref storage size (see the file header).
+/// Host memory: a flat byte array holding memref elements in their storage
+/// size (see the file header). Views (StridedLayout) address it in elements.
 struct HostBuffer {
   std::vector<uint8_t> bytes;
+  /// Per byte: written yet? Empty when not tracked (every byte counts as
+  /// written). `memref.alloc` and uninitialized globals track it; a read of a
+  /// never-written byte is an error.
+  std::vector<uint8_t> initialized;
+  /// Writes fail (constant `memref.global`s).
+  bool readOnly = false;
 
   HostBuffer() = default;
   explicit HostBuffer(size_t numBytes, uint8_t fill = 0)
       : bytes(numBytes, fill) {}
 
+  /// A buffer of \p numBytes bytes none of which counts as written yet.
+  static HostBuffer uninitialized(size_t numBytes) {
+    HostBuffer buffer(numBytes);
+    buffer.initialized.assign(numBytes, 0);
+    return buffer;
+  }
   /// A buffer holding the bytes of \p values (e.g. floats).
   template <typename T> static HostBuffer from(ArrayRef<T> values) {
     HostBuffer buffer(values.size() * sizeof(T));
@@ -84,6 +132,42 @@ struct HostBuffer {
   size_t size() const { return bytes.size(); }
 };
 
+/// A strided view of a buffer, in elements: element (i_0, .., i_{r-1}) is
+/// element `offset + sum_d i_d * strides[d]` of the buffer, for
+/// 0 <= i_d < sizes[d]. This is the run-time form of a memref descriptor.
+struct StridedLayout {
+  int64_t offset = 0;
+  SmallVector<int64_t, 4> sizes;
+  SmallVector<int64_t, 4> strides;
+
+  /// The row-major (identity) layout of shape \p sizes.
+  static StridedLayout rowMajor(ArrayRef<int64_t> sizes, int64_t offset = 0) {
+    StridedLayout layout;
+    layout.offset = offset;
+    layout.sizes.assign(sizes.begin(), sizes.end());
+    layout.strides.assign(sizes.size(), 1);
+    for (int64_t d = int64_t(sizes.size()) - 2; d >= 0; --d)
+      layout.strides[d] = layout.strides[d + 1] * sizes[d + 1];
+    return layout;
+  }
+  int64_t getNumElements() const {
+    int64_t n = 1;
+    for (int64_t size : sizes)
+      n *= size;
+    return n;
+  }
+  /// The buffer element of the \p linear-th element in row-major order of
+  /// the view's shape.
+  int64_t getPosition(int64_t linear) const {
+    int64_t position = offset;
+    for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+      position += (linear % sizes[d]) * strides[d];
+      linear /= sizes[d];
+    }
+    return position;
+  }
+};
+
 /// One argument of a kernel launch.
 class KernelArg {
 public:
@@ -94,9 +178,18 @@ public:
   /// type, dynamic ones are taken from here). The kernel reads and writes
   /// \p buffer in place; it must outlive the launch.
   static KernelArg memref(HostBuffer &buffer, ArrayRef<int64_t> shape) {
+    return view(buffer, StridedLayout::rowMajor(shape));
+  }
+  /// A memref argument viewing \p buffer through \p layout (in elements of
+  /// the argument's element type). The static sizes, strides and offset of
+  /// the argument's type must match \p layout; its dynamic ones are taken
+  /// from it. \p name, when given, names the buffer in error messages.
+  static KernelArg view(HostBuffer &buffer, StridedLayout layout,
+                        StringRef name = {}) {
     KernelArg arg(Kind::MemRef);
     arg.buffer = &buffer;
-    arg.shape.assign(shape.begin(), shape.end());
+    arg.layout = std::move(layout);
+    arg.name = name.str();
     return arg;
   }
   /// An integer or index argument (truncated to the argument's width).
@@ -114,7 +207,9 @@ public:
 
   Kind getKind() const { return kind; }
   HostBuffer *getBuffer() const { return buffer; }
-  ArrayRef<int64_t> getShape() const { return shape; }
+  ArrayRef<int64_t> getShape() const { return layout.sizes; }
+  const StridedLayout &getLayout() const { return layout; }
+  StringRef getName() const { return name; }
   int64_t getInteger() const { return intValue; }
   double getFloat() const { return floatValue; }
 
@@ -123,7 +218,8 @@ private:
 
   Kind kind;
   HostBuffer *buffer = nullptr;
-  SmallVector<int64_t> shape;
+  StridedLayout layout;
+  std::string name;
   int64_t intValue = 0;
   double floatValue = 0;
 };
@@ -150,6 +246,100 @@ llvm::Error runKernel(gpu::GPUFuncOp kernel, ArrayRef<KernelArg> args,
                       std::array<int64_t, 3> gridSize,
                       std::array<int64_t, 3> blockSize,
                       RunStats *stats = nullptr);
+
+/// An argument or result of a host function (runHostFunction).
+class HostValue {
+public:
+  enum class Kind { MemRef, Integer, Float };
+
+  /// A memref: the view \p layout (in elements of the memref's element
+  /// type) of \p buffer, which the function may read and write in place.
+  static HostValue memref(std::shared_ptr<HostBuffer> buffer,
+                          StridedLayout layout) {
+    HostValue value(Kind::MemRef);
+    value.buffer = std::move(buffer);
+    value.layout = std::move(layout);
+    return value;
+  }
+  /// A row-major memref of shape \p shape starting at element 0.
+  static HostValue memref(std::shared_ptr<HostBuffer> buffer,
+                          ArrayRef<int64_t> shape) {
+    return memref(std::move(buffer), StridedLayout::rowMajor(shape));
+  }
+  /// An integer or index (truncated to the argument's width).
+  static HostValue integer(int64_t value) {
+    HostValue result(Kind::Integer);
+    result.intValue = value;
+    return result;
+  }
+  /// A floating-point value (rounded to the argument's type).
+  static HostValue floating(double value) {
+    HostValue result(Kind::Float);
+    result.floatValue = value;
+    return result;
+  }
+
+  Kind getKind() const { return kind; }
+  const std::shared_ptr<HostBuffer> &getBuffer() const { return buffer; }
+  const StridedLayout &getLayout() const { return layout; }
+  int64_t getInteger() const { return intValue; }
+  double getFloat() const { return floatValue; }
+
+  /// The elements of a memref value in row-major order of its shape, each
+  /// read as a `T` (whose size must be the memref's element size). Empty if
+  /// this is not a memref or the view leaves its buffer.
+  template <typename T> std::vector<T> read() const {
+    if (kind != Kind::MemRef || !buffer)
+      return {};
+    int64_t n = layout.getNumElements();
+    std::vector<T> values(n);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t position = layout.getPosition(i);
+      if (position < 0 ||
+          uint64_t(position + 1) * sizeof(T) > buffer->bytes.size())
+        return {};
+      std::memcpy(&values[i], buffer->bytes.data() + position * sizeof(T),
+                  sizeof(T));
+    }
+    return values;
+  }
+
+private:
+  explicit HostValue(Kind kind) : kind(kind) {}
+
+  Kind kind;
+  std::shared_ptr<HostBuffer> buffer;
+  StridedLayout layout;
+  int64_t intValue = 0;
+  double floatValue = 0;
+};
+
+/// Counters of one host function run.
+struct HostRunStats {
+  /// `gpu.launch_func` executed.
+  int64_t launches = 0;
+  /// Workgroups, kernel operations and wave-level MFMAs over all launches.
+  int64_t workgroups = 0;
+  int64_t kernelOperations = 0;
+  int64_t mfmas = 0;
+  /// Host operations executed.
+  int64_t hostOperations = 0;
+  /// Launches per kernel, keyed by its symbol ("@module::@kernel").
+  std::map<std::string, int64_t> launchesPerKernel;
+};
+
+/// Interprets the host function \p function (a `func.func` of a module with
+/// `gpu.container_module`) on \p args (one per function argument): host
+/// `arith`/`affine`/`scf`/`memref`/`func` operations run once, each
+/// `gpu.launch_func` runs its kernel with runKernel on views of host memory.
+/// Returns the values of `func.return` (memrefs are views of buffers that
+/// the results keep alive: arguments' buffers, allocations or globals), or
+/// an error describing the first failure (see the file header); memory
+/// written before the failure stays written. \p stats, when given, receives
+/// the counters of the run (also on failure).
+llvm::Expected<SmallVector<HostValue>>
+runHostFunction(func::FuncOp function, ArrayRef<HostValue> args,
+                HostRunStats *stats = nullptr);
 
 } // namespace mlir::mx::emu
 
