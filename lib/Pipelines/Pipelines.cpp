@@ -9,9 +9,13 @@
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
 
+#include "mx/Target/GFX950/Passes.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -45,10 +49,83 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mx::buildGFX950Pipeline(OpPassManager &pm,
+                             const GFX950PipelineOptions &options) {
+  // Data tiling, on tensors.
+  pm.addPass(mx::createMXSetEncodings());
+  MXMaterializeEncodingsOptions materialize;
+  materialize.target = "gfx950";
+  materialize.intrinsic = options.intrinsic;
+  materialize.intrinsicsM = options.intrinsicsM;
+  materialize.intrinsicsN = options.intrinsicsN;
+  materialize.intrinsicsK = options.intrinsicsK;
+  materialize.subgroupsM = options.subgroupsM;
+  materialize.subgroupsN = options.subgroupsN;
+  materialize.requireUKernel = true;
+  pm.addPass(mx::createMXMaterializeEncodings(materialize));
+  pm.addPass(mx::createMXLowerRelayouts());
+  pm.addPass(mx::createMXPackToBytes());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Buffers, then one dispatch per relayout op and per contraction.
+  bufferization::OneShotBufferizePassOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = true;
+  bufferization.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(mx::createMXMemRefCopyToLinalg());
+  ConvertLinalgToGPUDispatchesOptions dispatches;
+  dispatches.workgroupSize = options.relayoutWorkgroupSize;
+  pm.addNestedPass<func::FuncOp>(
+      mx::createConvertLinalgToGPUDispatches(dispatches));
+  pm.addPass(gfx950::createMXGFX950LowerTiledMMA());
+  pm.addPass(gfx950::createMXGFX950SpecializeUKernels());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuROCDLAttachTargetOptions target;
+  target.chip = "gfx950";
+  pm.addPass(createGpuROCDLAttachTarget(target));
+  if (options.output == GFX950Output::GPU)
+    return;
+
+  // Kernels to ROCDL.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = "gfx950";
+  kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (options.output == GFX950Output::ROCDL)
+    return;
+
+  GpuModuleToBinaryPassOptions binary;
+  if (options.output == GFX950Output::ISA) {
+    binary.compilationTarget = "isa";
+  } else {
+    binary.compilationTarget = "bin";
+    binary.toolkitPath = options.toolkit.empty()
+                             ? std::string(MX_DEFAULT_ROCM_TOOLKIT)
+                             : std::string(options.toolkit);
+  }
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
 void mx::registerPipelines() {
   PassPipelineRegistration<CPUPipelineOptions>(
       "mx-cpu-pipeline",
       "Lower a tensor-level mx program to the LLVM dialect for the host CPU "
       "(the executable reference path of mx-run)",
       buildCPUPipeline);
+  PassPipelineRegistration<GFX950PipelineOptions>(
+      "mx-gfx950-pipeline",
+      "Compile a tensor-level mx program for gfx950: data tiling, packed "
+      "sub-byte buffers, relayout and ukernel dispatches, kernel outlining, "
+      "then ROCDL, ISA or a code object (see the output option)",
+      buildGFX950Pipeline);
 }

@@ -30,9 +30,9 @@
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, scale_bytes_multiple_of = 4 : i64}
 //  CHECK-SAME:   mx.ukernel.num_parameters = 3 : i64
 func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
-    %lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-    %lhs_scales: memref<?x?x64x?xi8, 1>, %rhs_scales: memref<?x?x64x?xi8, 1>,
-    %acc: memref<?x?x?x?x64x4xf32, 1>,
+    %lhs: memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>, %rhs: memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>,
+    %lhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
+    %acc: memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>,
     %wave_m: index, %wave_n: index, %lane: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index)
     attributes {mx.ukernel.num_parameters = 3 : i64,
@@ -45,12 +45,12 @@ func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x16xi8, 1>
+  %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>
   %accs = memref.alloca(%intrinsics_m, %intrinsics_n) : memref<?x?xvector<4xf32>, 5>
   scf.for %i = %c0 to %intrinsics_m step %c1 {
     scf.for %j = %c0 to %intrinsics_n step %c1 {
       %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-          : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          : memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>, vector<4xf32>
       memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
     } {mx.unroll}
   } {mx.unroll}
@@ -60,9 +60,9 @@ func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           // 32 fp4 values per lane: 16 bytes, one 128-bit load.
           %a8 = vector.load %lhs[%k, %wave_m, %i, %q, %lane, %c0]
-              : memref<?x?x?x?x64x16xi8, 1>, vector<16xi8>
+              : memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>, vector<16xi8>
           %b8 = vector.load %rhs[%k, %wave_n, %j, %q, %lane, %c0]
-              : memref<?x?x?x?x64x16xi8, 1>, vector<16xi8>
+              : memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>, vector<16xi8>
           %a4 = vector.bitcast %a8 : vector<16xi8> to vector<32xi4>
           %b4 = vector.bitcast %b8 : vector<16xi8> to vector<32xi4>
           %a = arith.bitcast %a4 : vector<32xi4> to vector<32xf4E2M1FN>
@@ -75,9 +75,9 @@ func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
           %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
           %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
           %sa8 = vector.load %lhs_scales[%k, %wave_m, %lane, %sag]
-              : memref<?x?x64x?xi8, 1>, vector<4xi8>
+              : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
           %sb8 = vector.load %rhs_scales[%k, %wave_n, %lane, %sbg]
-              : memref<?x?x64x?xi8, 1>, vector<4xi8>
+              : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
           %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
@@ -94,7 +94,7 @@ func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
     scf.for %j = %c0 to %intrinsics_n step %c1 {
       %v = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
       vector.store %v, %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-          : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          : memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>, vector<4xf32>
     } {mx.unroll}
   } {mx.unroll}
   return

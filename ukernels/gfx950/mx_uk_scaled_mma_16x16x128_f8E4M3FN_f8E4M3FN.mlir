@@ -33,9 +33,9 @@
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, scale_bytes_multiple_of = 4 : i64}
 //  CHECK-SAME:   mx.ukernel.num_parameters = 3 : i64
 func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
-    %lhs: memref<?x?x?x?x64x32xi8, 1>, %rhs: memref<?x?x?x?x64x32xi8, 1>,
-    %lhs_scales: memref<?x?x64x?xi8, 1>, %rhs_scales: memref<?x?x64x?xi8, 1>,
-    %acc: memref<?x?x?x?x64x4xf32, 1>,
+    %lhs: memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>, %rhs: memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>,
+    %lhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
+    %acc: memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>,
     %wave_m: index, %wave_n: index, %lane: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index)
     attributes {mx.ukernel.num_parameters = 3 : i64,
@@ -48,12 +48,12 @@ func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x32xi8, 1>
+  %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>
   %accs = memref.alloca(%intrinsics_m, %intrinsics_n) : memref<?x?xvector<4xf32>, 5>
   scf.for %i = %c0 to %intrinsics_m step %c1 {
     scf.for %j = %c0 to %intrinsics_n step %c1 {
       %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-          : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          : memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>, vector<4xf32>
       memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
     } {mx.unroll}
   } {mx.unroll}
@@ -63,9 +63,9 @@ func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           // 32 fp8 values per lane: 32 bytes (both K chunks), 256 bits.
           %a8 = vector.load %lhs[%k, %wave_m, %i, %q, %lane, %c0]
-              : memref<?x?x?x?x64x32xi8, 1>, vector<32xi8>
+              : memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>, vector<32xi8>
           %b8 = vector.load %rhs[%k, %wave_n, %j, %q, %lane, %c0]
-              : memref<?x?x?x?x64x32xi8, 1>, vector<32xi8>
+              : memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>, vector<32xi8>
           %a = arith.bitcast %a8 : vector<32xi8> to vector<32xf8E4M3FN>
           %b = arith.bitcast %b8 : vector<32xi8> to vector<32xf8E4M3FN>
           // Scale byte (i, q) of this lane, read as part of its 4-byte group.
@@ -76,9 +76,9 @@ func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
           %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
           %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
           %sa8 = vector.load %lhs_scales[%k, %wave_m, %lane, %sag]
-              : memref<?x?x64x?xi8, 1>, vector<4xi8>
+              : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
           %sb8 = vector.load %rhs_scales[%k, %wave_n, %lane, %sbg]
-              : memref<?x?x64x?xi8, 1>, vector<4xi8>
+              : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
           %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
@@ -95,7 +95,7 @@ func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
     scf.for %j = %c0 to %intrinsics_n step %c1 {
       %v = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
       vector.store %v, %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-          : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          : memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>, vector<4xf32>
     } {mx.unroll}
   } {mx.unroll}
   return

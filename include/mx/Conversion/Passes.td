@@ -49,4 +49,43 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
   ];
 }
 
+def ConvertLinalgToGPUDispatches
+    : Pass<"convert-linalg-to-gpu-dispatches", "::mlir::func::FuncOp"> {
+  let summary = "Run each elementwise linalg op on memrefs as a GPU dispatch";
+  let description = [{
+    Every linalg op on memrefs whose iterators are all parallel (the
+    relayout ops of a bufferized data-tiled program: `linalg.map` fills,
+    `linalg.copy`, `linalg.transpose`, `linalg.generic`) becomes a
+    `gpu.launch` with one thread per iteration point: workgroups of
+    `workgroup-size` threads along x, as many as the iteration space needs.
+    Each thread linearizes its id, returns if it is past the end (the last
+    workgroup diverges there), delinearizes the id into the loop indices
+    (the last loop fastest, so consecutive threads touch consecutive
+    elements of the output), loads the inputs through their indexing maps,
+    runs the op's body and stores the outputs. Ops already inside a
+    `gpu.launch` and ops with reduction iterators are left alone. After
+    `gpu-kernel-outlining`, each launch is one kernel.
+
+    Example:
+
+    ```mlir
+    linalg.transpose ins(%a : memref<2x32x1x128xi8>)
+        outs(%b : memref<2x1x32x128xi8>) permutation = [0, 2, 1, 3]
+    ```
+
+    becomes a `gpu.launch` of 32 workgroups of 256 threads whose body loads
+    `%a[i0, i2, i1, i3]` and stores `%b[i0, i1, i2, i3]` for the thread's
+    `(i0, i1, i2, i3)`.
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", "256",
+           "Threads per workgroup (a multiple of 64, at most 1024)">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // MX_CONVERSION_PASSES_TD

@@ -31,7 +31,71 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// descriptor calling convention.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
-/// Registers the mx pipelines (`mx-cpu-pipeline`) for textual use.
+/// Where `mx-gfx950-pipeline` stops.
+enum class GFX950Output { GPU, ROCDL, ISA, HSACO };
+
+/// Options of the gfx950 pipeline (`mx-gfx950-pipeline`).
+struct GFX950PipelineOptions
+    : public PassPipelineOptions<GFX950PipelineOptions> {
+  PassOptions::Option<std::string> intrinsic{
+      *this, "intrinsic",
+      llvm::cl::desc("Pin the scaled MFMA: 16x16x128 or 32x32x64 (default: "
+                     "the resolver's choice)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> intrinsicsM{
+      *this, "intrinsics-m", llvm::cl::desc("Pin intrinsics_m (0: resolver)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> intrinsicsN{
+      *this, "intrinsics-n", llvm::cl::desc("Pin intrinsics_n (0: resolver)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> intrinsicsK{
+      *this, "intrinsics-k", llvm::cl::desc("Pin intrinsics_k (0: resolver)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> subgroupsM{
+      *this, "subgroups-m", llvm::cl::desc("Pin subgroups_m (0: resolver)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> subgroupsN{
+      *this, "subgroups-n", llvm::cl::desc("Pin subgroups_n (0: resolver)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> relayoutWorkgroupSize{
+      *this, "relayout-workgroup-size",
+      llvm::cl::desc("Threads per workgroup of the relayout dispatches"),
+      llvm::cl::init(256)};
+  PassOptions::Option<GFX950Output> output{
+      *this, "output",
+      llvm::cl::desc("Where the pipeline stops (default: hsaco)"),
+      llvm::cl::init(GFX950Output::HSACO),
+      llvm::cl::values(
+          clEnumValN(GFX950Output::GPU, "gpu",
+                     "host function with gpu.launch_func, kernels in "
+                     "gpu.modules at the gpu/amdgpu/vector/memref level with "
+                     "specialized ukernels (what the wave emulator runs)"),
+          clEnumValN(GFX950Output::ROCDL, "rocdl",
+                     "kernels converted to the LLVM and ROCDL dialects"),
+          clEnumValN(GFX950Output::ISA, "isa",
+                     "gpu.binary ops holding gfx950 assembly"),
+          clEnumValN(GFX950Output::HSACO, "hsaco",
+                     "gpu.binary ops holding gfx950 code objects"))};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("For output=hsaco: a directory whose llvm/bin/ld.lld "
+                     "links the code object (default: the build's link to "
+                     "lld-22)"),
+      llvm::cl::init("")};
+};
+
+/// Builds the pipeline from a tensor-level program of mx.scaled_contraction
+/// ops to gfx950 kernels: encodings and the resolver's data-tiled layouts
+/// (restricted to layouts a ukernel serves), relayouts lowered and sub-byte
+/// data packed, one-shot bufferization, one GPU dispatch per relayout op and
+/// per contraction (the ukernel call), ukernel specialization, kernel
+/// outlining into `gpu.module`s targeting gfx950, then, depending on
+/// `output`, conversion to ROCDL and serialization.
+void buildGFX950Pipeline(OpPassManager &pm,
+                         const GFX950PipelineOptions &options);
+
+/// Registers the mx pipelines (`mx-cpu-pipeline`, `mx-gfx950-pipeline`) for
+/// textual use.
 void registerPipelines();
 
 } // namespace mx

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/UKernels.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -247,6 +248,8 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
             if (sm * sn > maxWaves)
               continue;
             DataTiledLayoutAttr candidate = make(im, in, sm, sn);
+            if (options.requireUKernel && !selectUKernel(candidate).name)
+              continue;
             LayoutCost cost = getLayoutCost(candidate);
             TileSizes tile = getTileSizes(candidate);
             if (withLimits &&
@@ -288,6 +291,21 @@ struct DataTiledLayoutModel
   }
   TileSwizzle getSwizzle(Attribute attr, OperandRole role) const {
     return gfx950::getSwizzle(cast<DataTiledLayoutAttr>(attr), role);
+  }
+  Type getElementType(Attribute attr, OperandRole role) const {
+    auto layout = cast<DataTiledLayoutAttr>(attr);
+    switch (role) {
+    case OperandRole::lhs:
+      return layout.getLhsType();
+    case OperandRole::rhs:
+      return layout.getRhsType();
+    case OperandRole::lhs_scales:
+    case OperandRole::rhs_scales:
+      return Float8E8M0FNUType::get(attr.getContext());
+    case OperandRole::result:
+      return Float32Type::get(attr.getContext());
+    }
+    llvm_unreachable("unknown operand role");
   }
 };
 } // namespace

@@ -136,17 +136,26 @@ struct SpecializeUKernelsPass
                << "ukernel parameter #" << i - firstParameter << " of '"
                << call.getCallee() << "' must be a constant";
     }
-    for (unsigned i = 0; i < firstParameter; ++i)
-      if (call.getOperand(i).getType() != ukernel->getArgument(i).getType())
-        return call.emitOpError()
-               << "operand #" << i << " has type "
-               << call.getOperand(i).getType() << ", the ukernel expects "
-               << ukernel->getArgument(i).getType();
+    // Other operands have the ukernel's types, or memref types that cast to
+    // them (e.g. static shapes and strides for the ukernel's dynamic ones).
+    OpBuilder builder(call);
+    IRMapping mapping;
+    for (unsigned i = 0; i < call.getNumOperands(); ++i) {
+      Value operand = call.getOperand(i);
+      Type expected = ukernel->getArgument(i).getType();
+      if (operand.getType() != expected) {
+        if (!isa<MemRefType>(operand.getType()) ||
+            !memref::CastOp::areCastCompatible(operand.getType(), expected))
+          return call.emitOpError()
+                 << "operand #" << i << " has type " << operand.getType()
+                 << ", the ukernel expects " << expected;
+        operand =
+            memref::CastOp::create(builder, call.getLoc(), expected, operand);
+      }
+      mapping.map(ukernel->getArgument(i), operand);
+    }
 
     // Clone the body in place of the call.
-    IRMapping mapping;
-    mapping.map(ukernel->getArguments(), call.getOperands());
-    OpBuilder builder(call);
     Block &body = ukernel->getBody().front();
     for (Operation &op : body.without_terminator())
       builder.clone(op, mapping);

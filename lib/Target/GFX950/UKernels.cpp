@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/GFX950.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -96,4 +97,45 @@ UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout) {
     os << source.name << ": " << reason << "\n";
   }
   return selection;
+}
+
+SmallVector<int64_t>
+mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
+                                      OperandRole role) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  int64_t im = layout.getIntrinsicsM(), in = layout.getIntrinsicsN();
+  int64_t ik = layout.getIntrinsicsK();
+  int64_t sm = layout.getSubgroupsM(), sn = layout.getSubgroupsN();
+  auto laneBytes = [&](Type type) {
+    return info.m * info.k / kWaveSize * type.getIntOrFloatBitWidth() / 8;
+  };
+  switch (role) {
+  case OperandRole::lhs:
+    return {sm, im, ik, kWaveSize, laneBytes(layout.getLhsType())};
+  case OperandRole::rhs:
+    return {sn, in, ik, kWaveSize, laneBytes(layout.getRhsType())};
+  case OperandRole::lhs_scales:
+    return {sm, kWaveSize, im * ik};
+  case OperandRole::rhs_scales:
+    return {sn, kWaveSize, in * ik};
+  case OperandRole::result:
+    return {sm, sn, im, in, kWaveSize, info.accPerLane};
+  }
+  llvm_unreachable("unknown operand role");
+}
+
+FailureOr<FunctionType>
+mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
+  std::optional<StringRef> source = getUKernelSource(name);
+  if (!source)
+    return failure();
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(*source, config, name);
+  if (!module)
+    return failure();
+  auto func = module->lookupSymbol<func::FuncOp>(name);
+  if (!func)
+    return failure();
+  return func.getFunctionType();
 }

@@ -74,6 +74,22 @@ func.func @tiled_fp8_32x32_batched(%a: tensor<2x?x?x2x32x2x16xf8E4M3FN>, %b: ten
   return %r : tensor<2x?x5x2x32x4x4xf32>
 }
 
+// Operands stored as bytes (mx-pack-to-bytes): packed fp4 counts 16 bytes
+// per lane, scales are one byte each.
+// CHECK-LABEL: func.func @tiled_bytes
+//       CHECK:   mx.tiled_scaled_mma ins({{.*}} : tensor<4x2x4x16x16xi8>, tensor<3x2x4x16x16xi8>, tensor<4x2x4x16xi8>, tensor<3x2x4x16xi8>)
+func.func @tiled_bytes(%a: tensor<4x2x4x16x16xi8>, %b: tensor<3x2x4x16x16xi8>,
+                       %sa: tensor<4x2x4x16xi8>, %sb: tensor<3x2x4x16xi8>,
+                       %c: tensor<4x3x4x16x4xf32>) -> tensor<4x3x4x16x4xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<4x2x4x16x16xi8>, tensor<3x2x4x16x16xi8>,
+                            tensor<4x2x4x16xi8>, tensor<3x2x4x16xi8>)
+      outs(%c : tensor<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<4x3x4x16x4xf32>
+  return %r : tensor<4x3x4x16x4xf32>
+}
+
 // After bufferization the op updates its accumulator buffer in place.
 // CHECK-LABEL: func.func @tiled_memref
 //       CHECK:   mx.tiled_scaled_mma ins({{.*}} : memref<4x2x4x16x32xf4E2M1FN>, memref<3x2x4x16x32xf4E2M1FN>, memref<4x2x4x16xf8E8M0FNU>, memref<3x2x4x16xf8E8M0FNU>) outs(%{{.+}} : memref<4x3x4x16x4xf32>) layout = #[[SIMPLE]]{{$}}

@@ -207,10 +207,10 @@ func.func @tiled_k_count(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x5x4x16x3
 
 #l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_scale_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
-                            %sa: tensor<4x2x4x16xi8>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                            %sa: tensor<4x2x4x16xi16>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                             %c: tensor<4x3x4x16x4xf32>) {
-  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs_scales must have element type f8E8M0FNU, got 'i8'}}
-  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xi8>, tensor<3x2x4x16xf8E8M0FNU>)
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs_scales must have element type f8E8M0FNU (or i8), got 'i16'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xi16>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
   return
 }
@@ -259,5 +259,31 @@ func.func @tiled_tensor_without_result(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: ten
   // expected-error @+1 {{'mx.tiled_scaled_mma' op on tensors, expected one result of the acc type 'tensor<4x3x4x16x4xf32>'}}
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%c : tensor<4x3x4x16x4xf32>) layout = #l
+  return
+}
+
+// -----
+
+// Packed fp4 bytes: the innermost dimension counts bytes (16 per lane), not
+// values.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_packed_bytes(%a: tensor<4x2x4x16x32xi8>, %b: tensor<3x2x4x16x16xi8>,
+                              %sa: tensor<4x2x4x16xi8>, %sb: tensor<3x2x4x16xi8>,
+                              %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs inner tile 4x16x32 does not match the layout's swizzled lhs tile 4x16x16}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xi8>, tensor<3x2x4x16x16xi8>, tensor<4x2x4x16xi8>, tensor<3x2x4x16xi8>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_type_vs_layout(%a: tensor<4x2x4x16x32xf6E2M3FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                %c: tensor<4x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs has element type 'f6E2M3FN', but the layout says 'f4E2M1FN'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf6E2M3FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
   return
 }

@@ -87,6 +87,9 @@ struct ResolverOptions {
   std::optional<ScaledMMAIntrinsic> intrinsic;
   int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
   int64_t subgroupsM = 0, subgroupsN = 0;
+  /// Only layouts a gfx950 ukernel serves (selectUKernel), for the GPU
+  /// pipeline; the CPU path takes any layout.
+  bool requireUKernel = false;
 };
 
 /// Chooses a data-tiled layout for a contraction of `lhsType` x `rhsType`

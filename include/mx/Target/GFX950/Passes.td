@@ -70,4 +70,42 @@ def MXGFX950SpecializeUKernels
   ];
 }
 
+def MXGFX950LowerTiledMMA
+    : Pass<"mx-gfx950-lower-tiled-mma", "::mlir::ModuleOp"> {
+  let summary = "Launch a ukernel call per workgroup tile of mx.tiled_scaled_mma";
+  let description = [{
+    Replaces every `mx.tiled_scaled_mma` on memrefs (after bufferization) by
+    a `gpu.launch` over the output tiles, grid `(No, Mo, batch)` with
+    `64 * subgroups_m * subgroups_n` threads, whose body calls the gfx950
+    ukernel that `mx::gfx950::selectUKernel` picks for the layout. Each
+    operand is viewed (`memref.memory_space_cast` to global memory, then
+    `memref.reinterpret_cast`) in the ukernel's shape for the workgroup's
+    tile (`mx::gfx950::getUKernelTileShape`); wave `w` of the workgroup is
+    subgroup `(w / subgroups_n, w % subgroups_n)`. The call passes the layout's
+    `intrinsics_m/n/k` as constants, ready for
+    `mx-gfx950-specialize-ukernels`.
+
+    When no ukernel serves the layout, the op is an error, with one note per
+    library ukernel saying why it was rejected. Operands must have identity
+    layouts (as bufferization allocates them) and hold bytes
+    (`mx-pack-to-bytes`).
+
+    Example:
+
+    ```mlir
+    mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<40x64x2x16x4x16x16xi8>, ...)
+        outs(%c : memref<40x64x...xf32>) layout = #layout
+    ```
+
+    becomes a `gpu.launch` of 64 x 40 workgroups of 256 threads calling
+    `@mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // MX_TARGET_GFX950_PASSES_TD

@@ -49,6 +49,27 @@ struct UKernelSelection {
 /// `scale_bytes_multiple_of`. The first match in library order wins.
 UKernelSelection selectUKernel(DataTiledLayoutAttr layout);
 
+/// The shape in which the ukernels of `layout` view one K step of the
+/// workgroup tile of `role` (the byte or f32 array the swizzled tile is in
+/// memory, lanes g and r merged into 64):
+///
+///   lhs        [subgroups_m, intrinsics_m, intrinsics_k, 64, bytes per lane]
+///   rhs        [subgroups_n, intrinsics_n, intrinsics_k, 64, bytes per lane]
+///   lhs_scales [subgroups_m, 64, intrinsics_m * intrinsics_k]
+///   rhs_scales [subgroups_n, 64, intrinsics_n * intrinsics_k]
+///   result     [subgroups_m, subgroups_n, intrinsics_m, intrinsics_n, 64,
+///               f32 values per lane]
+///
+/// Operands pass `Ko` (the K tile count) in front of the first four.
+SmallVector<int64_t> getUKernelTileShape(DataTiledLayoutAttr layout,
+                                         OperandRole role);
+
+/// The function type the source of ukernel `name` declares (parsed from the
+/// embedded library in `context`, which must have the ukernel dialects
+/// loaded); fails if there is no such ukernel.
+FailureOr<FunctionType> getUKernelFunctionType(MLIRContext *context,
+                                               StringRef name);
+
 } // namespace mlir::mx::gfx950
 
 #endif // MX_TARGET_GFX950_UKERNELS_H

@@ -118,25 +118,51 @@ LogicalResult TiledScaledMMAOp::verify() {
   } else {
     return emitOpError() << "operands must be all tensors or all memrefs";
   }
-  for (unsigned i = 0; i < 2; ++i)
-    if (!isMXElementType(types[i].getElementType()))
+  TiledLayoutAttrInterface layout = getLayout();
+  // lhs and rhs are typed, or packed bytes of a sub-byte layout type.
+  SmallVector<bool, 5> packed(5, false);
+  for (unsigned i = 0; i < 2; ++i) {
+    Type elementType = types[i].getElementType();
+    Type layoutType = layout.getElementType(kTiledOperands[i].first);
+    if (elementType.isInteger(8)) {
+      packed[i] = isSubByteType(layoutType);
+      continue;
+    }
+    if (!isMXElementType(elementType))
       return emitOpError() << kTiledOperands[i].second
-                           << " must have an MX element type, got "
-                           << types[i].getElementType();
+                           << " must have an MX element type (or i8 holding "
+                              "its bytes), got "
+                           << elementType;
+    if (elementType != layoutType)
+      return emitOpError() << kTiledOperands[i].second << " has element type "
+                           << elementType << ", but the layout says "
+                           << layoutType;
+  }
   for (unsigned i = 2; i < 4; ++i)
-    if (!isa<Float8E8M0FNUType>(types[i].getElementType()))
+    if (!isa<Float8E8M0FNUType>(types[i].getElementType()) &&
+        !types[i].getElementType().isInteger(8))
       return emitOpError() << kTiledOperands[i].second
-                           << " must have element type f8E8M0FNU, got "
+                           << " must have element type f8E8M0FNU (or i8), got "
                            << types[i].getElementType();
   if (!types[4].getElementType().isF32())
     return emitOpError() << "acc must have element type f32, got "
                          << types[4].getElementType();
 
-  TiledLayoutAttrInterface layout = getLayout();
   int64_t numBatch = -1;
-  for (auto [type, operand] : llvm::zip_equal(types, kTiledOperands)) {
+  for (auto [index, operand] : llvm::enumerate(kTiledOperands)) {
+    ShapedType type = types[index];
     auto [role, name] = operand;
     SmallVector<int64_t> inner = layout.getSwizzle(role).getSwizzledShape();
+    if (packed[index]) {
+      Type layoutType = layout.getElementType(role);
+      FailureOr<int64_t> bytes =
+          getPackedByteCount(layoutType, inner.empty() ? 0 : inner.back());
+      if (inner.empty() || failed(bytes))
+        return emitOpError()
+               << name << " cannot be stored packed: the innermost tile "
+               << "dimension of " << layoutType << " is not whole bytes";
+      inner.back() = *bytes;
+    }
     int64_t batch = type.getRank() - 2 - int64_t(inner.size());
     if (batch < 0)
       return emitOpError() << name << " has rank " << type.getRank()

@@ -24,6 +24,17 @@ bool mlir::mx::isMXElementType(Type type) {
              Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
+bool mlir::mx::isSubByteType(Type type) {
+  return isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 8;
+}
+
+FailureOr<int64_t> mlir::mx::getPackedByteCount(Type type, int64_t count) {
+  int64_t bits = count * type.getIntOrFloatBitWidth();
+  if (ShapedType::isDynamic(count) || bits % 8 != 0)
+    return failure();
+  return bits / 8;
+}
+
 /// Prints a shape as `[64, ?, 8]`.
 static std::string formatShape(ArrayRef<int64_t> shape) {
   std::string result = "[";

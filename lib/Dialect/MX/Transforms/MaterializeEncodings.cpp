@@ -61,6 +61,7 @@ struct MaterializeEncodingsPass
     options.intrinsicsK = intrinsicsK;
     options.subgroupsM = subgroupsM;
     options.subgroupsN = subgroupsN;
+    options.requireUKernel = requireUKernel;
     return success();
   }
 

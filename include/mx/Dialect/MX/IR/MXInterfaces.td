@@ -31,6 +31,11 @@ def MX_TiledLayoutAttrInterface : AttrInterface<"TiledLayoutAttrInterface"> {
       "dimension is expanded and how the expanded dimensions are permuted.",
       "::mlir::mx::TileSwizzle", "getSwizzle",
       (ins "::mlir::mx::OperandRole":$role)>,
+    InterfaceMethod<
+      "The logical element type of `role`: the MX element type of lhs and "
+      "rhs, f8E8M0FNU for the scales, f32 for the result.",
+      "::mlir::Type", "getElementType",
+      (ins "::mlir::mx::OperandRole":$role)>,
   ];
 }
 

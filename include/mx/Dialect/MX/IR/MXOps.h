@@ -35,6 +35,16 @@ constexpr int64_t kBlockSize = 32;
 /// f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2).
 bool isMXElementType(Type type);
 
+/// Returns true if `type` is a floating-point type narrower than a byte
+/// (f4E2M1FN, f6E2M3FN, f6E3M2FN): such tensors are stored packed.
+bool isSubByteType(Type type);
+
+/// The number of bytes `count` consecutive elements of the sub-byte type
+/// `type` take when packed densely (element i in the bits [w*i, w*i + w) of
+/// the little-endian byte string, like an LLVM vector). Fails unless
+/// `count * w` is a multiple of 8 (the packed row must end on a byte).
+FailureOr<int64_t> getPackedByteCount(Type type, int64_t count);
+
 /// Roles of the iteration dimensions of an `mx.scaled_contraction`, as
 /// positions in its iteration space.
 struct ScaledContractionDims {

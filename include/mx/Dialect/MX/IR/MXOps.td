@@ -256,6 +256,12 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     On tensors the op returns the updated accumulator; on memrefs (after
     bufferization) it updates `acc` in place and has no result.
 
+    Any operand but `acc` may instead be given as `i8` holding the bytes of
+    the layout's element type (see `mx-pack-to-bytes`): the same shape, except
+    that for sub-byte types (f4E2M1FN, f6E2M3FN, f6E3M2FN) the innermost
+    dimension counts bytes of packed elements (32 fp4 values are 16 bytes,
+    32 fp6 values 24 bytes).
+
     Example (16x16x128, 1 wave, one intrinsic per tile):
 
     ```mlir

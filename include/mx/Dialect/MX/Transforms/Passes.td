@@ -89,7 +89,10 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     Option<"subgroupsM", "subgroups-m", "int64_t", "0",
            "Pin subgroups_m (0: heuristic)">,
     Option<"subgroupsN", "subgroups-n", "int64_t", "0",
-           "Pin subgroups_n (0: heuristic)">
+           "Pin subgroups_n (0: heuristic)">,
+    Option<"requireUKernel", "require-ukernel", "bool", "false",
+           "Only pick layouts that a gfx950 ukernel serves (the GPU "
+           "pipeline); pinned parameters still win">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -140,6 +143,51 @@ def MXMemRefCopyToLinalg : Pass<"mx-memref-copy-to-linalg"> {
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
+  let summary = "Store MX element and scale tensors as (packed) bytes";
+  let description = [{
+    GPU buffers and the gfx950 ukernels hold MX data as bytes: fp8 and E8M0
+    scales one byte per element, fp4 and fp6 packed (two fp4 values per
+    byte, four fp6 values per three bytes, element i in bits
+    [w*i, w*i + w) of the little-endian byte string). MLIR's own LLVM
+    lowering would store a `memref<...xf4E2M1FN>` one element per byte, and
+    has no element-type bitcast for memrefs. This pass rewrites every
+    f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2 and f8E8M0FNU tensor of
+    the module's functions into an `i8` tensor of the same shape whose
+    innermost dimension counts bytes, so the program that bufferizes
+    afterwards moves bytes only.
+
+    It applies to the relayout programs `mx-materialize-encodings` and
+    `mx-lower-relayouts` produce: function arguments and results (they keep
+    their logical type in the `mx.packed_type` argument or result attribute),
+    `arith.constant`, `tensor.empty`, `tensor.pad` (constant padding),
+    `tensor.expand_shape`, `tensor.collapse_shape`, `tensor.extract_slice`,
+    `tensor.insert_slice`, `tensor.cast`, `linalg.transpose` and
+    `mx.tiled_scaled_mma` (which accepts byte operands). For sub-byte types
+    every op must keep the innermost dimension innermost and cut it only at
+    byte boundaries; an op that does not (e.g. a transpose that moves K of an
+    fp4 `K x N` weight away from the innermost position) is an error naming
+    the op. Functions that are called from the module keep their signature
+    and are an error if they have MX arguments.
+
+    Example:
+
+    ```mlir
+    func.func @f(%a: tensor<64x256xf4E2M1FN>) -> tensor<2x1x32x256xf4E2M1FN>
+    ```
+
+    becomes
+
+    ```mlir
+    func.func @f(%a: tensor<64x128xi8> {mx.packed_type = tensor<64x256xf4E2M1FN>})
+        -> (tensor<2x1x32x128xi8> {mx.packed_type = tensor<2x1x32x256xf4E2M1FN>})
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"
+  ];
 }
 
 #endif // MX_DIALECT_MX_TRANSFORMS_PASSES_TD

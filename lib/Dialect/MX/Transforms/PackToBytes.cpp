@@ -1,0 +1,406 @@
+//===- PackToBytes.cpp - mx-pack-to-bytes --------------------------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites MX element and scale tensors into i8 tensors holding their bytes:
+// fp8 and E8M0 one byte per element, fp4/fp6 packed with the innermost
+// dimension counted in bytes. For sub-byte types every rewritten op must keep
+// the innermost dimension innermost and split it only at byte boundaries, so
+// that moving bytes moves whole groups of elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXPACKTOBYTES
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+using namespace mlir::mx;
+
+/// The attribute that keeps the logical type of a packed argument or result.
+static constexpr StringLiteral kPackedTypeAttr = "mx.packed_type";
+
+/// Returns the MX element or scale type of `type` if it is such a tensor.
+static Type getSubByteElementType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (tensor && (isMXElementType(tensor.getElementType()) ||
+                 isa<Float8E8M0FNUType>(tensor.getElementType())))
+    return tensor.getElementType();
+  return {};
+}
+
+namespace {
+/// Packs the sub-byte tensors of one function.
+class FunctionPacker {
+public:
+  explicit FunctionPacker(func::FuncOp func)
+      : func(func), builder(func.getContext()),
+        i8(IntegerType::get(func.getContext(), 8)) {}
+
+  LogicalResult run();
+
+private:
+  /// The packed form of `type`, or a diagnostic at `op`.
+  FailureOr<RankedTensorType> packType(Operation *op, RankedTensorType type);
+  /// `size` elements of `elementType` along the innermost dimension, in
+  /// bytes (a constant when `size` is one; a diagnostic at `op` if that
+  /// constant is not whole bytes).
+  FailureOr<OpFoldResult> toBytes(Operation *op, Type elementType,
+                                  OpFoldResult size);
+  /// Rewrites one op whose operands or results are (now) packed.
+  LogicalResult rewrite(Operation *op, Type elementType);
+  LogicalResult packConstant(arith::ConstantOp op, Type elementType);
+  LogicalResult packPad(tensor::PadOp op, Type elementType);
+
+  /// Replaces `op` by `replacement`, whose sub-byte results are packed.
+  void replace(Operation *op, Operation *replacement) {
+    for (Value v : replacement->getResults())
+      if (cast<ShapedType>(v.getType()).getElementType() == i8)
+        packed.insert(v);
+    for (auto [from, to] :
+         llvm::zip_equal(op->getResults(), replacement->getResults()))
+      from.replaceAllUsesWith(to);
+    op->erase();
+  }
+
+  func::FuncOp func;
+  OpBuilder builder;
+  Type i8;
+  /// Values that hold packed bytes.
+  DenseSet<Value> packed;
+};
+} // namespace
+
+FailureOr<RankedTensorType> FunctionPacker::packType(Operation *op,
+                                                     RankedTensorType type) {
+  Type elementType = type.getElementType();
+  if (type.getRank() == 0)
+    return op->emitOpError()
+           << "cannot store the 0-d tensor " << type << " packed";
+  SmallVector<int64_t> shape(type.getShape());
+  if (ShapedType::isStatic(shape.back())) {
+    FailureOr<int64_t> bytes = getPackedByteCount(elementType, shape.back());
+    if (failed(bytes))
+      return op->emitOpError()
+             << "cannot store " << type << " packed: its innermost dimension ("
+             << shape.back() << " x " << elementType.getIntOrFloatBitWidth()
+             << " bits) is not whole bytes";
+    shape.back() = *bytes;
+  }
+  return RankedTensorType::get(shape, i8);
+}
+
+FailureOr<OpFoldResult> FunctionPacker::toBytes(Operation *op, Type elementType,
+                                                OpFoldResult size) {
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  if (std::optional<int64_t> value = getConstantIntValue(size)) {
+    FailureOr<int64_t> bytes = getPackedByteCount(elementType, *value);
+    if (failed(bytes))
+      return op->emitOpError() << "cuts the innermost dimension of a packed "
+                               << elementType << " tensor at element " << *value
+                               << ", which is not a byte boundary";
+    return OpFoldResult(builder.getIndexAttr(*bytes));
+  }
+  // Dynamic sizes along K are multiples of the block size (32 elements),
+  // which are whole bytes for every sub-byte type.
+  Location loc = op->getLoc();
+  Value v = cast<Value>(size);
+  Value bitsValue = arith::ConstantIndexOp::create(builder, loc, bits);
+  Value eight = arith::ConstantIndexOp::create(builder, loc, 8);
+  Value scaled = arith::MulIOp::create(builder, loc, v, bitsValue);
+  return OpFoldResult(arith::DivUIOp::create(builder, loc, scaled, eight));
+}
+
+LogicalResult FunctionPacker::packConstant(arith::ConstantOp op,
+                                           Type elementType) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense || !type.hasStaticShape())
+    return op.emitOpError()
+           << "cannot pack a non-dense or dynamic " << type << " constant";
+  FailureOr<RankedTensorType> packedType = packType(op, type);
+  if (failed(packedType))
+    return failure();
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  int64_t rowElements = type.getShape().back();
+  int64_t rowBytes = packedType->getShape().back();
+  int64_t rows = rowElements == 0 ? 0 : type.getNumElements() / rowElements;
+  SmallVector<uint8_t> bytes(rows * rowBytes, 0);
+  int64_t index = 0;
+  for (APFloat value : dense.getValues<APFloat>()) {
+    uint64_t code = value.bitcastToAPInt().getZExtValue();
+    int64_t row = index / rowElements, bit = (index % rowElements) * bits;
+    for (int64_t b = 0; b < bits; ++b, ++bit)
+      if (code >> b & 1)
+        bytes[row * rowBytes + bit / 8] |= uint8_t(1u << (bit % 8));
+    ++index;
+  }
+  SmallVector<APInt> values;
+  values.reserve(bytes.size());
+  for (uint8_t byte : bytes)
+    values.emplace_back(8, byte);
+  builder.setInsertionPoint(op);
+  auto replacement = arith::ConstantOp::create(
+      builder, op.getLoc(), DenseElementsAttr::get(*packedType, values));
+  replace(op, replacement);
+  return success();
+}
+
+LogicalResult FunctionPacker::packPad(tensor::PadOp op, Type elementType) {
+  FailureOr<RankedTensorType> type = packType(op, op.getResultType());
+  if (failed(type))
+    return failure();
+  Value padValue = op.getConstantPaddingValue();
+  FloatAttr padAttr;
+  if (!padValue || !matchPattern(padValue, m_Constant(&padAttr)))
+    return op.emitOpError()
+           << "pads a packed " << elementType
+           << " tensor with a non-constant value; only constants are "
+              "supported";
+  uint64_t code = padAttr.getValue().bitcastToAPInt().getZExtValue();
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  // A byte that repeats the code: possible for fp4 (and any code 0).
+  uint64_t byte = 0;
+  for (int64_t b = 0; b < 8; b += bits)
+    byte |= code << b;
+  if (8 % bits != 0 && code != 0)
+    return op.emitOpError() << "pads a packed " << elementType
+                            << " tensor with a nonzero value, which does not "
+                               "repeat within a byte";
+  builder.setInsertionPoint(op);
+  SmallVector<OpFoldResult> low = op.getMixedLowPad();
+  SmallVector<OpFoldResult> high = op.getMixedHighPad();
+  FailureOr<OpFoldResult> lowBytes = toBytes(op, elementType, low.back());
+  FailureOr<OpFoldResult> highBytes = toBytes(op, elementType, high.back());
+  if (failed(lowBytes) || failed(highBytes))
+    return failure();
+  low.back() = *lowBytes;
+  high.back() = *highBytes;
+  Value byteValue = arith::ConstantOp::create(
+      builder, op.getLoc(), builder.getIntegerAttr(i8, byte & 0xff));
+  auto replacement =
+      tensor::PadOp::create(builder, op.getLoc(), *type, op.getSource(), low,
+                            high, byteValue, op.getNofold());
+  replace(op, replacement);
+  return success();
+}
+
+LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
+  Location loc = op->getLoc();
+  builder.setInsertionPoint(op);
+  auto resultType = [&](Value v) -> FailureOr<RankedTensorType> {
+    return packType(op, cast<RankedTensorType>(v.getType()));
+  };
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return packConstant(constant, elementType);
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return packPad(pad, elementType);
+  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
+    SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
+    FailureOr<OpFoldResult> last = toBytes(op, elementType, sizes.back());
+    if (failed(last))
+      return failure();
+    sizes.back() = *last;
+    replace(op, tensor::EmptyOp::create(builder, loc, sizes, i8));
+    return success();
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    FailureOr<RankedTensorType> type = resultType(expand.getResult());
+    if (failed(type))
+      return failure();
+    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
+    FailureOr<OpFoldResult> last = toBytes(op, elementType, shape.back());
+    if (failed(last))
+      return failure();
+    shape.back() = *last;
+    replace(op, tensor::ExpandShapeOp::create(
+                    builder, loc, *type, expand.getSrc(),
+                    expand.getReassociationIndices(), shape));
+    return success();
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    FailureOr<RankedTensorType> type = resultType(collapse.getResult());
+    if (failed(type))
+      return failure();
+    replace(op, tensor::CollapseShapeOp::create(
+                    builder, loc, *type, collapse.getSrc(),
+                    collapse.getReassociationIndices()));
+    return success();
+  }
+  if (auto cast = dyn_cast<tensor::CastOp>(op)) {
+    FailureOr<RankedTensorType> type = resultType(cast.getResult());
+    if (failed(type))
+      return failure();
+    replace(op, tensor::CastOp::create(builder, loc, *type, cast.getSource()));
+    return success();
+  }
+  // Slices: the innermost dimension must be kept (not rank-reduced) with
+  // unit stride; its offset and size become bytes.
+  auto sliceParams =
+      [&](OffsetSizeAndStrideOpInterface slice, bool dropsInnermost,
+          SmallVector<OpFoldResult> &offsets, SmallVector<OpFoldResult> &sizes,
+          SmallVector<OpFoldResult> &strides) -> LogicalResult {
+    offsets = slice.getMixedOffsets();
+    sizes = slice.getMixedSizes();
+    strides = slice.getMixedStrides();
+    if (dropsInnermost || getConstantIntValue(strides.back()) != 1)
+      return op->emitOpError()
+             << "slices the innermost dimension of a packed " << elementType
+             << " tensor with a non-unit stride or drops it";
+    FailureOr<OpFoldResult> offset = toBytes(op, elementType, offsets.back());
+    FailureOr<OpFoldResult> size = toBytes(op, elementType, sizes.back());
+    if (failed(offset) || failed(size))
+      return failure();
+    offsets.back() = *offset;
+    sizes.back() = *size;
+    return success();
+  };
+  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    FailureOr<RankedTensorType> type = resultType(extract.getResult());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    if (failed(type) ||
+        failed(sliceParams(extract,
+                           extract.getDroppedDims().test(
+                               extract.getSourceType().getRank() - 1),
+                           offsets, sizes, strides)))
+      return failure();
+    replace(op, tensor::ExtractSliceOp::create(builder, loc, *type,
+                                               extract.getSource(), offsets,
+                                               sizes, strides));
+    return success();
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    if (failed(resultType(insert.getResult())) ||
+        failed(sliceParams(
+            insert,
+            insert.getDroppedDims().test(insert.getDestType().getRank() - 1),
+            offsets, sizes, strides)))
+      return failure();
+    replace(op, tensor::InsertSliceOp::create(builder, loc, insert.getSource(),
+                                              insert.getDest(), offsets, sizes,
+                                              strides));
+    return success();
+  }
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
+    if (!isa<RankedTensorType>(transpose.getInit().getType()))
+      return op->emitOpError() << "packing applies to tensors only";
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    if (isSubByteType(elementType) &&
+        (perm.empty() || perm.back() != int64_t(perm.size()) - 1))
+      return op->emitOpError()
+             << "moves the innermost dimension of a packed " << elementType
+             << " tensor (permutation [" << perm
+             << "]): packed sub-byte data can only be relaid out in whole "
+                "bytes; keep the reduction dimension K innermost in the "
+                "source (e.g. the weight as N x K)";
+    replace(op, linalg::TransposeOp::create(builder, loc, transpose.getInput(),
+                                            transpose.getInit(), perm));
+    return success();
+  }
+  if (isa<linalg::PackOp, linalg::UnPackOp>(op))
+    return op->emitOpError()
+           << "on an MX tensor must be lowered (mx-lower-relayouts) before "
+              "packing to bytes";
+  return op->emitOpError() << "cannot operate on " << elementType
+                           << " data stored as bytes (mx-pack-to-bytes "
+                              "supports the relayout ops and "
+                              "mx.tiled_scaled_mma)";
+}
+
+LogicalResult FunctionPacker::run() {
+  if (func.isExternal())
+    return success();
+  // Arguments.
+  Block &entry = func.getBody().front();
+  bool changedSignature = false;
+  for (BlockArgument arg : entry.getArguments()) {
+    Type elementType = getSubByteElementType(arg.getType());
+    if (!elementType)
+      continue;
+    FailureOr<RankedTensorType> type =
+        packType(func, cast<RankedTensorType>(arg.getType()));
+    if (failed(type))
+      return failure();
+    func.setArgAttr(arg.getArgNumber(), kPackedTypeAttr,
+                    TypeAttr::get(arg.getType()));
+    arg.setType(*type);
+    packed.insert(arg);
+    changedSignature = true;
+  }
+
+  SmallVector<Operation *> ops;
+  func.getBody().walk([&](Operation *op) { ops.push_back(op); });
+  for (Operation *op : ops) {
+    if (isa<TiledScaledMMAOp, func::ReturnOp>(op))
+      continue;
+    Type elementType;
+    for (Value v : op->getResults())
+      if (Type t = getSubByteElementType(v.getType()))
+        elementType = t;
+    bool usesPacked = llvm::any_of(op->getOperands(),
+                                   [&](Value v) { return packed.contains(v); });
+    if (!elementType && !usesPacked)
+      continue;
+    if (!elementType) {
+      // A packed operand: its logical element type is unknown here, but ops
+      // without sub-byte results (other than the ones above) cannot consume
+      // packed data.
+      return op->emitOpError() << "cannot consume MX data stored as bytes";
+    }
+    if (failed(rewrite(op, elementType)))
+      return failure();
+  }
+
+  // Results.
+  auto returnOp = cast<func::ReturnOp>(entry.getTerminator());
+  FunctionType oldType = func.getFunctionType();
+  for (auto [index, value] : llvm::enumerate(returnOp.getOperands())) {
+    if (!packed.contains(value))
+      continue;
+    func.setResultAttr(index, kPackedTypeAttr,
+                       TypeAttr::get(oldType.getResult(index)));
+    changedSignature = true;
+  }
+  if (changedSignature)
+    func.setFunctionType(FunctionType::get(func.getContext(),
+                                           entry.getArgumentTypes(),
+                                           returnOp.getOperandTypes()));
+  return success();
+}
+
+namespace {
+struct PackToBytesPass : public mx::impl::MXPackToBytesBase<PackToBytesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      bool hasSubByteArgs =
+          llvm::any_of(func.getArgumentTypes(), getSubByteElementType) ||
+          llvm::any_of(func.getResultTypes(), getSubByteElementType);
+      if (hasSubByteArgs && !SymbolTable::symbolKnownUseEmpty(func, module)) {
+        func.emitOpError()
+            << "is called in the module and takes or returns MX tensors; "
+               "storing them as bytes would change its signature under its "
+               "callers";
+        return signalPassFailure();
+      }
+      if (failed(FunctionPacker(func).run()))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
