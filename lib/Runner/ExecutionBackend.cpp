@@ -142,7 +142,7 @@ LogicalResult mlir::mx::verifyInputs(const EntrySignature &signature,
 }
 
 ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {
-  static const StringRef names[] = {"cpu"};
+  static const StringRef names[] = {"cpu", "gfx950-emu"};
   return names;
 }
 
@@ -150,5 +150,7 @@ std::unique_ptr<ExecutionBackend>
 mlir::mx::createExecutionBackend(StringRef name) {
   if (name == "cpu")
     return std::make_unique<CPUBackend>();
+  if (name == "gfx950-emu")
+    return std::make_unique<GFX950EmulatorBackend>();
   return nullptr;
 }

@@ -116,6 +116,18 @@ static cl::opt<unsigned>
                       "default 2)"),
              cl::value_desc("N"), cl::init(2), cl::cat(mxRunCategory));
 
+static cl::opt<std::string> gfx950PipelineOptions(
+    "gfx950-options",
+    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu backend, e.g. "
+             "'intrinsic=32x32x64 intrinsics-m=2'"),
+    cl::init(""), cl::cat(mxRunCategory));
+
+static cl::opt<bool> emulatorStats(
+    "emu-stats",
+    cl::desc("With the gfx950-emu backend, print the number of launches, "
+             "workgroups and MFMAs executed"),
+    cl::init(false), cl::cat(mxRunCategory));
+
 static cl::opt<std::string> preprocessPipeline(
     "preprocess",
     cl::desc("Textual pass pipeline run on the program before the backend, "
@@ -167,6 +179,17 @@ static int runMain() {
       return applyPassManagerCLOptions(pm);
     };
     backend = std::make_unique<CPUBackend>(options);
+  } else if (backendName == "gfx950-emu") {
+    GFX950EmulatorBackend::Options options;
+    options.pipelineOptions = gfx950PipelineOptions;
+    options.configurePassManager = [](PassManager &pm) {
+      return applyPassManagerCLOptions(pm);
+    };
+    if (emulatorStats)
+      options.reportStats = [](StringRef line) {
+        llvm::outs() << line << "\n";
+      };
+    backend = std::make_unique<GFX950EmulatorBackend>(options);
   } else {
     backend = createExecutionBackend(backendName);
   }

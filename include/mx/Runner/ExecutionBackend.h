@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace mlir {
 class PassManager;
@@ -78,6 +79,35 @@ public:
   explicit CPUBackend(const Options &options) : options(options) {}
 
   StringRef getName() const override { return "cpu"; }
+  FailureOr<SmallVector<HostTensor>> run(ModuleOp module, StringRef entry,
+                                         ArrayRef<HostTensor> inputs) override;
+
+private:
+  Options options;
+};
+
+/// Compiles the module with mx::buildGFX950Pipeline (output=gpu: host
+/// function with gpu.launch_func, gfx950 kernels with specialized ukernels)
+/// and executes the entry's host function on the gfx950 wave emulator
+/// (mx/Emulator/WaveEmulator.h). MX arguments go in as the bytes the
+/// pipeline's ABI expects (`mx.packed_type`: fp4/fp6 packed, fp8 and E8M0 one
+/// byte per element); results come back the same way.
+class GFX950EmulatorBackend : public ExecutionBackend {
+public:
+  struct Options {
+    /// Options of mx-gfx950-pipeline, in its textual form (e.g.
+    /// "intrinsic=32x32x64 intrinsics-m=2"); `output` is always `gpu`.
+    std::string pipelineOptions;
+    /// Called on the pass manager before the pipeline runs.
+    std::function<LogicalResult(PassManager &)> configurePassManager;
+    /// If set, receives one line per run: launches, workgroups, MFMAs.
+    std::function<void(StringRef)> reportStats;
+  };
+
+  GFX950EmulatorBackend() = default;
+  explicit GFX950EmulatorBackend(const Options &options) : options(options) {}
+
+  StringRef getName() const override { return "gfx950-emu"; }
   FailureOr<SmallVector<HostTensor>> run(ModuleOp module, StringRef entry,
                                          ArrayRef<HostTensor> inputs) override;
 

@@ -1,0 +1,147 @@
+//===- GFX950EmulatorBackend.cpp - mx-run --backend=gfx950-emu ------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Emulator/WaveEmulator.h"
+#include "mx/Pipelines/Pipelines.h"
+#include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/TensorIO.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::mx;
+
+/// The elements of `value` (a memref of `elementBytes`-byte elements) in
+/// row-major order, as bytes.
+static std::vector<uint8_t> readBytes(const emu::HostValue &value,
+                                      unsigned elementBytes) {
+  std::vector<uint8_t> bytes;
+  auto append = [&](auto values) {
+    bytes.resize(values.size() * sizeof(values[0]));
+    if (!values.empty())
+      std::memcpy(bytes.data(), values.data(), bytes.size());
+  };
+  switch (elementBytes) {
+  case 1:
+    append(value.read<uint8_t>());
+    break;
+  case 2:
+    append(value.read<uint16_t>());
+    break;
+  case 4:
+    append(value.read<uint32_t>());
+    break;
+  case 8:
+    append(value.read<uint64_t>());
+    break;
+  }
+  return bytes;
+}
+
+FailureOr<SmallVector<HostTensor>>
+GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
+                           ArrayRef<HostTensor> inputs) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
+  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
+    return failure();
+  func::FuncOp func = signature->func;
+  std::string name = func.getName().str();
+  MLIRContext *context = module.getContext();
+
+  // Compile a copy holding the entry (and what it calls) down to the level
+  // the emulator runs; other functions of the file are not compiled.
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  for (auto other :
+       llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+    if (other.getName() != name &&
+        SymbolTable::symbolKnownUseEmpty(other, *lowered))
+      other.erase();
+  PassManager pm(context, ModuleOp::getOperationName());
+  if (options.configurePassManager && failed(options.configurePassManager(pm)))
+    return failure();
+  std::string pipelineErrors;
+  llvm::raw_string_ostream errorStream(pipelineErrors);
+  auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
+  if (failed(pipelineOptions->parseFromString(options.pipelineOptions,
+                                              errorStream)))
+    return func.emitError() << "invalid mx-gfx950-pipeline options '"
+                            << options.pipelineOptions
+                            << "': " << pipelineErrors;
+  pipelineOptions->output = GFX950Output::GPU;
+  buildGFX950Pipeline(pm, *pipelineOptions);
+  if (failed(pm.run(*lowered)))
+    return func.emitError() << "the gfx950 pipeline (mx-gfx950-pipeline) "
+                               "failed on the module containing @"
+                            << name;
+  auto host = lowered->lookupSymbol<func::FuncOp>(name);
+  if (!host || host.getNumArguments() != inputs.size() ||
+      host.getNumResults() != signature->results.size())
+    return func.emitError() << "the gfx950 pipeline did not keep the "
+                               "signature of @"
+                            << name;
+
+  // Arguments: the file format (packed sub-byte elements) is exactly the
+  // byte layout of the pipeline's ABI.
+  SmallVector<emu::HostValue> args;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
+    if (!type || !type.hasStaticShape())
+      return func.emitError() << "argument #" << index << " of the compiled @"
+                              << name << " is not a static memref";
+    std::vector<uint8_t> bytes = toFileFormat(input);
+    unsigned elementBits = type.getElementTypeBitWidth();
+    if (int64_t(bytes.size()) * 8 != type.getNumElements() * elementBits)
+      return func.emitError()
+             << "argument #" << index << " of @" << name << " holds "
+             << bytes.size() << " bytes, the compiled function expects "
+             << type;
+    auto buffer = std::make_shared<emu::HostBuffer>(bytes.size());
+    buffer->bytes = std::move(bytes);
+    args.push_back(emu::HostValue::memref(buffer, type.getShape()));
+  }
+
+  emu::HostRunStats stats;
+  llvm::Expected<SmallVector<emu::HostValue>> results =
+      emu::runHostFunction(host, args, &stats);
+  if (!results)
+    return func.emitError() << "the gfx950 emulator failed on @" << name << ": "
+                            << llvm::toString(results.takeError());
+  if (options.reportStats) {
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << "gfx950-emu @" << name << ": " << stats.launches << " launches ("
+       << stats.launchesPerKernel.size() << " kernels), " << stats.workgroups
+       << " workgroups, " << stats.mfmas << " MFMAs";
+    options.reportStats(line);
+  }
+
+  SmallVector<HostTensor> tensors;
+  for (auto [index, value, type] :
+       llvm::enumerate(*results, signature->results)) {
+    auto memrefType = dyn_cast<MemRefType>(host.getResultTypes()[index]);
+    if (!memrefType || value.getKind() != emu::HostValue::Kind::MemRef)
+      return func.emitError() << "result #" << index << " of the compiled @"
+                              << name << " is not a memref";
+    unsigned elementBits = memrefType.getElementTypeBitWidth();
+    std::vector<uint8_t> bytes = readBytes(value, (elementBits + 7) / 8);
+    // Dynamic result sizes are those of the returned buffer.
+    HostTensorType resultType = type;
+    if (!resultType.hasStaticShape())
+      resultType.shape.assign(value.getLayout().sizes.begin(),
+                              value.getLayout().sizes.end());
+    llvm::Expected<HostTensor> tensor = fromFileFormat(resultType, bytes);
+    if (!tensor)
+      return func.emitError() << "result #" << index << " of @" << name << ": "
+                              << llvm::toString(tensor.takeError());
+    tensors.push_back(std::move(*tensor));
+  }
+  return tensors;
+}
