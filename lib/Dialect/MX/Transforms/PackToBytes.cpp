@@ -66,11 +66,12 @@ private:
   LogicalResult packConstant(arith::ConstantOp op, Type elementType);
   LogicalResult packPad(tensor::PadOp op, Type elementType);
 
-  /// Replaces `op` by `replacement`, whose sub-byte results are packed.
+  /// Replaces `op` by `replacement`, whose MX results are now bytes.
   void replace(Operation *op, Operation *replacement) {
-    for (Value v : replacement->getResults())
-      if (cast<ShapedType>(v.getType()).getElementType() == i8)
-        packed.insert(v);
+    for (auto [from, to] :
+         llvm::zip_equal(op->getResults(), replacement->getResults()))
+      if (Type type = getSubByteElementType(from.getType()))
+        packed[to] = type;
     for (auto [from, to] :
          llvm::zip_equal(op->getResults(), replacement->getResults()))
       from.replaceAllUsesWith(to);
@@ -80,8 +81,8 @@ private:
   func::FuncOp func;
   OpBuilder builder;
   Type i8;
-  /// Values that hold packed bytes.
-  DenseSet<Value> packed;
+  /// Values that hold bytes, with their logical element type.
+  DenseMap<Value, Type> packed;
 };
 } // namespace
 
@@ -339,7 +340,7 @@ LogicalResult FunctionPacker::run() {
     func.setArgAttr(arg.getArgNumber(), kPackedTypeAttr,
                     TypeAttr::get(arg.getType()));
     arg.setType(*type);
-    packed.insert(arg);
+    packed[arg] = elementType;
     changedSignature = true;
   }
 
@@ -356,12 +357,30 @@ LogicalResult FunctionPacker::run() {
                                    [&](Value v) { return packed.contains(v); });
     if (!elementType && !usesPacked)
       continue;
-    if (!elementType) {
-      // A packed operand: its logical element type is unknown here, but ops
-      // without sub-byte results (other than the ones above) cannot consume
-      // packed data.
-      return op->emitOpError() << "cannot consume MX data stored as bytes";
+    if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+      // Sizes other than the innermost are unchanged; the innermost one
+      // counts bytes now.
+      Type logical = packed.lookup(dim.getSource());
+      auto rank = cast<RankedTensorType>(dim.getSource().getType()).getRank();
+      std::optional<int64_t> index = dim.getConstantIndex();
+      if (!index)
+        return op->emitOpError()
+               << "with a dynamic index on MX data stored as bytes";
+      if (*index != rank - 1)
+        continue;
+      builder.setInsertionPointAfter(dim);
+      Location loc = dim.getLoc();
+      Value bits = arith::ConstantIndexOp::create(
+          builder, loc, logical.getIntOrFloatBitWidth());
+      Value eight = arith::ConstantIndexOp::create(builder, loc, 8);
+      Value elements = arith::DivUIOp::create(
+          builder, loc, arith::MulIOp::create(builder, loc, dim, eight), bits);
+      dim.getResult().replaceAllUsesExcept(
+          elements, elements.getDefiningOp()->getOperand(0).getDefiningOp());
+      continue;
     }
+    if (!elementType)
+      return op->emitOpError() << "cannot consume MX data stored as bytes";
     if (failed(rewrite(op, elementType)))
       return failure();
   }
