@@ -4,7 +4,12 @@
 #  1. mx-opt on the bundled example (parse, verify, print);
 #  2. the seed000 MXFP4 GEMM on the CPU path (mx-run): quantize + scaled
 #     matmul, checked against the recorded known answers and against the
-#     independent reference library.
+#     independent reference library;
+#  3. the seed MXFP4 GEMM 10000x16384x16384 compiled for gfx950
+#     (mx-gfx950-pipeline) to code objects, with the kernel report;
+#  4. the same compiled program at the seed000 size (128x96x512) executed on
+#     the gfx950 wave emulator, checked bit for bit against the known answer
+#     and the independent reference.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"
@@ -28,3 +33,41 @@ echo "-- against the independent reference library (same inputs):"
 "$BUILD/bin/mx-run" "$ROOT/examples/seed000_gemm.mlir" \
   --arg="file:$SEED/A_bf16.bin" --arg="file:$SEED/B_bf16.bin" --arg=zeros \
   --compare=reference
+
+OUT="$BUILD/seed-gfx950"
+mkdir -p "$OUT"
+echo
+echo "== gfx950: the seed MXFP4 GEMM 10000x16384x16384 (examples/seed_gemm_gfx950.mlir, @seed_gemm)"
+start=$(date +%s%N)
+"$BUILD/bin/mx-opt" "$ROOT/examples/seed_gemm_gfx950.mlir" \
+  --mx-gfx950-pipeline=output=hsaco -o "$OUT/seed_gemm.hsaco.mlir"
+end=$(date +%s%N)
+echo "-- compiled to code objects in $(( (end - start) / 1000000 )) ms:"
+python3 "$ROOT/scripts/extract_code_objects.py" "$OUT/seed_gemm.hsaco.mlir" "$OUT" \
+  | grep seed_gemm_
+/usr/lib/llvm-22/bin/llvm-readelf -h "$OUT/seed_gemm_mma0.hsaco" | grep -E "Machine|Flags"
+echo "-- kernel report (full report of every dispatch: $OUT/kernel-report.txt):"
+"$BUILD/bin/mx-opt" "$ROOT/examples/seed_gemm_gfx950.mlir" \
+  --mx-gfx950-pipeline=output=isa \
+  --mx-gfx950-kernel-report="output=$OUT/kernel-report.txt" -o /dev/null
+# The GEMM kernel in full; the relayout dispatches in one line each.
+awk '/^kernel seed_gemm_mma/ {show = 1; print; next}
+     /^kernel / {show = 0}
+     show' "$OUT/kernel-report.txt"
+awk '/^kernel seed_gemm_relayout/ {name = $2}
+     /^  code_bytes:/ && name {bytes = $2}
+     /^  scratch_bytes:/ && name {scratch = $2}
+     /^  direct_to_lds_loads:/ && name {
+       printf "  %s: %s code bytes, scratch %s\n", name, bytes, scratch; name = ""}' \
+  "$OUT/kernel-report.txt"
+
+echo
+echo "== gfx950 wave emulator: the compiled program at the seed000 size 128x96x512 (@seed000_gemm)"
+SEEDARGS=(--arg="file:$SEED/A_fp4.bin" --arg="file:$SEED/B_fp4.bin"
+  --arg="file:$SEED/A_e8m0.bin" --arg="file:$SEED/B_e8m0.bin" --arg=zeros)
+echo "-- against the recorded known answer C_f32:"
+"$BUILD/bin/mx-run" "$ROOT/examples/seed_gemm_gfx950.mlir" --entry=seed000_gemm \
+  --backend=gfx950-emu --emu-stats "${SEEDARGS[@]}" --expect="file:$SEED/C_f32.bin"
+echo "-- against the independent reference library:"
+"$BUILD/bin/mx-run" "$ROOT/examples/seed_gemm_gfx950.mlir" --entry=seed000_gemm \
+  --backend=gfx950-emu "${SEEDARGS[@]}" --compare=reference
