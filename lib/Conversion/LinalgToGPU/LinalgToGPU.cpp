@@ -154,7 +154,7 @@ struct ConvertLinalgToGPUDispatchesPass
       getOperation().emitError()
           << "convert-linalg-to-gpu-dispatches: workgroup-size must be a "
              "multiple of 64 in [64, 1024], got "
-          << workgroupSize;
+          << static_cast<int64_t>(workgroupSize);
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> ops;
