@@ -65,6 +65,7 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());
+  pm.addPass(mx::createMXFuseRelayouts());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

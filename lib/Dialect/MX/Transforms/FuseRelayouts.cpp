@@ -1,0 +1,259 @@
+//===- FuseRelayouts.cpp - mx-fuse-relayouts ------------------------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces each chain of relayout ops by one linalg.generic that maps every
+// output index back through the chain and gathers from the chain's source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXFUSERELAYOUTS
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+
+/// The tensor a relayout op reads, or null if `op` is not a relayout op this
+/// pass fuses.
+static Value getRelayoutSource(Operation *op) {
+  if (!op || op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return {};
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case<tensor::PadOp>([](auto pad) { return pad.getSource(); })
+      .Case<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+          [](auto reshape) { return reshape.getSrc(); })
+      .Case<linalg::TransposeOp>([](auto t) { return t.getInput(); })
+      .Case<tensor::ExtractSliceOp>([](auto slice) -> Value {
+        // Rank-reducing slices are not handled.
+        if (slice.getSourceType().getRank() != slice.getResultType().getRank())
+          return {};
+        return slice.getSource();
+      })
+      .Case<tensor::CastOp>([](auto cast) { return cast.getSource(); })
+      .Case<linalg::CopyOp>([](auto copy) { return copy.getInputs()[0]; })
+      .Default([](Operation *) { return Value(); });
+}
+
+namespace {
+/// One pad met on the way back: where the index is in bounds, and the value
+/// outside.
+struct PadGuard {
+  Value inBounds;
+  TypedAttr value;
+};
+
+/// Rewrites one chain (`chain.front()` produces the result, `chain.back()`
+/// reads `source`).
+class ChainFusion {
+public:
+  ChainFusion(ArrayRef<Operation *> chain, Value source)
+      : chain(chain), source(source) {}
+
+  /// Fails (leaving the IR unchanged) if a pad has a non-constant value.
+  LogicalResult run(OpBuilder &b);
+
+private:
+  /// Maps indices of `op`'s result to indices of its source.
+  SmallVector<Value> mapBack(OpBuilder &b, Location loc, Operation *op,
+                             ArrayRef<Value> idx);
+
+  ArrayRef<Operation *> chain;
+  Value source;
+  /// Sizes of each pad's source, computed before the generic.
+  DenseMap<Operation *, SmallVector<OpFoldResult>> padSourceSizes;
+  SmallVector<PadGuard> guards;
+};
+} // namespace
+
+SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
+                                        Operation *op, ArrayRef<Value> idx) {
+  auto value = [&](OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(b, loc, ofr);
+  };
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<Value> in(idx.size());
+    for (auto [i, p] : llvm::enumerate(perm))
+      in[p] = idx[i];
+    return in;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    SmallVector<Value> in;
+    for (ReassociationIndices group : expand.getReassociationIndices()) {
+      if (group.size() == 1) {
+        in.push_back(idx[group.front()]);
+        continue;
+      }
+      SmallVector<Value> parts;
+      SmallVector<OpFoldResult> basis;
+      for (int64_t d : group) {
+        parts.push_back(idx[d]);
+        basis.push_back(b.getIndexAttr(shape[d]));
+      }
+      in.push_back(affine::AffineLinearizeIndexOp::create(b, loc, parts, basis,
+                                                          /*disjoint=*/true));
+    }
+    return in;
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+    SmallVector<Value> in;
+    for (auto [g, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      if (group.size() == 1) {
+        in.push_back(idx[g]);
+        continue;
+      }
+      SmallVector<OpFoldResult> basis;
+      for (int64_t d : group)
+        basis.push_back(b.getIndexAttr(shape[d]));
+      auto delinearize =
+          affine::AffineDelinearizeIndexOp::create(b, loc, idx[g], basis);
+      in.append(delinearize.getResults().begin(),
+                delinearize.getResults().end());
+    }
+    return in;
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    SmallVector<Value> in;
+    for (auto [i, offset, stride] :
+         llvm::enumerate(slice.getMixedOffsets(), slice.getMixedStrides())) {
+      Value scaled = isConstantIntValue(stride, 1)
+                         ? idx[i]
+                         : arith::MulIOp::create(b, loc, idx[i], value(stride))
+                               .getResult();
+      in.push_back(isConstantIntValue(offset, 0)
+                       ? scaled
+                       : arith::AddIOp::create(b, loc, scaled, value(offset))
+                             .getResult());
+    }
+    return in;
+  }
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    // In bounds where low <= idx < low + size; the source index is clamped
+    // into [0, size) so the gather never leaves the source.
+    SmallVector<Value> in;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value inBounds;
+    for (auto [i, low, size] :
+         llvm::enumerate(pad.getMixedLowPad(), padSourceSizes.lookup(pad))) {
+      Value shifted =
+          isConstantIntValue(low, 0)
+              ? idx[i]
+              : arith::SubIOp::create(b, loc, idx[i], value(low)).getResult();
+      Value sizeValue = value(size);
+      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          shifted, sizeValue);
+      Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          shifted, zero);
+      Value ok = arith::AndIOp::create(b, loc, below, above);
+      inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
+      Value last = arith::SubIOp::create(b, loc, sizeValue, one);
+      Value clamped = arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero);
+      in.push_back(clamped);
+    }
+    TypedAttr padValue;
+    matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
+    guards.push_back({inBounds, padValue});
+    return in;
+  }
+  // tensor.cast, linalg.copy: same indices.
+  return SmallVector<Value>(idx);
+}
+
+LogicalResult ChainFusion::run(OpBuilder &b) {
+  Operation *last = chain.front();
+  Location loc = last->getLoc();
+  auto resultType = cast<RankedTensorType>(last->getResult(0).getType());
+  b.setInsertionPoint(last);
+  for (Operation *op : chain) {
+    auto pad = dyn_cast<tensor::PadOp>(op);
+    if (!pad)
+      continue;
+    TypedAttr padValue;
+    if (!pad.getConstantPaddingValue() ||
+        !matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue)))
+      return failure();
+    padSourceSizes[pad] = tensor::getMixedSizes(b, loc, pad.getSource());
+  }
+
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < rank; ++d)
+          idx.push_back(linalg::IndexOp::create(nb, nloc, d));
+        for (Operation *op : chain)
+          idx = mapBack(nb, nloc, op, idx);
+        Value result = tensor::ExtractOp::create(nb, nloc, source, idx);
+        // The pad nearest the source first: outer pads win.
+        for (const PadGuard &guard : llvm::reverse(guards)) {
+          Value padValue = arith::ConstantOp::create(nb, nloc, guard.value);
+          result = arith::SelectOp::create(nb, nloc, guard.inBounds, result,
+                                           padValue);
+        }
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  last->getResult(0).replaceAllUsesWith(generic.getResult(0));
+  return success();
+}
+
+namespace {
+struct FuseRelayoutsPass
+    : public mx::impl::MXFuseRelayoutsBase<FuseRelayoutsPass> {
+  void runOnOperation() override {
+    // Chain ends: relayout ops with a user that is not a relayout op.
+    SmallVector<Operation *> ends;
+    getOperation()->walk([&](Operation *op) {
+      if (!getRelayoutSource(op))
+        return;
+      if (llvm::any_of(op->getUsers(), [](Operation *user) {
+            return !getRelayoutSource(user);
+          }))
+        ends.push_back(op);
+    });
+    OpBuilder builder(&getContext());
+    for (Operation *end : ends) {
+      SmallVector<Operation *> chain;
+      Value source;
+      for (Operation *op = end; op;) {
+        auto type = cast<RankedTensorType>(op->getResult(0).getType());
+        if (!type.hasStaticShape())
+          break;
+        chain.push_back(op);
+        source = getRelayoutSource(op);
+        Operation *producer = source.getDefiningOp();
+        op = getRelayoutSource(producer) ? producer : nullptr;
+      }
+      if (chain.size() < 2)
+        continue;
+      // A dynamic intermediate ends the chain early: its last op reads it.
+      source = getRelayoutSource(chain.back());
+      (void)ChainFusion(chain, source).run(builder);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,101 @@
+// RUN: mx-opt %s --split-input-file --mx-fuse-relayouts --canonicalize | FileCheck %s
+
+// A pack chain (pad, expand_shape, transpose) becomes one gather: the output
+// index is mapped back through the transpose and the reshape, checked against
+// the padded bounds (33 rows, 112 bytes) and clamped into the source.
+// CHECK-LABEL: func.func @pack_chain
+//  CHECK-SAME:   (%[[SRC:.+]]: tensor<33x112xi8>)
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0 : i8
+//   CHECK-DAG:   %[[C33:.+]] = arith.constant 33 : index
+//   CHECK-DAG:   %[[C112:.+]] = arith.constant 112 : index
+//       CHECK:   %[[EMPTY:.+]] = tensor.empty() : tensor<2x1x32x128xi8>
+//       CHECK:   %[[G:.+]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<2x1x32x128xi8>)
+//   CHECK-DAG:     %[[I0:.+]] = linalg.index 0
+//   CHECK-DAG:     %[[I2:.+]] = linalg.index 2
+//   CHECK-DAG:     %[[I3:.+]] = linalg.index 3
+//       CHECK:     %[[ROW:.+]] = affine.linearize_index disjoint [%[[I0]], %[[I2]]] by (2, 32)
+//       CHECK:     arith.cmpi slt, %[[ROW]], %[[C33]]
+//       CHECK:     arith.cmpi slt, %[[I3]], %[[C112]]
+//       CHECK:     %[[X:.+]] = tensor.extract %[[SRC]]
+//       CHECK:     %[[R:.+]] = arith.select %{{.+}}, %[[X]], %[[ZERO]] : i8
+//       CHECK:     linalg.yield %[[R]]
+//   CHECK-NOT:   linalg.transpose
+//   CHECK-NOT:   tensor.pad
+//       CHECK:   return %[[G]]
+func.func @pack_chain(%a: tensor<33x112xi8>) -> tensor<2x1x32x128xi8> {
+  %c0 = arith.constant 0 : i8
+  %p = tensor.pad %a low[0, 0] high[31, 16] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c0 : i8
+  } : tensor<33x112xi8> to tensor<64x128xi8>
+  %e = tensor.expand_shape %p [[0, 1], [2, 3]] output_shape [2, 32, 1, 128]
+      : tensor<64x128xi8> into tensor<2x32x1x128xi8>
+  %init = tensor.empty() : tensor<2x1x32x128xi8>
+  %t = linalg.transpose ins(%e : tensor<2x32x1x128xi8>) outs(%init : tensor<2x1x32x128xi8>)
+      permutation = [0, 2, 1, 3]
+  return %t : tensor<2x1x32x128xi8>
+}
+
+// -----
+
+// An unpack chain (transpose, collapse_shape, extract_slice, copy) has no
+// pad: a plain gather.
+// CHECK-LABEL: func.func @unpack_chain
+//  CHECK-SAME:   (%[[SRC:.+]]: tensor<2x2x32x32xf32>)
+//       CHECK:   %[[G:.+]] = linalg.generic
+//   CHECK-DAG:     %[[I0:.+]] = linalg.index 0
+//   CHECK-DAG:     %[[I1:.+]] = linalg.index 1
+//       CHECK:     %[[R:.+]]:2 = affine.delinearize_index %[[I0]] into (2, 32)
+//       CHECK:     %[[C:.+]]:2 = affine.delinearize_index %[[I1]] into (2, 32)
+//       CHECK:     %[[X:.+]] = tensor.extract %[[SRC]][%[[R]]#0, %[[C]]#0, %[[R]]#1, %[[C]]#1]
+//   CHECK-NOT:     arith.select
+//       CHECK:     linalg.yield %[[X]]
+//       CHECK:   return %[[G]] : tensor<33x47xf32>
+func.func @unpack_chain(%r: tensor<2x2x32x32xf32>) -> tensor<33x47xf32> {
+  %init = tensor.empty() : tensor<2x32x2x32xf32>
+  %t = linalg.transpose ins(%r : tensor<2x2x32x32xf32>) outs(%init : tensor<2x32x2x32xf32>)
+      permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0, 1], [2, 3]] : tensor<2x32x2x32xf32> into tensor<64x64xf32>
+  %s = tensor.extract_slice %c[0, 0] [33, 47] [1, 1] : tensor<64x64xf32> to tensor<33x47xf32>
+  %out = tensor.empty() : tensor<33x47xf32>
+  %copy = linalg.copy ins(%s : tensor<33x47xf32>) outs(%out : tensor<33x47xf32>) -> tensor<33x47xf32>
+  return %copy : tensor<33x47xf32>
+}
+
+// -----
+
+// A single relayout op is not a chain: left alone.
+// CHECK-LABEL: func.func @single
+//       CHECK:   linalg.transpose
+//   CHECK-NOT:   linalg.generic
+func.func @single(%a: tensor<4x8xi8>) -> tensor<8x4xi8> {
+  %init = tensor.empty() : tensor<8x4xi8>
+  %t = linalg.transpose ins(%a : tensor<4x8xi8>) outs(%init : tensor<8x4xi8>) permutation = [1, 0]
+  return %t : tensor<8x4xi8>
+}
+
+// -----
+
+// A dynamic intermediate shape stops the chain: the pad of the dynamic
+// source stays, the static cast, expand_shape and transpose after it become
+// one gather from the padded tensor.
+// CHECK-LABEL: func.func @dynamic_pad
+//       CHECK:   %[[P:.+]] = tensor.pad
+//       CHECK:   linalg.generic
+//       CHECK:     tensor.extract %[[P]]
+//   CHECK-NOT:     arith.select
+//   CHECK-NOT:   linalg.transpose
+func.func @dynamic_pad(%a: tensor<?x112xi8>, %h: index) -> tensor<2x1x32x128xi8> {
+  %c0 = arith.constant 0 : i8
+  %p = tensor.pad %a low[0, 0] high[%h, 16] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c0 : i8
+  } : tensor<?x112xi8> to tensor<?x128xi8>
+  %pc = tensor.cast %p : tensor<?x128xi8> to tensor<64x128xi8>
+  %e = tensor.expand_shape %pc [[0, 1], [2, 3]] output_shape [2, 32, 1, 128]
+      : tensor<64x128xi8> into tensor<2x32x1x128xi8>
+  %init = tensor.empty() : tensor<2x1x32x128xi8>
+  %t = linalg.transpose ins(%e : tensor<2x32x1x128xi8>) outs(%init : tensor<2x1x32x128xi8>)
+      permutation = [0, 2, 1, 3]
+  return %t : tensor<2x1x32x128xi8>
+}
