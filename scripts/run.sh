@@ -52,7 +52,7 @@ echo "-- kernel report (full report of every dispatch: $OUT/kernel-report.txt):"
   --mx-gfx950-kernel-report="output=$OUT/kernel-report.txt" -o /dev/null
 # The GEMM kernel in full; the relayout dispatches in one line each.
 awk '/^kernel seed_gemm_mma/ {show = 1; print; next}
-     /^kernel / {show = 0}
+     /^kernel |^gpu.binary / {show = 0}
      show' "$OUT/kernel-report.txt"
 awk '/^kernel seed_gemm_relayout/ {name = $2}
      /^  code_bytes:/ && name {bytes = $2}
