@@ -1,0 +1,113 @@
+// The layout the resolver picks (restricted to layouts a ukernel serves).
+// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=gfx950 require-ukernel=true" | FileCheck %s --check-prefix=LAYOUT
+// Each stop of mx-gfx950-pipeline.
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu \
+// RUN:   | FileCheck %s --check-prefix=GPU --implicit-check-not=mx.scaled --implicit-check-not=mx.tiled --implicit-check-not=mx_uk_
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=rocdl | FileCheck %s --check-prefix=ROCDL
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=hsaco | FileCheck %s --check-prefix=HSACO
+// Options reach the passes: pinned layout parameters, relayout workgroup size.
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2 relayout-workgroup-size=128" \
+// RUN:   | FileCheck %s --check-prefix=PINNED
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2" --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=PINNED-REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+
+// An MXFP4 GEMM with B as N x K (the weight layout), 256 x 256 x 8192:
+// one workgroup tile, 32 K steps.
+
+// 256 x 256 x 256 tiles on 1 x 4 waves, each wave 256 x 64: 16 x 4
+// intrinsics, 2 of them along K (one 128-byte row of fp4 per K step).
+// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
+
+// output=gpu: the host function takes and returns buffers; MX data are bytes
+// (fp4 rows of 8192 values are 4096 bytes) and keep their logical type in
+// mx.packed_type. Each operand is relaid out by a dispatch into the tiled
+// buffer [Mo, Ko, <tile>] that the contraction reads (lhs: [1, 32, 16 im,
+// 2 ik, 4 g, 16 r, 16 bytes]), the contraction is one launch of 1 x 1
+// workgroups of 4 waves, and a last dispatch relays the result back.
+//   GPU-LABEL: func.func @nt_fp4
+//    GPU-SAME:   (%[[A:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
+//    GPU-SAME:    %[[B:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
+//    GPU-SAME:    %[[SA:[^:]+]]: memref<256x256xi8> {mx.packed_type = tensor<256x256xf8E8M0FNU>},
+//    GPU-SAME:    %[[SB:[^:]+]]: memref<256x256xi8> {mx.packed_type = tensor<256x256xf8E8M0FNU>},
+//    GPU-SAME:    %[[C:[^:]+]]: memref<256x256xf32>) -> memref<256x256xf32>
+//     GPU-DAG:   %[[ONE:.+]] = arith.constant 1 : index
+//     GPU-DAG:   %[[WG:.+]] = arith.constant 256 : index
+//     GPU-DAG:   gpu.launch_func @[[RA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<256x4096xi8>, %[[TA:[^ ]+]] : memref<1x32x16x2x4x16x16xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RB:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RB]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[B]] : memref<256x4096xi8>, %[[TB:[^ ]+]] : memref<1x32x4x4x2x4x16x16xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RSA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RSA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[SA]] : memref<256x256xi8>, %[[TSA:[^ ]+]] : memref<1x32x4x16x16x2xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RSB:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RSB]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[SB]] : memref<256x256xi8>, %[[TSB:[^ ]+]] : memref<1x32x4x4x16x4x2xi8>)
+//         GPU:   gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[WG]], %[[ONE]], %[[ONE]])
+//    GPU-SAME:     args(%[[TA]] : memref<1x32x16x2x4x16x16xi8>, %[[TB]] : memref<1x32x4x4x2x4x16x16xi8>, %[[TSA]] : memref<1x32x4x16x16x2xi8>, %[[TSB]] : memref<1x32x4x4x16x4x2xi8>, %[[TC:[^ ]+]] : memref<1x1x4x16x4x4x16x4xf32>)
+//         GPU:   gpu.launch_func @[[RC:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<1x1x4x16x4x4x16x4xf32>, %{{[^ ]+}} : memref<1x1x256x256xf32>)
+//         GPU:   return %{{.+}} : memref<256x256xf32>
+// One gpu.module per dispatch, for gfx950. The contraction kernel is the
+// specialized ukernel: a loop over the 32 K steps with 16 x 4 x 2 = 128
+// scaled MFMAs on fp4 fragments per step and wave.
+//         GPU:   gpu.module @[[RA]] [#rocdl.target<chip = "gfx950">]
+//         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>) kernel
+//   GPU-LABEL:   gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
+//         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+//         GPU:       %[[KO:.+]] = arith.constant 32 : index
+//         GPU:       scf.for %{{.+}} = %{{.+}} to %[[KO]] step %{{.+}} {
+//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
+//         GPU:     gpu.return
+
+// output=rocdl: kernels in the LLVM and ROCDL dialects, the host unchanged.
+//       ROCDL: gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0
+// ROCDL-LABEL: gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
+//       ROCDL:   llvm.func @nt_fp4_mma0({{.*}}) attributes {gpu.kernel, {{.*}}rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>}
+// fp4 operands are 16-byte vectors (vector<4xi32>), 4 accumulators per lane.
+// ROCDL-COUNT-128: rocdl.mfma.scale.f32.16x16x128.f8f6f4 {{.*}} : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+//   ROCDL-NOT:   rocdl.mfma.scale
+//       ROCDL:   llvm.return
+
+// output=isa: gpu.binary ops holding gfx950 assembly; the MFMAs read fp4
+// for both operands (cbsz:4 blgp:4).
+// ISA: gpu.binary @nt_fp4_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, assembly = "{{.*}}.amdgcn_target \22amdgcn-amd-amdhsa--gfx950\22{{.*}}v_mfma_scale_f32_16x16x128_f8f6f4 {{[^\\]*}} cbsz:4 blgp:4
+
+// The kernel report of output=isa: no scratch, no spills (in any kernel:
+// see the implicit checks), LDS within 160 KiB, code within the 32 KiB
+// instruction cache, and the main loop issues the layout's 16 x 4 x 2 = 128
+// MFMAs per wave and K step.
+//  REPORT-LABEL: kernel nt_fp4_mma0
+//        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
+//   REPORT-NEXT:   scratch_bytes: 0
+//   REPORT-NEXT:   vgpr_spills: 0
+//   REPORT-NEXT:   sgpr_spills: 0
+//   REPORT-NEXT:   max_workgroup_size: 256
+//   REPORT-NEXT:   waves_per_simd: {{[1-9][0-9]*$}}
+//   REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4}|3[01][0-9]{3}|32[0-6][0-9]{2}|327[0-5][0-9]|3276[0-8])$}}
+//        REPORT:   main_loop.mfma: 128
+//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+
+// output=hsaco: code objects (ELF64, little endian, OS ABI AMDGPU HSA (0x40),
+// a shared object (ET_DYN = 3) for EM_AMDGPU (0xE0)).
+// HSACO: gpu.binary @nt_fp4_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, bin = "\7FELF\02\01\01@{{\\[0-9A-F][0-9A-F]}}\00\00\00\00\00\00\00\03\00\E0\00
+
+// Pinned 4 x 4 intrinsics on 2 x 2 waves: 128 x 128 tiles, a 2 x 2 grid;
+// relayout dispatches of 128 threads.
+//   PINNED-DAG: %[[C2:.+]] = arith.constant 2 : index
+//   PINNED-DAG: %[[C128:.+]] = arith.constant 128 : index
+//   PINNED-DAG: %[[C256:.+]] = arith.constant 256 : index
+//   PINNED-DAG: %[[C1:.+]] = arith.constant 1 : index
+//       PINNED: gpu.launch_func @nt_fp4_relayout{{[0-9]+}}_{{[a-z]+}}::@{{.+}} threads in (%[[C128]], %[[C1]], %[[C1]])
+//       PINNED: gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[C2]], %[[C2]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
+//       PINNED: gpu.launch_func @nt_fp4_relayout{{[0-9]+}}_{{[a-z]+}}::@{{.+}} threads in (%[[C128]], %[[C1]], %[[C1]])
+// 4 x 4 x 2 = 32 MFMAs per wave and K step.
+// PINNED-REPORT-LABEL: kernel nt_fp4_mma0
+//       PINNED-REPORT:   main_loop.mfma: 32
+func.func @nt_fp4(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
+                  %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>,
+                  %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x8192xf4E2M1FN>, tensor<256x8192xf4E2M1FN>,
+                            tensor<256x256xf8E8M0FNU>, tensor<256x256xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
