@@ -24,13 +24,10 @@
 
 using namespace mlir;
 
-void mx::buildCPUPipeline(OpPassManager &pm,
-                          const CPUPipelineOptions &options) {
-  pm.addPass(mx::createConvertMXToLinalg());
-  pm.addPass(mx::createMXLowerRelayouts());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-
+/// One-shot bufferization of a whole tensor program, functions included,
+/// with identity-layout memrefs at function boundaries (what callers and
+/// runners pass), then memref.copy as linalg.copy.
+static void addBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;
   bufferization.functionBoundaryTypeConversion =
@@ -38,6 +35,16 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(mx::createMXMemRefCopyToLinalg());
+}
+
+void mx::buildCPUPipeline(OpPassManager &pm,
+                          const CPUPipelineOptions &options) {
+  pm.addPass(mx::createConvertMXToLinalg());
+  pm.addPass(mx::createMXLowerRelayouts());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  addBufferization(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (!options.lowerToLLVM)
     return;
@@ -70,13 +77,7 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   // Buffers, then one dispatch per relayout op and per contraction.
-  bufferization::OneShotBufferizePassOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  bufferization.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(mx::createMXMemRefCopyToLinalg());
+  addBufferization(pm);
   ConvertLinalgToGPUDispatchesOptions dispatches;
   dispatches.workgroupSize = options.relayoutWorkgroupSize;
   pm.addNestedPass<func::FuncOp>(
