@@ -1,0 +1,39 @@
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=isa -verify-diagnostics -o /dev/null
+
+// Programs the gfx950 pipeline rejects, with a diagnostic at the contraction.
+
+// The fp4 weight given as K x N: its relayout would move K (the packed
+// innermost dimension of the source) away from innermost, which cannot be
+// done in whole bytes. mx-pack-to-bytes says so and suggests N x K.
+func.func @fp4_weight_k_by_n(%a: tensor<256x1024xf4E2M1FN>, %b: tensor<1024x256xf4E2M1FN>,
+                             %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<32x256xf8E8M0FNU>,
+                             %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  // expected-error-re @below {{'linalg.transpose' op moves the innermost dimension of a packed 'f4E2M1FN' tensor (permutation [{{[0-9, ]+}}]): packed sub-byte data can only be relaid out in whole bytes; keep the reduction dimension K innermost in the source (e.g. the weight as N x K)}}
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (k, n)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x1024xf4E2M1FN>, tensor<1024x256xf4E2M1FN>,
+                            tensor<256x32xf8E8M0FNU>, tensor<32x256xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// No ukernel takes E5M2: the contraction lowering names the layout and each
+// ukernel's reason.
+func.func @fp8_e5m2(%a: tensor<256x1024xf8E4M3FN>, %b: tensor<256x1024xf8E5M2>,
+                    %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<256x32xf8E8M0FNU>,
+                    %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  // expected-error @below {{'mx.tiled_scaled_mma' op no gfx950 ukernel serves the layout #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E5M2,}}
+  // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN: element types differ}}
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x1024xf8E4M3FN>, tensor<256x1024xf8E5M2>,
+                            tensor<256x32xf8E8M0FNU>, tensor<256x32xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}

@@ -1,0 +1,74 @@
+// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=gfx950 require-ukernel=true" | FileCheck %s --check-prefix=LAYOUT
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=GPU
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+
+// The seed workload: MXFP4 GEMM 10000 x 16384 x 16384, B (the weights) as
+// N x K, scales 10000 x 512 and 16384 x 512, compiled for gfx950 end to end.
+
+// 256 x 256 x 256 tiles on 1 x 4 waves (each wave 256 x 64: 16 x 4
+// intrinsics x 2 along K, 256 accumulators per lane).
+// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
+
+// M = 10000 is padded to 40 tiles of 256 rows; N = 16384 is 64 tiles, K =
+// 16384 is 64 K steps. The contraction is a 64 x 40 grid of 256-thread
+// workgroups.
+//   GPU-LABEL: func.func @seed
+//    GPU-SAME:   (%[[A:[^:]+]]: memref<10000x8192xi8> {mx.packed_type = tensor<10000x16384xf4E2M1FN>},
+//    GPU-SAME:    %[[B:[^:]+]]: memref<16384x8192xi8> {mx.packed_type = tensor<16384x16384xf4E2M1FN>},
+//    GPU-SAME:    %[[SA:[^:]+]]: memref<10000x512xi8> {mx.packed_type = tensor<10000x512xf8E8M0FNU>},
+//    GPU-SAME:    %[[SB:[^:]+]]: memref<16384x512xi8> {mx.packed_type = tensor<16384x512xf8E8M0FNU>},
+//    GPU-SAME:    %[[C:[^:]+]]: memref<10000x16384xf32>) -> memref<10000x16384xf32>
+//     GPU-DAG:   %[[ONE:.+]] = arith.constant 1 : index
+//     GPU-DAG:   %[[WG:.+]] = arith.constant 256 : index
+//     GPU-DAG:   %[[MO:.+]] = arith.constant 40 : index
+//     GPU-DAG:   %[[NO:.+]] = arith.constant 64 : index
+//     GPU-DAG:   gpu.launch_func @[[RA:seed_relayout[0-9]+_[a-z]+]]::@[[RA]] {{.*}} args(%[[A]] : memref<10000x8192xi8>, %[[TA:[^ ]+]] : memref<40x64x16x2x4x16x16xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RB:seed_relayout[0-9]+_[a-z]+]]::@[[RB]] {{.*}} args(%[[B]] : memref<16384x8192xi8>, %[[TB:[^ ]+]] : memref<64x64x4x4x2x4x16x16xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RSA:seed_relayout[0-9]+_[a-z]+]]::@[[RSA]] {{.*}} args(%[[SA]] : memref<10000x512xi8>, %[[TSA:[^ ]+]] : memref<40x64x4x16x16x2xi8>)
+//     GPU-DAG:   gpu.launch_func @[[RSB:seed_relayout[0-9]+_[a-z]+]]::@[[RSB]] {{.*}} args(%[[SB]] : memref<16384x512xi8>, %[[TSB:[^ ]+]] : memref<64x64x4x4x16x4x2xi8>)
+//         GPU:   gpu.launch_func @seed_mma0::@seed_mma0 blocks in (%[[NO]], %[[MO]], %[[ONE]]) threads in (%[[WG]], %[[ONE]], %[[ONE]])
+//    GPU-SAME:     args(%[[TA]] : memref<40x64x16x2x4x16x16xi8>, %[[TB]] : memref<64x64x4x4x2x4x16x16xi8>, %[[TSA]] : memref<40x64x4x16x16x2xi8>, %[[TSB]] : memref<64x64x4x4x16x4x2xi8>, %[[TC:[^ ]+]] : memref<40x64x4x16x4x4x16x4xf32>)
+//         GPU:   gpu.launch_func @[[RC:seed_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<40x64x4x16x4x4x16x4xf32>, %[[R:[^ ]+]] : memref<10000x16384xf32>)
+//         GPU:   return %[[R]] : memref<10000x16384xf32>
+// The padded rows of A read as fp4 zeros, those of its scales as 1.0
+// (0x7F), never NaN.
+//         GPU:   gpu.module @[[RA]]
+//         GPU:     %[[ZERO:.+]] = arith.constant 0 : i8
+//         GPU:     %[[VA:.+]] = memref.load %{{.+}} : memref<10000x8192xi8>
+//    GPU-NEXT:     %[[PA:.+]] = arith.select %{{.+}}, %[[VA]], %[[ZERO]] : i8
+//    GPU-NEXT:     memref.store %[[PA]], %{{.+}} : memref<40x64x16x2x4x16x16xi8>
+//         GPU:   gpu.module @[[RSA]]
+//         GPU:     %[[ONESCALE:.+]] = arith.constant 127 : i8
+//         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
+//    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
+//    GPU-NEXT:     memref.store %[[PSA]], %{{.+}} : memref<40x64x4x16x16x2xi8>
+//         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
+//         GPU:     %[[KO:.+]] = arith.constant 64 : index
+//         GPU:     scf.for %{{.+}} = %{{.+}} to %[[KO]] step %{{.+}} {
+//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128
+
+// No scratch and no spills (in any kernel), LDS within 160 KiB, code within
+// 32 KiB, and 16 x 4 x 2 = 128 scaled MFMAs per main-loop iteration.
+//  REPORT-LABEL: kernel seed_mma0
+//        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
+//   REPORT-NEXT:   scratch_bytes: 0
+//   REPORT-NEXT:   vgpr_spills: 0
+//   REPORT-NEXT:   sgpr_spills: 0
+//   REPORT-NEXT:   max_workgroup_size: 256
+//   REPORT-NEXT:   waves_per_simd: {{[1-9][0-9]*$}}
+//   REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4}|3[01][0-9]{3}|32[0-6][0-9]{2}|327[0-5][0-9]|3276[0-8])$}}
+//        REPORT:   main_loop.mfma: 128
+//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+func.func @seed(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
+                %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>,
+                %c: tensor<10000x16384xf32>) -> tensor<10000x16384xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<10000x16384xf4E2M1FN>, tensor<16384x16384xf4E2M1FN>,
+                            tensor<10000x512xf8E8M0FNU>, tensor<16384x512xf8E8M0FNU>)
+      outs(%c : tensor<10000x16384xf32>) -> tensor<10000x16384xf32>
+  return %r : tensor<10000x16384xf32>
+}
