@@ -1,19 +1,59 @@
 #!/usr/bin/env python3
-"""Static metrics of the gfx950 MXFP4 ukernel for the layouts the resolver picks.
+"""Static metrics of the gfx950 code that mx-gfx950-pipeline generates.
 
-For each GEMM shape: mx-set-encodings + mx-materialize-encodings choose the
-data-tiled layout; the embedded MXFP4 ukernel is specialized to it
-(mx-gfx950-specialize-ukernels) inside a one-workgroup kernel, compiled to
-gfx950 ISA, and mx-gfx950-kernel-report reads registers, scratch, spills,
-occupancy, code size and the main loop's MFMAs and loads. Bytes loaded per
-MFMA follow from the layout (each wave reads its A/B fragments and scale bytes
-straight from global memory; no LDS sharing yet). Times are wall-clock seconds
-of the mx-opt runs on this machine.
+For each GEMM shape and each configuration (the resolver's default layout, or
+layout parameters pinned through the pipeline's options), this drives the
+real pipeline on an MXFP4 (by default) scaled contraction with B as N x K:
+
+  1. mx-set-encodings + mx-materialize-encodings{target=gfx950
+     require-ukernel=true <pins>}: the data-tiled layout the pipeline uses
+     (the same pass and options the pipeline runs first), read from the
+     printed #mx.data_tiled_layout;
+  2. mx-gfx950-pipeline{output=gpu <pins>}: the host function's
+     gpu.launch_func ops (number of dispatches; the buffers of the relayout
+     dispatches; the tiled buffers and the grid of the contraction);
+  3. mx-gfx950-pipeline{output=isa <pins>} + mx-gfx950-kernel-report: the
+     contraction kernel's registers, LDS, scratch, spills, occupancy, code
+     size, and the MFMAs and loads of its main loop;
+  4. mx-gfx950-pipeline{<pins>} (output=hsaco): wall time of the full
+     compilation to code objects.
+
+Nothing here knows which ukernel serves which layout or how a layout is
+swizzled: the layout is read from the materialization, tile bytes from the
+buffers the pipeline allocates, code statistics from the report.
+
+Columns:
+  layout      intrinsic, intrinsics_m x _n x _k per wave, waves subgroups_m x
+              _n, and the workgroup tile M x N x K it implies.
+  MFMA/step   intrinsics_m * intrinsics_n * intrinsics_k: MFMAs per wave and
+              K step, what the layout implies.
+  MFMA/iter   MFMAs in the main loop of the ISA (the loop with the most
+              MFMAs); a multiple of MFMA/step when LLVM unrolls the K loop.
+  gload/iter  global loads in the main loop (to registers; "+N lds" counts
+              loads straight into LDS as well).
+  B/MFMA wg   bytes of A, B and both scales one workgroup needs per K step,
+              divided by the MFMAs of the workgroup per K step
+              (subgroups_m * subgroups_n * MFMA/step). The bytes are the
+              per-tile sizes of the tiled buffers the contraction reads
+              (their shape behind the [Mo|No, Ko] tile indices).
+  B/MFMA wave the same per wave when each wave loads its own fragments (its
+              1/subgroups_m of A and lhs scales, 1/subgroups_n of B and rhs
+              scales), i.e. without sharing through LDS.
+  VGPR AGPR SGPR LDS scratch spills waves/SIMD code  from the report.
+  disp        gpu.launch_func ops of the host function.
+  relayout MB sum over the relayout dispatches of the sizes of the buffers
+              they take (each reads its input and writes its output once;
+              fills only write): the extra traffic data tiling costs.
+  t_hsaco     seconds of wall time of mx-opt compiling the program to code
+              objects (output=hsaco); the fastest of --repeat runs.
 
 Usage: bench/ukernel_static_metrics.py [--mx-opt build/bin/mx-opt]
+           [--shapes seed,decode] [--configs default,32x32x64]
+           [--lhs-type f4E2M1FN] [--rhs-type f4E2M1FN] [--repeat 1]
 """
 
 import argparse
+import math
 import os
 import re
 import subprocess
@@ -21,124 +61,249 @@ import sys
 import time
 
 SHAPES = [  # (name, M, N, K)
-    ("seed 10000x16384x16384", 10000, 16384, 16384),
+    ("seed", 10000, 16384, 16384),
     ("16384^3", 16384, 16384, 16384),
     ("8192^3", 8192, 8192, 8192),
-    ("decode 64x16384x16384", 64, 16384, 16384),
+    ("decode", 64, 16384, 16384),
+]
+
+CONFIGS = [  # (name, pipeline / materialization options)
+    ("default", ""),
+    ("32x32x64", "intrinsic=32x32x64"),
+    ("2x2 waves", "subgroups-m=2 subgroups-n=2"),
+    ("4x4 on 2x2", "intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2"),
+    ("8x8 on 2x2", "intrinsics-m=8 intrinsics-n=8 subgroups-m=2 subgroups-n=2"),
 ]
 
 CONTRACTION = """
-func.func @gemm(%a: tensor<{M}x{K}xf4E2M1FN>, %b: tensor<{N}x{K}xf4E2M1FN>,
+func.func @gemm(%a: tensor<{M}x{K}x{A}>, %b: tensor<{N}x{K}x{B}>,
                 %sa: tensor<{M}x{KB}xf8E8M0FNU>, %sb: tensor<{N}x{KB}xf8E8M0FNU>,
                 %c: tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32> {{
   %r = mx.scaled_contraction
       indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                        affine_map<(m, n, k) -> (n, k)>,
                        affine_map<(m, n, k) -> (m, n)>]
-      ins(%a, %b, %sa, %sb : tensor<{M}x{K}xf4E2M1FN>, tensor<{N}x{K}xf4E2M1FN>,
+      ins(%a, %b, %sa, %sb : tensor<{M}x{K}x{A}>, tensor<{N}x{K}x{B}>,
                             tensor<{M}x{KB}xf8E8M0FNU>, tensor<{N}x{KB}xf8E8M0FNU>)
       outs(%c : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
   return %r : tensor<{M}x{N}xf32>
 }}
 """
 
-UKERNEL = "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN"
-TYPES = ("memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, "
-         "memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, "
-         "memref<?x?x?x?x64x4xf32, 1>")
+ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
+                 "f64": 8}
 
-KERNEL = """
-module attributes {{gpu.container_module}} {{
-  gpu.module @k [#rocdl.target<chip = "gfx950">] {{
-    func.func private @{uk}({types}, index, index, index, index, index, index)
-    gpu.func @matmul(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
-        attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
-      %tid = gpu.thread_id x
-      %c64 = arith.constant 64 : index
-      %cwn = arith.constant {sn} : index
-      %im = arith.constant {im} : index
-      %in = arith.constant {inn} : index
-      %ik = arith.constant {ik} : index
-      %wave = arith.divui %tid, %c64 : index
-      %lane = arith.remui %tid, %c64 : index
-      %wm = arith.divui %wave, %cwn : index
-      %wn = arith.remui %wave, %cwn : index
-      func.call @{uk}(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
-          : ({types}, index, index, index, index, index, index) -> ()
-      gpu.return
-    }}
-  }}
-}}
-"""
 
-PIPELINE = ("builtin.module(mx-gfx950-specialize-ukernels,"
-            "gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),"
-            "gpu-module-to-binary{format=isa},mx-gfx950-kernel-report)")
+class Failure(Exception):
+    pass
 
 
 def run(cmd, stdin):
+    """Runs mx-opt; returns (stdout, seconds)."""
     start = time.perf_counter()
     result = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
     if result.returncode != 0:
-        sys.exit("command failed: %s\n%s" % (" ".join(cmd), result.stderr))
-    return result.stdout, time.perf_counter() - start
+        message = next((line for line in result.stderr.splitlines()
+                        if "error:" in line), result.stderr.strip())
+        raise Failure(message.split("error:", 1)[-1].strip())
+    return result.stdout, seconds
 
 
-def layout_of(mx_opt, m, n, k):
-    ir = CONTRACTION.format(M=m, N=n, K=k, KB=k // 32)
-    out, seconds = run([mx_opt, "-", "--mx-set-encodings",
-                        "--mx-materialize-encodings"], ir)
-    match = re.search(r"#layout = #mx.data_tiled_layout<([^>]*)>", out)
+def parse_layout(ir):
+    match = re.search(r"#mx\.data_tiled_layout<([^>]*)>", ir)
     if not match:
-        sys.exit("no layout for %dx%dx%d" % (m, n, k))
-    params = dict(intrinsics_m=1, intrinsics_n=1, intrinsics_k=1,
+        raise Failure("no #mx.data_tiled_layout in the materialized program")
+    text = match.group(1)
+    layout = dict(intrinsics_m=1, intrinsics_n=1, intrinsics_k=1,
                   subgroups_m=1, subgroups_n=1)
-    for key, value in re.findall(r"(\w+) = (\d+)", match.group(1)):
-        params[key] = int(value)
-    intrinsic = re.search(r"intrinsic = (\w+)", match.group(1)).group(1)
-    return intrinsic, params, seconds
+    for key, value in re.findall(r"(\w+) = (\d+)\b", text):
+        layout[key] = int(value)
+    layout["intrinsic"] = re.search(r"intrinsic = (\w+)", text).group(1)
+    # mfma_scale_16x16x128 -> (16, 16, 128): the intrinsic's own M, N, K.
+    dims = re.search(r"(\d+)x(\d+)x(\d+)$", layout["intrinsic"])
+    layout["shape"] = tuple(int(d) for d in dims.groups())
+    return layout
+
+
+def split_args(text):
+    """Splits 'a : T, b : U' at top-level commas (types nest <[...]>)."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "<[(":
+            depth += 1
+        elif ch in ">])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def memref_shape(type_text):
+    """(shape, element bytes) of 'memref<2x3xi8, strided<...>>', or None."""
+    match = re.match(r"memref<([^,>]*)", type_text)
+    if not match:
+        return None
+    *dims, element = match.group(1).split("x")
+    if any(not d.isdigit() for d in dims):
+        raise Failure("dynamic buffer shape %s" % type_text)
+    return [int(d) for d in dims], ELEMENT_BYTES[element]
+
+
+def parse_launches(ir):
+    """The host's gpu.launch_func ops: (kernel, blocks, threads, args)."""
+    constants = {name: int(value) for name, value in re.findall(
+        r"%(\w+) = arith\.constant (\d+) : index", ir)}
+    launches = []
+    for match in re.finditer(
+            r"gpu\.launch_func\s+@[\w.]+::@(\w+) blocks in \(([^)]*)\) "
+            r"threads in \(([^)]*)\)\s+args\((.*)\)\s*$", ir, re.M):
+        kernel, blocks, threads, args = match.groups()
+        resolve = lambda xs: [constants.get(x.strip().lstrip("%"), x.strip())
+                              for x in xs.split(",")]
+        types = [a.split(" : ", 1)[1] for a in split_args(args)]
+        launches.append((kernel, resolve(blocks), resolve(threads), types))
+    return launches
+
+
+def parse_report(text):
+    kernels, current = {}, None
+    for line in text.splitlines():
+        if line.startswith("kernel "):
+            current = kernels.setdefault(line.split()[1], {})
+        elif current is not None and ": " in line:
+            key, value = line.strip().split(": ", 1)
+            current[key] = value
+    return kernels
+
+
+def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat):
+    _, m, n, k = shape
+    ir = CONTRACTION.format(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type)
+    materialized, _ = run([mx_opt, "-", "--mx-set-encodings",
+                           "--mx-materialize-encodings=target=gfx950 "
+                           "require-ukernel=true " + options], ir)
+    layout = parse_layout(materialized)
+    pipeline = "--mx-gfx950-pipeline=%s" % options
+    gpu, _ = run([mx_opt, "-", pipeline + " output=gpu"], ir)
+    report_text, _ = run([mx_opt, "-", pipeline + " output=isa",
+                          "--mx-gfx950-kernel-report", "-o", os.devnull], ir)
+    t_hsaco = min(run([mx_opt, "-", pipeline, "-o", os.devnull], ir)[1]
+                  for _ in range(repeat))
+
+    launches = parse_launches(gpu)
+    mma = [l for l in launches if re.search(r"_mma\d+$", l[0])]
+    if len(mma) != 1:
+        raise Failure("expected one contraction dispatch, got %d" % len(mma))
+    kernel, blocks, threads, types = mma[0]
+    sm, sn = layout["subgroups_m"], layout["subgroups_n"]
+    im, inn, ik = (layout["intrinsics_m"], layout["intrinsics_n"],
+                   layout["intrinsics_k"])
+    if threads[0] != 64 * sm * sn:
+        raise Failure("contraction launch has %s threads, the layout %d waves"
+                      % (threads[0], sm * sn))
+    # Bytes of one K step of each input tile: the tiled buffers are
+    # [Mo|No, Ko, tile...] (no batch dimensions here).
+    tile_bytes = []
+    for t in types[:4]:
+        dims, size = memref_shape(t)
+        tile_bytes.append(math.prod(dims[2:]) * size)
+    a, b, sa, sb = tile_bytes
+    per_step = im * inn * ik
+    bpm_wg = (a + b + sa + sb) / (sm * sn * per_step)
+    bpm_wave = (a / sm + sa / sm + b / sn + sb / sn) / per_step
+
+    relayout = 0
+    for name, _, _, arg_types in launches:
+        if "_relayout" in name:
+            for t in arg_types:
+                parsed = memref_shape(t)
+                if parsed:
+                    relayout += math.prod(parsed[0]) * parsed[1]
+
+    stats = parse_report(report_text).get(kernel)
+    if stats is None:
+        raise Failure("no report for kernel %s" % kernel)
+    im_, in_, ik_ = layout["shape"]
+    tile = "%dx%dx%d" % (sm * im * im_, sn * inn * in_, ik * ik_)
+    lds_dma = int(stats.get("main_loop.direct_to_lds_loads", 0))
+    gloads = stats.get("main_loop.global_loads", "-")
+    if lds_dma:
+        gloads += "+%d lds" % lds_dma
+    return [
+        "%s %dx%dx%d w%dx%d %s" % (layout["intrinsic"].replace("mfma_scale_", ""),
+                                   im, inn, ik, sm, sn, tile),
+        str(per_step),
+        stats.get("main_loop.mfma", "no loop (%s total)" % stats["mfma"]),
+        gloads,
+        "%.0f" % bpm_wg, "%.0f" % bpm_wave,
+        stats["vgprs"], stats["agprs"], stats["sgprs"], stats["lds_bytes"],
+        stats["scratch_bytes"],
+        str(int(stats["vgpr_spills"]) + int(stats["sgpr_spills"])),
+        stats["waves_per_simd"], stats["code_bytes"],
+        str(len(launches)), "%.1f" % (relayout / 1e6), "%.2f" % t_hsaco,
+    ]
+
+
+HEADER = ["shape", "layout (intrinsic im x in x ik, waves, tile)", "MFMA/step",
+          "MFMA/iter", "gload/iter", "B/MFMA wg", "B/MFMA wave", "VGPR",
+          "AGPR", "SGPR", "LDS", "scratch", "spills", "waves/SIMD", "code B",
+          "disp", "relayout MB", "t_hsaco s"]
+
+
+def print_table(rows):
+    """Rows of one string are errors: printed after the label, unaligned."""
+    full = [r for r in rows if len(r) == len(HEADER)]
+    widths = [max(len(r[i]) for r in full + [HEADER])
+              for i in range(len(HEADER))]
+    for row in [HEADER] + rows:
+        if len(row) != len(HEADER):
+            print(row[0].ljust(widths[0]) + "  " + row[1])
+            continue
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    parser.add_argument("--mx-opt", default=os.path.join(root, "build", "bin",
-                                                         "mx-opt"))
+    parser.add_argument("--mx-opt",
+                        default=os.path.join(root, "build", "bin", "mx-opt"))
+    parser.add_argument("--shapes", default=",".join(s[0] for s in SHAPES),
+                        help="comma-separated subset of: %s"
+                        % ", ".join(s[0] for s in SHAPES))
+    parser.add_argument("--configs", default=",".join(c[0] for c in CONFIGS),
+                        help="comma-separated subset of: %s"
+                        % ", ".join(c[0] for c in CONFIGS))
+    parser.add_argument("--lhs-type", default="f4E2M1FN")
+    parser.add_argument("--rhs-type", default="f4E2M1FN")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="compile to hsaco this many times, report the "
+                        "fastest")
     args = parser.parse_args()
+    if not os.access(args.mx_opt, os.X_OK):
+        sys.exit("no mx-opt at %s (build it, or pass --mx-opt)" % args.mx_opt)
 
-    header = ("shape", "tile MxNxK", "waves", "im,in,ik", "MFMA/iter",
-              "B/MFMA", "VGPR", "AGPR", "scratch", "spills", "waves/SIMD",
-              "code B", "t_encode s", "t_codegen s")
-    rows = []
-    for name, m, n, k in SHAPES:
-        intrinsic, p, t_encode = layout_of(args.mx_opt, m, n, k)
-        im, inn, ik = p["intrinsics_m"], p["intrinsics_n"], p["intrinsics_k"]
-        sm, sn = p["subgroups_m"], p["subgroups_n"]
-        tile = "%dx%dx%d" % (sm * im * 16, sn * inn * 16, ik * 128)
-        if intrinsic != "mfma_scale_16x16x128" or (im * ik) % 4 or (inn * ik) % 4:
-            rows.append((name, tile, str(sm * sn), "%d,%d,%d" % (im, inn, ik),
-                         "no ukernel") + ("",) * 9)
-            continue
-        kernel = KERNEL.format(uk=UKERNEL, types=TYPES, threads=64 * sm * sn,
-                               sn=sn, im=im, inn=inn, ik=ik)
-        report, t_codegen = run([args.mx_opt, "-", "--pass-pipeline=" + PIPELINE,
-                                 "-o", os.devnull], kernel)
-        stats = dict(re.findall(r"^\s+([\w.]+): (\S+)$", report, re.M))
-        mfmas = int(stats["main_loop.mfma"])
-        # Per wave and K step: A and B fragments (16 B per lane) and scales.
-        bytes_per_step = 64 * ((im + inn) * ik * 16 + (im + inn) * ik)
-        rows.append((name, tile, str(sm * sn), "%d,%d,%d" % (im, inn, ik),
-                     str(mfmas), "%.0f" % (bytes_per_step / mfmas),
-                     stats["vgprs"], stats["agprs"], stats["scratch_bytes"],
-                     str(int(stats["vgpr_spills"]) + int(stats["sgpr_spills"])),
-                     stats["waves_per_simd"], stats["code_bytes"],
-                     "%.2f" % t_encode, "%.2f" % t_codegen))
-    widths = [max(len(str(r[i])) for r in rows + [header])
-              for i in range(len(header))]
-    for row in [header] + rows:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
+    shapes = [s for s in SHAPES if s[0] in args.shapes.split(",")]
+    configs = [c for c in CONFIGS if c[0] in args.configs.split(",")]
+    for name, options in configs:
+        print("config %s (%s), %s x %s, B as N x K"
+              % (name, options or "resolver", args.lhs_type, args.rhs_type))
+        rows = []
+        for shape in shapes:
+            label = "%s %dx%dx%d" % shape
+            try:
+                rows.append([label] + measure(args.mx_opt, shape, options,
+                                              args.lhs_type, args.rhs_type,
+                                              args.repeat))
+            except Failure as failure:
+                rows.append([label, "error: %s" % failure])
+        print_table(rows)
+        print()
 
 
 if __name__ == "__main__":
