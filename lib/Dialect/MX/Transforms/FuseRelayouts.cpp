@@ -43,6 +43,16 @@ static Value getRelayoutSource(Operation *op) {
           return {};
         return slice.getSource();
       })
+      .Case<tensor::InsertSliceOp>([](auto insert) -> Value {
+        // Only into an empty tensor (what lowerPack emits when nothing is
+        // padded): the elements outside the slice are undefined.
+        if (!insert.getDest().template getDefiningOp<tensor::EmptyOp>() ||
+            !llvm::all_of(insert.getMixedStrides(), [](OpFoldResult s) {
+              return isConstantIntValue(s, 1);
+            }))
+          return {};
+        return insert.getSource();
+      })
       .Case<tensor::CastOp>([](auto cast) { return cast.getSource(); })
       .Case<linalg::CopyOp>([](auto copy) { return copy.getInputs()[0]; })
       .Default([](Operation *) { return Value(); });
@@ -172,6 +182,27 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     TypedAttr padValue;
     matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
     guards.push_back({inBounds, padValue});
+    return in;
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // Inside the slice: the source element; outside it the destination is
+    // undefined, so any in-bounds source element will do (clamped).
+    SmallVector<Value> in;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    llvm::SmallBitVector dropped = insert.getDroppedDims();
+    for (auto [i, offset, size] :
+         llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes())) {
+      if (dropped.test(i))
+        continue;
+      Value shifted = isConstantIntValue(offset, 0)
+                          ? idx[i]
+                          : arith::SubIOp::create(b, loc, idx[i], value(offset))
+                                .getResult();
+      Value last = arith::SubIOp::create(b, loc, value(size), one);
+      in.push_back(arith::MaxSIOp::create(
+          b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero));
+    }
     return in;
   }
   // tensor.cast, linalg.copy: same indices.

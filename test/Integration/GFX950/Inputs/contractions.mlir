@@ -123,3 +123,17 @@ func.func @constant_fp4(%a: tensor<24x64xf4E2M1FN>, %sa: tensor<24x2xf8E8M0FNU>,
       outs(%c : tensor<24x16xf32>) -> tensor<24x16xf32>
   return %r : tensor<24x16xf32>
 }
+
+// Sizes that are multiples of the 128 x 128 x 256 tiles of the layout the
+// test pins: the relayouts pad nothing.
+func.func @nt_fp4_aligned(%a: tensor<128x512xf4E2M1FN>, %b: tensor<128x512xf4E2M1FN>,
+    %sa: tensor<128x16xf8E8M0FNU>, %sb: tensor<128x16xf8E8M0FNU>,
+    %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<128x512xf4E2M1FN>, tensor<128x512xf4E2M1FN>,
+                            tensor<128x16xf8E8M0FNU>, tensor<128x16xf8E8M0FNU>)
+      outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}

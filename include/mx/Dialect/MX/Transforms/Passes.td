@@ -194,8 +194,9 @@ def MXFuseRelayouts : Pass<"mx-fuse-relayouts"> {
   let summary = "Fuse each chain of relayout ops into one gather";
   let description = [{
     `mx-lower-relayouts` turns every pack and unpack into a chain of
-    `tensor.pad`, `tensor.expand_shape`, `linalg.transpose`,
-    `tensor.collapse_shape`, `tensor.extract_slice` and `linalg.copy` ops, each
+    `tensor.pad`, `tensor.insert_slice` (into a `tensor.empty`),
+    `tensor.expand_shape`, `linalg.transpose`, `tensor.collapse_shape`,
+    `tensor.extract_slice` and `linalg.copy` ops, each
     of which becomes its own pass over memory (its own GPU dispatch) after
     bufferization. This pass replaces every such chain of at least two ops by
     one `linalg.generic` that computes each element of the chain's result
