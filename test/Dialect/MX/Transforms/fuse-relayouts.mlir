@@ -113,14 +113,14 @@ func.func @dynamic_pad(%a: tensor<?x112xi8>, %h: index) -> tensor<2x1x32x128xi8>
 //       CHECK:     linalg.yield %[[X]]
 //   CHECK-NOT:   tensor.insert_slice
 //       CHECK:   return %[[G]]
-func.func @insert_chain(%c: tensor<64x64xf32>) -> tensor<1x1x4x16x4x16xf32> {
+func.func @insert_chain(%c: tensor<64x64xf32>) -> tensor<1x1x4x4x16x16xf32> {
   %e = tensor.empty() : tensor<1x1x64x64xf32>
   %i = tensor.insert_slice %c into %e[0, 0, 0, 0] [1, 1, 64, 64] [1, 1, 1, 1]
       : tensor<64x64xf32> into tensor<1x1x64x64xf32>
   %x = tensor.expand_shape %i [[0], [1], [2, 3], [4, 5]] output_shape [1, 1, 4, 16, 4, 16]
       : tensor<1x1x64x64xf32> into tensor<1x1x4x16x4x16xf32>
-  %init = tensor.empty() : tensor<1x1x4x16x4x16xf32>
-  %t = linalg.transpose ins(%x : tensor<1x1x4x16x4x16xf32>) outs(%init : tensor<1x1x4x16x4x16xf32>)
+  %init = tensor.empty() : tensor<1x1x4x4x16x16xf32>
+  %t = linalg.transpose ins(%x : tensor<1x1x4x16x4x16xf32>) outs(%init : tensor<1x1x4x4x16x16xf32>)
       permutation = [0, 1, 2, 4, 3, 5]
-  return %t : tensor<1x1x4x16x4x16xf32>
+  return %t : tensor<1x1x4x4x16x16xf32>
 }
