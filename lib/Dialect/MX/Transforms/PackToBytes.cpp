@@ -111,9 +111,10 @@ FailureOr<OpFoldResult> FunctionPacker::toBytes(Operation *op, Type elementType,
   if (std::optional<int64_t> value = getConstantIntValue(size)) {
     FailureOr<int64_t> bytes = getPackedByteCount(elementType, *value);
     if (failed(bytes))
-      return op->emitOpError() << "cuts the innermost dimension of a packed "
-                               << elementType << " tensor at element " << *value
-                               << ", which is not a byte boundary";
+      return op->emitOpError()
+             << "has an innermost size or offset of " << *value << " "
+             << elementType << " elements (" << *value * bits
+             << " bits), which is not a whole number of bytes";
     return OpFoldResult(builder.getIndexAttr(*bytes));
   }
   // Dynamic sizes along K are multiples of the block size (32 elements),
@@ -258,10 +259,14 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
     offsets = slice.getMixedOffsets();
     sizes = slice.getMixedSizes();
     strides = slice.getMixedStrides();
+    // One byte per element: the slice is the same in bytes.
+    if (elementType.getIntOrFloatBitWidth() == 8)
+      return success();
     if (dropsInnermost || getConstantIntValue(strides.back()) != 1)
       return op->emitOpError()
              << "slices the innermost dimension of a packed " << elementType
-             << " tensor with a non-unit stride or drops it";
+             << " tensor with a non-unit stride or drops it (packed elements "
+                "move in whole bytes)";
     FailureOr<OpFoldResult> offset = toBytes(op, elementType, offsets.back());
     FailureOr<OpFoldResult> size = toBytes(op, elementType, sizes.back());
     if (failed(offset) || failed(size))

@@ -29,7 +29,7 @@ func.func @fp6_nonzero_pad(%a: tensor<4x4xf6E2M3FN>) -> tensor<4x8xf6E2M3FN> {
 // Padding one fp4 element on each side cuts a byte.
 func.func @pad_not_byte_boundary(%a: tensor<4x2xf4E2M1FN>) -> tensor<4x4xf4E2M1FN> {
   %zero = arith.constant 0.0 : f4E2M1FN
-  // expected-error @below {{'tensor.pad' op cuts the innermost dimension of a packed 'f4E2M1FN' tensor at element 1, which is not a byte boundary}}
+  // expected-error @below {{'tensor.pad' op has an innermost size or offset of 1 'f4E2M1FN' elements (4 bits), which is not a whole number of bytes}}
   %p = tensor.pad %a low[0, 1] high[0, 1] {
   ^bb0(%i: index, %j: index):
     tensor.yield %zero : f4E2M1FN
@@ -51,7 +51,7 @@ func.func @pad_non_constant(%a: tensor<4x2xf4E2M1FN>, %v: f4E2M1FN) -> tensor<4x
 // -----
 
 func.func @slice_not_byte_boundary(%a: tensor<4x8xf4E2M1FN>) -> tensor<4x2xf4E2M1FN> {
-  // expected-error @below {{'tensor.extract_slice' op cuts the innermost dimension of a packed 'f4E2M1FN' tensor at element 1, which is not a byte boundary}}
+  // expected-error @below {{'tensor.extract_slice' op has an innermost size or offset of 1 'f4E2M1FN' elements (4 bits), which is not a whole number of bytes}}
   %s = tensor.extract_slice %a[0, 1] [4, 2] [1, 1] : tensor<4x8xf4E2M1FN> to tensor<4x2xf4E2M1FN>
   return %s : tensor<4x2xf4E2M1FN>
 }
@@ -59,7 +59,7 @@ func.func @slice_not_byte_boundary(%a: tensor<4x8xf4E2M1FN>) -> tensor<4x2xf4E2M
 // -----
 
 func.func @slice_strided(%a: tensor<4x8xf4E2M1FN>) -> tensor<4x4xf4E2M1FN> {
-  // expected-error @below {{'tensor.extract_slice' op slices the innermost dimension of a packed 'f4E2M1FN' tensor with a non-unit stride or drops it}}
+  // expected-error @below {{'tensor.extract_slice' op slices the innermost dimension of a packed 'f4E2M1FN' tensor with a non-unit stride or drops it (packed elements move in whole bytes)}}
   %s = tensor.extract_slice %a[0, 0] [4, 4] [1, 2] : tensor<4x8xf4E2M1FN> to tensor<4x4xf4E2M1FN>
   return %s : tensor<4x4xf4E2M1FN>
 }
@@ -67,20 +67,9 @@ func.func @slice_strided(%a: tensor<4x8xf4E2M1FN>) -> tensor<4x4xf4E2M1FN> {
 // -----
 
 func.func @insert_not_byte_boundary(%a: tensor<4x2xf4E2M1FN>, %d: tensor<4x8xf4E2M1FN>) -> tensor<4x8xf4E2M1FN> {
-  // expected-error @below {{'tensor.insert_slice' op cuts the innermost dimension of a packed 'f4E2M1FN' tensor at element 3, which is not a byte boundary}}
+  // expected-error @below {{'tensor.insert_slice' op has an innermost size or offset of 3 'f4E2M1FN' elements (12 bits), which is not a whole number of bytes}}
   %r = tensor.insert_slice %a into %d[0, 3] [4, 2] [1, 1] : tensor<4x2xf4E2M1FN> into tensor<4x8xf4E2M1FN>
   return %r : tensor<4x8xf4E2M1FN>
-}
-
-// -----
-
-// Dropping the innermost dimension is refused for every MX type (for
-// fp4/fp6 a unit innermost dimension is never whole bytes, so only byte types
-// reach this check, where it is stricter than it needs to be).
-func.func @slice_drops_innermost(%a: tensor<4x1xf8E8M0FNU>) -> tensor<4xf8E8M0FNU> {
-  // expected-error @below {{'tensor.extract_slice' op slices the innermost dimension of a packed 'f8E8M0FNU' tensor with a non-unit stride or drops it}}
-  %s = tensor.extract_slice %a[0, 0] [4, 1] [1, 1] : tensor<4x1xf8E8M0FNU> to tensor<4xf8E8M0FNU>
-  return %s : tensor<4xf8E8M0FNU>
 }
 
 // -----
@@ -108,7 +97,7 @@ func.func @zero_d(%a: tensor<f8E4M3FN>) -> tensor<f8E4M3FN> {
 // -----
 
 func.func @empty_not_whole_bytes() -> tensor<4x3xf4E2M1FN> {
-  // expected-error @below {{'tensor.empty' op cuts the innermost dimension of a packed 'f4E2M1FN' tensor at element 3, which is not a byte boundary}}
+  // expected-error @below {{'tensor.empty' op has an innermost size or offset of 3 'f4E2M1FN' elements (12 bits), which is not a whole number of bytes}}
   %e = tensor.empty() : tensor<4x3xf4E2M1FN>
   return %e : tensor<4x3xf4E2M1FN>
 }

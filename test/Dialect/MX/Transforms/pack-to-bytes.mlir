@@ -233,3 +233,17 @@ func.func private @external(%a: tensor<4x8xf4E2M1FN>) -> tensor<4x8xf4E2M1FN>
 func.func @no_mx(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   return %a : tensor<4x8xf32>
 }
+
+// One byte per element: slices of fp8 and E8M0 data may drop the innermost
+// dimension or stride it; they are the same in bytes.
+// CHECK-LABEL: func.func @byte_slices
+//  CHECK-SAME:   (%[[A:.+]]: tensor<4x1xi8> {mx.packed_type = tensor<4x1xf8E8M0FNU>}, %[[B:.+]]: tensor<4x8xi8> {mx.packed_type = tensor<4x8xf8E4M3FN>})
+//       CHECK:   %[[S:.+]] = tensor.extract_slice %[[A]][0, 0] [4, 1] [1, 1] : tensor<4x1xi8> to tensor<4xi8>
+//       CHECK:   %[[T:.+]] = tensor.extract_slice %[[B]][0, 1] [4, 4] [1, 2] : tensor<4x8xi8> to tensor<4x4xi8>
+//       CHECK:   return %[[S]], %[[T]] : tensor<4xi8>, tensor<4x4xi8>
+func.func @byte_slices(%a: tensor<4x1xf8E8M0FNU>, %b: tensor<4x8xf8E4M3FN>)
+    -> (tensor<4xf8E8M0FNU>, tensor<4x4xf8E4M3FN>) {
+  %s = tensor.extract_slice %a[0, 0] [4, 1] [1, 1] : tensor<4x1xf8E8M0FNU> to tensor<4xf8E8M0FNU>
+  %t = tensor.extract_slice %b[0, 1] [4, 4] [1, 2] : tensor<4x8xf8E4M3FN> to tensor<4x4xf8E4M3FN>
+  return %s, %t : tensor<4xf8E8M0FNU>, tensor<4x4xf8E4M3FN>
+}
