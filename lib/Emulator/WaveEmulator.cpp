@@ -39,6 +39,7 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -65,6 +66,25 @@ constexpr int kMaxCallDepth = 64;
 /// Most bytes of host memory (allocations and globals) of a host run.
 constexpr int64_t kMaxHostBytes = int64_t(1) << 34;
 
+/// What the race checks of workgroup memory know about one byte. Time is
+/// counted in barrier phases (the number of workgroup barriers executed so
+/// far); waves are those of the workgroup.
+struct LDSByte {
+  /// Phase in which the last write became visible to its own wave (a plain
+  /// store: when it ran; an amdgpu.gather_to_lds: at the wait that completed
+  /// it). Other waves see it from the next phase on.
+  int32_t writePhase = -1;
+  /// Phase of the reads in `readers`.
+  int32_t readPhase = -1;
+  /// Waves that read the byte in `readPhase` (bit w: wave w).
+  uint16_t readers = 0;
+  /// Wave of the last write; -1 before the first.
+  int8_t writer = -1;
+  /// The last write is an amdgpu.gather_to_lds not completed yet by an
+  /// amdgpu.memory_counter_wait of its wave.
+  bool pending = false;
+};
+
 /// One memory object: a host buffer (kernel argument, host allocation,
 /// global) or memory the emulator allocated for a workgroup (private /
 /// workgroup). Initialization is tracked per byte where `initialized` is set.
@@ -84,6 +104,9 @@ struct Storage {
   std::shared_ptr<HostBuffer> host;
   /// Backing store of emulator-allocated workgroup memory.
   std::vector<uint8_t> owned, ownedInitialized;
+  /// Workgroup memory (LDS): per byte, who wrote and read it when (see
+  /// LDSByte); empty for other storage.
+  std::vector<LDSByte> lds;
 };
 
 /// A memref value: elements at `offset + threadOffset[thread] +
@@ -564,6 +587,36 @@ private:
   LogicalResult execCall(func::CallOp op);
   LogicalResult execScaledMFMA(amdgpu::ScaledMFMAOp op);
   LogicalResult execLaunch(gpu::LaunchFuncOp op);
+  LogicalResult execShuffle(vector::ShuffleOp op);
+  LogicalResult execSubgroupBroadcast(gpu::SubgroupBroadcastOp op);
+
+  //===--- Workgroup memory: copies, waits, barriers, races ---------------===//
+
+  /// Waves of the workgroup (the last one may be partial).
+  int64_t getNumWaves() const {
+    return (numThreads + hw::kWaveSize - 1) / hw::kWaveSize;
+  }
+  /// Whether some thread of wave `wave` is active.
+  bool isWaveActive(int64_t wave) const {
+    for (int64_t t = wave * hw::kWaveSize,
+                 e = std::min<int64_t>(numThreads, t + hw::kWaveSize);
+         t < e; ++t)
+      if (isActive(t))
+        return true;
+    return false;
+  }
+  /// Checks an access of wave `wave` to bytes [begin, begin + numBytes) of
+  /// the workgroup memory `storage` against the accesses of the other waves
+  /// since the last barrier and against unfinished copies (see LDSByte),
+  /// then records it (`async`: a write by amdgpu.gather_to_lds, pending
+  /// until a wait completes it). Returns the race found, or "".
+  std::string checkLDSAccess(Storage &storage, int64_t wave, int64_t begin,
+                             int64_t numBytes, bool isWrite, bool async);
+  /// Completes the copies of wave `wave` but its `keep` most recent ones.
+  void completeCopies(int64_t wave, size_t keep);
+  LogicalResult execBarrier(Operation *op);
+  LogicalResult execGatherToLDS(amdgpu::GatherToLDSOp op);
+  LogicalResult execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op);
 
   gpu::GPUFuncOp kernel;
   func::FuncOp hostFunction;
@@ -592,6 +645,15 @@ private:
   DenseMap<HostBuffer *, Storage *> hostStorages;
   std::vector<std::unique_ptr<Storage>> longLivedStorages;
   int64_t hostBytes = 0;
+  /// Workgroup barriers executed so far in the current workgroup.
+  int32_t barrierPhase = 0;
+  /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.
+  struct PendingCopy {
+    Storage *storage;
+    int64_t begin, size;
+  };
+  /// Per wave of the current workgroup, its pending copies, oldest first.
+  SmallVector<std::deque<PendingCopy>> pendingCopies;
 };
 
 } // namespace
@@ -745,14 +807,20 @@ LogicalResult Interpreter::runWorkgroup() {
   localBytes = 0;
   callStack.clear();
   activeMask.clear();
+  barrierPhase = 0;
+  pendingCopies.assign(getNumWaves(), {});
   for (auto &[value, rt] : argValues)
     values[value] = rt;
-  for (BlockArgument attribution : kernel.getWorkgroupAttributions()) {
+  for (auto [i, attribution] :
+       llvm::enumerate(kernel.getWorkgroupAttributions())) {
     FailureOr<MemView> view =
         createLocal(kernel, cast<MemRefType>(attribution.getType()), {},
                     /*perThread=*/false);
     if (failed(view))
       return failure();
+    view->storage->name =
+        ("workgroup attribution #" + Twine(i) + " of @" + kernel.getName())
+            .str();
     setMem(attribution, *view);
   }
   for (BlockArgument attribution : kernel.getPrivateAttributions()) {
@@ -1027,15 +1095,12 @@ LogicalResult Interpreter::execute(Operation *op) {
         return execThreadValue(
             op, [](int64_t) { return int64_t(hw::kWaveSize); }, true);
       })
-      // All threads run in lock step: a barrier has nothing to wait for, but
-      // every thread of the workgroup must reach it.
-      .Case<gpu::BarrierOp>([&](auto) -> LogicalResult {
-        if (isPartial())
-          return fail(op, "barrier in divergent control flow (" +
-                              Twine(countActive()) + " of " +
-                              Twine(numThreads) + " threads active)");
-        return success();
-      })
+      .Case<gpu::BarrierOp, amdgpu::LDSBarrierOp>(
+          [&](auto) { return execBarrier(op); })
+      .Case<gpu::SubgroupBroadcastOp>(
+          [&](auto broadcast) { return execSubgroupBroadcast(broadcast); })
+      // Scheduling hints have no semantics.
+      .Case<amdgpu::SchedBarrierOp>([&](auto) { return success(); })
       // memref
       .Case<memref::AllocaOp>([&](auto alloca) -> LogicalResult {
         if (isHost())
@@ -1127,6 +1192,8 @@ LogicalResult Interpreter::execute(Operation *op) {
                                  insert.getValueToStore());
       })
       .Case<vector::BroadcastOp>([&](auto b) { return execBroadcast(b); })
+      .Case<vector::ShuffleOp>(
+          [&](auto shuffle) { return execShuffle(shuffle); })
       .Case<vector::ExtractStridedSliceOp>(
           [&](auto slice) { return execStridedSlice(slice); })
       .Case<vector::FromElementsOp>([&](auto fromElements) -> LogicalResult {
@@ -1158,6 +1225,10 @@ LogicalResult Interpreter::execute(Operation *op) {
       // amdgpu
       .Case<amdgpu::ScaledMFMAOp>(
           [&](auto mfma) { return execScaledMFMA(mfma); })
+      .Case<amdgpu::GatherToLDSOp>(
+          [&](auto gather) { return execGatherToLDS(gather); })
+      .Case<amdgpu::MemoryCounterWaitOp>(
+          [&](auto wait) { return execMemoryCounterWait(wait); })
       .Default([&](Operation *) { return fail(op, "unsupported operation"); });
 }
 
@@ -1535,6 +1606,9 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
     llvm::raw_string_ostream os(storage->name);
     os << "'" << op->getName() << "' at " << op->getLoc();
   }
+  // Workgroup memory is shared by the workgroup's waves: check for races.
+  if (!perThread)
+    storage->lds.assign(size_t(bytes), LDSByte());
   view.storage = storage.get();
   view.threadStride = perThread ? bytes : 0;
   localStorages.push_back(std::move(storage));
@@ -1614,6 +1688,21 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
                             Twine(begin - base + numBytes) +
                             ") outside its storage of " + Twine(limit - base) +
                             " bytes");
+    if (!storage.lds.empty()) {
+      // Workgroup memory: races between the waves.
+      std::string race;
+      if (!uniform)
+        race = checkLDSAccess(storage, t / hw::kWaveSize, begin, numBytes,
+                              isWrite, /*async=*/false);
+      for (int64_t w = 0; uniform && race.empty() && w < getNumWaves(); ++w)
+        if (isWaveActive(w))
+          race = checkLDSAccess(storage, w, begin, numBytes, isWrite,
+                                /*async=*/false);
+      if (!race.empty())
+        return failThread(op, t, uniform,
+                          (isWrite ? "write at " : "read at ") + describe() +
+                              ": " + race);
+    }
     if (isWrite) {
       std::memcpy(storage.data + begin, stored->at(t), size_t(numBytes));
       if (storage.initialized)
@@ -2471,6 +2560,306 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
     ++stats.mfmas;
   }
   setReg(op.getResult(), std::move(d));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Workgroup memory: direct-to-LDS copies, waits, barriers and races
+//===----------------------------------------------------------------------===//
+//
+// Lock-step execution makes every store visible at once, so a kernel that
+// forgets a barrier or a wait still computes the right values here. The
+// race checks catch what the hardware would get wrong: per byte of
+// workgroup memory they remember the wave and barrier phase of the last
+// write and the waves that read it in the current phase, and an
+// amdgpu.gather_to_lds stays pending (invisible, even to its own wave) until
+// an amdgpu.memory_counter_wait of its wave completes it.
+
+std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
+                                        int64_t begin, int64_t numBytes,
+                                        bool isWrite, bool async) {
+  uint16_t self = uint16_t(1u << wave);
+  for (int64_t b = begin; b < begin + numBytes; ++b) {
+    const LDSByte &state = storage.lds[b];
+    std::string where = "byte " + std::to_string(b) + " of " + storage.name;
+    std::string writer = "wave " + std::to_string(state.writer);
+    if (!isWrite) {
+      if (state.pending)
+        return "reads " + where + ", which an amdgpu.gather_to_lds of " +
+               writer +
+               " is still writing (no amdgpu.memory_counter_wait of that "
+               "wave completed it)";
+      if (state.writer >= 0 && state.writer != wave &&
+          state.writePhase >= barrierPhase)
+        return "reads " + where + ", which " + writer +
+               " wrote after the last barrier (a barrier is missing between "
+               "the write and the read)";
+      continue;
+    }
+    uint16_t others = state.readPhase == barrierPhase
+                          ? uint16_t(state.readers & ~self)
+                          : uint16_t(0);
+    if (others)
+      return "overwrites " + where + ", which wave " +
+             std::to_string(llvm::countr_zero(others)) +
+             " read after the last barrier (a barrier is missing between the "
+             "read and the write)";
+    if (state.pending)
+      return "overwrites " + where + ", which an amdgpu.gather_to_lds of " +
+             writer + " is still writing";
+    if (state.writer >= 0 && state.writer != wave &&
+        state.writePhase >= barrierPhase)
+      return "overwrites " + where + ", which " + writer +
+             " wrote after the last barrier (a barrier is missing between "
+             "the writes)";
+  }
+  for (int64_t b = begin; b < begin + numBytes; ++b) {
+    LDSByte &state = storage.lds[b];
+    if (!isWrite) {
+      if (state.readPhase != barrierPhase) {
+        state.readPhase = barrierPhase;
+        state.readers = 0;
+      }
+      state.readers |= self;
+      continue;
+    }
+    state.writer = int8_t(wave);
+    state.pending = async;
+    state.writePhase = async ? -1 : barrierPhase;
+  }
+  return "";
+}
+
+void Interpreter::completeCopies(int64_t wave, size_t keep) {
+  std::deque<PendingCopy> &copies = pendingCopies[wave];
+  while (copies.size() > keep) {
+    PendingCopy copy = copies.front();
+    copies.pop_front();
+    for (int64_t b = copy.begin; b < copy.begin + copy.size; ++b) {
+      LDSByte &state = copy.storage->lds[b];
+      if (state.pending && state.writer == wave) {
+        state.pending = false;
+        state.writePhase = barrierPhase;
+      }
+    }
+  }
+}
+
+// Every thread of the workgroup must reach a barrier; in lock step it has
+// nothing to wait for, but it starts a new phase for the race checks. It
+// does not complete copies (amdgpu.lds_barrier waits for LDS operations,
+// not for the vector memory counter that amdgpu.gather_to_lds counts on).
+LogicalResult Interpreter::execBarrier(Operation *op) {
+  if (isPartial())
+    return fail(op, "barrier in divergent control flow (" +
+                        Twine(countActive()) + " of " + Twine(numThreads) +
+                        " threads active)");
+  ++barrierPhase;
+  return success();
+}
+
+// gfx9 counts loads and stores on one vector memory counter (vmcnt): a wait
+// for either leaves at most that many of the wave's copies pending. Other
+// vector memory operations complete at once in the emulator, so counting
+// only copies keeps more of them pending than the hardware would: never
+// fewer.
+LogicalResult
+Interpreter::execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op) {
+  std::optional<uint32_t> load = op.getLoad(), store = op.getStore();
+  if (!load && !store)
+    return success();
+  uint32_t keep =
+      std::min(load.value_or(UINT32_MAX), store.value_or(UINT32_MAX));
+  for (int64_t wave = 0; wave < getNumWaves(); ++wave)
+    if (isWaveActive(wave))
+      completeCopies(wave, keep);
+  return success();
+}
+
+// global_load_lds_dword{,x3,x4} (CDNA4 ISA, "LDS DMA"): lane l of a wave
+// reads its own `transfer` bytes at its source indices and writes them to
+// workgroup memory at base + l * max(4, transfer) (12-byte transfers take 16
+// bytes, 1- and 2-byte ones 4, zero-extended), base being the destination
+// indices of the wave's first active lane (what the hardware takes from
+// M0). The write is pending until an amdgpu.memory_counter_wait of the wave
+// completes it.
+LogicalResult Interpreter::execGatherToLDS(amdgpu::GatherToLDSOp op) {
+  Type transfer = op.getTransferType();
+  int64_t bits = 0;
+  if (auto vectorType = dyn_cast<VectorType>(transfer))
+    bits = vectorType.getNumElements() * vectorType.getElementTypeBitWidth();
+  else if (transfer.isIntOrFloat())
+    bits = transfer.getIntOrFloatBitWidth();
+  if (!llvm::is_contained({8, 16, 32, 96, 128}, bits))
+    return unsupportedType(op, transfer);
+  int64_t bytes = bits / 8;
+  int64_t laneBytes = bytes <= 4 ? 4 : 16;
+  auto srcType = cast<MemRefType>(op.getSrc().getType());
+  int64_t elemBytes = getMemElemBytes(srcType.getElementType());
+  if (!elemBytes || bytes % elemBytes != 0)
+    return fail(op, "the transfer type must be a whole number of source "
+                    "elements");
+  if (numThreads % hw::kWaveSize != 0)
+    return fail(op, "the workgroup of " + Twine(numThreads) +
+                        " threads is not a whole number of 64-lane waves");
+
+  // Every active lane reads its transfer (checked like a vector.load).
+  Reg loaded;
+  if (failed(access(op, op.getSrc(), op.getSrcIndices(), bytes / elemBytes,
+                    /*isWrite=*/false, &loaded, nullptr)))
+    return failure();
+
+  const MemView *dst = getMem(op, op.getDst());
+  if (!dst)
+    return failure();
+  Storage &storage = *dst->storage;
+  if (storage.lds.empty())
+    return fail(op, "the destination is not workgroup memory of the kernel");
+  int64_t rank = int64_t(dst->sizes.size());
+  int64_t numElements = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (dst->strides[d] != numElements)
+      return fail(op, "the destination view must be contiguous (row-major)");
+    numElements *= dst->sizes[d];
+  }
+  SmallVector<const Reg *, 4> indexRegs;
+  for (Value index : op.getDstIndices()) {
+    const Reg *reg = getReg(op, index);
+    if (!reg)
+      return failure();
+    indexRegs.push_back(reg);
+  }
+  if (int64_t(indexRegs.size()) != rank)
+    return fail(op, "expected " + Twine(rank) + " destination indices");
+
+  constexpr int64_t lanes = hw::kWaveSize;
+  int64_t total = lanes * laneBytes;
+  for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
+    int64_t active = 0;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      active += isActive(wave * lanes + lane);
+    if (active == 0)
+      continue;
+    if (active != lanes)
+      return fail(op, "executed by a partially active wave (wave " +
+                          Twine(wave) + ": " + Twine(active) + " of " +
+                          Twine(lanes) + " lanes active)");
+    int64_t first = wave * lanes;
+    int64_t linear = 0;
+    SmallVector<int64_t, 4> idx;
+    bool inBounds = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      idx.push_back(readIndex(*indexRegs[d], first));
+      inBounds &= idx[d] >= 0 && idx[d] < dst->sizes[d];
+      linear += idx[d] * dst->strides[d];
+    }
+    // The wave's bytes, relative to the view's first element.
+    int64_t begin = linear * dst->elemBytes;
+    int64_t viewBytes = numElements * dst->elemBytes;
+    int64_t viewBegin = dst->getOffset(first) * dst->elemBytes;
+    if (!inBounds || begin + total > viewBytes || viewBegin < 0 ||
+        viewBegin + viewBytes > storage.size) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "wave " << wave << ": the destination index " << formatList(idx)
+         << " of " << op.getDst().getType() << " with shape "
+         << formatList(dst->sizes) << " (" << storage.name << ") plus " << lanes
+         << " lanes x " << laneBytes << " bytes leaves the view (bytes ["
+         << begin << ", " << begin + total << ") of " << viewBytes << ")";
+      return fail(op, text);
+    }
+    begin += viewBegin;
+    std::string race = checkLDSAccess(storage, wave, begin, total,
+                                      /*isWrite=*/true, /*async=*/true);
+    if (!race.empty())
+      return fail(op, "wave " + Twine(wave) + ": the copy " + race);
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      uint8_t *to = storage.data + begin + lane * laneBytes;
+      std::memcpy(to, loaded.at(first + lane), size_t(bytes));
+      std::memset(to + bytes, 0, size_t(laneBytes - bytes));
+    }
+    if (storage.initialized)
+      std::memset(storage.initialized + begin, 1, size_t(total));
+    pendingCopies[wave].push_back({&storage, begin, total});
+  }
+  return success();
+}
+
+// Each wave's lanes get the value of its first active lane, or of lane
+// `lane` (which must be active, else the result is poison).
+LogicalResult Interpreter::execSubgroupBroadcast(gpu::SubgroupBroadcastOp op) {
+  const Reg *source = getReg(op, op.getSrc());
+  if (!source)
+    return failure();
+  if (source->uniform) {
+    setReg(op.getResult(), *source);
+    return success();
+  }
+  std::optional<int64_t> lane;
+  if (op.getBroadcastType() == gpu::BroadcastType::specific_lane) {
+    FailureOr<int64_t> value = getUniformInt(op, op.getLane(), "the lane");
+    if (failed(value))
+      return failure();
+    if (*value < 0 || *value >= hw::kWaveSize)
+      return fail(op, "lane " + Twine(*value) + " out of range (poison)");
+    lane = *value;
+  }
+  Reg result(source->bytes, /*uniform=*/false, numThreads);
+  for (int64_t wave = 0; wave < getNumWaves(); ++wave) {
+    int64_t first = wave * hw::kWaveSize;
+    int64_t end = std::min<int64_t>(numThreads, first + hw::kWaveSize);
+    int64_t from = -1;
+    if (lane)
+      from =
+          first + *lane < end && isActive(first + *lane) ? first + *lane : -1;
+    else
+      for (int64_t t = first; t < end && from < 0; ++t)
+        if (isActive(t))
+          from = t;
+    if (from < 0) {
+      if (lane && isWaveActive(wave))
+        return fail(op, "wave " + Twine(wave) + ": lane " + Twine(*lane) +
+                            " is not active (poison)");
+      continue;
+    }
+    for (int64_t t = first; t < end; ++t)
+      std::memcpy(result.at(t), source->at(from), source->bytes);
+  }
+  setReg(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult Interpreter::execShuffle(vector::ShuffleOp op) {
+  std::optional<TypeInfo> v1 = getTypeInfo(op.getV1().getType());
+  std::optional<TypeInfo> v2 = getTypeInfo(op.getV2().getType());
+  std::optional<TypeInfo> out = getTypeInfo(op.getType());
+  if (!v1 || !v2 || !out)
+    return unsupportedType(op, op.getType());
+  const Reg *a = getReg(op, op.getV1());
+  const Reg *b = getReg(op, op.getV2());
+  if (!a || !b)
+    return failure();
+  // The mask picks slices along the leading dimension (elements of 0-D and
+  // 1-D vectors) of the concatenation of v1 and v2.
+  auto leading = [](const TypeInfo &info) {
+    return info.shape.empty() ? int64_t(1) : info.shape.front();
+  };
+  int64_t n1 = leading(*v1), n2 = leading(*v2);
+  uint64_t sliceBits = uint64_t(v1->numElements / n1) * v1->elemBits;
+  bool uniform = a->uniform && b->uniform;
+  Reg result(out->bytes, uniform, numThreads);
+  for (auto [i, index] : llvm::enumerate(op.getMask())) {
+    if (index == vector::ShuffleOp::kPoisonIndex)
+      continue; // Poison: zeros.
+    if (index < 0 || index >= n1 + n2)
+      return fail(op, "mask index " + Twine(index) + " out of range");
+    const Reg *from = index < n1 ? a : b;
+    int64_t slice = index < n1 ? index : index - n1;
+    for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t)
+      copyBits(result.at(t), uint64_t(i) * sliceBits, from->at(t),
+               uint64_t(slice) * sliceBits, sliceBits);
+  }
+  setReg(op.getResult(), std::move(result));
   return success();
 }
 

@@ -4,7 +4,8 @@
 //
 // Two groups of tests:
 //  - WaveEmulatorTest: the interpreter itself on small kernels (thread and
-//    block ids, loops, vectors, private memory) and its errors;
+//    block ids, loops, vectors, private memory, direct-to-LDS copies) and
+//    its errors;
 //  - MXFP4UKernelTest: end to end, the MXFP4 ukernel specialized by
 //    mx-gfx950-specialize-ukernels for the 4x4x2 (2x2 waves) and 16x4x2 (1x4
 //    waves) tiles, fed with operands laid out by the compiler's swizzle
@@ -275,6 +276,153 @@ TEST_F(WaveEmulatorTest, LaunchMismatchesAreErrors) {
   error = message(
       runKernel(fixed, {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 32, 1}));
   EXPECT_NE(error.find("at most 1024 threads"), std::string::npos) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Workgroup memory: direct-to-LDS copies, waits, barriers
+//===----------------------------------------------------------------------===//
+
+/// Two waves copy into LDS with amdgpu.gather_to_lds and read it back:
+///  - 16 bytes per lane: lane l of wave w reads row 127 - (64 w + l) of src;
+///    the destination indices differ per lane, but only the wave's first
+///    lane's count (LDS base w * 1024), lane l lands at base + 16 l;
+///  - 1 byte per lane, zero-extended to 4 (LDS base w * 256, lane stride 4);
+/// then each thread reads its 16 (4) bytes back, and concatenates halves
+/// with vector.shuffle; `wave0` gets the first active lane's thread id
+/// (gpu.subgroup_broadcast).
+constexpr const char *kLDSKernels = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @copies(%src: memref<128x16xi8, 1>, %bytes: memref<128xi8, 1>,
+                     %out: memref<128x16xi8, 1>, %out4: memref<512xi8, 1>,
+                     %swapped: memref<128x16xi8, 1>, %wave0: memref<128xindex, 1>)
+        workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>,
+                  %lds4 : memref<512xi8, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c127 = arith.constant 127 : index
+      %c256 = arith.constant 256 : index
+      %c1024 = arith.constant 1024 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %row = arith.subi %c127, %tid : index
+      %base = arith.muli %wave, %c1024 : index
+      %junk = arith.muli %lane, %c7 : index
+      %dst = arith.addi %base, %junk : index
+      amdgpu.gather_to_lds %src[%row, %c0], %lds[%dst]
+          : vector<16xi8>, memref<128x16xi8, 1>, memref<2048xi8, #gpu.address_space<workgroup>>
+      %base4 = arith.muli %wave, %c256 : index
+      amdgpu.gather_to_lds %bytes[%tid], %lds4[%base4]
+          : i8, memref<128xi8, 1>, memref<512xi8, #gpu.address_space<workgroup>>
+      amdgpu.memory_counter_wait load(0)
+      amdgpu.lds_barrier
+      %o = arith.muli %tid, %c16 : index
+      %v = vector.load %lds[%o] : memref<2048xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+      vector.store %v, %out[%tid, %c0] : memref<128x16xi8, 1>, vector<16xi8>
+      %o4 = arith.muli %tid, %c4 : index
+      %u = vector.load %lds4[%o4] : memref<512xi8, #gpu.address_space<workgroup>>, vector<4xi8>
+      vector.store %u, %out4[%o4] : memref<512xi8, 1>, vector<4xi8>
+      %lo = vector.extract_strided_slice %v {offsets = [0], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
+      %hi = vector.extract_strided_slice %v {offsets = [8], sizes = [8], strides = [1]} : vector<16xi8> to vector<8xi8>
+      %sw = vector.shuffle %hi, %lo [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xi8>, vector<8xi8>
+      vector.store %sw, %swapped[%tid, %c0] : memref<128x16xi8, 1>, vector<16xi8>
+      %first = gpu.subgroup_broadcast %tid, first_active_lane : index
+      memref.store %first, %wave0[%tid] : memref<128xindex, 1>
+      gpu.return
+    }
+
+    // Half of each wave copies: the hardware would write half a fragment.
+    gpu.func @partial(%src: memref<128x16xi8, 1>)
+        workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %low = arith.cmpi ult, %lane, %c32 : index
+      scf.if %low {
+        amdgpu.gather_to_lds %src[%tid, %c0], %lds[%c0]
+            : vector<16xi8>, memref<128x16xi8, 1>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      gpu.return
+    }
+
+    // Wave 1's copy lands past the end of the 1 KiB LDS buffer.
+    gpu.func @overflow(%src: memref<128x16xi8, 1>)
+        workgroup(%lds : memref<1024xi8, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %wave = arith.divui %tid, %c64 : index
+      %dst = arith.muli %wave, %c512 : index
+      amdgpu.gather_to_lds %src[%tid, %c0], %lds[%dst]
+          : vector<16xi8>, memref<128x16xi8, 1>, memref<1024xi8, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+TEST_F(WaveEmulatorTest, GatherToLDSWritesLaneMajorFromTheFirstLanesBase) {
+  OwningOpRef<ModuleOp> module = parse(kLDSKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "copies");
+  ASSERT_TRUE(kernel);
+  HostBuffer src(128 * 16), bytes(128), out(128 * 16), out4(512),
+      swapped(128 * 16), wave0(128 * 8);
+  for (int i = 0; i < 128 * 16; ++i)
+    src.bytes[i] = uint8_t(i * 7 + 3);
+  for (int i = 0; i < 128; ++i)
+    bytes.bytes[i] = uint8_t(200 + i);
+  ASSERT_EQ(
+      message(runKernel(
+          kernel,
+          {KernelArg::memref(src, {128, 16}), KernelArg::memref(bytes, {128}),
+           KernelArg::memref(out, {128, 16}), KernelArg::memref(out4, {512}),
+           KernelArg::memref(swapped, {128, 16}),
+           KernelArg::memref(wave0, {128})},
+          {1, 1, 1}, {128, 1, 1})),
+      "");
+  std::vector<int64_t> firsts = wave0.as<int64_t>();
+  for (int t = 0; t < 128; ++t) {
+    for (int b = 0; b < 16; ++b) {
+      EXPECT_EQ(out.bytes[t * 16 + b], src.bytes[(127 - t) * 16 + b])
+          << "thread " << t << " byte " << b;
+      EXPECT_EQ(swapped.bytes[t * 16 + b],
+                src.bytes[(127 - t) * 16 + (b + 8) % 16])
+          << "thread " << t << " byte " << b;
+    }
+    EXPECT_EQ(out4.bytes[4 * t], bytes.bytes[t]) << "thread " << t;
+    for (int b = 1; b < 4; ++b)
+      EXPECT_EQ(out4.bytes[4 * t + b], 0) << "thread " << t;
+    EXPECT_EQ(firsts[t], t / 64 * 64) << "thread " << t;
+  }
+}
+
+TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
+  OwningOpRef<ModuleOp> module = parse(kLDSKernels);
+  ASSERT_TRUE(module);
+  HostBuffer src(128 * 16);
+  std::string error = message(runKernel(findKernel(*module, "partial"),
+                                        {KernelArg::memref(src, {128, 16})},
+                                        {1, 1, 1}, {128, 1, 1}));
+  EXPECT_NE(error.find("partially active wave (wave 0: 32 of 64"),
+            std::string::npos)
+      << error;
+  error = message(runKernel(findKernel(*module, "overflow"),
+                            {KernelArg::memref(src, {128, 16})}, {1, 1, 1},
+                            {128, 1, 1}));
+  EXPECT_NE(error.find("wave 1: the destination index [512]"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("leaves the view (bytes [512, 1536) of 1024)"),
+            std::string::npos)
+      << error;
 }
 
 //===----------------------------------------------------------------------===//

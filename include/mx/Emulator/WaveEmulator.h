@@ -27,14 +27,40 @@
 // offset may differ per thread (a subview at a thread-dependent offset);
 // sizes and strides must be uniform.
 //
+// Workgroup memory (workgroup attributions, LDS) is shared by the threads of
+// a workgroup. `amdgpu.gather_to_lds` (global_load_lds_dword{,x3,x4}) is
+// executed per wave: each lane reads its own transfer at its source indices
+// and the wave writes them lane-major at the destination indices of its
+// first active lane (the hardware takes the LDS base from M0), 16 bytes per
+// lane for 12- and 16-byte transfers and 4 (zero-extended) for 1, 2 and 4
+// bytes; the whole wave must be active or inactive. `gpu.subgroup_broadcast`
+// gives each wave's lanes the value of its first active lane (or of a given
+// lane), `vector.shuffle` concatenates/permutes, `amdgpu.sched_barrier` is a
+// no-op.
+//
+// Lock-step execution makes every store visible at once, so a kernel that
+// forgets a barrier or a wait still computes the right values here. The
+// emulator therefore checks workgroup memory for what the hardware would get
+// wrong: a copy by amdgpu.gather_to_lds stays pending (readable by nobody,
+// its own wave included) until an `amdgpu.memory_counter_wait` of its wave
+// with `load` or `store` (gfx9 counts both on vmcnt) at most the number of
+// its newer copies completes it; a workgroup barrier (`gpu.barrier`,
+// `amdgpu.lds_barrier`, neither of which completes copies) starts a new
+// phase; a wave may read bytes another wave wrote only in a later phase
+// than the write completed, and may write bytes only if no other wave read
+// or wrote them in the current phase (nor a copy is still writing them).
+// Counting only copies on vmcnt keeps more of them pending than the hardware
+// would (other vector memory operations complete at once here): the check
+// errs on the safe side.
+//
 // Divergence: an `scf.if` whose condition differs between the active threads
 // runs both regions, each with the threads that take it active; inactive
 // threads do not load, store or compute (no errors from them), and the
 // results are merged per thread (memref results only when they view the
 // same memory with the same shape). Operations that need the whole
-// workgroup or wave are errors under a partial mask: `gpu.barrier`, and
-// `amdgpu.scaled_mfma` on a partially active wave (wholly inactive waves
-// skip it).
+// workgroup or wave are errors under a partial mask: `gpu.barrier` and
+// `amdgpu.lds_barrier`, and `amdgpu.scaled_mfma` and `amdgpu.gather_to_lds`
+// on a partially active wave (wholly inactive waves skip them).
 //
 // Value representation (what bitcasts see): a scalar of w bits takes
 // max(1, ceil(w / 8)) bytes; `index` is a 64-bit integer; a vector of n
@@ -56,6 +82,8 @@
 //  - private (`memref.alloca`, private attributions), workgroup memory, host
 //    `memref.alloc`/`alloca` and uninitialized globals are never read before
 //    they are written (tracked per byte; `memref.copy` carries the state);
+//  - workgroup memory is free of races between waves and of reads of
+//    unfinished copies (see above); a copy's destination lies in its view;
 //  - writes to constant globals, use after `memref.dealloc`, double or
 //    partial deallocation;
 //  - loop bounds, view sizes/strides, launch sizes are uniform across the
@@ -67,8 +95,9 @@
 //    kernels nor device ops on the host.
 //
 // Not modelled: divergent loops, atomics, subgroup operations other than
-// MFMA, unstructured control flow, memory ordering between threads (lock
-// step makes gpu.barrier a no-op), asynchronous launches and `gpu.wait`,
+// MFMA, direct-to-LDS copies and broadcasts, unstructured control flow,
+// memory ordering between threads beyond the workgroup-memory race checks
+// (lock step makes barriers no-ops), asynchronous launches and `gpu.wait`,
 // dynamic shared memory, mutable globals shared between launches (a
 // kernel-side global lives for one launch), timing.
 //
