@@ -238,9 +238,12 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
       std::max<int64_t>(4, std::max<int64_t>(1, options.subgroupsM) *
                                std::max<int64_t>(1, options.subgroupsN));
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
-  auto search = [&](bool withLimits) {
+  // How hard the limits are: all of them; only the hardware's (registers,
+  // LDS), tiles may exceed the problem; none (the pins win).
+  enum class Limits { All, Hardware, None };
+  auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<double, int64_t, int64_t, int64_t> bestKey;
+    std::tuple<int64_t, double, int64_t, int64_t, int64_t> bestKey;
     for (int64_t sm : pick(options.subgroupsM, waves))
       for (int64_t sn : pick(options.subgroupsN, waves))
         for (int64_t im : pick(options.intrinsicsM, units))
@@ -252,15 +255,20 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               continue;
             LayoutCost cost = getLayoutCost(candidate);
             TileSizes tile = getTileSizes(candidate);
-            if (withLimits &&
-                (cost.accRegisters > kAccRegisters ||
-                 cost.ldsBytes > kLDSBytes || tile.m > maxM || tile.n > maxN))
+            if (limits != Limits::None && (cost.accRegisters > kAccRegisters ||
+                                           cost.ldsBytes > kLDSBytes))
+              continue;
+            if (limits == Limits::All && (tile.m > maxM || tile.n > maxN))
               continue;
             double intensity = double(tile.m) * tile.n /
                                (double(tile.m) * getBitWidth(lhsType) +
                                 double(tile.n) * getBitWidth(rhsType));
-            auto key = std::make_tuple(intensity, sm * sn, -cost.accRegisters,
-                                       -std::abs(tile.m - tile.n));
+            // Tiles larger than the problem: the least padding first.
+            int64_t padding =
+                limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
+            auto key =
+                std::make_tuple(padding, intensity, sm * sn, -cost.accRegisters,
+                                -std::abs(tile.m - tile.n));
             if (!best || key > bestKey) {
               best = candidate;
               bestKey = key;
@@ -268,11 +276,15 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
           }
     return best;
   };
-  // Pinned parameters may make every candidate exceed a limit; then the
-  // limits give way to the pins.
-  DataTiledLayoutAttr best = search(/*withLimits=*/true);
+  // When no tile within the problem fits (e.g. the ukernels' scale groups
+  // need more intrinsics than a small problem has), the smallest tile that
+  // fits the hardware wins. Pinned parameters may make every candidate
+  // exceed a hardware limit; then the limits give way to the pins.
+  DataTiledLayoutAttr best = search(Limits::All);
   if (!best)
-    best = search(/*withLimits=*/false);
+    best = search(Limits::Hardware);
+  if (!best)
+    best = search(Limits::None);
   if (!best)
     best = make(std::max<int64_t>(1, options.intrinsicsM),
                 std::max<int64_t>(1, options.intrinsicsN),

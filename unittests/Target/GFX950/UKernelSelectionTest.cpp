@@ -63,6 +63,23 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheFp4UKernel) {
   EXPECT_EQ(*selection.name, kFp4UKernel);
 }
 
+/// A small fp8 problem has no ukernel layout within its size (the fp8
+/// ukernel needs intrinsics_m and intrinsics_n multiples of 4 for its scale
+/// groups): the resolver then takes the least padded tile that still fits
+/// the accumulator registers and the LDS staging, not an unbounded one.
+TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
+  gfx950::ResolverOptions options;
+  options.requireUKernel = true;
+  DataTiledLayoutAttr layout = resolve(f8(), f8(), 40, 24, options);
+  ASSERT_TRUE(gfx950::selectUKernel(layout).name.has_value());
+  gfx950::LayoutCost cost = gfx950::getLayoutCost(layout);
+  EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
+  EXPECT_LE(cost.ldsBytes, gfx950::kLDSBytes);
+  gfx950::TileSizes tile = gfx950::getTileSizes(layout);
+  EXPECT_EQ(tile.m, 64);
+  EXPECT_EQ(tile.n, 64);
+}
+
 TEST_F(UKernelSelectionTest, LibraryHoldsTheFp8UKernel) {
   EXPECT_TRUE(gfx950::getUKernelSource(kFp8UKernel).has_value());
 }

@@ -102,9 +102,12 @@ struct ResolverOptions {
 /// SIMD runs at least one wave), and tiles no larger than the problem
 /// (rounded up to the intrinsic). The K step covers 128 bytes of each A/B
 /// row (one cache line), so intrinsics_k = 128 B / (K * element bytes).
-/// Ties prefer more waves, then fewer accumulators. Scales interleave the M
-/// (N) and K unroll innermost, so one lane reads all scale bytes of its
-/// intrinsics with one load. `options` pins any parameter.
+/// Ties prefer more waves, then fewer accumulators. If no tile within the
+/// problem qualifies (with requireUKernel, small problems may have none),
+/// the least padded tile within the hardware limits wins; only pins may
+/// break the hardware limits. Scales interleave the M (N) and K unroll
+/// innermost, so one lane reads all scale bytes of its intrinsics with one
+/// load. `options` pins any parameter.
 DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
                                   int64_t m, int64_t n,
                                   const ResolverOptions &options);
