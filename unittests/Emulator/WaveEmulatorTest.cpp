@@ -8,11 +8,14 @@
 //    its errors;
 //  - MXFP4UKernelTest: end to end, the MXFP4 ukernel specialized by
 //    mx-gfx950-specialize-ukernels for the 4x4x2 (2x2 waves) and 16x4x2 (1x4
-//    waves) tiles, fed with operands laid out by the compiler's swizzle
-//    (mx::gfx950::getSwizzle), executed in the emulator (ISA lane layouts of
-//    the scaled MFMA) and compared with the independent reference
-//    (mx::ref::scaledMatmul): bit-exactly on data whose sums are exact in
-//    f32, within a stated bound on random data;
+//    waves) tiles (and 1 and 3 waves), fed with operands laid out by the
+//    compiler's swizzle (mx::gfx950::getSwizzle), executed in the emulator
+//    (ISA lane layouts of the scaled MFMA; the ukernel stages A and B
+//    through double-buffered LDS with amdgpu.gather_to_lds, 1 to 4 K steps)
+//    and compared with the independent reference (mx::ref::scaledMatmul):
+//    bit-exactly on data whose sums are exact in f32, within a stated bound
+//    on random data; and the emulator's race checks catching a missing
+//    barrier, a missing wait and wrong LDS stages in edited ukernels;
 //  - MXFP8UKernelTest: the same harness on the MXFP8 (E4M3) ukernel, whose
 //    lanes hold two 16-value K chunks, and a check that the contiguous-32 K
 //    order (the fp4 one) would give a different result;
@@ -439,19 +442,23 @@ constexpr StringLiteral kFp4x32UKernel =
     "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
 
 /// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
-/// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL, with
-/// LHS_BYTES / RHS_BYTES bytes per lane fragment and ACC_VALUES accumulators
-/// per lane and intrinsic.
+/// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on static
+/// tile views (the ukernel takes the subgroup counts from them), with
+/// LHS_BYTES / RHS_BYTES bytes per lane fragment, ACC_VALUES accumulators
+/// per lane and intrinsic, and an LDS staging buffer of LDS_BYTES bytes.
 constexpr const char *kMatmulKernel = R"mlir(
 module attributes {gpu.container_module} {
   gpu.module @k {
     func.func private @UKERNEL(
         memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64xACC_VALUESxf32, 1>,
+        memref<?xi8, #gpu.address_space<workgroup>>,
         index, index, index, index, index, index)
-    gpu.func @matmul(%lhs: memref<?x?x?x?x64xLHS_BYTESxi8, 1>, %rhs: memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
+    gpu.func @matmul(%lhs: memref<?xSUBGROUPS_MxINTRINSICS_MxINTRINSICS_Kx64xLHS_BYTESxi8, 1>,
+                     %rhs: memref<?xSUBGROUPS_NxINTRINSICS_NxINTRINSICS_Kx64xRHS_BYTESxi8, 1>,
                      %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64xACC_VALUESxf32, 1>) kernel
+                     %acc: memref<?x?x?x?x64xACC_VALUESxf32, 1>)
+        workgroup(%lds : memref<LDS_BYTESxi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: BLOCK, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -463,9 +470,16 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @UKERNEL(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?xSUBGROUPS_MxINTRINSICS_MxINTRINSICS_Kx64xLHS_BYTESxi8, 1>
+          to memref<?x?x?x?x64xLHS_BYTESxi8, 1>
+      %b = memref.cast %rhs : memref<?xSUBGROUPS_NxINTRINSICS_NxINTRINSICS_Kx64xRHS_BYTESxi8, 1>
+          to memref<?x?x?x?x64xRHS_BYTESxi8, 1>
+      %l = memref.cast %lds : memref<LDS_BYTESxi8, #gpu.address_space<workgroup>>
+          to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @UKERNEL(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64xACC_VALUESxf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64xACC_VALUESxf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+             index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -481,6 +495,10 @@ constexpr Config k4x4x2{4, 4, 2, 2, 2};
 constexpr Config k16x4x2{16, 4, 2, 1, 4};
 /// For 32x32x64: 2 x 2 waves of 2 x 2 intrinsics, 4 K steps (256 wide).
 constexpr Config k2x2x4{2, 2, 4, 2, 2};
+/// One wave.
+constexpr Config kOneWave2x2x2{2, 2, 2, 1, 1};
+/// 1 x 3 waves: 8 A fragments per K step do not split evenly over 3 waves.
+constexpr Config kUneven4x2x2{4, 2, 2, 1, 3};
 
 /// Logical MXFP4/MXFP8 operands of one workgroup tile: codes one per byte.
 struct Problem {
@@ -543,16 +561,35 @@ protected:
         {OperandRole::lhs_scales, OperandRole::rhs_scales});
   }
 
+  /// Bytes of the ukernel's LDS staging buffer: two K steps of the
+  /// workgroup's A and B tiles (as mx-gfx950-lower-tiled-mma sizes it).
+  int64_t ldsBytes(const Config &config) {
+    DataTiledLayoutAttr layout = makeLayout(config);
+    int64_t stage = 0;
+    for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
+      int64_t bytes = 1;
+      for (int64_t size : gfx950::getUKernelTileShape(layout, role))
+        bytes *= size;
+      stage += bytes;
+    }
+    return 2 * stage;
+  }
+
   /// The kernel module for `config`, specialized (ukernel call replaced by
   /// straight-line MFMA code) or with the ukernel source linked in as a
-  /// function that the kernel calls.
-  OwningOpRef<ModuleOp> buildKernel(const Config &config, bool specialize) {
+  /// function that the kernel calls; `mutate`, when given, edits the linked
+  /// ukernel source first (to show that the emulator catches a bug).
+  OwningOpRef<ModuleOp>
+  buildKernel(const Config &config, bool specialize,
+              function_ref<std::string(std::string)> mutate = nullptr) {
     std::string text = kMatmulKernel;
     text = replaceAll(text, "UKERNEL", ukernelName());
     text = replaceAll(text, "LHS_BYTES", std::to_string(fragmentBytes(true)));
     text = replaceAll(text, "RHS_BYTES", std::to_string(fragmentBytes(false)));
     text = replaceAll(text, "ACC_VALUES", std::to_string(info().accPerLane));
+    text = replaceAll(text, "LDS_BYTES", std::to_string(ldsBytes(config)));
     text = replaceAll(text, "BLOCK", std::to_string(64 * config.waves()));
+    text = replaceAll(text, "SUBGROUPS_M", std::to_string(config.subgroupsM));
     text = replaceAll(text, "SUBGROUPS_N", std::to_string(config.subgroupsN));
     text = replaceAll(text, "INTRINSICS_M", std::to_string(config.intrinsicsM));
     text = replaceAll(text, "INTRINSICS_N", std::to_string(config.intrinsicsN));
@@ -576,7 +613,8 @@ protected:
       ADD_FAILURE() << "no embedded ukernel " << kUKernel;
       return nullptr;
     }
-    OwningOpRef<ModuleOp> library = parse(*source);
+    OwningOpRef<ModuleOp> library =
+        parse(mutate ? mutate(source->str()) : source->str());
     if (!library)
       return nullptr;
     auto body = library->lookupSymbol<func::FuncOp>(kUKernel);
@@ -933,6 +971,30 @@ protected:
     EXPECT_EQ(first.acc.bytes, second.acc.bytes);
   }
 
+  /// Runs the ukernel, called as a function, on exact data with its source
+  /// edited: the `count` occurrences of `from` replaced by `to`. Returns the
+  /// emulator's error ("" if none).
+  std::string runMutated(const Config &config, int64_t kTiles, StringRef from,
+                         StringRef to, size_t count) {
+    auto mutate = [&](std::string text) {
+      size_t found = 0;
+      for (size_t pos = text.find(from.str()); pos != std::string::npos;
+           pos = text.find(from.str(), pos + from.size()))
+        ++found;
+      EXPECT_EQ(found, count) << "occurrences of:\n" << from.str();
+      return replaceAll(text, from, to);
+    };
+    OwningOpRef<ModuleOp> module =
+        buildKernel(config, /*specialize=*/false, mutate);
+    if (!module)
+      return "no module";
+    Problem p = makeProblem(config, kTiles, /*exact=*/true, 51);
+    Buffers buf = layOut(config, p, LayoutBug::None);
+    std::string error = run(*module, config, buf);
+    std::printf("[ info ] %s\n", error.c_str());
+    return error;
+  }
+
   /// Laying the operands out with `bug` changes more than half of the
   /// results on exact data: the comparison would catch that layout bug.
   void checkLayoutBugDetected(const Config &config, LayoutBug bug,
@@ -950,10 +1012,23 @@ protected:
 };
 
 TEST_F(MXFP4UKernelTest, UKernelName) { EXPECT_EQ(ukernelName(), kFp4UKernel); }
+// Ko = 1: the prologue's copy and the peeled last step only (no loop
+// iteration); Ko >= 2: both LDS stages, in turn.
+TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko1) { checkExact(k4x4x2, 1, 12); }
 TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 1); }
 TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 2); }
+TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko4) { checkExact(k4x4x2, 4, 13); }
+TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko1) { checkExact(k16x4x2, 1, 14); }
 TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 3); }
 TEST_F(MXFP4UKernelTest, Exact16x4x2Waves1x4Ko3) { checkExact(k16x4x2, 3, 4); }
+/// One wave copies every fragment itself.
+TEST_F(MXFP4UKernelTest, Exact2x2x2OneWaveKo3) {
+  checkExact(kOneWave2x2x2, 3, 15);
+}
+/// 3 waves share 8 A fragments: 2 each, and a third for waves 0 and 1.
+TEST_F(MXFP4UKernelTest, Exact4x2x2Waves1x3UnevenCopiesKo3) {
+  checkExact(kUneven4x2x2, 3, 16);
+}
 TEST_F(MXFP4UKernelTest, Random4x4x2Waves2x2WithinBound) {
   checkRandom(k4x4x2, 3, 5);
 }
@@ -985,7 +1060,8 @@ TEST_F(MXFP4UKernelTest, WrongLhsSwizzleIsDetected) {
 }
 
 /// An rhs with fewer K tiles than the lhs (whose size sets the loop count):
-/// the load past its end is reported with the op, thread and index.
+/// the copy past its end (of K step 1 into LDS) is reported with the op,
+/// thread and index.
 TEST_F(MXFP4UKernelTest, OutOfBoundsIndexNamesTheOp) {
   OwningOpRef<ModuleOp> module = buildKernel(k4x4x2, true);
   ASSERT_TRUE(module);
@@ -995,10 +1071,11 @@ TEST_F(MXFP4UKernelTest, OutOfBoundsIndexNamesTheOp) {
   buf.rhs.bytes.resize(buf.rhs.size() / 2);
   std::string error = run(*module, k4x4x2, buf);
   std::printf("[ info ] %s\n", error.c_str());
-  EXPECT_NE(error.find("'vector.load' at loc("), std::string::npos) << error;
+  EXPECT_NE(error.find("'amdgpu.gather_to_lds' at loc("), std::string::npos)
+      << error;
   EXPECT_NE(error.find("thread 0 "), std::string::npos) << error;
-  EXPECT_NE(error.find("index [1, 0, 0, 0, 0, 0] (+16 elements)"),
-            std::string::npos)
+  // The copies read the rhs through its [Ko, fragment, 1024 B] view.
+  EXPECT_NE(error.find("index [1, 0, 0] (+16 elements)"), std::string::npos)
       << error;
   EXPECT_NE(error.find("kernel argument #1"), std::string::npos) << error;
   EXPECT_NE(error.find("out of bounds"), std::string::npos) << error;
@@ -1017,6 +1094,64 @@ TEST_F(MXFP4UKernelTest, TooSmallBufferNamesTheOp) {
   EXPECT_NE(error.find("thread 255 "), std::string::npos) << error;
   EXPECT_NE(error.find("outside its storage"), std::string::npos) << error;
   EXPECT_NE(error.find("kernel argument #4"), std::string::npos) << error;
+}
+
+/// The emulator catches synchronization bugs of the LDS staging that
+/// lock-step execution would hide (every store is visible at once there):
+/// each run edits the ukernel and expects the error that names the race.
+
+/// Without the barrier at the end of the K loop, a wave reads the next
+/// stage while other waves' copies into it are not known to be done.
+TEST_F(MXFP4UKernelTest, MissingBarrierIsDetected) {
+  std::string error = runMutated(
+      k4x4x2, 3,
+      "    amdgpu.memory_counter_wait load(0)\n    amdgpu.lds_barrier\n  }\n",
+      "    amdgpu.memory_counter_wait load(0)\n  }\n", 1);
+  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+  EXPECT_NE(error.find("after the last barrier (a barrier is missing"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("of workgroup attribution #0 of @matmul"),
+            std::string::npos)
+      << error;
+}
+
+/// Without the wait for the wave's own copies, the next iteration reads LDS
+/// that the copies may not have written yet.
+TEST_F(MXFP4UKernelTest, MissingCopyWaitIsDetected) {
+  std::string error =
+      runMutated(k4x4x2, 3,
+                 "    amdgpu.sched_barrier allow = <none>\n"
+                 "    amdgpu.memory_counter_wait load(0)\n",
+                 "    amdgpu.sched_barrier allow = <none>\n", 1);
+  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+  EXPECT_NE(error.find("which an amdgpu.gather_to_lds of wave"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
+}
+
+/// Copying step k + 1 into the stage that step k is read from overwrites
+/// what other waves read since the last barrier.
+TEST_F(MXFP4UKernelTest, CopyIntoTheStageBeingReadIsDetected) {
+  std::string error =
+      runMutated(k4x4x2, 3, "(%f)[%stage_next", "(%f)[%stage_k", 4);
+  EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
+  EXPECT_NE(error.find("the copy overwrites byte"), std::string::npos) << error;
+  EXPECT_NE(error.find("read after the last barrier"), std::string::npos)
+      << error;
+}
+
+/// Reading step k from the other stage (the one being filled) reads LDS
+/// that nothing wrote yet.
+TEST_F(MXFP4UKernelTest, ReadingTheWrongStageIsDetected) {
+  std::string error = runMutated(
+      k4x4x2, 3,
+      "%stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)",
+      "%stage_k = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)",
+      1);
+  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+  EXPECT_NE(error.find("never written"), std::string::npos) << error;
 }
 
 /// Emulator speed on the seed's tile (printed, not asserted).
@@ -1053,6 +1188,10 @@ TEST_F(MXFP8UKernelTest, LibraryHoldsTheFp8UKernel) {
 TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 21); }
 TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 22); }
 TEST_F(MXFP8UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 23); }
+TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko1) { checkExact(k4x4x2, 1, 28); }
+TEST_F(MXFP8UKernelTest, Exact4x2x2Waves1x3UnevenCopiesKo3) {
+  checkExact(kUneven4x2x2, 3, 29);
+}
 TEST_F(MXFP8UKernelTest, Random4x4x2Waves2x2WithinBound) {
   checkRandom(k4x4x2, 2, 24);
 }
@@ -1093,6 +1232,12 @@ TEST_F(MixedFp8Fp4UKernelTest, LibraryHoldsTheMixedUKernel) {
 TEST_F(MixedFp8Fp4UKernelTest, Exact4x4x2Waves2x2Ko2) {
   checkExact(k4x4x2, 2, 31);
 }
+TEST_F(MixedFp8Fp4UKernelTest, Exact4x4x2Waves2x2Ko3) {
+  checkExact(k4x4x2, 3, 34);
+}
+TEST_F(MixedFp8Fp4UKernelTest, UnspecializedUKernelMatchesSpecialization) {
+  checkCalledMatchesSpecialized(k4x4x2, 35);
+}
 TEST_F(MixedFp8Fp4UKernelTest, Random4x4x2Waves2x2WithinBound) {
   checkRandom(k4x4x2, 2, 32);
 }
@@ -1115,6 +1260,9 @@ TEST_F(MXFP4x32UKernelTest, LibraryHoldsThe32x32x64UKernel) {
 }
 TEST_F(MXFP4x32UKernelTest, Exact2x2x4Waves2x2Ko2) {
   checkExact(k2x2x4, 2, 41);
+}
+TEST_F(MXFP4x32UKernelTest, Exact2x2x4Waves2x2Ko3) {
+  checkExact(k2x2x4, 3, 45);
 }
 TEST_F(MXFP4x32UKernelTest, Random2x2x4Waves2x2WithinBound) {
   checkRandom(k2x2x4, 2, 42);

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // One workgroup per output tile; its waves call the selected ukernel on views
-// of the workgroup's tiles.
+// of the workgroup's tiles and on the workgroup's LDS staging buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +154,30 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   if (failed(ukernelType))
     return op.emitOpError() << "cannot load ukernel '" << ukernel << "'";
 
+  // The ukernels stage one K step of the workgroup's A and B tiles through
+  // LDS, double-buffered (the scales go to registers).
+  int64_t stageBytes = 0;
+  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
+    int64_t bytes = 1;
+    for (int64_t size : getUKernelTileShape(layout, role))
+      bytes *= size;
+    stageBytes += bytes;
+  }
+  int64_t ldsBytes = 2 * stageBytes;
+  if (ldsBytes > kLDSBytes)
+    return op.emitOpError()
+           << "the layout " << layout << " stages " << stageBytes
+           << " bytes of A and B per K step through LDS, double-buffered "
+           << ldsBytes << " bytes: more than the " << kLDSBytes
+           << " bytes of LDS of a gfx950 workgroup; pick a smaller tile "
+              "(intrinsics_m/n/k, subgroups_m/n)";
+  if (ldsBytes > getLayoutCost(layout).ldsBytes)
+    return op.emitOpError()
+           << "the layout " << layout << " stages " << ldsBytes
+           << " bytes through LDS, more than the "
+           << getLayoutCost(layout).ldsBytes
+           << " bytes the layout resolver budgets for it (getLayoutCost)";
+
   // Grid (No, Mo, batch), one thread per lane of each subgroup.
   Value lhs = op.getLhs(), acc = op.getAcc();
   Value one = index(1);
@@ -163,8 +187,14 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   Value mo = dim(acc, numBatch), no = dim(acc, numBatch + 1);
   int64_t subgroupsN = layout.getSubgroupsN();
   int64_t threads = kWaveSize * layout.getSubgroupsM() * subgroupsN;
-  auto launch =
-      gpu::LaunchOp::create(b, loc, no, mo, batch, index(threads), one, one);
+  auto ldsType = MemRefType::get(
+      {ldsBytes}, b.getI8Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(),
+                                 gpu::GPUDialect::getWorkgroupAddressSpace()));
+  auto launch = gpu::LaunchOp::create(
+      b, loc, no, mo, batch, index(threads), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, /*workgroupAttributions=*/TypeRange{ldsType});
   launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   launch.setModuleAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -198,7 +228,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       tileView(op.getRhs(), OperandRole::rhs, outer(nIndex), true),
       tileView(op.getLhsScales(), OperandRole::lhs_scales, outer(mIndex), true),
       tileView(op.getRhsScales(), OperandRole::rhs_scales, outer(nIndex), true),
-      tileView(acc, OperandRole::result, accOuter, false)};
+      tileView(acc, OperandRole::result, accOuter, false),
+      launch.getWorkgroupAttributions().front()};
   if (ukernelType->getNumInputs() != args.size() + 6)
     return op.emitOpError() << "ukernel '" << ukernel
                             << "' has an unexpected signature " << *ukernelType;
@@ -206,8 +237,11 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     Type expected = ukernelType->getInput(i);
     if (!memref::CastOp::areCastCompatible(arg.getType(), expected))
       return op.emitOpError()
-             << "the " << stringifyOperandRole(roles[i]) << " view "
-             << arg.getType() << " does not cast to the ukernel's " << expected;
+             << "the "
+             << (i < std::size(roles) ? stringifyOperandRole(roles[i])
+                                      : StringRef("LDS staging"))
+             << " view " << arg.getType() << " does not cast to the ukernel's "
+             << expected;
     arg = memref::CastOp::create(b, loc, expected, arg);
   }
 

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -77,6 +78,30 @@ struct ScalesThroughIndex : public OpRewritePattern<amdgpu::ScaledMFMAOp> {
   }
 };
 
+/// Folds unsigned comparisons with zero that upstream's folders leave:
+///   arith.cmpi ult, %x, 0 -> false      arith.cmpi uge, %x, 0 -> true
+/// The ukernels guard a remainder of work with `wave < rest`; when the
+/// specialization makes `rest` zero, the guarded code disappears.
+struct UnsignedCompareWithZero : public OpRewritePattern<arith::CmpIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::CmpIOp op,
+                                PatternRewriter &rewriter) const override {
+    bool value;
+    if (op.getPredicate() == arith::CmpIPredicate::ult)
+      value = false;
+    else if (op.getPredicate() == arith::CmpIPredicate::uge)
+      value = true;
+    else
+      return failure();
+    if (!op.getType().isInteger(1) || !matchPattern(op.getRhs(), m_Zero()))
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, rewriter.getIntegerAttr(rewriter.getI1Type(), value));
+    return success();
+  }
+};
+
 struct SpecializeUKernelsPass
     : public mx::gfx950::impl::MXGFX950SpecializeUKernelsBase<
           SpecializeUKernelsPass> {
@@ -108,7 +133,15 @@ struct SpecializeUKernelsPass
     return func;
   }
 
-  static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call) {
+  /// The call each cloned mx.unroll loop comes from (for diagnostics).
+  struct CallSite {
+    Location loc;
+    std::string callee;
+  };
+  using CallSites = DenseMap<Operation *, CallSite>;
+
+  static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
+                                  CallSites &callSites) {
     FailureOr<func::FuncOp> ukernel =
         getUKernel(parsed, call, call.getCallee());
     if (failed(ukernel))
@@ -157,8 +190,14 @@ struct SpecializeUKernelsPass
 
     // Clone the body in place of the call.
     Block &body = ukernel->getBody().front();
-    for (Operation &op : body.without_terminator())
-      builder.clone(op, mapping);
+    for (Operation &op : body.without_terminator()) {
+      Operation *clone = builder.clone(op, mapping);
+      clone->walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kUnroll))
+          callSites.try_emplace(
+              loop, CallSite{call.getLoc(), call.getCallee().str()});
+      });
+    }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     for (auto [result, value] :
          llvm::zip_equal(call.getResults(), ret.getOperands()))
@@ -178,10 +217,11 @@ struct SpecializeUKernelsPass
       return;
     SmallVector<Operation *> callers;
     ParsedUKernels parsed;
+    CallSites callSites;
     for (func::CallOp call : calls) {
       Operation *caller =
           call->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-      if (failed(specialize(parsed, call)))
+      if (failed(specialize(parsed, call, callSites)))
         return signalPassFailure();
       if (!llvm::is_contained(callers, caller))
         callers.push_back(caller);
@@ -192,7 +232,7 @@ struct SpecializeUKernelsPass
     RewritePatternSet patterns(ctx);
     for (RegisteredOperationName name : ctx->getRegisteredOperations())
       name.getCanonicalizationPatterns(patterns, ctx);
-    patterns.add<ScalesThroughIndex>(ctx);
+    patterns.add<ScalesThroughIndex, UnsignedCompareWithZero>(ctx);
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (Operation *caller : callers) {
       if (failed(applyPatternsGreedily(caller, frozen)))
@@ -207,9 +247,25 @@ struct SpecializeUKernelsPass
         if (!getConstantIntValue(loop.getLowerBound()) ||
             !getConstantIntValue(loop.getUpperBound()) ||
             !getConstantIntValue(loop.getStep())) {
-          loop.emitOpError()
-              << "marked " << kUnroll
-              << " but its bounds are not constant after specialization";
+          // Report at the call: the loop itself is in the ukernel source.
+          auto site = callSites.find(loop);
+          if (site == callSites.end()) {
+            loop.emitOpError()
+                << "marked " << kUnroll
+                << " but its bounds are not constant after specialization";
+          } else {
+            std::string where;
+            llvm::raw_string_ostream os(where);
+            os << loop.getLoc();
+            emitError(site->second.loc)
+                << "ukernel '" << site->second.callee << "': a loop marked "
+                << kUnroll
+                << " has bounds that are not constant after specialization "
+                   "(the loop at "
+                << where
+                << "); its tile parameters and the operand sizes it reads "
+                   "(e.g. the subgroup counts) must be static at the call";
+          }
           return signalPassFailure();
         }
         if (failed(loopUnrollFull(loop))) {

@@ -3,16 +3,41 @@
 func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
     memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-    index, index, index, index, index, index)
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
 func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
                              %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                             %acc: memref<?x?x?x?x64x4xf32, 1>, %lane: index, %im: index) {
+                             %acc: memref<?x?x?x?x64x4xf32, 1>,
+                             %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index, %im: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   // expected-error @+1 {{ukernel parameter #0 of 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN' must be a constant}}
-  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %c0, %c0, %lane, %im, %c2, %c2)
+  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %im, %c2, %c2)
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-         memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+         index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// The subgroup counts come from the operand views: dynamic ones leave the
+// copy loops with dynamic bounds.
+func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+func.func @dynamic_subgroups(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                             %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                             %acc: memref<?x?x?x?x64x4xf32, 1>,
+                             %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{ukernel 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN': a loop marked mx.unroll has bounds that are not constant after specialization}}
+  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c2)
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+         index, index, index, index, index, index) -> ()
   return
 }
 

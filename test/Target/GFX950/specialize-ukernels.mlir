@@ -1,46 +1,81 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels | FileCheck %s --check-prefix=IR
-// RUN: mx-opt %s --split-input-file --pass-pipeline='builtin.module(mx-gfx950-specialize-ukernels,gpu.module(convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=isa},mx-gfx950-kernel-report)' \
+// RUN: mx-opt %s --split-input-file --pass-pipeline='builtin.module(mx-gfx950-specialize-ukernels,gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,convert-gpu-to-rocdl{chipset=gfx950}),gpu-module-to-binary{format=isa},mx-gfx950-kernel-report)' \
 // RUN:   -o /dev/null | FileCheck %s --check-prefix=REPORT
 
-// Specializing the embedded MXFP4 16x16x128 ukernel for two tile
-// configurations and compiling them to gfx950 code: the unroll loops
-// disappear, every MFMA takes its scale byte through scalesIdx from a 4-byte
-// scale group, the K loop stays, and the code has no scratch and no spills.
+// Specializing the embedded ukernels for several tile configurations and
+// compiling them to gfx950 code. The kernels are what
+// mx-gfx950-lower-tiled-mma launches: static tile views (the ukernels take
+// the subgroup counts from them), the wave index made wave-uniform, and an
+// LDS buffer for two K steps of the workgroup's A and B tiles. After
+// specialization the unroll loops are gone: the prologue copies K step 0
+// into LDS (amdgpu.gather_to_lds, split over the waves), the K loop reads
+// the wave's fragments from LDS, copies the next step into the other stage
+// and runs the MFMAs (each taking its scale byte through scalesIdx from a
+// 4-byte group in registers), then waits for its copies and meets the other
+// waves at a barrier; the last K step runs after the loop without copies.
+// The code has no scratch and no spills, and fits LDS and the instruction
+// cache. The kernels are lowered as mx-gfx950-pipeline lowers them
+// (expand-strided-metadata, lower-affine, scf-to-cf, gpu-to-rocdl).
 
-// 2 x 2 waves of 4 x 4 intrinsics, 2 K steps: 128 x 128 x 256 tiles,
-// 32 MFMAs per K step and wave.
+// 2 x 2 waves of 4 x 4 intrinsics, 2 K steps: 128 x 128 x 256 tiles, 32
+// MFMAs per K step and wave. Per K step the workgroup stages 16 A and 16 B
+// fragments of 1 KiB (32 KiB, 64 KiB double-buffered), 8 copies per wave.
 // IR-LABEL: gpu.func @matmul_4x4x2
 //   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<4x4xvector<4xf32>, 5>
+//       IR:   scf.if
+//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16x1024xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
+//   IR-NOT:   amdgpu.gather_to_lds
+//       IR:   amdgpu.memory_counter_wait load(0)
+//  IR-NEXT:   amdgpu.lds_barrier
 //       IR:   scf.for
-//   IR-NOT:   scf.for
+//   IR-NOT:   scf.
+// The wave's 8 A and 8 B fragments of step k, then the copies of step k + 1.
+//   IR-COUNT-16: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   scf.
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   scf.
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[2] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[3] * %{{.+}})
 //   IR-COUNT-28: amdgpu.scaled_mfma
+//   IR-NOT:   scf.
+//       IR:   amdgpu.sched_barrier allow = <none>
+//  IR-NEXT:   amdgpu.memory_counter_wait load(0)
+//  IR-NEXT:   amdgpu.lds_barrier
+// The last K step.
+//       IR:   scf.if
+//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   amdgpu.gather_to_lds
+//   IR-COUNT-32: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
 //       IR:   gpu.return
 //   IR-NOT: mx_uk_
 
+// The main loop: 8 copies and 16 LDS reads per wave, and only the 2 wide
+// scale loads (8 + 8 bytes per lane) of the next step from global memory;
+// under 10000 bytes of code.
 // REPORT-LABEL: kernel matmul_4x4x2
-//       REPORT:   scratch_bytes: 0
+//       REPORT:   lds_bytes: 65536
+//  REPORT-NEXT:   scratch_bytes: 0
 //  REPORT-NEXT:   vgpr_spills: 0
 //  REPORT-NEXT:   sgpr_spills: 0
+//       REPORT:   code_bytes: {{[0-9]{1,4}$}}
 //       REPORT:   main_loop.mfma: 32
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 32
-// 16 data fragments of 16 bytes, and each lane's 8 + 8 scale bytes in one
-// load each.
-//  REPORT-NEXT:   main_loop.global_loads: 18
+//  REPORT-NEXT:   main_loop.global_loads: 2
+//  REPORT-NEXT:   main_loop.lds_loads: 16
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        index, index, index, index, index, index)
-    gpu.func @matmul_4x4x2(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+    gpu.func @matmul_4x4x2(%lhs: memref<?x2x4x2x64x16xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -52,9 +87,12 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -64,25 +102,43 @@ module attributes {gpu.container_module} {
 
 // The seed shape's layout: 4 waves (1 x 4) of 16 x 4 intrinsics, 2 K steps,
 // 256 accumulators per lane (the AGPRs take part of them), 128 MFMAs per K
-// step and wave, still without scratch or spills.
+// step and wave, still without scratch or spills. Per K step the workgroup
+// stages 32 A and 32 B fragments (64 KiB, 128 KiB double-buffered), 16
+// copies per wave; each wave reads all 32 A fragments and its 8 B
+// fragments from LDS (before, each wave loaded its 40 fragments from global
+// memory, the A tile 4 times over).
+// IR-LABEL: gpu.func @matmul_16x4x2
+//       IR:   scf.for
+//   IR-COUNT-40: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-16: amdgpu.gather_to_lds
+//   IR-COUNT-128: amdgpu.scaled_mfma
+//   IR-NOT:   scf.
+//       IR:   amdgpu.lds_barrier
+
 // REPORT-LABEL: kernel matmul_16x4x2
 //       REPORT:   agprs: {{[1-9][0-9]*}}
-//       REPORT:   scratch_bytes: 0
+//       REPORT:   lds_bytes: 131072
+//  REPORT-NEXT:   scratch_bytes: 0
 //  REPORT-NEXT:   vgpr_spills: 0
 //  REPORT-NEXT:   sgpr_spills: 0
 //       REPORT:   waves_per_simd: 1
+// Under 30000 bytes: within the 32 KiB instruction cache.
+//  REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
 //       REPORT:   main_loop.mfma: 128
-// 40 data fragments; 32 + 8 scale bytes per lane in 3 loads.
-//       REPORT:   main_loop.global_loads: 43
+//  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+// 32 + 8 scale bytes per lane in 3 loads.
+//  REPORT-NEXT:   main_loop.global_loads: 3
+//  REPORT-NEXT:   main_loop.lds_loads: 40
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        index, index, index, index, index, index)
-    gpu.func @matmul_16x4x2(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+    gpu.func @matmul_16x4x2(%lhs: memref<?x1x16x2x64x16xi8, 1>, %rhs: memref<?x4x4x2x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<131072xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -94,9 +150,12 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?x1x16x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x4x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -105,35 +164,40 @@ module attributes {gpu.container_module} {
 // -----
 
 // The MXFP8 (E4M3) ukernel on the 4x4x2 tile of 2 x 2 waves: the same 32
-// MFMAs per K step and wave, on 32-byte lane fragments (two 16-value K
-// chunks each).
+// MFMAs per K step and wave, on 32-byte lane fragments, staged as two 1 KiB
+// halves each (two copies per fragment, two 16-byte LDS reads per lane
+// joined by a vector.shuffle): 32 KiB of A and 32 KiB of B per K step.
 // IR-LABEL: gpu.func @matmul_fp8_4x4x2
-//   IR-NOT:   func.call
 //       IR:   scf.for
-//   IR-NOT:   scf.for
+//       IR:   %[[LO:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+//   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16x2048xi8, 1>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
 //   IR-COUNT-31: amdgpu.scaled_mfma
-//   IR-NOT:   amdgpu.scaled_mfma
-//       IR:   gpu.return
+//   IR-NOT:   scf.
+//       IR:   amdgpu.lds_barrier
 
 // REPORT-LABEL: kernel matmul_fp8_4x4x2
-//       REPORT:   scratch_bytes: 0
+//       REPORT:   lds_bytes: 131072
+//  REPORT-NEXT:   scratch_bytes: 0
 //  REPORT-NEXT:   vgpr_spills: 0
 //  REPORT-NEXT:   sgpr_spills: 0
 //       REPORT:   main_loop.mfma: 32
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 32
-// 16 data fragments of 32 bytes, each in 2 x global_load_dwordx4, and each
-// lane's 8 + 8 scale bytes in one load each.
-//  REPORT-NEXT:   main_loop.global_loads: 34
+//  REPORT-NEXT:   main_loop.global_loads: 2
+//  REPORT-NEXT:   main_loop.lds_loads: 32
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        index, index, index, index, index, index)
-    gpu.func @matmul_fp8_4x4x2(%lhs: memref<?x?x?x?x64x32xi8, 1>, %rhs: memref<?x?x?x?x64x32xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+    gpu.func @matmul_fp8_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x32xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<131072xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -145,9 +209,12 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -156,36 +223,36 @@ module attributes {gpu.container_module} {
 // -----
 
 // The mixed MXFP8 (E4M3) x MXFP4 (E2M1) ukernel on the 4x4x2 tile of 2 x 2
-// waves: 32 MFMAs per K step and wave, on 32-byte lhs and 16-byte rhs lane
-// fragments.
+// waves: 32-byte lhs fragments in two halves, 16-byte rhs fragments; 32 KiB
+// of A and 16 KiB of B per K step, 12 copies per wave.
 // IR-LABEL: gpu.func @matmul_fp8_fp4_4x4x2
-//   IR-NOT:   func.call
 //       IR:   scf.for
-//   IR-NOT:   scf.for
+//   IR-COUNT-24: vector.load %{{.+}} : memref<98304xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-12: amdgpu.gather_to_lds
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>
 //   IR-COUNT-31: amdgpu.scaled_mfma
-//   IR-NOT:   amdgpu.scaled_mfma
-//       IR:   gpu.return
+//   IR-NOT:   scf.
+//       IR:   amdgpu.lds_barrier
 
 // REPORT-LABEL: kernel matmul_fp8_fp4_4x4x2
-//       REPORT:   scratch_bytes: 0
+//       REPORT:   lds_bytes: 98304
+//  REPORT-NEXT:   scratch_bytes: 0
 //  REPORT-NEXT:   vgpr_spills: 0
 //  REPORT-NEXT:   sgpr_spills: 0
 //       REPORT:   main_loop.mfma: 32
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 32
-// 8 lhs fragments of 32 bytes in 2 x global_load_dwordx4 each, 8 rhs
-// fragments of 16 bytes in one each, and each lane's 8 + 8 scale bytes in
-// one load each: 16 + 8 + 2.
-//  REPORT-NEXT:   main_loop.global_loads: 26
+//  REPORT-NEXT:   main_loop.global_loads: 2
+//  REPORT-NEXT:   main_loop.lds_loads: 24
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 12
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        index, index, index, index, index, index)
-    gpu.func @matmul_fp8_fp4_4x4x2(%lhs: memref<?x?x?x?x64x32xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>) kernel
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+    gpu.func @matmul_fp8_fp4_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<98304xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -197,9 +264,12 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<98304xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -209,35 +279,36 @@ module attributes {gpu.container_module} {
 
 // The MXFP4 32x32x64 ukernel on 2 x 2 intrinsics with 4 K steps (each of 64,
 // two scale blocks) on 2 x 2 waves: 128 x 128 x 256 tiles, 16 MFMAs per K
-// step and wave, 4 x 16 accumulators per lane.
+// step and wave, 4 x 16 accumulators per lane; 16 + 16 fragments per K step.
 // IR-LABEL: gpu.func @matmul_32x32x64_2x2x4
-//   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<2x2xvector<16xf32>, 5>
 //       IR:   scf.for
-//   IR-NOT:   scf.for
+//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-8: amdgpu.gather_to_lds
 //       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>
 //   IR-COUNT-15: amdgpu.scaled_mfma 32x32x64
-//   IR-NOT:   amdgpu.scaled_mfma
-//       IR:   gpu.return
+//   IR-NOT:   scf.
+//       IR:   amdgpu.lds_barrier
 
 // REPORT-LABEL: kernel matmul_32x32x64_2x2x4
-//       REPORT:   scratch_bytes: 0
+//       REPORT:   lds_bytes: 65536
+//  REPORT-NEXT:   scratch_bytes: 0
 //  REPORT-NEXT:   vgpr_spills: 0
 //  REPORT-NEXT:   sgpr_spills: 0
 //       REPORT:   main_loop.mfma: 16
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_32x32x64_f8f6f4: 16
-// 8 + 8 data fragments of 16 bytes (2 x 4 per operand), and each lane's
-// 2 x 4 = 8 lhs and 8 rhs scale bytes in one load each: 16 + 2.
-//  REPORT-NEXT:   main_loop.global_loads: 18
+//  REPORT-NEXT:   main_loop.global_loads: 2
+//  REPORT-NEXT:   main_loop.lds_loads: 16
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x16xf32, 1>,
-        index, index, index, index, index, index)
-    gpu.func @matmul_32x32x64_2x2x4(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
-                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x16xf32, 1>) kernel
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+    gpu.func @matmul_32x32x64_2x2x4(%lhs: memref<?x2x2x4x64x16xi8, 1>, %rhs: memref<?x2x2x4x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x16xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %tid = gpu.thread_id x
       %c64 = arith.constant 64 : index
@@ -249,9 +320,12 @@ module attributes {gpu.container_module} {
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
       %wn = arith.remui %wave, %cwn : index
-      func.call @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %im, %in, %ik)
+      %a = memref.cast %lhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      func.call @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x16xf32, 1>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x16xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }

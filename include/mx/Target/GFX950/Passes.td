@@ -57,16 +57,20 @@ def MXGFX950SpecializeUKernels
 
     ```mlir
     func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
-        %lhs, %rhs, %ls, %rs, %acc, %wm, %wn, %lane, %c4, %c4, %c2) : (...) -> ()
+        %lhs, %rhs, %ls, %rs, %acc, %lds, %wm, %wn, %lane, %c4, %c4, %c2)
+        : (...) -> ()
     ```
 
     becomes the ukernel body with 4 x 4 x 2 = 32 `amdgpu.scaled_mfma` per K
-    step.
+    step. Besides the parameters, the loops may depend on static operand
+    sizes the ukernel reads (the subgroup counts of the tile views); if a
+    loop marked `mx.unroll` keeps dynamic bounds, the call is an error.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -81,8 +85,13 @@ def MXGFX950LowerTiledMMA
     operand is viewed (`memref.memory_space_cast` to global memory, then
     `memref.reinterpret_cast`) in the ukernel's shape for the workgroup's
     tile (`mx::gfx950::getUKernelTileShape`); wave `w` of the workgroup is
-    subgroup `(w / subgroups_n, w % subgroups_n)`. The call passes the layout's
-    `intrinsics_m/n/k` as constants, ready for
+    subgroup `(w / subgroups_n, w % subgroups_n)`. The launch has one
+    workgroup attribution, `memref<Nxi8, #gpu.address_space<workgroup>>`,
+    through which the ukernel stages the A and B tiles: two K steps of them
+    (double buffering), `N = 2 * (A bytes + B bytes per K step)`; a layout
+    whose staging exceeds the 160 KiB of LDS of a gfx950 workgroup (or the
+    budget `mx::gfx950::getLayoutCost` gives the resolver) is an error. The
+    call passes the layout's `intrinsics_m/n/k` as constants, ready for
     `mx-gfx950-specialize-ukernels`.
 
     When no ukernel serves the layout, the op is an error, with one note per
