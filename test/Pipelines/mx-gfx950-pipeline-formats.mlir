@@ -26,7 +26,8 @@
 //      ISA: gpu.binary @fp8_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, assembly = "{{.*}}v_mfma_scale_f32_16x16x128_f8f6f4 {{[av]}}{{\[}}[[#D:]]
 // ISA-SAME: :[[#D+3]]], {{[av]}}{{\[}}[[#A:]]
 // ISA-SAME: :[[#A+7]]], {{[av]}}{{\[}}[[#B:]]
-// ISA-SAME: :[[#B+7]]], {{[av]}}{{\[}}[[#D]]:[[#D+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}]\0A
+// ISA-SAME: :[[#B+7]]], {{[av]}}{{\[}}[[#C:]]
+// ISA-SAME: :[[#C+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}]\0A
 
 // 16 x 4 x 1 = 64 MFMAs per wave and K step.
 //  REPORT-LABEL: kernel fp8_mma0
@@ -68,7 +69,8 @@ func.func @fp8(%a: tensor<256x8192xf8E4M3FN>, %b: tensor<256x8192xf8E4M3FN>,
 //      ISA: gpu.binary @mixed_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, assembly = "{{.*}}v_mfma_scale_f32_16x16x128_f8f6f4 {{[av]}}{{\[}}[[#D:]]
 // ISA-SAME: :[[#D+3]]], {{[av]}}{{\[}}[[#A:]]
 // ISA-SAME: :[[#A+7]]], {{[av]}}{{\[}}[[#B:]]
-// ISA-SAME: :[[#B+3]]], {{[av]}}{{\[}}[[#D]]:[[#D+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}] blgp:4\0A
+// ISA-SAME: :[[#B+3]]], {{[av]}}{{\[}}[[#C:]]
+// ISA-SAME: :[[#C+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}] blgp:4\0A
 
 //  REPORT-LABEL: kernel mixed_mma0
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}

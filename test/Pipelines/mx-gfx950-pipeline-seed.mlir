@@ -44,9 +44,19 @@
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
 //    GPU-NEXT:     memref.store %[[PSA]], %{{.+}} : memref<40x64x4x16x16x2xi8>
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
-//         GPU:     %[[KO:.+]] = arith.constant 64 : index
-//         GPU:     scf.for %{{.+}} = %{{.+}} to %[[KO]] step %{{.+}} {
+// The ukernel stages A and B through double-buffered LDS and peels the
+// last of the 64 K steps: the loop runs 63 steps of 128 MFMAs with the
+// direct-to-LDS copies of the next step, then the last step runs without
+// copies.
+//         GPU:     %[[LAST:.+]] = arith.constant 63 : index
+//         GPU:     scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} {
+//         GPU:       amdgpu.gather_to_lds
 //   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:       amdgpu.scaled_mfma
+//         GPU:       amdgpu.lds_barrier
+//         GPU:     }
+//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:     amdgpu.gather_to_lds
 
 // No scratch and no spills (in any kernel), LDS within 160 KiB, code within
 // 32 KiB, and 16 x 4 x 2 = 128 scaled MFMAs per main-loop iteration.

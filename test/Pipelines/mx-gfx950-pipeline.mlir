@@ -50,17 +50,28 @@
 //         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>) kernel
 //   GPU-LABEL:   gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
 //         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
-//         GPU:       %[[KO:.+]] = arith.constant 32 : index
-//         GPU:       scf.for %{{.+}} = %{{.+}} to %[[KO]] step %{{.+}} {
+// The ukernel stages A and B through double-buffered LDS and peels the
+// last of the 32 K steps: the loop runs 31 steps of 128 MFMAs with the
+// direct-to-LDS copies of the next step, then the last step runs without
+// copies.
+//         GPU:       %[[LAST:.+]] = arith.constant 31 : index
+//         GPU:       scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} {
+//         GPU:         amdgpu.gather_to_lds
 //   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
+//     GPU-NOT:         amdgpu.scaled_mfma
+//         GPU:         amdgpu.lds_barrier
+//         GPU:       }
+//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
+//     GPU-NOT:       amdgpu.gather_to_lds
 //         GPU:     gpu.return
 
 // output=rocdl: kernels in the LLVM and ROCDL dialects, the host unchanged.
 //       ROCDL: gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0
 // ROCDL-LABEL: gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
 //       ROCDL:   llvm.func @nt_fp4_mma0({{.*}}) attributes {gpu.kernel, {{.*}}rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>}
-// fp4 operands are 16-byte vectors (vector<4xi32>), 4 accumulators per lane.
-// ROCDL-COUNT-128: rocdl.mfma.scale.f32.16x16x128.f8f6f4 {{.*}} : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+// fp4 operands are 16-byte vectors (vector<4xi32>), 4 accumulators per lane;
+// 128 MFMAs in the K loop and 128 in the peeled last K step.
+// ROCDL-COUNT-256: rocdl.mfma.scale.f32.16x16x128.f8f6f4 {{.*}} : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
 //   ROCDL-NOT:   rocdl.mfma.scale
 //       ROCDL:   llvm.return
 
