@@ -279,7 +279,9 @@ struct LowerTiledMMAPass
       if (!op->getParentOfType<gpu::GPUModuleOp>())
         ops.push_back(op);
     });
-    for (auto [index, op] : llvm::enumerate(ops)) {
+    // Contractions are numbered per function: @f_mma0, @f_mma1, @g_mma0.
+    llvm::StringMap<unsigned> counts;
+    for (TiledScaledMMAOp op : ops) {
       if (!op.getResults().empty()) {
         op.emitOpError() << "must be bufferized before the gfx950 lowering "
                             "(it is on tensors)";
@@ -301,11 +303,9 @@ struct LowerTiledMMAPass
         diag.attachNote() << "ukernels rejected it:\n" << selection.rejections;
         return signalPassFailure();
       }
-      // e.g. @f_mma0 for the first contraction in @f.
       auto func = op->getParentOfType<FunctionOpInterface>();
-      std::string name =
-          ((func ? func.getName() : StringRef("mx")) + "_mma" + Twine(index))
-              .str();
+      StringRef funcName = func ? func.getName() : StringRef("mx");
+      std::string name = (funcName + "_mma" + Twine(counts[funcName]++)).str();
       if (failed(
               TiledMMALowering(op, layout).run(module, *selection.name, name)))
         return signalPassFailure();

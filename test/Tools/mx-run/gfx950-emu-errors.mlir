@@ -11,7 +11,7 @@
 // per ukernel.
 // RUN: %python %S/Inputs/exit_code.py mx-run %s --entry=nt_fp8_e5m2 --backend=gfx950-emu \
 // RUN:   --arg=zeros --arg=zeros --arg=zeros --arg=zeros --arg=zeros | FileCheck %s --check-prefix=NO-UKERNEL
-// NO-UKERNEL: error: 'mx.tiled_scaled_mma' op no gfx950 ukernel serves the layout
+// NO-UKERNEL: error: 'mx.set_encoding' op no gfx950 ukernel serves 'f8E4M3FN' x 'f8E5M2' with these options (require-ukernel)
 // NO-UKERNEL: note: ukernels rejected it:
 // NO-UKERNEL: mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN: element types differ
 // NO-UKERNEL: error: the gfx950 pipeline (mx-gfx950-pipeline) failed on the module containing @nt_fp8_e5m2

@@ -13,6 +13,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/UKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -82,9 +83,22 @@ struct MaterializeEncodingsPass
              << dims->m.size() << " and " << dims->n.size();
     ArrayRef<int64_t> sizes = encoding.getIterationSizes();
     ArrayRef<Type> types = encoding.getElementTypes();
-    return cast<TiledLayoutAttrInterface>(
+    DataTiledLayoutAttr layout =
         gfx950::resolveLayout(op->getContext(), types[0], types[1],
-                              sizes[dims->m[0]], sizes[dims->n[0]], options));
+                              sizes[dims->m[0]], sizes[dims->n[0]], options);
+    if (options.requireUKernel) {
+      gfx950::UKernelSelection selection = gfx950::selectUKernel(layout);
+      if (!selection.name) {
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << "no gfx950 ukernel serves " << types[0] << " x " << types[1]
+            << " with these options (require-ukernel); the closest layout is "
+            << layout;
+        diag.attachNote() << "ukernels rejected it:\n" << selection.rejections;
+        return diag;
+      }
+    }
+    return cast<TiledLayoutAttrInterface>(layout);
   }
 
   FailureOr<RelayoutInfo> getInfo(Operation *op, EncodingAttr encoding) {
