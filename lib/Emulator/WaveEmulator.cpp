@@ -472,6 +472,36 @@ private:
               uint64_t(value) & maskBits(info ? info->elemBits : 64));
     return reg;
   }
+  /// The register of a scalar launch or host argument of type \p type,
+  /// given as an integer (\p isInteger) or a float (rounded to \p type).
+  /// Returns an empty string on success, else what is wrong (\p api names
+  /// the argument class, e.g. "KernelArg").
+  std::string scalarArgument(Type type, bool isInteger, int64_t intValue,
+                             bool isFloat, double floatValue, StringRef api,
+                             Reg &reg) {
+    if (type.isIntOrIndex()) {
+      if (!isInteger)
+        return (" is an integer; pass " + api + "::integer").str();
+      reg = uniformInt(type, intValue);
+      return "";
+    }
+    if (auto floatType = dyn_cast<FloatType>(type)) {
+      if (!isFloat)
+        return (" is a float; pass " + api + "::floating").str();
+      llvm::APFloat value(floatValue);
+      bool losesInfo;
+      value.convert(floatType.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      reg =
+          uniformInt(IntegerType::get(type.getContext(), floatType.getWidth()),
+                     int64_t(value.bitcastToAPInt().getZExtValue()));
+      return "";
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << " has unsupported type " << type;
+    return text;
+  }
   static int64_t readIndex(const Reg &reg, int64_t thread) {
     int64_t value = 0;
     std::memcpy(&value, reg.at(thread), std::min<uint32_t>(8, reg.bytes));
@@ -767,25 +797,13 @@ LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
       rt.mem.sizes.assign(shape.begin(), shape.end());
       rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
       argStorages.push_back(std::move(storage));
-    } else if (argType.isIntOrIndex()) {
-      if (arg.getKind() != KernelArg::Kind::Integer)
-        return failLaunch(name + " is an integer; pass KernelArg::integer");
-      rt.reg = uniformInt(argType, arg.getInteger());
-    } else if (auto floatType = dyn_cast<FloatType>(argType)) {
-      if (arg.getKind() != KernelArg::Kind::Float)
-        return failLaunch(name + " is a float; pass KernelArg::floating");
-      llvm::APFloat value(arg.getFloat());
-      bool losesInfo;
-      value.convert(floatType.getFloatSemantics(),
-                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      rt.reg = uniformInt(
-          IntegerType::get(kernel->getContext(), floatType.getWidth()),
-          int64_t(value.bitcastToAPInt().getZExtValue()));
     } else {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << argType;
-      return failLaunch(name + " has unsupported type " + text);
+      std::string error = scalarArgument(
+          argType, arg.getKind() == KernelArg::Kind::Integer, arg.getInteger(),
+          arg.getKind() == KernelArg::Kind::Float, arg.getFloat(), "KernelArg",
+          rt.reg);
+      if (!error.empty())
+        return failLaunch(name + error);
     }
     argValues.push_back({blockArg, std::move(rt)});
   }
@@ -3196,25 +3214,13 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
       rt.mem.offset = layout.offset;
       rt.mem.sizes.assign(layout.sizes.begin(), layout.sizes.end());
       rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
-    } else if (argType.isIntOrIndex()) {
-      if (arg.getKind() != HostValue::Kind::Integer)
-        return failLaunch(name + " is an integer; pass HostValue::integer");
-      rt.reg = uniformInt(argType, arg.getInteger());
-    } else if (auto floatType = dyn_cast<FloatType>(argType)) {
-      if (arg.getKind() != HostValue::Kind::Float)
-        return failLaunch(name + " is a float; pass HostValue::floating");
-      llvm::APFloat value(arg.getFloat());
-      bool losesInfo;
-      value.convert(floatType.getFloatSemantics(),
-                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      rt.reg = uniformInt(
-          IntegerType::get(hostFunction->getContext(), floatType.getWidth()),
-          int64_t(value.bitcastToAPInt().getZExtValue()));
     } else {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << argType;
-      return failLaunch(name + " has unsupported type " + text);
+      std::string error = scalarArgument(
+          argType, arg.getKind() == HostValue::Kind::Integer, arg.getInteger(),
+          arg.getKind() == HostValue::Kind::Float, arg.getFloat(), "HostValue",
+          rt.reg);
+      if (!error.empty())
+        return failLaunch(name + error);
     }
     argValues.push_back(std::move(rt));
   }
