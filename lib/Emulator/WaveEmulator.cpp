@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -39,6 +40,7 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <string>
@@ -122,6 +124,13 @@ struct MemView {
   SmallVector<int64_t, 6> sizes;
   SmallVector<int64_t, 6> strides;
   int64_t elemBytes = 0;
+  /// A view made by amdgpu.fat_raw_buffer_cast with bounds checking: an
+  /// access is range-checked per element against the buffer's
+  /// `numRecords` bytes from byte `bufferBase` of the storage instead of
+  /// against the view's shape; out-of-range loads read 0, stores are dropped.
+  bool isBuffer = false;
+  int64_t bufferBase = 0;
+  int64_t numRecords = 0;
 
   int64_t getOffset(int64_t thread) const {
     return offset + (threadOffset ? (*threadOffset)[thread] : 0);
@@ -565,6 +574,10 @@ private:
   LogicalResult
   floatBinary(Operation *op,
               function_ref<void(llvm::APFloat &, const llvm::APFloat &)> fn);
+  LogicalResult
+  floatNary(Operation *op,
+            function_ref<llvm::APFloat(ArrayRef<llvm::APFloat>)> fn);
+  LogicalResult floatViaDouble(Operation *op, double (*fn)(double));
   LogicalResult execConstant(arith::ConstantOp op);
   LogicalResult execCmpI(arith::CmpIOp op);
   LogicalResult execCast(Operation *op, bool isSigned);
@@ -585,6 +598,7 @@ private:
                                     ValueRange indices, VectorType vectorType,
                                     bool isWrite, Value stored);
   LogicalResult execSubView(memref::SubViewOp op);
+  LogicalResult execFatRawBufferCast(amdgpu::FatRawBufferCastOp op);
   LogicalResult execReinterpretCast(memref::ReinterpretCastOp op);
   LogicalResult execExpandShape(memref::ExpandShapeOp op);
   LogicalResult execCollapseShape(memref::CollapseShapeOp op);
@@ -1051,6 +1065,51 @@ LogicalResult Interpreter::execute(Operation *op) {
         return floatBinary(
             op, [](APFloat &a, const APFloat &b) { a = llvm::minnum(a, b); });
       })
+      // math: floating point, per element in the result type.
+      .Case<math::AbsFOp>([&](auto) {
+        return floatNary(op, [](ArrayRef<APFloat> in) {
+          APFloat r = in[0];
+          r.clearSign();
+          return r;
+        });
+      })
+      .Case<math::CopySignOp>([&](auto) {
+        return floatNary(op, [](ArrayRef<APFloat> in) {
+          APFloat r = in[0];
+          r.copySign(in[1]);
+          return r;
+        });
+      })
+      .Case<math::FmaOp>([&](auto) {
+        return floatNary(op, [&](ArrayRef<APFloat> in) {
+          APFloat r = in[0];
+          r.fusedMultiplyAdd(in[1], in[2], rne);
+          return r;
+        });
+      })
+      .Case<math::FloorOp, math::CeilOp, math::RoundOp, math::RoundEvenOp,
+            math::TruncOp>([&](auto) {
+        APFloat::roundingMode mode =
+            isa<math::FloorOp>(op)       ? APFloat::rmTowardNegative
+            : isa<math::CeilOp>(op)      ? APFloat::rmTowardPositive
+            : isa<math::RoundOp>(op)     ? APFloat::rmNearestTiesToAway
+            : isa<math::RoundEvenOp>(op) ? APFloat::rmNearestTiesToEven
+                                         : APFloat::rmTowardZero;
+        return floatNary(op, [mode](ArrayRef<APFloat> in) {
+          APFloat r = in[0];
+          r.roundToIntegral(mode);
+          return r;
+        });
+      })
+      .Case<math::SqrtOp>([&](auto) {
+        return floatViaDouble(op, [](double x) { return std::sqrt(x); });
+      })
+      .Case<math::Exp2Op>([&](auto) {
+        return floatViaDouble(op, [](double x) { return std::exp2(x); });
+      })
+      .Case<math::Log2Op>([&](auto) {
+        return floatViaDouble(op, [](double x) { return std::log2(x); });
+      })
       // affine
       .Case<affine::AffineApplyOp>([&](auto apply) {
         return execAffine(op, apply.getAffineMap(), apply.getMapOperands(), 0);
@@ -1170,6 +1229,8 @@ LogicalResult Interpreter::execute(Operation *op) {
         return success();
       })
       .Case<memref::SubViewOp>([&](auto sv) { return execSubView(sv); })
+      .Case<amdgpu::FatRawBufferCastOp>(
+          [&](auto cast) { return execFatRawBufferCast(cast); })
       .Case<memref::LoadOp>([&](auto load) -> LogicalResult {
         std::optional<TypeInfo> info = getTypeInfo(load.getType());
         if (!info)
@@ -1319,6 +1380,52 @@ LogicalResult Interpreter::floatBinary(
     llvm::APFloat b(semantics, llvm::APInt(width, in[1]));
     fn(a, b);
     return ElemResult{a.bitcastToAPInt().getZExtValue()};
+  });
+}
+
+LogicalResult Interpreter::floatNary(
+    Operation *op, function_ref<llvm::APFloat(ArrayRef<llvm::APFloat>)> fn) {
+  Type elemType = getElementTypeOrSelf(op->getResult(0));
+  auto type = dyn_cast<FloatType>(elemType);
+  if (!type)
+    return unsupportedType(op, op->getResult(0).getType());
+  for (Value operand : op->getOperands())
+    if (getElementTypeOrSelf(operand.getType()) != elemType)
+      return unsupportedType(op, operand.getType());
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  unsigned width = type.getWidth();
+  return elementwise(op, [&](ArrayRef<uint64_t> in) {
+    SmallVector<llvm::APFloat, 3> args;
+    for (uint64_t bits : in)
+      args.emplace_back(semantics, llvm::APInt(width, bits));
+    return ElemResult{fn(args).bitcastToAPInt().getZExtValue()};
+  });
+}
+
+/// Exact conversions to double and one rounding back: for types that fit in
+/// double (precision, exponent range) and have a NaN (the result may be one).
+LogicalResult Interpreter::floatViaDouble(Operation *op, double (*fn)(double)) {
+  using APFloat = llvm::APFloat;
+  auto type = dyn_cast<FloatType>(getElementTypeOrSelf(op->getResult(0)));
+  if (!type)
+    return unsupportedType(op, op->getResult(0).getType());
+  const llvm::fltSemantics &semantics = type.getFloatSemantics();
+  const llvm::fltSemantics &dbl = APFloat::IEEEdouble();
+  if (APFloat::semanticsPrecision(semantics) >
+          APFloat::semanticsPrecision(dbl) ||
+      APFloat::semanticsMaxExponent(semantics) >
+          APFloat::semanticsMaxExponent(dbl) ||
+      APFloat::semanticsMinExponent(semantics) <
+          APFloat::semanticsMinExponent(dbl) ||
+      !APFloat::semanticsHasNaN(semantics))
+    return unsupportedType(op, op->getResult(0).getType());
+  return floatNary(op, [&](ArrayRef<APFloat> in) {
+    bool lost = false;
+    APFloat x = in[0];
+    x.convert(dbl, APFloat::rmNearestTiesToEven, &lost);
+    APFloat r(fn(x.convertToDouble()));
+    r.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+    return r;
   });
 }
 
@@ -1692,6 +1799,42 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
          << formatList(view.sizes) << " (" << storage.name << ")";
       return text;
     };
+    if (view.isBuffer) {
+      // Buffer semantics: the shape is not checked, each element is
+      // range-checked against the buffer (offsets are unsigned on the
+      // hardware: below the base is out of range). In-range elements must
+      // still lie in the storage.
+      for (int64_t k = 0; k < count; ++k) {
+        int64_t begin = (linear + k) * view.elemBytes;
+        int64_t relative = begin - view.bufferBase;
+        if (relative < 0 || relative + view.elemBytes > view.numRecords)
+          continue; // Loads read 0 (the register starts zeroed); stores drop.
+        if (begin < 0 || begin + view.elemBytes > storage.size)
+          return failThread(
+              op, t, uniform,
+              (isWrite ? "write at " : "read at ") + describe() +
+                  " through a fat raw buffer touches bytes [" + Twine(begin) +
+                  ", " + Twine(begin + view.elemBytes) +
+                  ") outside its storage of " + Twine(storage.size) + " bytes");
+        uint8_t *data = storage.data + begin;
+        if (isWrite) {
+          std::memcpy(data, stored->at(t) + k * view.elemBytes,
+                      size_t(view.elemBytes));
+          if (storage.initialized)
+            std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
+          continue;
+        }
+        if (storage.initialized)
+          for (int64_t b = 0; b < view.elemBytes; ++b)
+            if (!storage.initialized[begin + b])
+              return failThread(op, t, uniform,
+                                "read at " + describe() +
+                                    " reads memory that was never written");
+        std::memcpy(loaded->at(t) + k * view.elemBytes, data,
+                    size_t(view.elemBytes));
+      }
+      continue;
+    }
     if (!inBounds)
       return failThread(op, t, uniform,
                         (isWrite ? "write at " : "read at ") + describe() +
@@ -1874,6 +2017,45 @@ LogicalResult Interpreter::execSubView(memref::SubViewOp op) {
   if (perThread)
     result.threadOffset = std::move(perThread);
   return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  MemView view = *source;
+  if (view.threadStride != 0 || !view.storage->lds.empty())
+    return fail(op, "only global memory can be viewed as a fat raw buffer "
+                    "(not " +
+                        view.storage->name + ")");
+  if (op.getResetOffset() && (view.threadOffset || view.offset != 0))
+    return fail(op, "resetOffset with a nonzero memref offset is not "
+                    "supported");
+  // Without bounds checking the result is a plain view (an access outside
+  // the view's shape is an error, not a buffer-unchecked access).
+  if (!op.getBoundsCheck())
+    return setView(op, op.getResult(), view);
+  int64_t numRecords = 0;
+  if (Value validBytes = op.getValidBytes()) {
+    FailureOr<int64_t> value = getUniformInt(op, validBytes, "validBytes");
+    if (failed(value))
+      return failure();
+    numRecords = *value;
+  } else {
+    // As the lowering computes num_records: one element past the greatest
+    // valid index, max_d(sizes[d] * strides[d]) elements.
+    numRecords = view.sizes.empty() ? 1 : 0;
+    for (auto [size, stride] : llvm::zip(view.sizes, view.strides))
+      numRecords = std::max(numRecords, size * stride);
+    numRecords *= view.elemBytes;
+  }
+  if (numRecords < 0 || numRecords > int64_t(UINT32_MAX))
+    return fail(op, "buffer size " + Twine(numRecords) +
+                        " bytes does not fit in num_records (32 bits)");
+  view.isBuffer = true;
+  view.bufferBase = 0;
+  view.numRecords = numRecords;
+  return setView(op, op.getResult(), view);
 }
 
 LogicalResult Interpreter::execReinterpretCast(memref::ReinterpretCastOp op) {

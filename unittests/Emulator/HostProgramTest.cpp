@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -31,7 +32,9 @@
 #include "mlir/Parser/Parser.h"
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 using namespace mlir;
@@ -55,10 +58,11 @@ class HostProgramTest : public ::testing::Test {
 protected:
   HostProgramTest() {
     DialectRegistry registry;
-    registry.insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
-                    arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                    memref::MemRefDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
-                    vector::VectorDialect>();
+    registry
+        .insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
+                arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                math::MathDialect, memref::MemRefDialect, ROCDL::ROCDLDialect,
+                scf::SCFDialect, vector::VectorDialect>();
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
   }
@@ -832,3 +836,298 @@ TEST_F(HostProgramTest, MFMAOnWholeWavesUnderIf) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// math dialect and amdgpu.fat_raw_buffer_cast
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr const char *kMathAndBufferKernels = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    // Row i of %out: math op i applied per thread t to a[t] (and b[t], c[t]).
+    gpu.func @math_f32(%a: memref<8xf32>, %b: memref<8xf32>, %c: memref<8xf32>,
+                       %out: memref<12x8xf32>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%t] : memref<8xf32>
+      %y = memref.load %b[%t] : memref<8xf32>
+      %z = memref.load %c[%t] : memref<8xf32>
+      %r0 = math.absf %x : f32
+      %r1 = math.copysign %x, %y : f32
+      %r2 = math.fma %x, %y, %z : f32
+      %r3 = math.sqrt %x : f32
+      %r4 = math.floor %x : f32
+      %r5 = math.ceil %x : f32
+      %r6 = math.round %x : f32
+      %r7 = math.roundeven %x : f32
+      %r8 = math.trunc %x : f32
+      %r9 = math.exp2 %x : f32
+      %r10 = math.log2 %x : f32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i3 = arith.constant 3 : index
+      %i4 = arith.constant 4 : index
+      %i5 = arith.constant 5 : index
+      %i6 = arith.constant 6 : index
+      %i7 = arith.constant 7 : index
+      %i8 = arith.constant 8 : index
+      %i9 = arith.constant 9 : index
+      %i10 = arith.constant 10 : index
+      %i11 = arith.constant 11 : index
+      memref.store %r0, %out[%i0, %t] : memref<12x8xf32>
+      memref.store %r1, %out[%i1, %t] : memref<12x8xf32>
+      memref.store %r2, %out[%i2, %t] : memref<12x8xf32>
+      memref.store %r3, %out[%i3, %t] : memref<12x8xf32>
+      memref.store %r4, %out[%i4, %t] : memref<12x8xf32>
+      memref.store %r5, %out[%i5, %t] : memref<12x8xf32>
+      memref.store %r6, %out[%i6, %t] : memref<12x8xf32>
+      memref.store %r7, %out[%i7, %t] : memref<12x8xf32>
+      memref.store %r8, %out[%i8, %t] : memref<12x8xf32>
+      memref.store %r9, %out[%i9, %t] : memref<12x8xf32>
+      memref.store %r10, %out[%i10, %t] : memref<12x8xf32>
+      // Vectors: the same per element (every thread stores the same row).
+      %v = vector.load %a[%c0] : memref<8xf32>, vector<8xf32>
+      %vr = math.roundeven %v : vector<8xf32>
+      vector.store %vr, %out[%i11, %c0] : memref<12x8xf32>, vector<8xf32>
+      gpu.return
+    }
+
+    // f16: sqrt and exp2 round once to f16.
+    gpu.func @math_f16(%a: memref<2xf16>, %out: memref<2xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %x = memref.load %a[%c0] : memref<2xf16>
+      %y = memref.load %a[%c1] : memref<2xf16>
+      %s = math.sqrt %x : f16
+      %e = math.exp2 %y : f16
+      memref.store %s, %out[%c0] : memref<2xf16>
+      memref.store %e, %out[%c1] : memref<2xf16>
+      gpu.return
+    }
+
+    gpu.func @math_sin(%a: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<1xf32>
+      %s = math.sin %x : f32
+      memref.store %s, %a[%c0] : memref<1xf32>
+      gpu.return
+    }
+
+    // 8 threads. %buf viewed as a buffer of 24 valid bytes (6 floats):
+    // out[t] = fat[t], out[8 + t] = fat[t + 2], then fat[t + 4] = 100 + t.
+    // Without validBytes (32 bytes): out[16 + t] = fat32[t + 4] and
+    // vec = fat32[6 .. 9].
+    gpu.func @fat(%buf: memref<8xf32>, %out: memref<24xf32>,
+                  %vec: memref<4xf32>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c6 = arith.constant 6 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %vb = arith.constant 24 : i64
+      %fat = amdgpu.fat_raw_buffer_cast %buf validBytes(%vb)
+          : memref<8xf32> to memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %fat32 = amdgpu.fat_raw_buffer_cast %buf
+          : memref<8xf32> to memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %v0 = memref.load %fat[%t] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      memref.store %v0, %out[%t] : memref<24xf32>
+      %t2 = arith.addi %t, %c2 : index
+      %v1 = memref.load %fat[%t2] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %o1 = arith.addi %t, %c8 : index
+      memref.store %v1, %out[%o1] : memref<24xf32>
+      %t4 = arith.addi %t, %c4 : index
+      %v2 = memref.load %fat32[%t4] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %o2 = arith.addi %t, %c16 : index
+      memref.store %v2, %out[%o2] : memref<24xf32>
+      %vv = vector.load %fat32[%c6] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+      vector.store %vv, %vec[%c0] : memref<4xf32>, vector<4xf32>
+      %ti = arith.index_cast %t : index to i32
+      %tf = arith.sitofp %ti : i32 to f32
+      %hundred = arith.constant 100.0 : f32
+      %w = arith.addf %tf, %hundred : f32
+      memref.store %w, %fat[%t4] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      gpu.return
+    }
+
+    // validBytes larger than the allocation: an in-range store past the
+    // storage is an error, never a host write.
+    gpu.func @fat_too_big(%buf: memref<8xf32>) kernel {
+      %c10 = arith.constant 10 : index
+      %vb = arith.constant 64 : i64
+      %one = arith.constant 1.0 : f32
+      %fat = amdgpu.fat_raw_buffer_cast %buf validBytes(%vb)
+          : memref<8xf32> to memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      memref.store %one, %fat[%c10] : memref<8xf32, #amdgpu.address_space<fat_raw_buffer>>
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+} // namespace
+
+TEST_F(HostProgramTest, MathOpsOnF32) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "math_f32");
+  ASSERT_TRUE(kernel);
+  const float u = std::ldexp(1.0f, -12);
+  std::vector<float> a = {2.5f,     -2.5f, 3.5f,  -0.5f,
+                          1.0f + u, 4.0f,  0.25f, -7.75f};
+  std::vector<float> b = {-0.0f,    1.0f, -2.0f, 0.0f,
+                          1.0f + u, 0.5f, -1.0f, 3.0f};
+  std::vector<float> c = {1.0f,  0.0f, 0.5f, 2.0f, -(1.0f + 2 * u),
+                          -1.0f, 0.0f, 0.25f};
+  HostBuffer bufA = HostBuffer::from<float>(a);
+  HostBuffer bufB = HostBuffer::from<float>(b);
+  HostBuffer bufC = HostBuffer::from<float>(c);
+  HostBuffer out(12 * 8 * 4);
+  ASSERT_EQ(message(runKernel(
+                kernel,
+                {KernelArg::memref(bufA, {8}), KernelArg::memref(bufB, {8}),
+                 KernelArg::memref(bufC, {8}), KernelArg::memref(out, {12, 8})},
+                {1, 1, 1}, {8, 1, 1})),
+            "");
+  std::vector<float> got = out.as<float>();
+  auto row = [&](int r) {
+    return std::vector<float>(got.begin() + 8 * r, got.begin() + 8 * r + 8);
+  };
+  auto rowBits = [&](int r) {
+    std::vector<uint32_t> bits;
+    for (float value : row(r))
+      bits.push_back(bitsOf(value));
+    return bits;
+  };
+  auto bitsOfAll = [](std::vector<float> values) {
+    std::vector<uint32_t> bits;
+    for (float value : values)
+      bits.push_back(bitsOf(value));
+    return bits;
+  };
+  // absf; copysign (a negative zero gives its sign).
+  EXPECT_EQ(rowBits(0),
+            bitsOfAll({2.5f, 2.5f, 3.5f, 0.5f, 1.0f + u, 4.0f, 0.25f, 7.75f}));
+  EXPECT_EQ(rowBits(1), bitsOfAll({-2.5f, 2.5f, -3.5f, 0.5f, 1.0f + u, 4.0f,
+                                   -0.25f, 7.75f}));
+  // fma: one rounding. (1 + u)^2 = 1 + 2u + u^2 exactly; rounded to f32 it
+  // would be 1 + 2u (u^2 = 2^-24 is half an ulp, a tie to even), and then
+  // adding -(1 + 2u) would give 0. Fused: exactly 2^-24.
+  std::vector<float> fma = row(2);
+  EXPECT_EQ(fma[4], std::ldexp(1.0f, -24));
+  volatile float product = a[4] * b[4];
+  EXPECT_EQ(product + c[4], 0.0f); // what two roundings give
+  EXPECT_EQ(fma[0], 1.0f);         // 2.5 * -0 + 1
+  EXPECT_EQ(fma[2], -6.5f);
+  EXPECT_EQ(fma[5], 1.0f);
+  EXPECT_EQ(fma[7], -23.0f);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(bitsOf(fma[i]), bitsOf(std::fma(a[i], b[i], c[i]))) << i;
+  // sqrt (NaN for negative operands).
+  std::vector<float> sqrt = row(3);
+  EXPECT_EQ(sqrt[0], std::sqrt(2.5f));
+  EXPECT_TRUE(std::isnan(sqrt[1]));
+  EXPECT_EQ(sqrt[5], 2.0f);
+  EXPECT_EQ(sqrt[6], 0.5f);
+  EXPECT_EQ(sqrt[4], std::sqrt(1.0f + u));
+  // floor, ceil, round (ties away), roundeven (ties to even), trunc.
+  EXPECT_EQ(rowBits(4), bitsOfAll({2, -3, 3, -1, 1, 4, 0, -8}));
+  EXPECT_EQ(rowBits(5), bitsOfAll({3, -2, 4, -0.0f, 2, 4, 1, -7}));
+  EXPECT_EQ(rowBits(6), bitsOfAll({3, -3, 4, -1, 1, 4, 0, -8}));
+  EXPECT_EQ(rowBits(7), bitsOfAll({2, -2, 4, -0.0f, 1, 4, 0, -8}));
+  EXPECT_EQ(rowBits(8), bitsOfAll({2, -2, 3, -0.0f, 1, 4, 0, -7}));
+  // exp2, log2 (exact cases, and double rounded to f32 otherwise).
+  std::vector<float> exp2 = row(9);
+  EXPECT_EQ(exp2[5], 16.0f);
+  EXPECT_EQ(exp2[6], float(std::exp2(0.25)));
+  EXPECT_EQ(exp2[3], float(std::sqrt(0.5)));
+  EXPECT_EQ(exp2[7], float(std::exp2(-7.75)));
+  std::vector<float> log2 = row(10);
+  EXPECT_EQ(log2[5], 2.0f);
+  EXPECT_EQ(log2[6], -2.0f);
+  EXPECT_EQ(log2[0], float(std::log2(2.5)));
+  EXPECT_TRUE(std::isnan(log2[1]));
+  // roundeven on a vector.
+  EXPECT_EQ(rowBits(11), rowBits(7));
+}
+
+TEST_F(HostProgramTest, MathOpsRoundToF16) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "math_f16");
+  ASSERT_TRUE(kernel);
+  // 2.0 and 0.5 in f16; sqrt(2) and 2^0.5 round to 0x3DA8 (1.4140625).
+  HostBuffer in = HostBuffer::from<uint16_t>({0x4000, 0x3800});
+  HostBuffer out(4);
+  ASSERT_EQ(
+      message(runKernel(
+          kernel, {KernelArg::memref(in, {2}), KernelArg::memref(out, {2})},
+          {1, 1, 1}, {1, 1, 1})),
+      "");
+  EXPECT_EQ(out.as<uint16_t>(), (std::vector<uint16_t>{0x3DA8, 0x3DA8}));
+}
+
+TEST_F(HostProgramTest, UnsupportedMathOpIsAnError) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "math_sin");
+  ASSERT_TRUE(kernel);
+  HostBuffer buf = HostBuffer::from<float>({1.0f});
+  std::string error = message(
+      runKernel(kernel, {KernelArg::memref(buf, {1})}, {1, 1, 1}, {1, 1, 1}));
+  EXPECT_TRUE(contains(error, "unsupported operation")) << error;
+  EXPECT_TRUE(contains(error, "math.sin")) << error;
+}
+
+TEST_F(HostProgramTest, FatRawBufferOutOfRangeReadsZeroAndDropsStores) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "fat");
+  ASSERT_TRUE(kernel);
+  std::vector<float> values = {1, 2, 3, 4, 5, 6, 7, 8};
+  HostBuffer buf = HostBuffer::from<float>(values);
+  HostBuffer out(24 * 4);
+  HostBuffer vec(4 * 4);
+  ASSERT_EQ(message(runKernel(kernel,
+                              {KernelArg::memref(buf, {8}),
+                               KernelArg::memref(out, {24}),
+                               KernelArg::memref(vec, {4})},
+                              {1, 1, 1}, {8, 1, 1})),
+            "");
+  std::vector<float> got = out.as<float>();
+  // 24 valid bytes: elements 0..5 read, 6.. read 0 (also past the shape).
+  EXPECT_EQ(std::vector<float>(got.begin(), got.begin() + 8),
+            (std::vector<float>{1, 2, 3, 4, 5, 6, 0, 0}));
+  EXPECT_EQ(std::vector<float>(got.begin() + 8, got.begin() + 16),
+            (std::vector<float>{3, 4, 5, 6, 0, 0, 0, 0}));
+  // The whole memref (32 bytes) without validBytes.
+  EXPECT_EQ(std::vector<float>(got.begin() + 16, got.end()),
+            (std::vector<float>{5, 6, 7, 8, 0, 0, 0, 0}));
+  EXPECT_EQ(vec.as<float>(), (std::vector<float>{7, 8, 0, 0}));
+  // Stores to elements 4..11: 4 and 5 land, the rest are dropped.
+  EXPECT_EQ(buf.as<float>(), (std::vector<float>{1, 2, 3, 4, 100, 101, 7, 8}));
+}
+
+TEST_F(HostProgramTest, FatRawBufferNeverLeavesTheAllocation) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "fat_too_big");
+  ASSERT_TRUE(kernel);
+  HostBuffer buf(8 * 4);
+  std::string error = message(
+      runKernel(kernel, {KernelArg::memref(buf, {8})}, {1, 1, 1}, {1, 1, 1}));
+  EXPECT_TRUE(contains(error, "amdgpu.fat_raw_buffer_cast") ||
+              contains(error, "fat raw buffer"))
+      << error;
+  EXPECT_TRUE(contains(error, "outside its storage of 32 bytes")) << error;
+}

@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Executes a `gpu.func` at the level right before conversion to ROCDL
-// (`gpu`, `amdgpu`, `vector`, `memref`, `scf`, `arith`, `affine`, `func`) on
+// Executes a `gpu.func` at the level right before conversion to ROCDL (`gpu`,
+// `amdgpu`, `vector`, `memref`, `scf`, `arith`, `math`, `affine`, `func`) on
 // host memory, as a gfx950 would: every workgroup of the grid, and within a
-// workgroup all threads in lock step. Each SSA value holds one value per
-// thread (uniform values are stored once). `amdgpu.scaled_mfma` gathers the
-// 64 lanes of each wave (threads 64w .. 64w+63 of the linearized thread id),
-// builds their register tuples and runs the instruction semantics of
+// workgroup all threads in lock step. Each SSA value holds one value per thread
+// (uniform values are stored once). `amdgpu.scaled_mfma` gathers the 64 lanes
+// of each wave (threads 64w .. 64w+63 of the linearized thread id), builds
+// their register tuples and runs the instruction semantics of
 // mx/Emulator/ScaledMFMA.h (ISA lane layouts, exact numerics).
 //
 // runHostFunction executes a whole lowered program: the host `func.func`
@@ -26,6 +26,36 @@
 // static sizes, strides and offset of its result type. In kernels a view's
 // offset may differ per thread (a subview at a thread-dependent offset);
 // sizes and strides must be uniform.
+//
+// Floating point (`arith`, `math`) is exact IEEE arithmetic in the result
+// type with round-to-nearest-even (APFloat; no denormal flushing):
+// math.absf, copysign, fma (fused, one rounding), floor, ceil, round (ties
+// away), roundeven, trunc are exact for every float type. math.sqrt, exp2
+// and log2 convert the operand exactly to double, evaluate there with the
+// host libm and round once to the result type (types wider than double or
+// without a NaN are unsupported): sqrt is correctly rounded for every type up
+// to f64 (double is wide enough for f32 and narrower, and IEEE sqrt is exact
+// for f64); exp2 and log2 are correctly rounded only for f32 and narrower,
+// where the double result is accurate enough (but for the rare double results
+// within the libm's error of a rounding boundary), and carry the libm's error
+// (not correctly rounded) for f64. Other math ops are unsupported.
+//
+// `amdgpu.fat_raw_buffer_cast` (bounds checking on, the default) makes a view
+// with buffer semantics, as the AMDGPU lowering builds the descriptor: the
+// buffer starts at the memref's aligned pointer (the start of the view's
+// storage) and holds `validBytes` bytes, or max_d(sizes[d] * strides[d])
+// elements without it (the memref offset is not counted, as in the
+// lowering). Accesses through it (and views of it) are not checked against
+// the shape; each element is range-checked on its own (byte offset from the
+// buffer start >= 0 and end <= num_records): an out-of-range element loads 0
+// and its store is dropped, as the hardware does (the hardware checks whole
+// dwords of multi-dword accesses; element granularity differs only for
+// `validBytes` that is not a multiple of the element size). An in-range
+// element must still lie in the storage (else an error: host memory outside
+// the allocation is never touched). `boundsCheck(false)` gives a plain view
+// (out-of-bounds accesses are errors); `resetOffset` is supported only for a
+// zero offset; only global memory (not private or workgroup) can be cast.
+// `amdgpu.gather_to_lds` reads its source through the same checks.
 //
 // Workgroup memory (workgroup attributions, LDS) is shared by the threads of
 // a workgroup. `amdgpu.gather_to_lds` (global_load_lds_dword{,x3,x4}) is
@@ -75,10 +105,11 @@
 // location and, for per-thread failures, the thread and workgroup; errors in
 // a kernel launched by a host function are prefixed by the launch op; nothing
 // aborts):
-//  - every memory access is in bounds of the view's shape (all indices,
-//    including the vector extent of vector.load/store along the innermost
-//    dimension) and of the underlying buffer (a buffer may be smaller than a
-//    view says, or a reinterpret_cast may leave it; the access fails);
+//  - every memory access (but through a fat raw buffer, see above) is in bounds
+//    of the view's shape (all indices, including the vector extent of
+//    vector.load/store along the innermost dimension) and of the underlying
+//    buffer (a buffer may be smaller than a view says, or a reinterpret_cast
+//    may leave it; the access fails);
 //  - private (`memref.alloca`, private attributions), workgroup memory, host
 //    `memref.alloc`/`alloca` and uninitialized globals are never read before
 //    they are written (tracked per byte; `memref.copy` carries the state);
