@@ -706,19 +706,24 @@ private:
 // Launch
 //===----------------------------------------------------------------------===//
 
+/// Verifies \p op; on failure returns the diagnostics, one per line.
+static std::optional<std::string> verifyOp(Operation *op) {
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << diag.getLocation() << ": " << diag.str() << "\n";
+    return success();
+  });
+  if (succeeded(mlir::verify(op)))
+    return std::nullopt;
+  return diagnostics;
+}
+
 LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
   // Verify first: the interpreter relies on verified IR.
-  if (verify) {
-    std::string diagnostics;
-    ScopedDiagnosticHandler handler(
-        kernel->getContext(), [&](Diagnostic &diag) {
-          llvm::raw_string_ostream os(diagnostics);
-          os << diag.getLocation() << ": " << diag.str() << "\n";
-          return success();
-        });
-    if (failed(mlir::verify(kernel)))
-      return failLaunch("the kernel does not verify:\n" + diagnostics);
-  }
+  if (verify)
+    if (std::optional<std::string> diagnostics = verifyOp(kernel))
+      return failLaunch("the kernel does not verify:\n" + *diagnostics);
   if (kernel.isExternal())
     return failLaunch("the kernel has no body");
   if (!kernel.getBody().hasOneBlock())
@@ -3340,15 +3345,8 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
     Operation *top = hostFunction;
     while (top->getParentOp())
       top = top->getParentOp();
-    std::string diagnostics;
-    ScopedDiagnosticHandler handler(
-        hostFunction->getContext(), [&](Diagnostic &diag) {
-          llvm::raw_string_ostream os(diagnostics);
-          os << diag.getLocation() << ": " << diag.str() << "\n";
-          return success();
-        });
-    if (failed(mlir::verify(top)))
-      return failLaunch("the module does not verify:\n" + diagnostics);
+    if (std::optional<std::string> diagnostics = verifyOp(top))
+      return failLaunch("the module does not verify:\n" + *diagnostics);
   }
   if (hostFunction.isExternal())
     return failLaunch("the function has no body");

@@ -59,8 +59,7 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
   // Compile a copy holding the entry (and what it calls) down to the level
   // the emulator runs; other functions of the file are not compiled.
   OwningOpRef<ModuleOp> lowered = module.clone();
-  for (auto other :
-       llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+  for (auto other : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
     if (other.getName() != name &&
         SymbolTable::symbolKnownUseEmpty(other, *lowered))
       other.erase();
@@ -72,9 +71,9 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
   auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
   if (failed(pipelineOptions->parseFromString(options.pipelineOptions,
                                               errorStream)))
-    return func.emitError() << "invalid mx-gfx950-pipeline options '"
-                            << options.pipelineOptions
-                            << "': " << pipelineErrors;
+    return func.emitError()
+           << "invalid mx-gfx950-pipeline options '" << options.pipelineOptions
+           << "': " << pipelineErrors;
   pipelineOptions->output = GFX950Output::GPU;
   buildGFX950Pipeline(pm, *pipelineOptions);
   if (failed(pm.run(*lowered)))
