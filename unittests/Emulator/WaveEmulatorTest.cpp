@@ -432,14 +432,10 @@ TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
 // The MXFP4 and MXFP8 ukernels, end to end
 //===----------------------------------------------------------------------===//
 
-constexpr StringLiteral kFp4UKernel =
-    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
-constexpr StringLiteral kFp8UKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
-constexpr StringLiteral kMixedUKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
-constexpr StringLiteral kFp4x32UKernel =
-    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
+using gfx950::kFp4UKernel;
+using gfx950::kFp4x32UKernel;
+using gfx950::kFp8UKernel;
+using gfx950::kMixedUKernel;
 
 /// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
 /// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on static

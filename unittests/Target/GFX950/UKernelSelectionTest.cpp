@@ -18,14 +18,10 @@ using namespace mlir::mx;
 
 namespace {
 
-constexpr StringLiteral kFp4UKernel =
-    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
-constexpr StringLiteral kFp8UKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
-constexpr StringLiteral kMixedUKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
-constexpr StringLiteral kFp4x32UKernel =
-    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
+using gfx950::kFp4UKernel;
+using gfx950::kFp4x32UKernel;
+using gfx950::kFp8UKernel;
+using gfx950::kMixedUKernel;
 
 class UKernelSelectionTest : public ::testing::Test {
 protected:

@@ -29,6 +29,18 @@ struct UKernelSource {
   StringRef text;
 };
 
+/// Names of the ukernels the library ships (`ukernels/gfx950/<name>.mlir`),
+/// for code that asks for one by name (tests, tools). Selection does not use
+/// them: it reads each ukernel's `mx.ukernel.match` data.
+constexpr llvm::StringLiteral kFp4UKernel =
+    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
+constexpr llvm::StringLiteral kFp8UKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
+constexpr llvm::StringLiteral kMixedUKernel =
+    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
+constexpr llvm::StringLiteral kFp4x32UKernel =
+    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
+
 /// All embedded ukernel sources.
 ArrayRef<UKernelSource> getUKernelSources();
 
