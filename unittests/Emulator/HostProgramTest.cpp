@@ -17,6 +17,8 @@
 
 #include "mx/Emulator/WaveEmulator.h"
 
+#include "EmulatorTestUtils.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,12 +44,7 @@ using namespace mlir::mx::emu;
 
 namespace {
 
-/// The message of `error`, or "" on success.
-std::string message(llvm::Error error) {
-  if (!error)
-    return "";
-  return llvm::toString(std::move(error));
-}
+using mlir::mx::emu::test::message;
 
 /// Whether `text` contains `part` (for readable EXPECTs).
 bool contains(const std::string &text, StringRef part) {
@@ -68,9 +65,7 @@ protected:
   }
 
   OwningOpRef<ModuleOp> parse(StringRef text) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
-    EXPECT_TRUE(module) << "cannot parse:\n" << text.str();
-    return module;
+    return mlir::mx::emu::test::parseModule(ctx, text);
   }
 
   static func::FuncOp findFunction(ModuleOp module, StringRef name) {
@@ -78,12 +73,7 @@ protected:
   }
 
   static gpu::GPUFuncOp findKernel(ModuleOp module, StringRef name) {
-    gpu::GPUFuncOp kernel;
-    module.walk([&](gpu::GPUFuncOp func) {
-      if (func.getName() == name)
-        kernel = func;
-    });
-    return kernel;
+    return mlir::mx::emu::test::findKernel(module, name);
   }
 
   /// Runs @`name` of `module` on `args`; the error message or "".

@@ -27,6 +27,8 @@
 
 #include "mx/Emulator/WaveEmulator.h"
 
+#include "EmulatorTestUtils.h"
+
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/InitMX.h"
 #include "mx/Reference/Reference.h"
@@ -64,12 +66,7 @@ std::string replaceAll(std::string text, StringRef from, StringRef to) {
   return text;
 }
 
-/// The message of `error`, or "" on success.
-std::string message(llvm::Error error) {
-  if (!error)
-    return "";
-  return llvm::toString(std::move(error));
-}
+using mlir::mx::emu::test::message;
 
 class WaveEmulatorTest : public ::testing::Test {
 protected:
@@ -82,18 +79,11 @@ protected:
   }
 
   OwningOpRef<ModuleOp> parse(StringRef text) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
-    EXPECT_TRUE(module) << "cannot parse:\n" << text.str();
-    return module;
+    return mlir::mx::emu::test::parseModule(ctx, text);
   }
 
   static gpu::GPUFuncOp findKernel(ModuleOp module, StringRef name) {
-    gpu::GPUFuncOp kernel;
-    module.walk([&](gpu::GPUFuncOp func) {
-      if (func.getName() == name)
-        kernel = func;
-    });
-    return kernel;
+    return mlir::mx::emu::test::findKernel(module, name);
   }
 
   MLIRContext ctx;
