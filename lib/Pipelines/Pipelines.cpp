@@ -9,6 +9,7 @@
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
 
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
 #include "mx/Target/GFX950/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -61,14 +62,11 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   // Data tiling, on tensors.
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;
-  materialize.target = "gfx950";
-  materialize.intrinsic = options.intrinsic;
-  materialize.intrinsicsM = options.intrinsicsM;
-  materialize.intrinsicsN = options.intrinsicsN;
-  materialize.intrinsicsK = options.intrinsicsK;
-  materialize.subgroupsM = options.subgroupsM;
-  materialize.subgroupsN = options.subgroupsN;
-  materialize.requireUKernel = true;
+  materialize.target = gfx950::TargetAttr::getAsText(
+      options.intrinsic.hasValue() ? std::optional(options.intrinsic.getValue())
+                                   : std::nullopt,
+      options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
+      options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());

@@ -97,7 +97,7 @@ using namespace mlir;
 
 void mx::registerMXDialects(DialectRegistry &registry) {
   registry.insert<mx::MXDialect>();
-  gfx950::registerExternalModels(registry);
+  gfx950::registerTarget(registry);
   mx::registerBufferizableOpInterfaceExternalModels(registry);
 }
 

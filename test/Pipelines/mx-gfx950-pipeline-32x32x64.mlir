@@ -1,4 +1,4 @@
-// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=gfx950 require-ukernel=true intrinsic=32x32x64" | FileCheck %s --check-prefix=LAYOUT
+// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
 // RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu intrinsic=32x32x64" | FileCheck %s --check-prefix=GPU
 // RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsic=32x32x64" | FileCheck %s --check-prefix=ISA
 // RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsic=32x32x64" --mx-gfx950-kernel-report -o /dev/null \

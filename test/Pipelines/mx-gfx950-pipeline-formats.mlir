@@ -1,4 +1,4 @@
-// RUN: mx-opt %s -split-input-file --mx-set-encodings --mx-materialize-encodings="target=gfx950 require-ukernel=true" | FileCheck %s --check-prefix=LAYOUT
+// RUN: mx-opt %s -split-input-file --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
 // RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=GPU
 // RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
 // RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \

@@ -1,5 +1,5 @@
 // The layout the resolver picks (restricted to layouts a ukernel serves).
-// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=gfx950 require-ukernel=true" | FileCheck %s --check-prefix=LAYOUT
+// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
 // Each stop of mx-gfx950-pipeline.
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu \
 // RUN:   | FileCheck %s --check-prefix=GPU --implicit-check-not=mx.scaled --implicit-check-not=mx.tiled --implicit-check-not=mx_uk_

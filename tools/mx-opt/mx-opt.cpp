@@ -10,12 +10,18 @@
 #include "mx/InitMX.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#ifdef MX_INCLUDE_TESTS
+#include "TestTarget.h"
+#endif
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::mx::registerMXDialects(registry);
   mlir::mx::registerPipelineDialects(registry);
+#ifdef MX_INCLUDE_TESTS
+  mlir::mx::test::registerTestTarget(registry);
+#endif
   mlir::mx::registerMXPasses();
   mlir::mx::registerPipelineUpstreamPasses();
   return mlir::asMainReturnCode(

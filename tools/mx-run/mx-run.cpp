@@ -10,6 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef MX_INCLUDE_TESTS
+#include "TestTarget.h"
+#endif
 #include "mx/InitMX.h"
 #include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
@@ -234,6 +237,9 @@ static int runMain() {
   DialectRegistry registry;
   registerMXDialects(registry);
   registerPipelineDialects(registry);
+#ifdef MX_INCLUDE_TESTS
+  test::registerTestTarget(registry);
+#endif
   MLIRContext context(registry);
   // Diagnostics point at the source; dumping whole functions adds nothing.
   context.printOpOnDiagnostic(false);

@@ -203,14 +203,14 @@ static SmallVector<int64_t> powersOfTwo(int64_t max) {
 
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
-                                          const ResolverOptions &options) {
+                                          TargetAttr target) {
   ScaledMMAIntrinsic intrinsic =
-      options.intrinsic.value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
+      target.getIntrinsic().value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
   IntrinsicInfo info = getIntrinsicInfo(intrinsic);
 
   // K step: 128 bytes of the narrower operand's row, at least one intrinsic.
   int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
-  int64_t intrinsicsK = options.intrinsicsK;
+  int64_t intrinsicsK = target.getIntrinsicsK();
   if (!intrinsicsK)
     intrinsicsK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
 
@@ -235,8 +235,8 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   };
   // At most 4 waves (one per SIMD) unless the options pin more.
   int64_t maxWaves =
-      std::max<int64_t>(4, std::max<int64_t>(1, options.subgroupsM) *
-                               std::max<int64_t>(1, options.subgroupsN));
+      std::max<int64_t>(4, std::max<int64_t>(1, target.getSubgroupsM()) *
+                               std::max<int64_t>(1, target.getSubgroupsN()));
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
   // How hard the limits are: all of them; only the hardware's (registers,
   // LDS), tiles may exceed the problem; none (the pins win).
@@ -244,14 +244,14 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
     std::tuple<int64_t, double, int64_t, int64_t, int64_t> bestKey;
-    for (int64_t sm : pick(options.subgroupsM, waves))
-      for (int64_t sn : pick(options.subgroupsN, waves))
-        for (int64_t im : pick(options.intrinsicsM, units))
-          for (int64_t in : pick(options.intrinsicsN, units)) {
+    for (int64_t sm : pick(target.getSubgroupsM(), waves))
+      for (int64_t sn : pick(target.getSubgroupsN(), waves))
+        for (int64_t im : pick(target.getIntrinsicsM(), units))
+          for (int64_t in : pick(target.getIntrinsicsN(), units)) {
             if (sm * sn > maxWaves)
               continue;
             DataTiledLayoutAttr candidate = make(im, in, sm, sn);
-            if (options.requireUKernel && !selectUKernel(candidate).name)
+            if (target.getRequireUkernel() && !selectUKernel(candidate).name)
               continue;
             LayoutCost cost = getLayoutCost(candidate);
             TileSizes tile = getTileSizes(candidate);
@@ -286,10 +286,10 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   if (!best)
     best = search(Limits::None);
   if (!best)
-    best = make(std::max<int64_t>(1, options.intrinsicsM),
-                std::max<int64_t>(1, options.intrinsicsN),
-                std::max<int64_t>(1, options.subgroupsM),
-                std::max<int64_t>(1, options.subgroupsN));
+    best = make(std::max<int64_t>(1, target.getIntrinsicsM()),
+                std::max<int64_t>(1, target.getIntrinsicsN()),
+                std::max<int64_t>(1, target.getSubgroupsM()),
+                std::max<int64_t>(1, target.getSubgroupsN()));
   return best;
 }
 
@@ -322,7 +322,8 @@ struct DataTiledLayoutModel
 };
 } // namespace
 
-void gfx950::registerExternalModels(DialectRegistry &registry) {
+void gfx950::registerTarget(DialectRegistry &registry) {
+  registry.insert<GFX950Dialect>();
   registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
     DataTiledLayoutAttr::attachInterface<DataTiledLayoutModel>(*ctx);
   });

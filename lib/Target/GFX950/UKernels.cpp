@@ -6,10 +6,8 @@
 
 #include "mx/Target/GFX950/UKernels.h"
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -76,25 +74,23 @@ static std::string matchUKernel(DictionaryAttr match,
   return "";
 }
 
+/// The ukernel library of `ctx`, parsed once per context by the gfx950
+/// target dialect.
+static ArrayRef<UKernelInfo> getLibrary(MLIRContext *ctx) {
+  return ctx->getOrLoadDialect<GFX950Dialect>()->getUKernelLibrary();
+}
+
 UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout) {
   UKernelSelection selection;
   llvm::raw_string_ostream os(selection.rejections);
-  for (const UKernelSource &source : kSources) {
-    ParserConfig config(layout.getContext());
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source.text, config, source.name);
-    auto func = module ? module->lookupSymbol<func::FuncOp>(source.name)
-                       : func::FuncOp();
+  for (const UKernelInfo &ukernel : getLibrary(layout.getContext())) {
     std::string reason =
-        func ? matchUKernel(
-                   func->getAttrOfType<DictionaryAttr>("mx.ukernel.match"),
-                   layout)
-             : std::string("cannot be parsed");
+        ukernel.match ? matchUKernel(ukernel.match, layout) : ukernel.problem;
     if (reason.empty()) {
-      selection.name = source.name.str();
+      selection.name = ukernel.name.str();
       return selection;
     }
-    os << source.name << ": " << reason << "\n";
+    os << ukernel.name << ": " << reason << "\n";
   }
   return selection;
 }
@@ -126,16 +122,8 @@ mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
 
 FailureOr<FunctionType>
 mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
-  std::optional<StringRef> source = getUKernelSource(name);
-  if (!source)
-    return failure();
-  ParserConfig config(context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(*source, config, name);
-  if (!module)
-    return failure();
-  auto func = module->lookupSymbol<func::FuncOp>(name);
-  if (!func)
-    return failure();
-  return func.getFunctionType();
+  for (const UKernelInfo &ukernel : getLibrary(context))
+    if (ukernel.name == name && ukernel.functionType)
+      return ukernel.functionType;
+  return failure();
 }

@@ -9,25 +9,32 @@
 // 1.0), and the unpack slices the result back.
 
 // RUN: mx-run %s --entry=nt_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64 intrinsics-k=2 subgroups-n=2 intrinsics-m=3}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,intrinsics_k=2,subgroups_n=2,intrinsics_m=3>}" | FileCheck %s
 // RUN: mx-run %s --entry=nn_fp8 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s
 // RUN: mx-run %s --entry=nn_fp8 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>}" | FileCheck %s
 // RUN: mx-run %s --entry=nn_fp8 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp8_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s
+// A made-up target (mx_test, no hardware's layout) through the same passes:
+// materialization and the CPU lowering of mx.tiled_scaled_mma only use the
+// layout interfaces, so the result is bit-identical too.
+// RUN: mx-run %s --entry=nt_fp8_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_test.resolver<16,16,64>}" | FileCheck %s
+// RUN: mx-run %s --entry=nn_fp8 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_test.resolver<32,8,96>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp4 --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal \
-// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s --check-prefix=CODES
+// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s --check-prefix=CODES
 // RUN: mx-run %s --entry=nn_fp8 --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal \
-// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64}" | FileCheck %s --check-prefix=CODES
+// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>}" | FileCheck %s --check-prefix=CODES
 
 // CHECK: result #0 tensor<{{.+}}xf32>: {{.*}}mismatches=0/{{.*}}: bit-exact
 // CHECK: PASS

@@ -9,26 +9,26 @@
 // 1.0), and the unpack slices the result back.
 
 // RUN: mx-run %s --entry=nt_fp8_fp4 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64 intrinsics-k=2 subgroups-n=2 intrinsics-m=3}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,intrinsics_k=2,subgroups_n=2,intrinsics_m=3>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp6 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp6 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>}" | FileCheck %s
 // RUN: mx-run %s --entry=batched --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s
 // RUN: mx-run %s --entry=batched --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64 intrinsics-k=2 subgroups-n=2 intrinsics-m=3}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,intrinsics_k=2,subgroups_n=2,intrinsics_m=3>}" | FileCheck %s
 // RUN: mx-run %s --entry=dynamic --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s
 // RUN: mx-run %s --entry=dynamic --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s
 // RUN: mx-run %s --entry=dynamic --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64}" | FileCheck %s
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>}" | FileCheck %s
 // RUN: mx-run %s --entry=nt_fp8_fp4 --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal \
-// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings" | FileCheck %s --check-prefix=CODES
+// RUN:   --compare=reference --rtol=1e-6 --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target}" | FileCheck %s --check-prefix=CODES
 // RUN: mx-run %s --entry=constant_weights --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference \
-// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2}" | FileCheck %s
-// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings | FileCheck %s --check-prefix=FOLDED
+// RUN:   --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>}" | FileCheck %s
+// RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target" | FileCheck %s --check-prefix=FOLDED
 
 // The weights are relaid out at compile time: no pack of the constants remains.
 // FOLDED-LABEL: func.func @constant_weights

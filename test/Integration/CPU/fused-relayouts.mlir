@@ -11,14 +11,14 @@
 // DEFINE: %{ints} = --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8
 // DEFINE: %{fuse} = mx-lower-relayouts,mx-fuse-relayouts
 
-// RUN: %{run} --entry=nt_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=nt_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsic=32x32x64 intrinsics-k=2 subgroups-n=2 intrinsics-m=3},%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=nn_fp8 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{intrinsics-m=2 intrinsics-n=2 intrinsics-k=2 subgroups-m=2},%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=nt_fp8_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=nt_fp6 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=batched %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=dynamic %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
-// RUN: %{run} --entry=constant_weights --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:int,lo=-8,hi=8 --preprocess="mx-set-encodings,mx-materialize-encodings,%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=nt_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=nt_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,intrinsics_k=2,subgroups_n=2,intrinsics_m=3>},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=nn_fp8 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsics_m=2,intrinsics_n=2,intrinsics_k=2,subgroups_m=2>},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=nt_fp8_fp4 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=nt_fp6 %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=batched %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=dynamic %{ints} --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
+// RUN: %{run} --entry=constant_weights --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:int,lo=-8,hi=8 --preprocess="mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target},%{fuse}" | FileCheck %s
 
 // CHECK: result #0 tensor<{{.+}}xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

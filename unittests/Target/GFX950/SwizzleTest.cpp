@@ -24,7 +24,7 @@ namespace {
 
 class SwizzleTest : public ::testing::Test {
 protected:
-  SwizzleTest() { ctx.loadDialect<MXDialect>(); }
+  SwizzleTest() { ctx.loadDialect<MXDialect, gfx950::GFX950Dialect>(); }
 
   DataTiledLayoutAttr layout(ScaledMMAIntrinsic intrinsic, Type lhs, Type rhs,
                              int64_t im = 1, int64_t in = 1, int64_t ik = 1,
@@ -197,7 +197,8 @@ TEST_F(SwizzleTest, UnrolledAndInterleaved) {
 }
 
 TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
-  gfx950::ResolverOptions none;
+  auto none = gfx950::TargetAttr::get(&ctx, std::nullopt, 0, 0, 0, 0, 0,
+                                      /*requireUKernel=*/false);
   DataTiledLayoutAttr big =
       gfx950::resolveLayout(&ctx, f4(), f4(), 10000, 16384, none);
   gfx950::LayoutCost cost = gfx950::getLayoutCost(big);
@@ -216,10 +217,9 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   EXPECT_EQ(gfx950::getTileSizes(small).n, 16);
   EXPECT_EQ(small.getIntrinsicsK(), 1);
   // Overrides win.
-  gfx950::ResolverOptions pinned;
-  pinned.intrinsic = k32;
-  pinned.intrinsicsM = 3;
-  pinned.subgroupsN = 2;
+  auto pinned = gfx950::TargetAttr::get(&ctx, k32, /*intrinsicsM=*/3, 0, 0, 0,
+                                        /*subgroupsN=*/2,
+                                        /*requireUKernel=*/false);
   DataTiledLayoutAttr forced =
       gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, pinned);
   EXPECT_EQ(forced.getIntrinsic(), k32);

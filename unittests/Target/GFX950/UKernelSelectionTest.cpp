@@ -37,8 +37,19 @@ protected:
   }
 
   DataTiledLayoutAttr resolve(Type lhs, Type rhs, int64_t m, int64_t n,
-                              gfx950::ResolverOptions options = {}) {
-    return gfx950::resolveLayout(&ctx, lhs, rhs, m, n, options);
+                              gfx950::TargetAttr target = {}) {
+    if (!target)
+      target = pins();
+    return gfx950::resolveLayout(&ctx, lhs, rhs, m, n, target);
+  }
+
+  /// A gfx950 target with these pins (0: the resolver's choice).
+  gfx950::TargetAttr pins(std::optional<ScaledMMAIntrinsic> intrinsic = {},
+                          int64_t intrinsicsM = 0, int64_t intrinsicsN = 0,
+                          int64_t intrinsicsK = 0,
+                          bool requireUKernel = false) {
+    return gfx950::TargetAttr::get(&ctx, intrinsic, intrinsicsM, intrinsicsN,
+                                   intrinsicsK, 0, 0, requireUKernel);
   }
 
   Type f4() { return Float4E2M1FNType::get(&ctx); }
@@ -64,9 +75,8 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheFp4UKernel) {
 /// groups): the resolver then takes the least padded tile that still fits
 /// the accumulator registers and the LDS staging, not an unbounded one.
 TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
-  gfx950::ResolverOptions options;
-  options.requireUKernel = true;
-  DataTiledLayoutAttr layout = resolve(f8(), f8(), 40, 24, options);
+  DataTiledLayoutAttr layout =
+      resolve(f8(), f8(), 40, 24, pins({}, 0, 0, 0, /*requireUKernel=*/true));
   ASSERT_TRUE(gfx950::selectUKernel(layout).name.has_value());
   gfx950::LayoutCost cost = gfx950::getLayoutCost(layout);
   EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
@@ -110,10 +120,8 @@ TEST_F(UKernelSelectionTest, MixedFp4Fp8HasNoUKernel) {
 }
 
 TEST_F(UKernelSelectionTest, Fp4On32x32x64SelectsItsUKernel) {
-  gfx950::ResolverOptions options;
-  options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
-  gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096, options));
+  gfx950::UKernelSelection selection = gfx950::selectUKernel(resolve(
+      f4(), f4(), 4096, 4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64)));
   ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
   EXPECT_EQ(*selection.name, kFp4x32UKernel);
 }
@@ -121,10 +129,8 @@ TEST_F(UKernelSelectionTest, Fp4On32x32x64SelectsItsUKernel) {
 TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
   // No fp8 ukernel on 32x32x64: the 16x16x128 ones reject the intrinsic, the
   // 32x32x64 fp4 one the element types.
-  gfx950::ResolverOptions options;
-  options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
-  gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f8(), f8(), 4096, 4096, options));
+  gfx950::UKernelSelection selection = gfx950::selectUKernel(resolve(
+      f8(), f8(), 4096, 4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64)));
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("intrinsic differs"), std::string::npos)
       << selection.rejections;
@@ -135,12 +141,11 @@ TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
 
 TEST_F(UKernelSelectionTest, ScaleGroupsMustBeWhole) {
   // 1 x 2 scale bytes per lane cannot be read in 4-byte groups.
-  gfx950::ResolverOptions options;
-  options.intrinsicsM = 1;
-  options.intrinsicsN = 4;
-  options.intrinsicsK = 2;
   gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096, options));
+      gfx950::selectUKernel(resolve(f4(), f4(), 4096, 4096,
+                                    pins({}, /*intrinsicsM=*/1,
+                                         /*intrinsicsN=*/4,
+                                         /*intrinsicsK=*/2)));
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("multiples of 4"), std::string::npos)
       << selection.rejections;

@@ -16,6 +16,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/IR/TileSwizzle.h"
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -82,16 +83,6 @@ struct LayoutCost {
 };
 LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 
-/// Options that pin parts of the resolved layout (0 / empty = heuristic).
-struct ResolverOptions {
-  std::optional<ScaledMMAIntrinsic> intrinsic;
-  int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
-  int64_t subgroupsM = 0, subgroupsN = 0;
-  /// Only layouts a gfx950 ukernel serves (selectUKernel), for the GPU
-  /// pipeline; the CPU path takes any layout.
-  bool requireUKernel = false;
-};
-
 /// Chooses a data-tiled layout for a contraction of `lhsType` x `rhsType`
 /// with iteration sizes `m`, `n` (ShapedType::kDynamic when unknown).
 ///
@@ -107,13 +98,15 @@ struct ResolverOptions {
 /// the least padded tile within the hardware limits wins; only pins may
 /// break the hardware limits. Scales interleave the M (N) and K unroll
 /// innermost, so one lane reads all scale bytes of its intrinsics with one
-/// load. `options` pins any parameter.
+/// load. The non-zero parameters of `target` pin the layout's, and with its
+/// `require_ukernel` only layouts a gfx950 ukernel serves (selectUKernel) are
+/// candidates.
 DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
-                                  int64_t m, int64_t n,
-                                  const ResolverOptions &options);
+                                  int64_t m, int64_t n, TargetAttr target);
 
-/// Attaches TiledLayoutAttrInterface to #mx.data_tiled_layout.
-void registerExternalModels(DialectRegistry &registry);
+/// Registers the gfx950 target: the `mx_gfx950` dialect (`#mx_gfx950.target`)
+/// and TiledLayoutAttrInterface on #mx.data_tiled_layout.
+void registerTarget(DialectRegistry &registry);
 
 } // namespace mx::gfx950
 } // namespace mlir

@@ -7,6 +7,8 @@
 #ifndef MX_TARGET_GFX950_PASSES_H
 #define MX_TARGET_GFX950_PASSES_H
 
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::mx::gfx950 {

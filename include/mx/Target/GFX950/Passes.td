@@ -113,7 +113,8 @@ def MXGFX950LowerTiledMMA
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::mx::gfx950::GFX950Dialect"
   ];
 }
 

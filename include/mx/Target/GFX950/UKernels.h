@@ -58,7 +58,8 @@ struct UKernelSelection {
 /// Picks the ukernel whose `mx.ukernel.match` data (next to the ukernel, in
 /// its source) accepts `layout`: same intrinsic and element types, the same
 /// interleaving, and `intrinsics_{m,n} * intrinsics_k` multiples of
-/// `scale_bytes_multiple_of`. The first match in library order wins.
+/// `scale_bytes_multiple_of`. The first match in library order wins. The
+/// match data is parsed once per context (GFX950Dialect::getUKernelLibrary).
 UKernelSelection selectUKernel(DataTiledLayoutAttr layout);
 
 /// The shape in which the ukernels of `layout` view one K step of the
@@ -76,9 +77,8 @@ UKernelSelection selectUKernel(DataTiledLayoutAttr layout);
 SmallVector<int64_t> getUKernelTileShape(DataTiledLayoutAttr layout,
                                          OperandRole role);
 
-/// The function type the source of ukernel `name` declares (parsed from the
-/// embedded library in `context`, which must have the ukernel dialects
-/// loaded); fails if there is no such ukernel.
+/// The function type the source of ukernel `name` declares (from the
+/// library parsed once per context); fails if there is no such ukernel.
 FailureOr<FunctionType> getUKernelFunctionType(MLIRContext *context,
                                                StringRef name);
 

@@ -43,3 +43,16 @@ void MXDialect::initialize() {
 #include "mx/Dialect/MX/IR/MXOps.cpp.inc"
       >();
 }
+
+LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() != kTargetAttrName)
+    return success();
+  if (!isa<LayoutResolverAttrInterface>(attr.getValue()))
+    return op->emitError()
+           << "'" << kTargetAttrName
+           << "' must be a target attribute implementing "
+              "LayoutResolverAttrInterface (e.g. #mx_gfx950.target), got "
+           << attr.getValue();
+  return success();
+}

@@ -18,6 +18,7 @@ using namespace mlir::mx;
 
 #include "mx/Dialect/MX/IR/MXEnums.cpp.inc"
 #include "mx/Dialect/MX/IR/MXInterfaces.cpp.inc"
+#include "mx/Dialect/MX/IR/MXTargetInterfaces.cpp.inc"
 
 bool mlir::mx::isMXElementType(Type type) {
   return isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType,

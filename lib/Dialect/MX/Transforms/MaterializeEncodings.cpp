@@ -3,8 +3,10 @@
 // Part of the mx project.
 //
 // Every encoded tensor gets the layout its encoding resolves to (the pinned
-// layout, or the target resolver's choice), independently of the other ops,
-// so producers and consumers of the same encoding always agree.
+// layout, or the choice of the target's LayoutResolverAttrInterface),
+// independently of the other ops, so producers and consumers of the same
+// encoding always agree. The pass never names a target: the resolver is an
+// attribute found on the IR or parsed from the `target` option.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,9 +14,8 @@
 #include "mx/Dialect/MX/Transforms/Relayout.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
-#include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/UKernels.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -33,37 +34,32 @@ struct MaterializeEncodingsPass
     : public mx::impl::MXMaterializeEncodingsBase<MaterializeEncodingsPass> {
   using Base::Base;
 
+  /// Parses the `target` option once.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (target != "gfx950")
+    if (target.empty())
+      return success();
+    // The attribute's own parser and verifier report bad values.
+    Attribute attr = parseAttribute(target, ctx);
+    if (!attr)
       return emitError(UnknownLoc::get(ctx))
-             << "mx-materialize-encodings: unknown target '" << target
-             << "' (available: gfx950)";
-    if (!intrinsic.empty()) {
-      if (intrinsic == "16x16x128")
-        options.intrinsic = ScaledMMAIntrinsic::mfma_scale_16x16x128;
-      else if (intrinsic == "32x32x64")
-        options.intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64;
-      else
-        return emitError(UnknownLoc::get(ctx))
-               << "mx-materialize-encodings: unknown intrinsic '" << intrinsic
-               << "' (available: 16x16x128, 32x32x64)";
-    }
-    for (auto [name, value] : {std::make_pair("intrinsics-m", &intrinsicsM),
-                               std::make_pair("intrinsics-n", &intrinsicsN),
-                               std::make_pair("intrinsics-k", &intrinsicsK),
-                               std::make_pair("subgroups-m", &subgroupsM),
-                               std::make_pair("subgroups-n", &subgroupsN)})
-      if (*value < 0)
-        return emitError(UnknownLoc::get(ctx))
-               << "mx-materialize-encodings: " << name
-               << " must be non-negative, got " << value->getValue();
-    options.intrinsicsM = intrinsicsM;
-    options.intrinsicsN = intrinsicsN;
-    options.intrinsicsK = intrinsicsK;
-    options.subgroupsM = subgroupsM;
-    options.subgroupsN = subgroupsN;
-    options.requireUKernel = requireUKernel;
+             << "mx-materialize-encodings: invalid target '" << target
+             << "' (expected a target attribute such as #mx_gfx950.target)";
+    optionResolver = dyn_cast<LayoutResolverAttrInterface>(attr);
+    if (!optionResolver)
+      return emitError(UnknownLoc::get(ctx))
+             << "mx-materialize-encodings: target " << attr
+             << " is not a layout resolver (LayoutResolverAttrInterface)";
     return success();
+  }
+
+  /// The resolver for `op`: the `mx.target` of its nearest enclosing op that
+  /// has one, else the `target` option.
+  LayoutResolverAttrInterface getResolver(Operation *op) {
+    for (Operation *parent = op; parent; parent = parent->getParentOp())
+      if (auto resolver = parent->getAttrOfType<LayoutResolverAttrInterface>(
+              MXDialect::kTargetAttrName))
+        return resolver;
+    return optionResolver;
   }
 
   /// The layout an encoding resolves to.
@@ -81,24 +77,14 @@ struct MaterializeEncodingsPass
       return op->emitOpError()
              << "data tiling needs exactly one M and one N dimension, got "
              << dims->m.size() << " and " << dims->n.size();
-    ArrayRef<int64_t> sizes = encoding.getIterationSizes();
-    ArrayRef<Type> types = encoding.getElementTypes();
-    DataTiledLayoutAttr layout =
-        gfx950::resolveLayout(op->getContext(), types[0], types[1],
-                              sizes[dims->m[0]], sizes[dims->n[0]], options);
-    if (options.requireUKernel) {
-      gfx950::UKernelSelection selection = gfx950::selectUKernel(layout);
-      if (!selection.name) {
-        InFlightDiagnostic diag =
-            op->emitOpError()
-            << "no gfx950 ukernel serves " << types[0] << " x " << types[1]
-            << " with these options (require-ukernel); the closest layout is "
-            << layout;
-        diag.attachNote() << "ukernels rejected it:\n" << selection.rejections;
-        return diag;
-      }
-    }
-    return cast<TiledLayoutAttrInterface>(layout);
+    LayoutResolverAttrInterface resolver = getResolver(op);
+    if (!resolver)
+      return op->emitOpError()
+             << "no target to resolve its encoding: give "
+                "mx-materialize-encodings a target option (e.g. "
+                "target=#mx_gfx950.target) or put an '"
+             << MXDialect::kTargetAttrName << "' attribute on an enclosing op";
+    return resolver.resolveLayout(op, encoding, *dims);
   }
 
   FailureOr<RelayoutInfo> getInfo(Operation *op, EncodingAttr encoding) {
@@ -182,6 +168,7 @@ struct MaterializeEncodingsPass
     return std::nullopt;
   }
 
-  gfx950::ResolverOptions options;
+  /// The resolver given by the `target` option, if any.
+  LayoutResolverAttrInterface optionResolver;
 };
 } // namespace

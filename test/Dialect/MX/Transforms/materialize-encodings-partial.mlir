@@ -1,4 +1,4 @@
-// RUN: mx-opt %s --mx-materialize-encodings -verify-diagnostics
+// RUN: mx-opt %s --mx-materialize-encodings="target=#mx_test.resolver<16,16,64>" -verify-diagnostics
 
 // Data tiling needs all five tensors of the contraction encoded.
 #maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]

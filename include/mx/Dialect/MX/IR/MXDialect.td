@@ -33,12 +33,28 @@ def MX_Dialect : Dialect {
 
     All element types are MLIR's builtin float types; the dialect defines no
     types of its own.
+
+    The dialect never names a target. A target is an attribute implementing
+    `LayoutResolverAttrInterface` (e.g. `#mx_gfx950.target<...>`, defined in
+    the target's own folder), carried by the discardable attribute
+    `mx.target` on an enclosing op (module or function), which is verified to
+    be such a resolver:
+
+    ```mlir
+    module attributes {mx.target = #mx_gfx950.target<require_ukernel = true>} {
+      ...
+    }
+    ```
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+
+    /// The discardable attribute that carries a layout resolver (a target).
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "mx.target";
   }];
 }
 

@@ -62,6 +62,8 @@ inferScaledContractionDims(Operation *op, ArrayRef<AffineMap> maps);
 
 } // namespace mlir::mx
 
+#include "mx/Dialect/MX/IR/MXTargetInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "mx/Dialect/MX/IR/MXOps.h.inc"
 

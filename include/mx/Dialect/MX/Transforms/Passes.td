@@ -48,8 +48,7 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   let summary = "Resolve encodings to a target's data-tiled layouts";
   let description = [{
     For every encoded `mx.scaled_contraction`, chooses a data-tiled layout
-    (the encoding's pinned `layout`, else the target resolver's choice, with
-    the pass options pinning any parameter) and rewrites:
+    (the encoding's pinned `layout`, else the target's choice) and rewrites:
 
     * `mx.set_encoding` into `linalg.pack` (padding: zero data, scale byte
       0x7F = 1.0 so that padding can never produce NaN) followed by
@@ -59,11 +58,16 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     * `mx.unset_encoding` into `linalg.transpose`, `tensor.collapse_shape`
       and `linalg.unpack`.
 
-    Contractions that cannot be data tiled (not all five tensors encoded, or
-    more than one M or N dimension) get their encodings dropped, with a
-    remark.
+    The target is an attribute implementing `LayoutResolverAttrInterface`
+    (e.g. `#mx_gfx950.target<...>`, which carries gfx950's layout pins): the
+    `mx.target` attribute of the nearest enclosing op that has one (module or
+    function), else the `target` option, parsed once. The pass itself knows
+    no target. Contractions that cannot be data tiled (not all five tensors
+    encoded, or more than one M or N dimension) are errors.
 
-    Example (gfx950, fp4, 1 wave, one 16x16x128 intrinsic per tile):
+    Example (`target=#mx_gfx950.target<intrinsics_m=1,intrinsics_n=1,
+    intrinsics_k=1,subgroups_m=1,subgroups_n=1>`: fp4, 1 wave, one 16x16x128
+    intrinsic per tile):
 
     ```mlir
     %p = linalg.pack %a padding_value(%zero : f4E2M1FN) outer_dims_perm = [0, 1]
@@ -76,23 +80,9 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", "\"gfx950\"",
-           "Target whose layouts to use (gfx950)">,
-    Option<"intrinsic", "intrinsic", "std::string", "\"\"",
-           "Pin the intrinsic: 16x16x128 or 32x32x64">,
-    Option<"intrinsicsM", "intrinsics-m", "int64_t", "0",
-           "Pin intrinsics_m (0: heuristic)">,
-    Option<"intrinsicsN", "intrinsics-n", "int64_t", "0",
-           "Pin intrinsics_n (0: heuristic)">,
-    Option<"intrinsicsK", "intrinsics-k", "int64_t", "0",
-           "Pin intrinsics_k (0: heuristic)">,
-    Option<"subgroupsM", "subgroups-m", "int64_t", "0",
-           "Pin subgroups_m (0: heuristic)">,
-    Option<"subgroupsN", "subgroups-n", "int64_t", "0",
-           "Pin subgroups_n (0: heuristic)">,
-    Option<"requireUKernel", "require-ukernel", "bool", "false",
-           "Only pick layouts that a gfx950 ukernel serves (the GPU "
-           "pipeline); pinned parameters still win">
+    Option<"target", "target", "std::string", "\"\"",
+           "The target (layout resolver) attribute for ops with no enclosing "
+           "mx.target, e.g. '#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>'">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -1,9 +1,9 @@
 // RUN: mx-opt %s --split-input-file --mx-set-encodings \
-// RUN:   --mx-materialize-encodings="intrinsics-m=1 intrinsics-n=1 intrinsics-k=1 subgroups-m=1 subgroups-n=1" \
+// RUN:   --mx-materialize-encodings="target=#mx_gfx950.target<intrinsics_m=1,intrinsics_n=1,intrinsics_k=1,subgroups_m=1,subgroups_n=1>" \
 // RUN:   | FileCheck %s --check-prefix=ONE
-// RUN: mx-opt %s --split-input-file --mx-set-encodings --mx-materialize-encodings="intrinsic=32x32x64" \
+// RUN: mx-opt %s --split-input-file --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>" \
 // RUN:   | FileCheck %s --check-prefix=K32
-// RUN: mx-opt %s --split-input-file --mx-set-encodings --mx-materialize-encodings --cse \
+// RUN: mx-opt %s --split-input-file --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target" --cse \
 // RUN:   | FileCheck %s --check-prefix=AUTO
 
 // One 16x16x128 intrinsic per tile, fp4 x fp4, NT. Each operand is packed

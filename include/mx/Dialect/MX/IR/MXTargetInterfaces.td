@@ -1,0 +1,56 @@
+//===- MXTargetInterfaces.td - the target interface --------*- tablegen -*-===//
+//
+// Part of the mx project.
+//
+// Separate from MXInterfaces.td because its methods take mx attributes
+// (its C++ declarations come after the attribute classes).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_DIALECT_MX_IR_MXTARGETINTERFACES_TD
+#define MX_DIALECT_MX_IR_MXTARGETINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def MX_LayoutResolverAttrInterface : AttrInterface<"LayoutResolverAttrInterface"> {
+  let cppNamespace = "::mlir::mx";
+  let description = [{
+    A target, as an attribute: it resolves an `#mx.encoding` to a data-tiled
+    layout (an attribute implementing `TiledLayoutAttrInterface`) and says
+    which of its ukernels, if any, serves a layout. Core passes such as
+    `mx-materialize-encodings` only ever talk to a target through this
+    interface; each target implements it in its own folder
+    (`lib/Target/<arch>/`), e.g. `#mx_gfx950.target<...>`, which carries the
+    layout pins of that target. The attribute is found on the IR (the
+    `mx.target` attribute of an enclosing op) or given as a pass option.
+
+    Example:
+
+    ```mlir
+    module attributes {mx.target = #mx_gfx950.target<intrinsic = mfma_scale_32x32x64>} {
+      ...
+    }
+    ```
+  }];
+  let methods = [
+    InterfaceMethod<
+      "Chooses the data-tiled layout of the tensors encoded by `encoding` "
+      "(all encodings of one contraction resolve alike, whatever their "
+      "role). `dims` classifies the iteration dimensions of the encoding's "
+      "indexing maps (exactly one M and one N dimension). Errors are "
+      "reported on `op`.",
+      "::llvm::FailureOr<::mlir::mx::TiledLayoutAttrInterface>",
+      "resolveLayout",
+      (ins "::mlir::Operation *":$op, "::mlir::mx::EncodingAttr":$encoding,
+           "const ::mlir::mx::ScaledContractionDims &":$dims)>,
+    InterfaceMethod<
+      "The name of the ukernel that serves `layout`; failure when none "
+      "does, with one line per rejected ukernel (why it was rejected) "
+      "written to `rejections`.",
+      "::llvm::FailureOr<::std::string>", "selectUKernel",
+      (ins "::mlir::Attribute":$layout,
+           "::llvm::raw_ostream &":$rejections)>,
+  ];
+}
+
+#endif // MX_DIALECT_MX_IR_MXTARGETINTERFACES_TD

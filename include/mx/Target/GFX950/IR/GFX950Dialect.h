@@ -1,0 +1,48 @@
+//===- GFX950Dialect.h - the gfx950 target dialect --------------*- C++ -*-===//
+//
+// Part of the mx project.
+//
+// The `mx_gfx950` dialect and its `#mx_gfx950.target` attribute, the layout
+// resolver through which the core passes use gfx950.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_IR_GFX950DIALECT_H
+#define MX_TARGET_GFX950_IR_GFX950DIALECT_H
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace mlir::mx::gfx950 {
+/// What the pipeline needs to know of one embedded ukernel, parsed once.
+struct UKernelInfo {
+  /// The ukernel's name (its function and file name).
+  StringRef name;
+  /// Its `mx.ukernel.match` dictionary; null when the source cannot be
+  /// parsed or has none (then `problem` says which).
+  DictionaryAttr match;
+  /// The type of its function (null with `match`).
+  FunctionType functionType;
+  std::string problem;
+};
+} // namespace mlir::mx::gfx950
+
+#include "mx/Target/GFX950/IR/GFX950Dialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mx/Target/GFX950/IR/GFX950Attrs.h.inc"
+
+#endif // MX_TARGET_GFX950_IR_GFX950DIALECT_H

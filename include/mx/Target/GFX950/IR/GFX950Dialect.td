@@ -1,0 +1,116 @@
+//===- GFX950Dialect.td - the gfx950 target dialect --------*- tablegen -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_IR_GFX950DIALECT_TD
+#define MX_TARGET_GFX950_IR_GFX950DIALECT_TD
+
+include "mx/Dialect/MX/IR/MXAttrs.td"
+include "mx/Dialect/MX/IR/MXTargetInterfaces.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/DialectBase.td"
+
+def GFX950_Dialect : Dialect {
+  let name = "mx_gfx950";
+  let cppNamespace = "::mlir::mx::gfx950";
+  let summary = "The gfx950 (CDNA4, MI355X) target of mx";
+  let description = [{
+    Holds the attribute that makes gfx950 a target of the mx pipeline:
+    `#mx_gfx950.target`, a layout resolver (`LayoutResolverAttrInterface`)
+    that picks `#mx.data_tiled_layout`s for gfx950's scaled MFMA
+    instructions and says which ukernel of `ukernels/gfx950/` serves a
+    layout. The dialect also owns, per MLIRContext, the parsed selection data
+    of the embedded ukernel library, so that ukernel availability is looked
+    up without re-parsing the ukernel sources.
+
+    The core mx dialect and its passes never name this dialect: they find
+    the target on the IR (`mx.target`) or in a pass option, through the
+    interface.
+  }];
+  let dependentDialects = [
+    "::mlir::mx::MXDialect", "::mlir::affine::AffineDialect",
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+
+    /// The selection data (`mx.ukernel.match`) of every embedded ukernel,
+    /// parsed once per context on first use.
+    ::llvm::ArrayRef<UKernelInfo> getUKernelLibrary();
+
+  private:
+    std::once_flag ukernelLibraryOnce;
+    ::llvm::SmallVector<UKernelInfo> ukernelLibrary;
+  }];
+}
+
+def MXGFX950_TargetAttr
+    : AttrDef<GFX950_Dialect, "Target",
+              [DeclareAttrInterfaceMethods<MX_LayoutResolverAttrInterface>]> {
+  let mnemonic = "target";
+  let summary = "gfx950 as the target of data tiling, with its layout pins";
+  let description = [{
+    The gfx950 layout resolver. Every parameter is optional; a count of 0 (or
+    an absent `intrinsic`) leaves the choice to the resolver's heuristic
+    (`mx::gfx950::resolveLayout`), a non-zero value pins it:
+
+    * `intrinsic`: `mfma_scale_16x16x128` or `mfma_scale_32x32x64`;
+    * `intrinsics_m`, `intrinsics_n`, `intrinsics_k`: intrinsic unroll
+      counts of one wave;
+    * `subgroups_m`, `subgroups_n`: waves of a workgroup (at most 16 in
+      all);
+    * `require_ukernel` (default `false`): only choose layouts that a gfx950
+      ukernel serves, as the GPU pipeline needs; a contraction for which no
+      ukernel exists is then an error listing why each ukernel rejected the
+      closest layout. The CPU path takes any layout.
+
+    This attribute is the one carrier of the pins: `mx-gfx950-pipeline`
+    builds it from its options, `mx-materialize-encodings` takes it as its
+    `target` option or finds it as the `mx.target` attribute of an
+    enclosing op, and its verifier is the single validation of the pins.
+
+    Example:
+
+    ```mlir
+    module attributes {mx.target = #mx_gfx950.target<intrinsic = mfma_scale_32x32x64,
+                                                     intrinsics_m = 2, require_ukernel = true>} {
+      ...
+    }
+    ```
+
+    or `mx-opt --mx-set-encodings
+    --mx-materialize-encodings="target=#mx_gfx950.target<subgroups_m=2>"`.
+  }];
+  let parameters = (ins
+    "std::optional<::mlir::mx::ScaledMMAIntrinsic>":$intrinsic,
+    "int64_t":$intrinsics_m,
+    "int64_t":$intrinsics_n,
+    "int64_t":$intrinsics_k,
+    "int64_t":$subgroups_m,
+    "int64_t":$subgroups_n,
+    "bool":$require_ukernel
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The key of each parameter in the assembly format, in printing order.
+    static ::llvm::ArrayRef<::llvm::StringLiteral> getParameterKeys();
+
+    /// The textual form of the attribute with these parameters (what
+    /// `print` prints after the mnemonic, prefixed with
+    /// `#mx_gfx950.target`), for pipelines that build the attribute before
+    /// a context exists; parsing it runs the verifier.
+    static std::string getAsText(
+        std::optional<::mlir::mx::ScaledMMAIntrinsic> intrinsic,
+        int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
+        int64_t subgroupsM, int64_t subgroupsN, bool requireUKernel);
+  }];
+}
+
+#endif // MX_TARGET_GFX950_IR_GFX950DIALECT_TD

@@ -1,0 +1,266 @@
+//===- GFX950Dialect.cpp - the gfx950 target dialect ----------------------===//
+//
+// Part of the mx project.
+//
+// `#mx_gfx950.target`: its syntax, its verifier (the one validation of the
+// layout pins) and its LayoutResolverAttrInterface implementation; and the
+// per-context cache of the ukernel library's selection data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
+
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/UKernels.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+#include "mx/Target/GFX950/IR/GFX950Dialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mx/Target/GFX950/IR/GFX950Attrs.cpp.inc"
+
+void GFX950Dialect::initialize() { registerAttributes(); }
+
+void GFX950Dialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mx/Target/GFX950/IR/GFX950Attrs.cpp.inc"
+      >();
+}
+
+ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
+  // Parsed on first use, once per context; passes running in parallel on
+  // several functions may ask at the same time.
+  std::call_once(ukernelLibraryOnce, [&] {
+    MLIRContext *ctx = getContext();
+    for (const UKernelSource &source : getUKernelSources()) {
+      UKernelInfo info;
+      info.name = source.name;
+      ParserConfig config(ctx);
+      OwningOpRef<ModuleOp> module =
+          parseSourceString<ModuleOp>(source.text, config, source.name);
+      auto func = module ? module->lookupSymbol<func::FuncOp>(source.name)
+                         : func::FuncOp();
+      if (!func) {
+        info.problem = "cannot be parsed";
+      } else {
+        info.functionType = func.getFunctionType();
+        info.match = func->getAttrOfType<DictionaryAttr>("mx.ukernel.match");
+        if (!info.match)
+          info.problem = "no mx.ukernel.match data";
+      }
+      ukernelLibrary.push_back(std::move(info));
+    }
+  });
+  return ukernelLibrary;
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr syntax and verification
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The parameters of a TargetAttr, in printing order, by key.
+struct TargetParams {
+  std::optional<ScaledMMAIntrinsic> intrinsic;
+  int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
+  int64_t subgroupsM = 0, subgroupsN = 0;
+  bool requireUKernel = false;
+
+  /// The integer parameters with their keys.
+  SmallVector<std::pair<StringLiteral, int64_t *>> counts() {
+    return {{"intrinsics_m", &intrinsicsM},
+            {"intrinsics_n", &intrinsicsN},
+            {"intrinsics_k", &intrinsicsK},
+            {"subgroups_m", &subgroupsM},
+            {"subgroups_n", &subgroupsN}};
+  }
+};
+} // namespace
+
+ArrayRef<StringLiteral> TargetAttr::getParameterKeys() {
+  static constexpr StringLiteral keys[] = {
+      "intrinsic",   "intrinsics_m", "intrinsics_n",   "intrinsics_k",
+      "subgroups_m", "subgroups_n",  "require_ukernel"};
+  return keys;
+}
+
+/// `#mx_gfx950.target` or `#mx_gfx950.target<key = value, ...>`, each key at
+/// most once, in any order.
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  TargetParams params;
+  llvm::StringSet<> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    std::string key;
+    if (parser.parseKeywordOrString(&key))
+      return failure();
+    if (!llvm::is_contained(getParameterKeys(), key))
+      return parser.emitError(loc)
+             << "unknown #mx_gfx950.target parameter '" << key
+             << "' (expected one of " << llvm::join(getParameterKeys(), ", ")
+             << ")";
+    if (!seen.insert(key).second)
+      return parser.emitError(loc) << "'" << key << "' is given twice";
+    if (parser.parseEqual())
+      return failure();
+    if (key == "intrinsic") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      std::string name;
+      if (parser.parseKeywordOrString(&name))
+        return failure();
+      params.intrinsic = symbolizeScaledMMAIntrinsic(name);
+      if (!params.intrinsic)
+        return parser.emitError(valueLoc)
+               << "unknown intrinsic '" << name << "' (available: "
+               << stringifyScaledMMAIntrinsic(
+                      ScaledMMAIntrinsic::mfma_scale_16x16x128)
+               << ", "
+               << stringifyScaledMMAIntrinsic(
+                      ScaledMMAIntrinsic::mfma_scale_32x32x64)
+               << ")";
+      return success();
+    }
+    if (key == "require_ukernel") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      StringRef value;
+      if (parser.parseKeyword(&value))
+        return failure();
+      if (value != "true" && value != "false")
+        return parser.emitError(valueLoc)
+               << "require_ukernel must be true or false, got '" << value
+               << "'";
+      params.requireUKernel = value == "true";
+      return success();
+    }
+    for (auto [name, field] : params.counts())
+      if (key == name)
+        return parser.parseInteger(*field);
+    llvm_unreachable("every key is handled");
+  };
+  if (succeeded(parser.parseOptionalLess())) {
+    if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
+      return {};
+  }
+  return parser.getChecked<TargetAttr>(
+      parser.getContext(), params.intrinsic, params.intrinsicsM,
+      params.intrinsicsN, params.intrinsicsK, params.subgroupsM,
+      params.subgroupsN, params.requireUKernel);
+}
+
+/// The parameter list of a TargetAttr, `<key = value, ...>` with the
+/// non-default parameters, or empty.
+static std::string formatParameters(std::optional<ScaledMMAIntrinsic> intrinsic,
+                                    int64_t intrinsicsM, int64_t intrinsicsN,
+                                    int64_t intrinsicsK, int64_t subgroupsM,
+                                    int64_t subgroupsN, bool requireUKernel) {
+  SmallVector<std::string> entries;
+  if (intrinsic)
+    entries.push_back(
+        ("intrinsic = " + stringifyScaledMMAIntrinsic(*intrinsic)).str());
+  for (auto [key, value] : {std::make_pair("intrinsics_m", intrinsicsM),
+                            std::make_pair("intrinsics_n", intrinsicsN),
+                            std::make_pair("intrinsics_k", intrinsicsK),
+                            std::make_pair("subgroups_m", subgroupsM),
+                            std::make_pair("subgroups_n", subgroupsN)})
+    if (value)
+      entries.push_back(std::string(key) + " = " + std::to_string(value));
+  if (requireUKernel)
+    entries.push_back("require_ukernel = true");
+  if (entries.empty())
+    return "";
+  return "<" + llvm::join(entries, ", ") + ">";
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  printer << formatParameters(
+      getIntrinsic(), getIntrinsicsM(), getIntrinsicsN(), getIntrinsicsK(),
+      getSubgroupsM(), getSubgroupsN(), getRequireUkernel());
+}
+
+std::string TargetAttr::getAsText(std::optional<ScaledMMAIntrinsic> intrinsic,
+                                  int64_t intrinsicsM, int64_t intrinsicsN,
+                                  int64_t intrinsicsK, int64_t subgroupsM,
+                                  int64_t subgroupsN, bool requireUKernel) {
+  return "#mx_gfx950.target" +
+         formatParameters(intrinsic, intrinsicsM, intrinsicsN, intrinsicsK,
+                          subgroupsM, subgroupsN, requireUKernel);
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 std::optional<ScaledMMAIntrinsic> intrinsic,
+                                 int64_t intrinsicsM, int64_t intrinsicsN,
+                                 int64_t intrinsicsK, int64_t subgroupsM,
+                                 int64_t subgroupsN, bool requireUKernel) {
+  for (auto [name, value] : {std::make_pair("intrinsics_m", intrinsicsM),
+                             std::make_pair("intrinsics_n", intrinsicsN),
+                             std::make_pair("intrinsics_k", intrinsicsK),
+                             std::make_pair("subgroups_m", subgroupsM),
+                             std::make_pair("subgroups_n", subgroupsN)})
+    if (value < 0)
+      return emitError() << name
+                         << " must be non-negative (0: the resolver's "
+                            "choice), got "
+                         << value;
+  // The same bound as #mx.data_tiled_layout, so that every pinned layout can
+  // be built.
+  if (std::max<int64_t>(1, subgroupsM) * std::max<int64_t>(1, subgroupsN) > 16)
+    return emitError() << "subgroups_m * subgroups_n = "
+                       << std::max<int64_t>(1, subgroupsM) *
+                              std::max<int64_t>(1, subgroupsN)
+                       << " exceeds 16 waves (1024 threads) per workgroup";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LayoutResolverAttrInterface
+//===----------------------------------------------------------------------===//
+
+FailureOr<TiledLayoutAttrInterface>
+TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
+                          const ScaledContractionDims &dims) const {
+  ArrayRef<int64_t> sizes = encoding.getIterationSizes();
+  ArrayRef<Type> types = encoding.getElementTypes();
+  DataTiledLayoutAttr layout =
+      gfx950::resolveLayout(op->getContext(), types[0], types[1],
+                            sizes[dims.m[0]], sizes[dims.n[0]], *this);
+  if (getRequireUkernel()) {
+    UKernelSelection selection = gfx950::selectUKernel(layout);
+    if (!selection.name) {
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "no gfx950 ukernel serves " << types[0] << " x " << types[1]
+          << " with these options (require-ukernel); the closest layout is "
+          << layout;
+      diag.attachNote() << "ukernels rejected it:\n" << selection.rejections;
+      return diag;
+    }
+  }
+  return cast<TiledLayoutAttrInterface>(layout);
+}
+
+FailureOr<std::string>
+TargetAttr::selectUKernel(Attribute layout, raw_ostream &rejections) const {
+  auto tiled = dyn_cast<DataTiledLayoutAttr>(layout);
+  if (!tiled) {
+    rejections << "gfx950 ukernels take #mx.data_tiled_layout, got " << layout
+               << "\n";
+    return failure();
+  }
+  UKernelSelection selection = gfx950::selectUKernel(tiled);
+  rejections << selection.rejections;
+  if (!selection.name)
+    return failure();
+  return *selection.name;
+}

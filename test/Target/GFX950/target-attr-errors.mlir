@@ -1,0 +1,43 @@
+// RUN: mx-opt %s --split-input-file -verify-diagnostics
+// RUN: echo "module {}" | not mx-opt --mx-materialize-encodings="target=#mx_gfx950.target<intrinsic=mfma_scale_16x16x32>" 2>&1 | FileCheck %s --check-prefix=INTRINSIC
+// RUN: echo "module {}" | not mx-opt --mx-materialize-encodings="target=#mx_gfx950.target<intrinsics_m=-2>" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="intrinsics-m=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="subgroups-m=8 subgroups-n=4" 2>&1 | FileCheck %s --check-prefix=WAVES
+// RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="intrinsic=16x16x32" 2>&1 | FileCheck %s --check-prefix=PIPELINE-INTRINSIC
+
+// The verifier of #mx_gfx950.target is the one validation of the layout
+// pins, whether they come from the IR, the pass option or the pipeline.
+
+// INTRINSIC: error: unknown intrinsic 'mfma_scale_16x16x32' (available: mfma_scale_16x16x128, mfma_scale_32x32x64)
+// INTRINSIC: mx-materialize-encodings: invalid target
+// NEGATIVE: error: intrinsics_m must be non-negative (0: the resolver's choice), got -2
+// WAVES: error: subgroups_m * subgroups_n = 32 exceeds 16 waves (1024 threads) per workgroup
+// PIPELINE-INTRINSIC: Cannot find option named '16x16x32'!
+
+// expected-error @+1 {{unknown intrinsic 'mfma_scale_16x16x32' (available: mfma_scale_16x16x128, mfma_scale_32x32x64)}}
+func.func @intrinsic() attributes {mx.target = #mx_gfx950.target<intrinsic = mfma_scale_16x16x32>}
+
+// -----
+
+// expected-error @+1 {{intrinsics_n must be non-negative (0: the resolver's choice), got -1}}
+func.func @negative() attributes {mx.target = #mx_gfx950.target<intrinsics_n = -1>}
+
+// -----
+
+// expected-error @+1 {{subgroups_m * subgroups_n = 17 exceeds 16 waves (1024 threads) per workgroup}}
+func.func @waves() attributes {mx.target = #mx_gfx950.target<subgroups_m = 17>}
+
+// -----
+
+// expected-error @+1 {{unknown #mx_gfx950.target parameter 'tile_m' (expected one of intrinsic, intrinsics_m, intrinsics_n, intrinsics_k, subgroups_m, subgroups_n, require_ukernel)}}
+func.func @key() attributes {mx.target = #mx_gfx950.target<tile_m = 4>}
+
+// -----
+
+// expected-error @+1 {{'intrinsics_m' is given twice}}
+func.func @twice() attributes {mx.target = #mx_gfx950.target<intrinsics_m = 4, intrinsics_m = 2>}
+
+// -----
+
+// expected-error @+1 {{require_ukernel must be true or false, got 'yes'}}
+func.func @flag() attributes {mx.target = #mx_gfx950.target<require_ukernel = yes>}
