@@ -5,8 +5,8 @@ For each GEMM shape and each configuration (the resolver's default layout, or
 layout parameters pinned through the pipeline's options), this drives the
 real pipeline on an MXFP4 (by default) scaled contraction with B as N x K:
 
-  1. mx-set-encodings + mx-materialize-encodings{target=gfx950
-     require-ukernel=true <pins>}: the data-tiled layout the pipeline uses
+  1. mx-set-encodings + mx-materialize-encodings{target=#mx_gfx950.target<
+     <pins>, require_ukernel=true>}: the data-tiled layout the pipeline uses
      (the same pass and options the pipeline runs first), read from the
      printed #mx.data_tiled_layout;
   2. mx-gfx950-pipeline{output=gpu <pins>}: the host function's
@@ -182,12 +182,26 @@ def parse_report(text):
     return kernels
 
 
+def target_attr(options):
+    """The #mx_gfx950.target that mx-gfx950-pipeline builds from `options`
+    (its pins, e.g. 'intrinsic=32x32x64 intrinsics-m=4'), with
+    require_ukernel as the pipeline sets it."""
+    entries = []
+    for option in options.split():
+        key, value = option.split("=", 1)
+        if key == "intrinsic":
+            value = "mfma_scale_" + value
+        entries.append("%s=%s" % (key.replace("-", "_"), value))
+    entries.append("require_ukernel=true")
+    return "#mx_gfx950.target<%s>" % ",".join(entries)
+
+
 def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat):
     _, m, n, k = shape
     ir = CONTRACTION.format(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type)
     materialized, _ = run([mx_opt, "-", "--mx-set-encodings",
-                           "--mx-materialize-encodings=target=gfx950 "
-                           "require-ukernel=true " + options], ir)
+                           "--mx-materialize-encodings=target="
+                           + target_attr(options)], ir)
     layout = parse_layout(materialized)
     pipeline = "--mx-gfx950-pipeline=%s" % options
     gpu, _ = run([mx_opt, "-", pipeline + " output=gpu"], ir)

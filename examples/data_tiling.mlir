@@ -1,7 +1,7 @@
 // A small MXFP4 GEMM (NT) for the data-tiling walkthrough in the README:
 //   mx-opt examples/data_tiling.mlir --mx-set-encodings
 //   mx-opt examples/data_tiling.mlir --mx-set-encodings \
-//     --mx-materialize-encodings="intrinsics-m=1 intrinsics-n=1 intrinsics-k=1 subgroups-m=1 subgroups-n=1"
+//     --mx-materialize-encodings="target=#mx_gfx950.target<intrinsics_m=1,intrinsics_n=1,intrinsics_k=1,subgroups_m=1,subgroups_n=1>"
 func.func @gemm(%a: tensor<64x256xf4E2M1FN>, %b: tensor<32x256xf4E2M1FN>,
                 %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<32x8xf8E8M0FNU>,
                 %c: tensor<64x32xf32>) -> tensor<64x32xf32> {

@@ -8,6 +8,7 @@
 
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Transforms/Passes.h"
 
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 #include "mx/Target/GFX950/Passes.h"

@@ -13,6 +13,7 @@
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
@@ -164,6 +165,7 @@ void mx::registerPipelineDialects(DialectRegistry &registry) {
 void mx::registerMXPasses() {
   registerMXConversionPasses();
   registerMXTransformsPasses();
+  registerMXGenericTransformsPasses();
   gfx950::registerMXGFX950Passes();
   registerPipelines();
 }

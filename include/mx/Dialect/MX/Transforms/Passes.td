@@ -90,51 +90,6 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   ];
 }
 
-def MXLowerRelayouts : Pass<"mx-lower-relayouts"> {
-  let summary = "Lower linalg.pack/unpack to pad, reshapes and transposes";
-  let description = [{
-    Rewrites `linalg.pack` into `tensor.pad` + `tensor.expand_shape` +
-    `linalg.transpose` and `linalg.unpack` into `linalg.transpose` +
-    `tensor.collapse_shape` + `tensor.extract_slice`, which bufferize and run
-    on the host. Part of the CPU pipeline.
-
-    Example:
-
-    ```mlir
-    %p = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [16, 128] into %e
-        : tensor<64x256xf4E2M1FN> -> tensor<4x2x16x128xf4E2M1FN>
-    ```
-
-    becomes an `expand_shape` to `4x16x2x128` and a transpose to `4x2x16x128`.
-  }];
-  let dependentDialects = [
-    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
-  ];
-}
-
-def MXMemRefCopyToLinalg : Pass<"mx-memref-copy-to-linalg"> {
-  let summary = "Rewrite memref.copy as linalg.copy";
-  let description = [{
-    `memref.copy` between non-contiguous buffers lowers to a call into
-    MLIR's C runner-utils library (`memrefCopy`); as `linalg.copy` it lowers
-    to plain loops instead, so host code needs no runtime library. Part of
-    the CPU pipeline, after bufferization.
-
-    Example:
-
-    ```mlir
-    memref.copy %a, %b : memref<4x8xf32, strided<[16, 1]>> to memref<4x8xf32>
-    ```
-
-    becomes
-
-    ```mlir
-    linalg.copy ins(%a : memref<4x8xf32, strided<[16, 1]>>) outs(%b : memref<4x8xf32>)
-    ```
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
 def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   let summary = "Store MX element and scale tensors as (packed) bytes";
   let description = [{
@@ -177,36 +132,6 @@ def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::tensor::TensorDialect"
-  ];
-}
-
-def MXFuseRelayouts : Pass<"mx-fuse-relayouts"> {
-  let summary = "Fuse each chain of relayout ops into one gather";
-  let description = [{
-    `mx-lower-relayouts` turns every pack and unpack into a chain of
-    `tensor.pad`, `tensor.insert_slice` (into a `tensor.empty`),
-    `tensor.expand_shape`, `linalg.transpose`, `tensor.collapse_shape`,
-    `tensor.extract_slice` and `linalg.copy` ops, each
-    of which becomes its own pass over memory (its own GPU dispatch) after
-    bufferization. This pass replaces every such chain of at least two ops by
-    one `linalg.generic` that computes each element of the chain's result
-    directly from the chain's source: the body maps the output indices back
-    through the chain (inverse permutations, linearized or delinearized
-    reshape groups, slice offsets, pad offsets), reads the source with
-    `tensor.extract` at indices clamped into bounds and selects the padding
-    value where a pad would have produced one. The chain must have static
-    intermediate shapes (the source may be dynamic); other chains are left
-    alone.
-
-    Example: the pack of a 33x224 operand into 2x1x2x2x4x16x32 tiles (a pad,
-    an expand_shape, a transpose, an expand_shape and a transpose) becomes one
-    `linalg.generic` over the 2x1x2x2x4x16x32 result reading
-    `tensor.extract %a[min(m, 32), min(k, 223)]` and selecting 0 outside
-    `m < 33, k < 224`.
-  }];
-  let dependentDialects = [
-    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
   ];
 }
 

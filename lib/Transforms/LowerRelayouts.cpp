@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXLOWERRELAYOUTS
-#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+#include "mx/Transforms/Passes.h.inc"
 } // namespace mlir::mx
 
 using namespace mlir;

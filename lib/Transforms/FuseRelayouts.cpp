@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXFUSERELAYOUTS
-#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+#include "mx/Transforms/Passes.h.inc"
 } // namespace mlir::mx
 
 using namespace mlir;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXMEMREFCOPYTOLINALG
-#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+#include "mx/Transforms/Passes.h.inc"
 } // namespace mlir::mx
 
 using namespace mlir;

@@ -1,0 +1,22 @@
+//===- Passes.h - generic transformation passes -----------------*- C++ -*-===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TRANSFORMS_PASSES_H
+#define MX_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::mx {
+
+#define GEN_PASS_DECL
+#include "mx/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mx/Transforms/Passes.h.inc"
+
+} // namespace mlir::mx
+
+#endif // MX_TRANSFORMS_PASSES_H
