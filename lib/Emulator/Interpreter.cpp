@@ -38,20 +38,18 @@ std::optional<std::string> mlir::mx::emu::detail::verifyOp(Operation *op) {
 // Values
 //===----------------------------------------------------------------------===//
 
-std::string Interpreter::scalarArgument(Type type, bool isInteger,
-                                        int64_t intValue, bool isFloat,
-                                        double floatValue, StringRef api,
+std::string Interpreter::scalarArgument(Type type, const HostValue &arg,
                                         Reg &reg) {
   if (type.isIntOrIndex()) {
-    if (!isInteger)
-      return (" is an integer; pass " + api + "::integer").str();
-    reg = uniformInt(type, intValue);
+    if (arg.getKind() != HostValue::Kind::Integer)
+      return " is an integer; pass HostValue::integer";
+    reg = uniformInt(type, arg.getInteger());
     return "";
   }
   if (auto floatType = dyn_cast<FloatType>(type)) {
-    if (!isFloat)
-      return (" is a float; pass " + api + "::floating").str();
-    llvm::APFloat value(floatValue);
+    if (arg.getKind() != HostValue::Kind::Float)
+      return " is a float; pass HostValue::floating";
+    llvm::APFloat value(arg.getFloat());
     bool losesInfo;
     value.convert(floatType.getFloatSemantics(),
                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
@@ -63,6 +61,22 @@ std::string Interpreter::scalarArgument(Type type, bool isInteger,
   llvm::raw_string_ostream os(text);
   os << " has unsupported type " << type;
   return text;
+}
+
+std::optional<HostValue> Interpreter::getScalarValue(Type type,
+                                                     const Reg &reg) {
+  unsigned bits = getScalarBits(type);
+  if (!bits || isa<VectorType>(type))
+    return std::nullopt;
+  uint64_t raw = readBits(reg.at(0), 0, bits);
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType)
+    return HostValue::integer(signExtend(raw, bits));
+  llvm::APFloat value(floatType.getFloatSemantics(), llvm::APInt(bits, raw));
+  bool losesInfo;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return HostValue::floating(value.convertToDouble());
 }
 
 FailureOr<int64_t> Interpreter::getUniformInt(Operation *op, Value value,

@@ -113,7 +113,7 @@ public:
         stats(stats), hostStats(&hostStats) {}
 
   /// Runs the whole launch. `verify`: verify the kernel first.
-  LogicalResult run(ArrayRef<KernelArg> args, bool verify);
+  LogicalResult run(ArrayRef<HostValue> args, bool verify);
   /// Runs the host function.
   LogicalResult runHost(ArrayRef<HostValue> args,
                         SmallVectorImpl<HostValue> &results);
@@ -233,13 +233,13 @@ private:
               uint64_t(value) & maskBits(info ? info->elemBits : 64));
     return reg;
   }
-  /// The register of a scalar launch or host argument of type \p type,
-  /// given as an integer (\p isInteger) or a float (rounded to \p type).
-  /// Returns an empty string on success, else what is wrong (\p api names
-  /// the argument class, e.g. "KernelArg").
-  std::string scalarArgument(Type type, bool isInteger, int64_t intValue,
-                             bool isFloat, double floatValue, StringRef api,
-                             Reg &reg);
+  /// The register of the scalar launch or host argument \p arg of type
+  /// \p type (an integer, or a float rounded to \p type). Returns an empty
+  /// string on success, else what is wrong.
+  std::string scalarArgument(Type type, const HostValue &arg, Reg &reg);
+  /// The uniform scalar register \p reg of type \p type as a HostValue (a
+  /// float widened to double); nullopt if \p type is not a scalar.
+  static std::optional<HostValue> getScalarValue(Type type, const Reg &reg);
   /// The (up to 64-bit) integer of thread \p thread in \p reg.
   static int64_t readIndex(const Reg &reg, int64_t thread) {
     int64_t value = 0;

@@ -84,7 +84,7 @@ void Interpreter::registerGPUHandlers(HandlerTable &table) {
 // Kernels
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
+LogicalResult Interpreter::run(ArrayRef<HostValue> args, bool verify) {
   // Verify first: the interpreter relies on verified IR.
   if (verify)
     if (std::optional<std::string> diagnostics = verifyOp(kernel))
@@ -136,8 +136,8 @@ LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
     std::string name = "kernel argument #" + std::to_string(i);
     RtValue rt;
     if (auto memrefType = dyn_cast<MemRefType>(argType)) {
-      if (arg.getKind() != KernelArg::Kind::MemRef || !arg.getBuffer())
-        return failLaunch(name + " is a memref; pass KernelArg::memref");
+      if (arg.getKind() != HostValue::Kind::MemRef || !arg.getBuffer())
+        return failLaunch(name + " is a memref; pass HostValue::memref");
       int64_t elemBytes = getMemElemBytes(memrefType.getElementType());
       if (!elemBytes)
         return failLaunch(name + ": unsupported memref element type (sub-byte "
@@ -182,10 +182,7 @@ LogicalResult Interpreter::run(ArrayRef<KernelArg> args, bool verify) {
       rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
       argStorages.push_back(std::move(storage));
     } else {
-      std::string error = scalarArgument(
-          argType, arg.getKind() == KernelArg::Kind::Integer, arg.getInteger(),
-          arg.getKind() == KernelArg::Kind::Float, arg.getFloat(), "KernelArg",
-          rt.reg);
+      std::string error = scalarArgument(argType, arg, rt.reg);
       if (!error.empty())
         return failLaunch(name + error);
     }
@@ -332,7 +329,7 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
     grid[d] = *g;
     block[d] = *b;
   }
-  SmallVector<KernelArg> args;
+  SmallVector<HostValue> args;
   for (Value operand : op.getKernelOperands()) {
     const RtValue *rt = lookup(op, operand);
     if (!rt)
@@ -345,29 +342,14 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
                             " after its memref.dealloc to " + symbol);
       if (!storage.host || view.threadStride || view.threadOffset)
         return fail(op, "passes a memref that is not host memory");
-      StridedLayout layout;
-      layout.offset = view.offset;
-      layout.sizes.assign(view.sizes.begin(), view.sizes.end());
-      layout.strides.assign(view.strides.begin(), view.strides.end());
       args.push_back(
-          KernelArg::view(*storage.host, std::move(layout), storage.name));
+          HostValue::memref(storage.host, view.getLayout(), storage.name));
       continue;
     }
-    Type type = operand.getType();
-    unsigned bits = getScalarBits(type);
-    if (!bits || isa<VectorType>(type))
-      return unsupportedType(op, type);
-    uint64_t raw = readBits(rt->reg.at(0), 0, bits);
-    if (auto floatType = dyn_cast<FloatType>(type)) {
-      llvm::APFloat value(floatType.getFloatSemantics(),
-                          llvm::APInt(bits, raw));
-      bool losesInfo;
-      value.convert(llvm::APFloat::IEEEdouble(),
-                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      args.push_back(KernelArg::floating(value.convertToDouble()));
-    } else {
-      args.push_back(KernelArg::integer(signExtend(raw, bits)));
-    }
+    std::optional<HostValue> value = getScalarValue(operand.getType(), rt->reg);
+    if (!value)
+      return unsupportedType(op, operand.getType());
+    args.push_back(*value);
   }
 
   RunStats kernelStats;
@@ -446,10 +428,7 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
       rt.mem.sizes.assign(layout.sizes.begin(), layout.sizes.end());
       rt.mem.strides.assign(layout.strides.begin(), layout.strides.end());
     } else {
-      std::string error = scalarArgument(
-          argType, arg.getKind() == HostValue::Kind::Integer, arg.getInteger(),
-          arg.getKind() == HostValue::Kind::Float, arg.getFloat(), "HostValue",
-          rt.reg);
+      std::string error = scalarArgument(argType, arg, rt.reg);
       if (!error.empty())
         return failLaunch(name + error);
     }
@@ -464,28 +443,14 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
 
   for (auto [value, resultType] : llvm::zip(yielded, type.getResults())) {
     if (value.isMem) {
-      StridedLayout layout;
-      layout.offset = value.mem.offset;
-      layout.sizes.assign(value.mem.sizes.begin(), value.mem.sizes.end());
-      layout.strides.assign(value.mem.strides.begin(), value.mem.strides.end());
       results.push_back(
-          HostValue::memref(value.mem.storage->host, std::move(layout)));
+          HostValue::memref(value.mem.storage->host, value.mem.getLayout()));
       continue;
     }
-    unsigned bits = getScalarBits(resultType);
-    if (!bits || isa<VectorType>(resultType))
+    std::optional<HostValue> result = getScalarValue(resultType, value.reg);
+    if (!result)
       return failLaunch("unsupported result type");
-    uint64_t raw = readBits(value.reg.at(0), 0, bits);
-    if (auto floatType = dyn_cast<FloatType>(resultType)) {
-      llvm::APFloat result(floatType.getFloatSemantics(),
-                           llvm::APInt(bits, raw));
-      bool losesInfo;
-      result.convert(llvm::APFloat::IEEEdouble(),
-                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-      results.push_back(HostValue::floating(result.convertToDouble()));
-    } else {
-      results.push_back(HostValue::integer(signExtend(raw, bits)));
-    }
+    results.push_back(*result);
   }
   return success();
 }
@@ -495,7 +460,7 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
 //===----------------------------------------------------------------------===//
 
 llvm::Error mlir::mx::emu::runKernel(gpu::GPUFuncOp kernel,
-                                     ArrayRef<KernelArg> args,
+                                     ArrayRef<HostValue> args,
                                      std::array<int64_t, 3> gridSize,
                                      std::array<int64_t, 3> blockSize,
                                      RunStats *stats) {

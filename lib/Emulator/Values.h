@@ -105,8 +105,17 @@ struct MemView {
   int64_t bufferBase = 0;
   int64_t numRecords = 0;
 
+  /// The offset of the view for thread \p thread.
   int64_t getOffset(int64_t thread) const {
     return offset + (threadOffset ? (*threadOffset)[thread] : 0);
+  }
+  /// The view as a StridedLayout (the uniform offset).
+  StridedLayout getLayout() const {
+    StridedLayout layout;
+    layout.offset = offset;
+    layout.sizes.assign(sizes.begin(), sizes.end());
+    layout.strides.assign(strides.begin(), strides.end());
+    return layout;
   }
 };
 
