@@ -27,8 +27,12 @@ using namespace mlir::mx::emu::detail;
 //===----------------------------------------------------------------------===//
 
 void Interpreter::registerArithHandlers(HandlerTable &table) {
-  using APFloat = llvm::APFloat;
-  constexpr auto rne = APFloat::rmNearestTiesToEven;
+  registerIntegerHandlers(table);
+  registerFloatHandlers(table);
+  registerAffineHandlers(table);
+}
+
+void Interpreter::registerIntegerHandlers(HandlerTable &table) {
   // arith: constants, integer arithmetic, comparisons, casts.
   table.add<arith::ConstantOp>([](Interpreter &self, arith::ConstantOp op) {
     return self.execConstant(op);
@@ -145,7 +149,11 @@ void Interpreter::registerArithHandlers(HandlerTable &table) {
       });
   table.add<arith::BitcastOp>(
       [](Interpreter &self, Operation *op) { return self.execBitcast(op); });
+}
 
+void Interpreter::registerFloatHandlers(HandlerTable &table) {
+  using APFloat = llvm::APFloat;
+  constexpr auto rne = APFloat::rmNearestTiesToEven;
   // arith: floating point (APFloat, round to nearest even).
   table.add<arith::AddFOp>([](Interpreter &self, Operation *op) {
     return self.floatBinary(
@@ -241,8 +249,9 @@ void Interpreter::registerArithHandlers(HandlerTable &table) {
   table.add<math::Log2Op>([](Interpreter &self, Operation *op) {
     return self.floatViaDouble(op, [](double x) { return std::log2(x); });
   });
+}
 
-  // affine: index arithmetic.
+void Interpreter::registerAffineHandlers(HandlerTable &table) {
   table.add<affine::AffineApplyOp>(
       [](Interpreter &self, affine::AffineApplyOp op) {
         return self.execAffine(op, op.getAffineMap(), op.getMapOperands(), 0);

@@ -132,6 +132,12 @@ public:
   static void registerAMDGPUHandlers(HandlerTable &table);
 
 private:
+  /// The parts of registerArithHandlers: integer arith (constants, integer
+  /// arithmetic, comparisons, casts), floating-point arith and math, affine.
+  static void registerIntegerHandlers(HandlerTable &table);
+  static void registerFloatHandlers(HandlerTable &table);
+  static void registerAffineHandlers(HandlerTable &table);
+
   /// Whether this runs a host function (else a kernel launch).
   bool isHost() const { return hostStats != nullptr; }
 

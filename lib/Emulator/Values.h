@@ -32,6 +32,10 @@
 
 namespace mlir::mx::emu::detail {
 
+//===----------------------------------------------------------------------===//
+// Run-time values
+//===----------------------------------------------------------------------===//
+
 /// Most threads in a workgroup (the hardware limit).
 constexpr int64_t kMaxThreads = 1024;
 /// Most bytes of private and workgroup memory per workgroup.
@@ -126,12 +130,16 @@ struct Reg {
   std::vector<uint8_t> data;
 
   Reg() = default;
+  /// A zeroed register of \p bytes bytes, once or per thread of
+  /// \p numThreads.
   Reg(uint32_t bytes, bool uniform, int64_t numThreads)
       : bytes(bytes), uniform(uniform),
         data(size_t(bytes) * (uniform ? 1 : numThreads), 0) {}
+  /// The bytes of thread \p thread (the only ones when uniform).
   const uint8_t *at(int64_t thread) const {
     return data.data() + (uniform ? 0 : thread * int64_t(bytes));
   }
+  /// The bytes of thread \p thread (the only ones when uniform).
   uint8_t *at(int64_t thread) {
     return data.data() + (uniform ? 0 : thread * int64_t(bytes));
   }
@@ -139,6 +147,7 @@ struct Reg {
 
 /// The run-time value of one SSA value.
 struct RtValue {
+  /// A memref (`mem`) or not (`reg`).
   bool isMem = false;
   Reg reg;
   MemView mem;
