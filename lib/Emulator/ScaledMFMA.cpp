@@ -22,7 +22,7 @@
 #include <limits>
 #include <vector>
 
-using namespace mx::emu;
+using namespace mlir::mx::emu;
 
 //===----------------------------------------------------------------------===//
 // Element decoding
@@ -234,7 +234,7 @@ private:
 
 } // namespace
 
-double mx::emu::decodeElement(SourceFormat fmt, uint8_t code) {
+double mlir::mx::emu::decodeElement(SourceFormat fmt, uint8_t code) {
   const Element &e = getDecodeTable(fmt)[code];
   if (e.kind == Element::NaN)
     return std::numeric_limits<double>::quiet_NaN();
@@ -249,7 +249,7 @@ double mx::emu::decodeElement(SourceFormat fmt, uint8_t code) {
 // Numerics
 //===----------------------------------------------------------------------===//
 
-float mx::emu::exactScaledDot(const ScaledDotInputs &in) {
+float mlir::mx::emu::exactScaledDot(const ScaledDotInputs &in) {
   constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
   constexpr float kInf = std::numeric_limits<float>::infinity();
   assert(in.k % kScaleBlock == 0 && "K must be a multiple of 32");
@@ -395,8 +395,8 @@ void unpackScales(MFMAShape shape, const uint32_t *regs, unsigned opsel,
 
 } // namespace
 
-void mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
-                         ScaledDotFn numerics) {
+void mlir::mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
+                               ScaledDotFn numerics) {
   const MFMAShape shape = ops.shape;
   const int md = rowsOf(shape), depth = depthOf(shape);
   const int blocks = blocksOf(shape), acc = accumulatorsPerLane(shape);
@@ -436,10 +436,12 @@ void mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
     }
 }
 
-void mx::emu::scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
-                         const uint32_t *a, const uint32_t *b, const float *c,
-                         const uint32_t *scaleA, unsigned opselA,
-                         const uint32_t *scaleB, unsigned opselB, float *d) {
+void mlir::mx::emu::scaledMFMA(MFMAShape shape, SourceFormat fmtA,
+                               SourceFormat fmtB, const uint32_t *a,
+                               const uint32_t *b, const float *c,
+                               const uint32_t *scaleA, unsigned opselA,
+                               const uint32_t *scaleB, unsigned opselB,
+                               float *d) {
   ScaledMFMAOperands ops{shape, fmtA,   fmtB,   a,      b,
                          c,     scaleA, opselA, scaleB, opselB};
   scaledMFMA(ops, d);

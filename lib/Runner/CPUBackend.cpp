@@ -266,25 +266,25 @@ static FailureOr<HostTensor> readResult(func::FuncOp func, unsigned index,
 
 FailureOr<SmallVector<HostTensor>>
 CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
-  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
-  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
+  // Lower a copy to the LLVM dialect.
+  Lowering lowering;
+  lowering.configurePassManager = options.configurePassManager;
+  lowering.buildPipeline = [](PassManager &pm, func::FuncOp) {
+    buildCPUPipeline(pm, CPUPipelineOptions());
+    return success();
+  };
+  lowering.pipelineFailure = "the CPU pipeline (mx-cpu-pipeline) failed to "
+                             "lower";
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  FailureOr<LoweredEntry> loweredEntry =
+      lowerEntry(module, entry, inputs, lowering);
+  if (failed(loweredEntry))
     return failure();
+  const EntrySignature *signature = &loweredEntry->signature;
+  OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
   func::FuncOp func = signature->func;
   std::string name = func.getName().str();
-  MLIRContext *context = module.getContext();
-
-  // Lower a copy to the LLVM dialect.
-  registerBuiltinDialectTranslation(*context);
-  registerLLVMDialectTranslation(*context);
-  OwningOpRef<ModuleOp> lowered = module.clone();
-  PassManager pm(context, ModuleOp::getOperationName());
-  if (options.configurePassManager && failed(options.configurePassManager(pm)))
-    return failure();
-  buildCPUPipeline(pm, CPUPipelineOptions());
-  if (failed(pm.run(*lowered)))
-    return func.emitError() << "the CPU pipeline (mx-cpu-pipeline) failed to "
-                               "lower the module containing @"
-                            << name;
   WalkResult leftover = lowered->walk([](Operation *op) {
     if (isa<ModuleOp>(op) || op->getName().getDialectNamespace() == "llvm")
       return WalkResult::advance();

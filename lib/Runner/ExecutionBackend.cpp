@@ -7,6 +7,8 @@
 #include "mx/Runner/ExecutionBackend.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -139,6 +141,35 @@ LogicalResult mlir::mx::verifyInputs(const EntrySignature &signature,
              << " bytes, expected " << type.getStorageSize();
   }
   return success();
+}
+
+FailureOr<ExecutionBackend::LoweredEntry>
+ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
+                             ArrayRef<HostTensor> inputs,
+                             const Lowering &lowering) {
+  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
+  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
+    return failure();
+  func::FuncOp func = signature->func;
+  StringRef name = func.getName();
+
+  OwningOpRef<ModuleOp> lowered = module.clone();
+  if (lowering.onlyEntry)
+    for (auto other :
+         llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
+      if (other.getName() != name &&
+          SymbolTable::symbolKnownUseEmpty(other, *lowered))
+        other.erase();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (lowering.configurePassManager &&
+      failed(lowering.configurePassManager(pm)))
+    return failure();
+  if (failed(lowering.buildPipeline(pm, func)))
+    return failure();
+  if (failed(pm.run(*lowered)))
+    return func.emitError()
+           << lowering.pipelineFailure << " the module containing @" << name;
+  return LoweredEntry{std::move(*signature), std::move(lowered)};
 }
 
 ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {

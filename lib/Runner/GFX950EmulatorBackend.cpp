@@ -10,7 +10,6 @@
 #include "mx/Runner/TensorIO.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,37 +48,35 @@ static std::vector<uint8_t> readBytes(const emu::HostValue &value,
 FailureOr<SmallVector<HostTensor>>
 GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
                            ArrayRef<HostTensor> inputs) {
-  FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
-  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
-    return failure();
-  func::FuncOp func = signature->func;
-  std::string name = func.getName().str();
-  MLIRContext *context = module.getContext();
-
   // Compile a copy holding the entry (and what it calls) down to the level
   // the emulator runs; other functions of the file are not compiled.
-  OwningOpRef<ModuleOp> lowered = module.clone();
-  for (auto other : llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
-    if (other.getName() != name &&
-        SymbolTable::symbolKnownUseEmpty(other, *lowered))
-      other.erase();
-  PassManager pm(context, ModuleOp::getOperationName());
-  if (options.configurePassManager && failed(options.configurePassManager(pm)))
+  Lowering lowering;
+  lowering.configurePassManager = options.configurePassManager;
+  lowering.buildPipeline = [&](PassManager &pm,
+                               func::FuncOp func) -> LogicalResult {
+    std::string pipelineErrors;
+    llvm::raw_string_ostream errorStream(pipelineErrors);
+    auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
+    if (failed(pipelineOptions->parseFromString(options.pipelineOptions,
+                                                errorStream)))
+      return func.emitError()
+             << "invalid mx-gfx950-pipeline options '"
+             << options.pipelineOptions << "': " << pipelineErrors;
+    pipelineOptions->output = GFX950Output::GPU;
+    buildGFX950Pipeline(pm, *pipelineOptions);
+    return success();
+  };
+  lowering.onlyEntry = true;
+  lowering.pipelineFailure = "the gfx950 pipeline (mx-gfx950-pipeline) failed "
+                             "on";
+  FailureOr<LoweredEntry> loweredEntry =
+      lowerEntry(module, entry, inputs, lowering);
+  if (failed(loweredEntry))
     return failure();
-  std::string pipelineErrors;
-  llvm::raw_string_ostream errorStream(pipelineErrors);
-  auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
-  if (failed(pipelineOptions->parseFromString(options.pipelineOptions,
-                                              errorStream)))
-    return func.emitError()
-           << "invalid mx-gfx950-pipeline options '" << options.pipelineOptions
-           << "': " << pipelineErrors;
-  pipelineOptions->output = GFX950Output::GPU;
-  buildGFX950Pipeline(pm, *pipelineOptions);
-  if (failed(pm.run(*lowered)))
-    return func.emitError() << "the gfx950 pipeline (mx-gfx950-pipeline) "
-                               "failed on the module containing @"
-                            << name;
+  const EntrySignature *signature = &loweredEntry->signature;
+  OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
+  func::FuncOp func = signature->func;
+  std::string name = func.getName().str();
   auto host = lowered->lookupSymbol<func::FuncOp>(name);
   if (!host || host.getNumArguments() != inputs.size() ||
       host.getNumResults() != signature->results.size())

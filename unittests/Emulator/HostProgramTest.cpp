@@ -651,9 +651,9 @@ TEST_F(HostProgramTest, ReinterpretCastWithDynamicOffset) {
   HostBuffer out(32 * 4);
   const int64_t offset = 5;
   ASSERT_EQ(message(runKernel(kernel,
-                              {KernelArg::memref(buf, {64}),
-                               KernelArg::integer(offset),
-                               KernelArg::memref(out, {32})},
+                              {HostValue::memref(buf, {64}),
+                               HostValue::integer(offset),
+                               HostValue::memref(out, {32})},
                               {1, 1, 1}, {32, 1, 1})),
             "");
   std::vector<float> got = out.as<float>();
@@ -664,8 +664,8 @@ TEST_F(HostProgramTest, ReinterpretCastWithDynamicOffset) {
   // element 68.
   std::string error =
       message(runKernel(kernel,
-                        {KernelArg::memref(buf, {64}), KernelArg::integer(20),
-                         KernelArg::memref(out, {32})},
+                        {HostValue::memref(buf, {64}), HostValue::integer(20),
+                         HostValue::memref(out, {32})},
                         {1, 1, 1}, {32, 1, 1}));
   EXPECT_TRUE(contains(error, "'memref.load' at loc(")) << error;
   EXPECT_TRUE(contains(error, "thread 24 (24, 0, 0): read at index [3, 0]"))
@@ -685,7 +685,7 @@ TEST_F(HostProgramTest, PerThreadSubviewsMergedByDivergentIf) {
   HostBuffer out(32 * 4);
   ASSERT_EQ(message(runKernel(
                 findKernel(*module, "row_views"),
-                {KernelArg::memref(m, {32, 8}), KernelArg::memref(out, {32})},
+                {HostValue::memref(m, {32, 8}), HostValue::memref(out, {32})},
                 {1, 1, 1}, {32, 1, 1})),
             "");
   std::vector<float> got = out.as<float>();
@@ -709,7 +709,7 @@ TEST_F(HostProgramTest, StridedKernelArgument) {
   layout.strides = {10, 1};
   ASSERT_EQ(message(runKernel(
                 kernel,
-                {KernelArg::view(buf, layout), KernelArg::memref(out, {4, 8})},
+                {HostValue::view(buf, layout), HostValue::memref(out, {4, 8})},
                 {1, 1, 1}, {32, 1, 1})),
             "");
   std::vector<float> got = out.as<float>();
@@ -720,7 +720,7 @@ TEST_F(HostProgramTest, StridedKernelArgument) {
   // The static unit stride of the type must hold.
   layout.strides = {10, 2};
   std::string error = message(runKernel(
-      kernel, {KernelArg::view(buf, layout), KernelArg::memref(out, {4, 8})},
+      kernel, {HostValue::view(buf, layout), HostValue::memref(out, {4, 8})},
       {1, 1, 1}, {32, 1, 1}));
   EXPECT_TRUE(contains(error, "kernel argument #0")) << error;
   EXPECT_TRUE(contains(error, "stride of dimension 1")) << error;
@@ -739,8 +739,8 @@ TEST_F(HostProgramTest, DivergentIfMergesResultsPerThread) {
   HostBuffer flag = HostBuffer::from<int32_t>(std::vector<int32_t>(128, 12345));
   ASSERT_EQ(message(runKernel(
                 kernel,
-                {KernelArg::memref(input, {70}), KernelArg::memref(out, {128}),
-                 KernelArg::memref(ids, {128}), KernelArg::memref(flag, {128})},
+                {HostValue::memref(input, {70}), HostValue::memref(out, {128}),
+                 HostValue::memref(ids, {128}), HostValue::memref(flag, {128})},
                 {1, 1, 1}, {128, 1, 1})),
             "");
   std::vector<float> gotOut = out.as<float>();
@@ -761,7 +761,7 @@ TEST_F(HostProgramTest, LoopBoundUniformOverActiveThreadsIsFine) {
   ASSERT_TRUE(module);
   HostBuffer out = HostBuffer::from<int32_t>(std::vector<int32_t>(128, -5));
   ASSERT_EQ(message(runKernel(findKernel(*module, "bound_uniform_when_active"),
-                              {KernelArg::memref(out, {128})}, {1, 1, 1},
+                              {HostValue::memref(out, {128})}, {1, 1, 1},
                               {128, 1, 1})),
             "");
   std::vector<int32_t> got = out.as<int32_t>();
@@ -774,7 +774,7 @@ TEST_F(HostProgramTest, DivergentLoopBoundIsAnError) {
   ASSERT_TRUE(module);
   HostBuffer out(128 * 4);
   std::string error = message(runKernel(findKernel(*module, "divergent_bound"),
-                                        {KernelArg::memref(out, {128})},
+                                        {HostValue::memref(out, {128})},
                                         {1, 1, 1}, {128, 1, 1}));
   EXPECT_TRUE(contains(error, "'scf.for' at loc(")) << error;
   EXPECT_TRUE(contains(error, "the upper bound is not uniform across the "
@@ -788,7 +788,7 @@ TEST_F(HostProgramTest, BarrierUnderDivergenceIsAnError) {
   HostBuffer out(128 * 4);
   std::string error = message(
       runKernel(findKernel(*module, "divergent_barrier"),
-                {KernelArg::memref(out, {128})}, {1, 1, 1}, {128, 1, 1}));
+                {HostValue::memref(out, {128})}, {1, 1, 1}, {128, 1, 1}));
   EXPECT_TRUE(contains(error, "'gpu.barrier' at loc(")) << error;
   EXPECT_TRUE(contains(error, "barrier in divergent control flow (64 of 128 "
                               "threads active)"))
@@ -805,7 +805,7 @@ TEST_F(HostProgramTest, MFMAOnWholeWavesUnderIf) {
   RunStats stats;
   ASSERT_EQ(
       message(runKernel(
-          kernel, {KernelArg::memref(out, {128, 4}), KernelArg::integer(64)},
+          kernel, {HostValue::memref(out, {128, 4}), HostValue::integer(64)},
           {1, 1, 1}, {128, 1, 1}, &stats)),
       "");
   std::vector<float> got = out.as<float>();
@@ -817,7 +817,7 @@ TEST_F(HostProgramTest, MFMAOnWholeWavesUnderIf) {
 
   // Half of wave 1 active: an error.
   std::string error = message(runKernel(
-      kernel, {KernelArg::memref(out, {128, 4}), KernelArg::integer(96)},
+      kernel, {HostValue::memref(out, {128, 4}), HostValue::integer(96)},
       {1, 1, 1}, {128, 1, 1}));
   EXPECT_TRUE(contains(error, "'amdgpu.scaled_mfma' at loc(")) << error;
   EXPECT_TRUE(contains(error, "partially active wave (wave 1: 32 of 64 lanes "
@@ -985,8 +985,8 @@ TEST_F(HostProgramTest, MathOpsOnF32) {
   HostBuffer out(12 * 8 * 4);
   ASSERT_EQ(message(runKernel(
                 kernel,
-                {KernelArg::memref(bufA, {8}), KernelArg::memref(bufB, {8}),
-                 KernelArg::memref(bufC, {8}), KernelArg::memref(out, {12, 8})},
+                {HostValue::memref(bufA, {8}), HostValue::memref(bufB, {8}),
+                 HostValue::memref(bufC, {8}), HostValue::memref(out, {12, 8})},
                 {1, 1, 1}, {8, 1, 1})),
             "");
   std::vector<float> got = out.as<float>();
@@ -1061,7 +1061,7 @@ TEST_F(HostProgramTest, MathOpsRoundToF16) {
   HostBuffer out(4);
   ASSERT_EQ(
       message(runKernel(
-          kernel, {KernelArg::memref(in, {2}), KernelArg::memref(out, {2})},
+          kernel, {HostValue::memref(in, {2}), HostValue::memref(out, {2})},
           {1, 1, 1}, {1, 1, 1})),
       "");
   EXPECT_EQ(out.as<uint16_t>(), (std::vector<uint16_t>{0x3DA8, 0x3DA8}));
@@ -1074,7 +1074,7 @@ TEST_F(HostProgramTest, UnsupportedMathOpIsAnError) {
   ASSERT_TRUE(kernel);
   HostBuffer buf = HostBuffer::from<float>({1.0f});
   std::string error = message(
-      runKernel(kernel, {KernelArg::memref(buf, {1})}, {1, 1, 1}, {1, 1, 1}));
+      runKernel(kernel, {HostValue::memref(buf, {1})}, {1, 1, 1}, {1, 1, 1}));
   EXPECT_TRUE(contains(error, "unsupported operation")) << error;
   EXPECT_TRUE(contains(error, "math.sin")) << error;
 }
@@ -1089,9 +1089,9 @@ TEST_F(HostProgramTest, FatRawBufferOutOfRangeReadsZeroAndDropsStores) {
   HostBuffer out(24 * 4);
   HostBuffer vec(4 * 4);
   ASSERT_EQ(message(runKernel(kernel,
-                              {KernelArg::memref(buf, {8}),
-                               KernelArg::memref(out, {24}),
-                               KernelArg::memref(vec, {4})},
+                              {HostValue::memref(buf, {8}),
+                               HostValue::memref(out, {24}),
+                               HostValue::memref(vec, {4})},
                               {1, 1, 1}, {8, 1, 1})),
             "");
   std::vector<float> got = out.as<float>();
@@ -1115,7 +1115,7 @@ TEST_F(HostProgramTest, FatRawBufferNeverLeavesTheAllocation) {
   ASSERT_TRUE(kernel);
   HostBuffer buf(8 * 4);
   std::string error = message(
-      runKernel(kernel, {KernelArg::memref(buf, {8})}, {1, 1, 1}, {1, 1, 1}));
+      runKernel(kernel, {HostValue::memref(buf, {8})}, {1, 1, 1}, {1, 1, 1}));
   EXPECT_TRUE(contains(error, "amdgpu.fat_raw_buffer_cast") ||
               contains(error, "fat raw buffer"))
       << error;

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Golden tests of mx::emu::scaledMFMA against the independent reference
+// Golden tests of mlir::mx::emu::scaledMFMA against the independent reference
 // mx::ref::scaledMatmul. The lane -> (row, k) maps used to write the
 // registers are restated here from the CDNA4 ISA tables (§7.1.5.1, §7.2.1,
 // §7.1.4.2; shared/reference/gfx950-and-mx.md §2.2-§2.4), not taken from the
@@ -29,8 +29,8 @@
 #include <tuple>
 #include <vector>
 
-using mx::emu::MFMAShape;
-using mx::emu::SourceFormat;
+using mlir::mx::emu::MFMAShape;
+using mlir::mx::emu::SourceFormat;
 
 namespace {
 
@@ -219,8 +219,8 @@ std::vector<float> runEmulator(const Problem &p, KMap mapA = KMap::Isa,
       accRowCol(p.shape, lane, v, row, col);
       c[lane * geo.acc + v] = p.c[row * geo.md + col];
     }
-  mx::emu::scaledMFMA(p.shape, p.fa, p.fb, a.data(), b.data(), c.data(),
-                      sa.data(), opselA, sb.data(), opselB, d.data());
+  mlir::mx::emu::scaledMFMA(p.shape, p.fa, p.fb, a.data(), b.data(), c.data(),
+                            sa.data(), opselA, sb.data(), opselB, d.data());
   std::vector<float> out(geo.md * geo.md);
   for (int lane = 0; lane < 64; ++lane)
     for (int v = 0; v < geo.acc; ++v) {
@@ -324,7 +324,7 @@ Problem integerProblem(MFMAShape s, SourceFormat fa, SourceFormat fb,
 TEST(EmulatorDecode, MatchesReferenceForEveryCode) {
   for (SourceFormat f : kAllFormats)
     for (int code = 0; code < (1 << codeBits(f)); ++code) {
-      double got = mx::emu::decodeElement(f, static_cast<uint8_t>(code));
+      double got = mlir::mx::emu::decodeElement(f, static_cast<uint8_t>(code));
       double want = mx::ref::decode(toRef(f), static_cast<uint8_t>(code));
       if (std::isnan(want)) {
         EXPECT_TRUE(std::isnan(got)) << nameOf(f) << " code " << code;
@@ -337,13 +337,13 @@ TEST(EmulatorDecode, MatchesReferenceForEveryCode) {
 }
 
 TEST(EmulatorDecode, RegisterCounts) {
-  EXPECT_EQ(mx::emu::wordsPerLane(SourceFormat::E4M3), 8);
-  EXPECT_EQ(mx::emu::wordsPerLane(SourceFormat::E5M2), 8);
-  EXPECT_EQ(mx::emu::wordsPerLane(SourceFormat::E2M3), 6);
-  EXPECT_EQ(mx::emu::wordsPerLane(SourceFormat::E3M2), 6);
-  EXPECT_EQ(mx::emu::wordsPerLane(SourceFormat::E2M1), 4);
-  EXPECT_EQ(mx::emu::accumulatorsPerLane(MFMAShape::M16N16K128), 4);
-  EXPECT_EQ(mx::emu::accumulatorsPerLane(MFMAShape::M32N32K64), 16);
+  EXPECT_EQ(mlir::mx::emu::wordsPerLane(SourceFormat::E4M3), 8);
+  EXPECT_EQ(mlir::mx::emu::wordsPerLane(SourceFormat::E5M2), 8);
+  EXPECT_EQ(mlir::mx::emu::wordsPerLane(SourceFormat::E2M3), 6);
+  EXPECT_EQ(mlir::mx::emu::wordsPerLane(SourceFormat::E3M2), 6);
+  EXPECT_EQ(mlir::mx::emu::wordsPerLane(SourceFormat::E2M1), 4);
+  EXPECT_EQ(mlir::mx::emu::accumulatorsPerLane(MFMAShape::M16N16K128), 4);
+  EXPECT_EQ(mlir::mx::emu::accumulatorsPerLane(MFMAShape::M32N32K64), 16);
 }
 
 //===----------------------------------------------------------------------===//
@@ -561,9 +561,9 @@ TEST(EmulatorScaledMFMA, CPassthroughWithZeroData) {
       for (size_t i = 0; i < acc.size(); ++i)
         acc[i] = static_cast<float>(i) - 100.5f;
       std::vector<float> expect = acc;
-      mx::emu::scaledMFMA(s, f, SourceFormat::E2M1, zeros.data(), zeros4.data(),
-                          acc.data(), scales.data(), 0, scales.data(), 3,
-                          acc.data());
+      mlir::mx::emu::scaledMFMA(s, f, SourceFormat::E2M1, zeros.data(),
+                                zeros4.data(), acc.data(), scales.data(), 0,
+                                scales.data(), 3, acc.data());
       EXPECT_EQ(acc, expect);
     }
 }
@@ -583,9 +583,9 @@ struct Dot {
   float c = 0.0f;
   Dot(SourceFormat fa, SourceFormat fb) : fa(fa), fb(fb) {}
   float run() const {
-    mx::emu::ScaledDotInputs in{fa,       fb,        128,       a.data(),
-                                b.data(), sa.data(), sb.data(), c};
-    return mx::emu::exactScaledDot(in);
+    mlir::mx::emu::ScaledDotInputs in{fa,       fb,        128,       a.data(),
+                                      b.data(), sa.data(), sb.data(), c};
+    return mlir::mx::emu::exactScaledDot(in);
   }
 };
 
@@ -707,13 +707,14 @@ TEST(EmulatorScaledMFMA, CustomNumericsSeesLogicalOperands) {
                    [&](int n, int k) { return p.b[k * geo.md + n]; });
   std::vector<uint32_t> scales(64, 0x7F7F7F7F);
   std::vector<float> c(64 * geo.acc, 0.0f), d(64 * geo.acc);
-  mx::emu::ScaledMFMAOperands ops{
+  mlir::mx::emu::ScaledMFMAOperands ops{
       p.shape,  p.fa,          p.fb, a.data(),      b.data(),
       c.data(), scales.data(), 0,    scales.data(), 0};
   // "A[i][7]" as the output: checks the K order handed to the model.
-  mx::emu::scaledMFMA(ops, d.data(), [](const mx::emu::ScaledDotInputs &in) {
-    return static_cast<float>(in.a[7] * 256 + in.b[33]);
-  });
+  mlir::mx::emu::scaledMFMA(
+      ops, d.data(), [](const mlir::mx::emu::ScaledDotInputs &in) {
+        return static_cast<float>(in.a[7] * 256 + in.b[33]);
+      });
   for (int lane = 0; lane < 64; ++lane)
     for (int v = 0; v < geo.acc; ++v) {
       int i, j;

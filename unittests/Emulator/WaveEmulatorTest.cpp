@@ -51,7 +51,7 @@
 using namespace mlir;
 using namespace mlir::mx;
 using mlir::mx::emu::HostBuffer;
-using mlir::mx::emu::KernelArg;
+using mlir::mx::emu::HostValue;
 using mlir::mx::emu::runKernel;
 using mlir::mx::emu::RunStats;
 namespace ref = ::mx::ref;
@@ -181,8 +181,8 @@ TEST_F(WaveEmulatorTest, ThreadAndBlockIdsLoopsAndStores) {
   HostBuffer out(blocks * threads * 4);
   RunStats stats;
   ASSERT_EQ(message(runKernel(kernel,
-                              {KernelArg::memref(out, {blocks * threads}),
-                               KernelArg::integer(n)},
+                              {HostValue::memref(out, {blocks * threads}),
+                               HostValue::integer(n)},
                               {blocks, 1, 1}, {threads, 1, 1}, &stats)),
             "");
   std::vector<int32_t> values = out.as<int32_t>();
@@ -203,8 +203,8 @@ TEST_F(WaveEmulatorTest, VectorsPrivateMemoryAndFloats) {
   HostBuffer input = HostBuffer::from<float>(in);
   HostBuffer out(in.size() * 4);
   ASSERT_EQ(message(runKernel(kernel,
-                              {KernelArg::memref(input, {threads, 4}),
-                               KernelArg::memref(out, {threads, 4})},
+                              {HostValue::memref(input, {threads, 4}),
+                               HostValue::memref(out, {threads, 4})},
                               {1, 1, 1}, {threads, 1, 1})),
             "");
   std::vector<float> values = out.as<float>();
@@ -220,7 +220,7 @@ TEST_F(WaveEmulatorTest, ReadOfUnwrittenPrivateMemoryIsAnError) {
   HostBuffer out(64 * 4);
   std::string error =
       message(runKernel(findKernel(*module, "unwritten"),
-                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+                        {HostValue::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
   EXPECT_NE(error.find("'memref.load'"), std::string::npos) << error;
   EXPECT_NE(error.find("never written"), std::string::npos) << error;
 }
@@ -231,7 +231,7 @@ TEST_F(WaveEmulatorTest, DivergentLoopBoundIsAnError) {
   HostBuffer out(64 * 4);
   std::string error =
       message(runKernel(findKernel(*module, "divergent"),
-                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+                        {HostValue::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
   EXPECT_NE(error.find("'scf.for'"), std::string::npos) << error;
   EXPECT_NE(error.find("upper bound is not uniform"), std::string::npos)
       << error;
@@ -243,7 +243,7 @@ TEST_F(WaveEmulatorTest, UnsupportedOpIsAnError) {
   HostBuffer out(64 * 4);
   std::string error =
       message(runKernel(findKernel(*module, "shuffle"),
-                        {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
+                        {HostValue::memref(out, {64})}, {1, 1, 1}, {64, 1, 1}));
   EXPECT_NE(error.find("'gpu.shuffle'"), std::string::npos) << error;
   EXPECT_NE(error.find("unsupported operation"), std::string::npos) << error;
   // The location of the op is part of the message.
@@ -256,18 +256,18 @@ TEST_F(WaveEmulatorTest, LaunchMismatchesAreErrors) {
   gpu::GPUFuncOp fixed = findKernel(*module, "fixed");
   HostBuffer out(64 * 4);
   std::string error = message(
-      runKernel(fixed, {KernelArg::memref(out, {64})}, {1, 1, 1}, {128, 1, 1}));
+      runKernel(fixed, {HostValue::memref(out, {64})}, {1, 1, 1}, {128, 1, 1}));
   EXPECT_NE(error.find("known_block_size"), std::string::npos) << error;
   error = message(runKernel(fixed, {}, {1, 1, 1}, {64, 1, 1}));
   EXPECT_NE(error.find("expects 1 arguments"), std::string::npos) << error;
   error =
-      message(runKernel(fixed, {KernelArg::integer(3)}, {1, 1, 1}, {64, 1, 1}));
+      message(runKernel(fixed, {HostValue::integer(3)}, {1, 1, 1}, {64, 1, 1}));
   EXPECT_NE(error.find("is a memref"), std::string::npos) << error;
-  error = message(runKernel(fixed, {KernelArg::memref(out, {64, 1})}, {1, 1, 1},
+  error = message(runKernel(fixed, {HostValue::memref(out, {64, 1})}, {1, 1, 1},
                             {64, 1, 1}));
   EXPECT_NE(error.find("has rank 1"), std::string::npos) << error;
   error = message(
-      runKernel(fixed, {KernelArg::memref(out, {64})}, {1, 1, 1}, {64, 32, 1}));
+      runKernel(fixed, {HostValue::memref(out, {64})}, {1, 1, 1}, {64, 32, 1}));
   EXPECT_NE(error.find("at most 1024 threads"), std::string::npos) << error;
 }
 
@@ -375,10 +375,10 @@ TEST_F(WaveEmulatorTest, GatherToLDSWritesLaneMajorFromTheFirstLanesBase) {
   ASSERT_EQ(
       message(runKernel(
           kernel,
-          {KernelArg::memref(src, {128, 16}), KernelArg::memref(bytes, {128}),
-           KernelArg::memref(out, {128, 16}), KernelArg::memref(out4, {512}),
-           KernelArg::memref(swapped, {128, 16}),
-           KernelArg::memref(wave0, {128})},
+          {HostValue::memref(src, {128, 16}), HostValue::memref(bytes, {128}),
+           HostValue::memref(out, {128, 16}), HostValue::memref(out4, {512}),
+           HostValue::memref(swapped, {128, 16}),
+           HostValue::memref(wave0, {128})},
           {1, 1, 1}, {128, 1, 1})),
       "");
   std::vector<int64_t> firsts = wave0.as<int64_t>();
@@ -402,13 +402,13 @@ TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
   ASSERT_TRUE(module);
   HostBuffer src(128 * 16);
   std::string error = message(runKernel(findKernel(*module, "partial"),
-                                        {KernelArg::memref(src, {128, 16})},
+                                        {HostValue::memref(src, {128, 16})},
                                         {1, 1, 1}, {128, 1, 1}));
   EXPECT_NE(error.find("partially active wave (wave 0: 32 of 64"),
             std::string::npos)
       << error;
   error = message(runKernel(findKernel(*module, "overflow"),
-                            {KernelArg::memref(src, {128, 16})}, {1, 1, 1},
+                            {HostValue::memref(src, {128, 16})}, {1, 1, 1},
                             {128, 1, 1}));
   EXPECT_NE(error.find("wave 1: the destination index [512]"),
             std::string::npos)
@@ -839,11 +839,11 @@ protected:
       return "no kernel";
     return message(
         runKernel(kernel,
-                  {KernelArg::memref(buf.lhs, buf.lhsShape),
-                   KernelArg::memref(buf.rhs, buf.rhsShape),
-                   KernelArg::memref(buf.lhsScales, buf.lhsScalesShape),
-                   KernelArg::memref(buf.rhsScales, buf.rhsScalesShape),
-                   KernelArg::memref(buf.acc, buf.accShape)},
+                  {HostValue::memref(buf.lhs, buf.lhsShape),
+                   HostValue::memref(buf.rhs, buf.rhsShape),
+                   HostValue::memref(buf.lhsScales, buf.lhsScalesShape),
+                   HostValue::memref(buf.rhsScales, buf.rhsScalesShape),
+                   HostValue::memref(buf.acc, buf.accShape)},
                   {1, 1, 1}, {64 * config.waves(), 1, 1}, stats));
   }
 

@@ -11,6 +11,7 @@
 // Standard C++17 only: no MLIR/LLVM dependency, and no code shared with the
 // numeric reference (mx::ref) that it is checked against; element codes are
 // decoded by a small decoder of its own, built from the format parameters.
+// It lives in the emulator's namespace, mlir::mx::emu, without using MLIR.
 //
 // Notation (CDNA4 ISA §7.1.4-§7.1.5, §7.2.1; shared/reference/gfx950-and-mx.md
 // §2): Md = 16, K = 128 (16x16x128) or Md = 32, K = 64 (32x32x64); lane
@@ -41,7 +42,7 @@
 
 #include <cstdint>
 
-namespace mx::emu {
+namespace mlir::mx::emu {
 
 /// The two gfx950 scaled MFMA shapes (M x N x K).
 enum class MFMAShape {
@@ -184,6 +185,6 @@ void scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
                 const uint32_t *scaleA, unsigned opselA, const uint32_t *scaleB,
                 unsigned opselB, float *d);
 
-} // namespace mx::emu
+} // namespace mlir::mx::emu
 
 #endif // MX_EMULATOR_SCALEDMFMA_H

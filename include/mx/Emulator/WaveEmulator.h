@@ -16,6 +16,13 @@
 // runHostFunction executes a whole lowered program: the host `func.func`
 // (allocations, globals, views, copies, calls) runs once, and each
 // `gpu.launch_func` runs its kernel as above on views of host memory.
+// Both take and give HostValues: memref views of host buffers (shared or
+// borrowed), integers and floats.
+//
+// The implementation (lib/Emulator) is one file per concern: arith/math,
+// memory and views, vectors, control flow and masks, launches and host
+// programs, amdgpu ops and the LDS protocol; each registers the handlers of
+// its ops in the interpreter's dispatch table (lib/Emulator/Interpreter.h).
 //
 // Memrefs are strided views: (buffer, offset, sizes, strides) in elements,
 // following the type's layout (identity or `strided<>`, static or dynamic).
@@ -228,103 +235,47 @@ struct StridedLayout {
   }
 };
 
-/// One argument of a kernel launch.
-class KernelArg {
-public:
-  enum class Kind { MemRef, Integer, Float };
-
-  /// A memref argument: a row-major (identity layout) view of \p buffer with
-  /// the full shape \p shape (static dimensions must match the argument's
-  /// type, dynamic ones are taken from here). The kernel reads and writes
-  /// \p buffer in place; it must outlive the launch.
-  static KernelArg memref(HostBuffer &buffer, ArrayRef<int64_t> shape) {
-    return view(buffer, StridedLayout::rowMajor(shape));
-  }
-  /// A memref argument viewing \p buffer through \p layout (in elements of
-  /// the argument's element type). The static sizes, strides and offset of
-  /// the argument's type must match \p layout; its dynamic ones are taken
-  /// from it. \p name, when given, names the buffer in error messages.
-  static KernelArg view(HostBuffer &buffer, StridedLayout layout,
-                        StringRef name = {}) {
-    KernelArg arg(Kind::MemRef);
-    arg.buffer = &buffer;
-    arg.layout = std::move(layout);
-    arg.name = name.str();
-    return arg;
-  }
-  /// An integer or index argument (truncated to the argument's width).
-  static KernelArg integer(int64_t value) {
-    KernelArg arg(Kind::Integer);
-    arg.intValue = value;
-    return arg;
-  }
-  /// A floating-point argument (rounded to the argument's type).
-  static KernelArg floating(double value) {
-    KernelArg arg(Kind::Float);
-    arg.floatValue = value;
-    return arg;
-  }
-
-  Kind getKind() const { return kind; }
-  HostBuffer *getBuffer() const { return buffer; }
-  ArrayRef<int64_t> getShape() const { return layout.sizes; }
-  const StridedLayout &getLayout() const { return layout; }
-  StringRef getName() const { return name; }
-  int64_t getInteger() const { return intValue; }
-  double getFloat() const { return floatValue; }
-
-private:
-  explicit KernelArg(Kind kind) : kind(kind) {}
-
-  Kind kind;
-  HostBuffer *buffer = nullptr;
-  StridedLayout layout;
-  std::string name;
-  int64_t intValue = 0;
-  double floatValue = 0;
-};
-
-/// Counters of one launch.
-struct RunStats {
-  /// Workgroups executed.
-  int64_t workgroups = 0;
-  /// Operations executed (each once per workgroup, for all its threads).
-  int64_t operations = 0;
-  /// Wave-level scaled MFMA instructions executed (one per wave per op).
-  int64_t mfmas = 0;
-};
-
-/// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with
-/// workgroups of \p blockSize threads (x fastest; at most 1024 threads) on
-/// the arguments \p args (one per function argument, in order). Workgroups
-/// run one after the other; the threads of a workgroup run in lock step, the
-/// waves being threads 64w .. 64w+63 of the linearized thread id. Returns an
-/// error describing the first failure (see the file header); memory written
-/// before the failure stays written. \p stats, when given, receives the
-/// counters of the launch.
-llvm::Error runKernel(gpu::GPUFuncOp kernel, ArrayRef<KernelArg> args,
-                      std::array<int64_t, 3> gridSize,
-                      std::array<int64_t, 3> blockSize,
-                      RunStats *stats = nullptr);
-
-/// An argument or result of a host function (runHostFunction).
+/// A value passed to or returned by the emulator: an argument of runKernel,
+/// an argument or result of runHostFunction. A memref is a strided view of a
+/// host buffer, which it either shares (memref with a std::shared_ptr) or
+/// only points to (memref or view with a HostBuffer &: the buffer must
+/// outlive the value and every run using it); integers and floats are
+/// converted to the type of the argument they are passed for.
 class HostValue {
 public:
   enum class Kind { MemRef, Integer, Float };
 
-  /// A memref: the view \p layout (in elements of the memref's element
-  /// type) of \p buffer, which the function may read and write in place.
+  /// A memref viewing \p buffer, which it keeps alive, through \p layout (in
+  /// elements of the memref's element type). The static sizes, strides and
+  /// offset of the argument's type must match \p layout; its dynamic ones are
+  /// taken from it. The emulator reads and writes \p buffer in place. \p
+  /// name, when given, names the buffer in error messages.
   static HostValue memref(std::shared_ptr<HostBuffer> buffer,
-                          StridedLayout layout) {
+                          StridedLayout layout, StringRef name = {}) {
     HostValue value(Kind::MemRef);
     value.buffer = std::move(buffer);
     value.layout = std::move(layout);
+    value.name = name.str();
     return value;
   }
-  /// A row-major memref of shape \p shape starting at element 0.
+  /// A row-major (identity layout) memref of shape \p shape starting at
+  /// element 0 of \p buffer, which it keeps alive.
   static HostValue memref(std::shared_ptr<HostBuffer> buffer,
                           ArrayRef<int64_t> shape) {
     return memref(std::move(buffer), StridedLayout::rowMajor(shape));
+  }
+  /// A row-major memref of shape \p shape viewing \p buffer, which it does
+  /// not own.
+  static HostValue memref(HostBuffer &buffer, ArrayRef<int64_t> shape) {
+    return view(buffer, StridedLayout::rowMajor(shape));
+  }
+  /// A memref viewing \p buffer, which it does not own, through \p layout
+  /// (see the shared memref above).
+  static HostValue view(HostBuffer &buffer, StridedLayout layout,
+                        StringRef name = {}) {
+    // An aliasing pointer without a control block: shares nothing.
+    return memref(std::shared_ptr<HostBuffer>(std::shared_ptr<void>(), &buffer),
+                  std::move(layout), name);
   }
   /// An integer or index (truncated to the argument's width).
   static HostValue integer(int64_t value) {
@@ -339,10 +290,19 @@ public:
     return result;
   }
 
+  /// What the value is.
   Kind getKind() const { return kind; }
+  /// The viewed buffer of a memref (null otherwise); owning or not.
   const std::shared_ptr<HostBuffer> &getBuffer() const { return buffer; }
+  /// The sizes of a memref's view.
+  ArrayRef<int64_t> getShape() const { return layout.sizes; }
+  /// A memref's view of its buffer.
   const StridedLayout &getLayout() const { return layout; }
+  /// The name of a memref's buffer in error messages (may be empty).
+  StringRef getName() const { return name; }
+  /// An integer's value.
   int64_t getInteger() const { return intValue; }
+  /// A float's value.
   double getFloat() const { return floatValue; }
 
   /// The elements of a memref value in row-major order of its shape, each
@@ -370,9 +330,33 @@ private:
   Kind kind;
   std::shared_ptr<HostBuffer> buffer;
   StridedLayout layout;
+  std::string name;
   int64_t intValue = 0;
   double floatValue = 0;
 };
+
+/// Counters of one launch.
+struct RunStats {
+  /// Workgroups executed.
+  int64_t workgroups = 0;
+  /// Operations executed (each once per workgroup, for all its threads).
+  int64_t operations = 0;
+  /// Wave-level scaled MFMA instructions executed (one per wave per op).
+  int64_t mfmas = 0;
+};
+
+/// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with
+/// workgroups of \p blockSize threads (x fastest; at most 1024 threads) on
+/// the arguments \p args (one per function argument, in order). Workgroups
+/// run one after the other; the threads of a workgroup run in lock step, the
+/// waves being threads 64w .. 64w+63 of the linearized thread id. Returns an
+/// error describing the first failure (see the file header); memory written
+/// before the failure stays written. \p stats, when given, receives the
+/// counters of the launch.
+llvm::Error runKernel(gpu::GPUFuncOp kernel, ArrayRef<HostValue> args,
+                      std::array<int64_t, 3> gridSize,
+                      std::array<int64_t, 3> blockSize,
+                      RunStats *stats = nullptr);
 
 /// Counters of one host function run.
 struct HostRunStats {

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
 #include <functional>
@@ -59,6 +60,38 @@ public:
   /// argument types). \p module is left unchanged.
   virtual FailureOr<SmallVector<HostTensor>>
   run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) = 0;
+
+protected:
+  /// How a backend compiles the module it runs (see lowerEntry).
+  struct Lowering {
+    /// Called on the pass manager before the pipeline (e.g. command-line IR
+    /// printing options); may be empty. A failure aborts the run.
+    std::function<LogicalResult(PassManager &)> configurePassManager;
+    /// Adds the backend's pipeline to the pass manager; may emit an error at
+    /// the entry function (e.g. invalid pipeline options) and fail.
+    std::function<LogicalResult(PassManager &, func::FuncOp entry)>
+        buildPipeline;
+    /// Compile only the entry and the functions it uses: other functions of
+    /// the copy are erased first.
+    bool onlyEntry = false;
+    /// The error when the pipeline fails, completed by " the module
+    /// containing @<entry>".
+    std::string pipelineFailure;
+  };
+
+  /// The entry of a run and the lowered copy of its module.
+  struct LoweredEntry {
+    EntrySignature signature;
+    OwningOpRef<ModuleOp> module;
+  };
+
+  /// The common start of run(): looks up \p entry in \p module
+  /// (getEntrySignature), checks \p inputs against it (verifyInputs) and
+  /// compiles a copy of \p module as \p lowering says. Emits the error and
+  /// fails on any problem; \p module is left unchanged.
+  static FailureOr<LoweredEntry> lowerEntry(ModuleOp module, StringRef entry,
+                                            ArrayRef<HostTensor> inputs,
+                                            const Lowering &lowering);
 };
 
 /// Lowers the module with mx::buildCPUPipeline to the LLVM dialect,

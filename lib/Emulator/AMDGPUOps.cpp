@@ -1,0 +1,366 @@
+//===- AMDGPUOps.cpp - amdgpu ops and the LDS protocol in the emulator ----===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// amdgpu.scaled_mfma (per wave, with the instruction semantics of
+// mx/Emulator/ScaledMFMA.h), and the LDS staging protocol of the ukernels:
+// amdgpu.gather_to_lds, amdgpu.memory_counter_wait, workgroup barriers
+// (gpu.barrier, amdgpu.lds_barrier) and the race checks of workgroup memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace mlir::mx::emu;
+using namespace mlir::mx::emu::detail;
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
+  table.add<amdgpu::ScaledMFMAOp>(
+      [](Interpreter &self, amdgpu::ScaledMFMAOp op) {
+        return self.execScaledMFMA(op);
+      });
+  table.add<gpu::BarrierOp, amdgpu::LDSBarrierOp>(
+      [](Interpreter &self, Operation *op) { return self.execBarrier(op); });
+  table.add<amdgpu::GatherToLDSOp>(
+      [](Interpreter &self, amdgpu::GatherToLDSOp op) {
+        return self.execGatherToLDS(op);
+      });
+  table.add<amdgpu::MemoryCounterWaitOp>(
+      [](Interpreter &self, amdgpu::MemoryCounterWaitOp op) {
+        return self.execMemoryCounterWait(op);
+      });
+  // Scheduling hints have no semantics.
+  table.add<amdgpu::SchedBarrierOp>(
+      [](Interpreter &, Operation *) { return success(); });
+}
+
+//===----------------------------------------------------------------------===//
+// amdgpu.scaled_mfma
+//===----------------------------------------------------------------------===//
+
+LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
+  MFMAShape shape;
+  if (op.getM() == 16 && op.getN() == 16 && op.getK() == 128)
+    shape = MFMAShape::M16N16K128;
+  else if (op.getM() == 32 && op.getN() == 32 && op.getK() == 64)
+    shape = MFMAShape::M32N32K64;
+  else
+    return fail(op, "unsupported shape " + Twine(op.getM()) + "x" +
+                        Twine(op.getN()) + "x" + Twine(op.getK()));
+  auto sourceFormat =
+      [&](Value source) -> FailureOr<std::pair<SourceFormat, int>> {
+    auto type = dyn_cast<VectorType>(source.getType());
+    std::optional<SourceFormat> format =
+        type ? getSourceFormat(type.getElementType()) : std::nullopt;
+    if (!format || type.getNumElements() != kItemsPerLane)
+      return unsupportedType(op, source.getType());
+    return std::make_pair(*format, wordsPerLane(*format));
+  };
+  auto formatA = sourceFormat(op.getSourceA());
+  if (failed(formatA))
+    return failure();
+  auto formatB = sourceFormat(op.getSourceB());
+  if (failed(formatB))
+    return failure();
+  int accumulators = accumulatorsPerLane(shape);
+  auto accType = cast<VectorType>(op.getDestC().getType());
+  if (accType.getNumElements() != accumulators ||
+      !accType.getElementType().isF32())
+    return fail(op, "the accumulator type does not match the shape");
+  if (numThreads % kWaveSize != 0)
+    return fail(op, "the workgroup of " + Twine(numThreads) +
+                        " threads is not a whole number of 64-lane waves");
+
+  const Reg *a = getReg(op, op.getSourceA());
+  const Reg *b = getReg(op, op.getSourceB());
+  const Reg *c = getReg(op, op.getDestC());
+  const Reg *scaleA = getReg(op, op.getScalesA());
+  const Reg *scaleB = getReg(op, op.getScalesB());
+  if (!a || !b || !c || !scaleA || !scaleB)
+    return failure();
+  int wordsA = formatA->second, wordsB = formatB->second;
+  if (a->bytes != uint32_t(4 * wordsA) || b->bytes != uint32_t(4 * wordsB) ||
+      c->bytes != uint32_t(4 * accumulators) || scaleA->bytes > 4 ||
+      scaleB->bytes > 4)
+    return fail(op, "unexpected operand register sizes");
+
+  constexpr int64_t lanes = kWaveSize;
+  std::vector<uint32_t> wa(lanes * wordsA), wb(lanes * wordsB);
+  std::vector<uint32_t> sa(lanes), sb(lanes);
+  std::vector<float> wc(lanes * accumulators), wd(lanes * accumulators);
+  Reg d(uint32_t(4 * accumulators), /*uniform=*/false, numThreads);
+  for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
+    // Inactive waves skip the instruction; a wave must not be split.
+    int64_t active = 0;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      active += isActive(wave * lanes + lane);
+    if (active == 0)
+      continue;
+    if (active != lanes)
+      return fail(op, "executed by a partially active wave (wave " +
+                          Twine(wave) + ": " + Twine(active) + " of " +
+                          Twine(lanes) + " lanes active)");
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      int64_t t = wave * lanes + lane;
+      std::memcpy(&wa[lane * wordsA], a->at(t), 4 * wordsA);
+      std::memcpy(&wb[lane * wordsB], b->at(t), 4 * wordsB);
+      std::memcpy(&wc[lane * accumulators], c->at(t), 4 * accumulators);
+      // Scales: vector<4xf8E8M0FNU> is the 32-bit word (byte i = element
+      // i); a scalar scale is byte 0.
+      sa[lane] = 0;
+      sb[lane] = 0;
+      std::memcpy(&sa[lane], scaleA->at(t), scaleA->bytes);
+      std::memcpy(&sb[lane], scaleB->at(t), scaleB->bytes);
+    }
+    ScaledMFMAOperands operands;
+    operands.shape = shape;
+    operands.fmtA = formatA->first;
+    operands.fmtB = formatB->first;
+    operands.a = wa.data();
+    operands.b = wb.data();
+    operands.c = wc.data();
+    operands.scaleA = sa.data();
+    operands.opselA = op.getScalesIdxA();
+    operands.scaleB = sb.data();
+    operands.opselB = op.getScalesIdxB();
+    scaledMFMA(operands, wd.data());
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      std::memcpy(d.at(wave * lanes + lane), &wd[lane * accumulators],
+                  4 * accumulators);
+    ++stats.mfmas;
+  }
+  setReg(op.getResult(), std::move(d));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Workgroup memory: direct-to-LDS copies, waits, barriers and races
+//===----------------------------------------------------------------------===//
+//
+// Lock-step execution makes every store visible at once, so a kernel that
+// forgets a barrier or a wait still computes the right values here. The
+// race checks catch what the hardware would get wrong: per byte of
+// workgroup memory they remember the wave and barrier phase of the last
+// write and the waves that read it in the current phase, and an
+// amdgpu.gather_to_lds stays pending (invisible, even to its own wave) until
+// an amdgpu.memory_counter_wait of its wave completes it.
+
+std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
+                                        int64_t begin, int64_t numBytes,
+                                        bool isWrite, bool async) {
+  uint16_t self = uint16_t(1u << wave);
+  for (int64_t b = begin; b < begin + numBytes; ++b) {
+    const LDSByte &state = storage.lds[b];
+    std::string where = "byte " + std::to_string(b) + " of " + storage.name;
+    std::string writer = "wave " + std::to_string(state.writer);
+    if (!isWrite) {
+      if (state.pending)
+        return "reads " + where + ", which an amdgpu.gather_to_lds of " +
+               writer +
+               " is still writing (no amdgpu.memory_counter_wait of that "
+               "wave completed it)";
+      if (state.writer >= 0 && state.writer != wave &&
+          state.writePhase >= barrierPhase)
+        return "reads " + where + ", which " + writer +
+               " wrote after the last barrier (a barrier is missing between "
+               "the write and the read)";
+      continue;
+    }
+    uint16_t others = state.readPhase == barrierPhase
+                          ? uint16_t(state.readers & ~self)
+                          : uint16_t(0);
+    if (others)
+      return "overwrites " + where + ", which wave " +
+             std::to_string(llvm::countr_zero(others)) +
+             " read after the last barrier (a barrier is missing between the "
+             "read and the write)";
+    if (state.pending)
+      return "overwrites " + where + ", which an amdgpu.gather_to_lds of " +
+             writer + " is still writing";
+    if (state.writer >= 0 && state.writer != wave &&
+        state.writePhase >= barrierPhase)
+      return "overwrites " + where + ", which " + writer +
+             " wrote after the last barrier (a barrier is missing between "
+             "the writes)";
+  }
+  for (int64_t b = begin; b < begin + numBytes; ++b) {
+    LDSByte &state = storage.lds[b];
+    if (!isWrite) {
+      if (state.readPhase != barrierPhase) {
+        state.readPhase = barrierPhase;
+        state.readers = 0;
+      }
+      state.readers |= self;
+      continue;
+    }
+    state.writer = int8_t(wave);
+    state.pending = async;
+    state.writePhase = async ? -1 : barrierPhase;
+  }
+  return "";
+}
+
+void Interpreter::completeCopies(int64_t wave, size_t keep) {
+  std::deque<PendingCopy> &copies = pendingCopies[wave];
+  while (copies.size() > keep) {
+    PendingCopy copy = copies.front();
+    copies.pop_front();
+    for (int64_t b = copy.begin; b < copy.begin + copy.size; ++b) {
+      LDSByte &state = copy.storage->lds[b];
+      if (state.pending && state.writer == wave) {
+        state.pending = false;
+        state.writePhase = barrierPhase;
+      }
+    }
+  }
+}
+
+// Every thread of the workgroup must reach a barrier; in lock step it has
+// nothing to wait for, but it starts a new phase for the race checks. It
+// does not complete copies (amdgpu.lds_barrier waits for LDS operations,
+// not for the vector memory counter that amdgpu.gather_to_lds counts on).
+LogicalResult Interpreter::execBarrier(Operation *op) {
+  if (isPartial())
+    return fail(op, "barrier in divergent control flow (" +
+                        Twine(countActive()) + " of " + Twine(numThreads) +
+                        " threads active)");
+  ++barrierPhase;
+  return success();
+}
+
+// gfx9 counts loads and stores on one vector memory counter (vmcnt): a wait
+// for either leaves at most that many of the wave's copies pending. Other
+// vector memory operations complete at once in the emulator, so counting
+// only copies keeps more of them pending than the hardware would: never
+// fewer.
+LogicalResult
+Interpreter::execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op) {
+  std::optional<uint32_t> load = op.getLoad(), store = op.getStore();
+  if (!load && !store)
+    return success();
+  uint32_t keep =
+      std::min(load.value_or(UINT32_MAX), store.value_or(UINT32_MAX));
+  for (int64_t wave = 0; wave < getNumWaves(); ++wave)
+    if (isWaveActive(wave))
+      completeCopies(wave, keep);
+  return success();
+}
+
+// global_load_lds_dword{,x3,x4} (CDNA4 ISA, "LDS DMA"): lane l of a wave
+// reads its own `transfer` bytes at its source indices and writes them to
+// workgroup memory at base + l * max(4, transfer) (12-byte transfers take 16
+// bytes, 1- and 2-byte ones 4, zero-extended), base being the destination
+// indices of the wave's first active lane (what the hardware takes from
+// M0). The write is pending until an amdgpu.memory_counter_wait of the wave
+// completes it.
+LogicalResult Interpreter::execGatherToLDS(amdgpu::GatherToLDSOp op) {
+  Type transfer = op.getTransferType();
+  int64_t bits = 0;
+  if (auto vectorType = dyn_cast<VectorType>(transfer))
+    bits = vectorType.getNumElements() * vectorType.getElementTypeBitWidth();
+  else if (transfer.isIntOrFloat())
+    bits = transfer.getIntOrFloatBitWidth();
+  if (!llvm::is_contained({8, 16, 32, 96, 128}, bits))
+    return unsupportedType(op, transfer);
+  int64_t bytes = bits / 8;
+  int64_t laneBytes = bytes <= 4 ? 4 : 16;
+  auto srcType = cast<MemRefType>(op.getSrc().getType());
+  int64_t elemBytes = getMemElemBytes(srcType.getElementType());
+  if (!elemBytes || bytes % elemBytes != 0)
+    return fail(op, "the transfer type must be a whole number of source "
+                    "elements");
+  if (numThreads % kWaveSize != 0)
+    return fail(op, "the workgroup of " + Twine(numThreads) +
+                        " threads is not a whole number of 64-lane waves");
+
+  // Every active lane reads its transfer (checked like a vector.load).
+  Reg loaded;
+  if (failed(access(op, op.getSrc(), op.getSrcIndices(), bytes / elemBytes,
+                    /*isWrite=*/false, &loaded, nullptr)))
+    return failure();
+
+  const MemView *dst = getMem(op, op.getDst());
+  if (!dst)
+    return failure();
+  Storage &storage = *dst->storage;
+  if (storage.lds.empty())
+    return fail(op, "the destination is not workgroup memory of the kernel");
+  int64_t rank = int64_t(dst->sizes.size());
+  int64_t numElements = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (dst->strides[d] != numElements)
+      return fail(op, "the destination view must be contiguous (row-major)");
+    numElements *= dst->sizes[d];
+  }
+  SmallVector<const Reg *, 4> indexRegs;
+  for (Value index : op.getDstIndices()) {
+    const Reg *reg = getReg(op, index);
+    if (!reg)
+      return failure();
+    indexRegs.push_back(reg);
+  }
+  if (int64_t(indexRegs.size()) != rank)
+    return fail(op, "expected " + Twine(rank) + " destination indices");
+
+  constexpr int64_t lanes = kWaveSize;
+  int64_t total = lanes * laneBytes;
+  for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
+    int64_t active = 0;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      active += isActive(wave * lanes + lane);
+    if (active == 0)
+      continue;
+    if (active != lanes)
+      return fail(op, "executed by a partially active wave (wave " +
+                          Twine(wave) + ": " + Twine(active) + " of " +
+                          Twine(lanes) + " lanes active)");
+    int64_t first = wave * lanes;
+    int64_t linear = 0;
+    SmallVector<int64_t, 4> idx;
+    bool inBounds = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      idx.push_back(readIndex(*indexRegs[d], first));
+      inBounds &= idx[d] >= 0 && idx[d] < dst->sizes[d];
+      linear += idx[d] * dst->strides[d];
+    }
+    // The wave's bytes, relative to the view's first element.
+    int64_t begin = linear * dst->elemBytes;
+    int64_t viewBytes = numElements * dst->elemBytes;
+    int64_t viewBegin = dst->getOffset(first) * dst->elemBytes;
+    if (!inBounds || begin + total > viewBytes || viewBegin < 0 ||
+        viewBegin + viewBytes > storage.size) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "wave " << wave << ": the destination index " << formatList(idx)
+         << " of " << op.getDst().getType() << " with shape "
+         << formatList(dst->sizes) << " (" << storage.name << ") plus " << lanes
+         << " lanes x " << laneBytes << " bytes leaves the view (bytes ["
+         << begin << ", " << begin + total << ") of " << viewBytes << ")";
+      return fail(op, text);
+    }
+    begin += viewBegin;
+    std::string race = checkLDSAccess(storage, wave, begin, total,
+                                      /*isWrite=*/true, /*async=*/true);
+    if (!race.empty())
+      return fail(op, "wave " + Twine(wave) + ": the copy " + race);
+    for (int64_t lane = 0; lane < lanes; ++lane) {
+      uint8_t *to = storage.data + begin + lane * laneBytes;
+      std::memcpy(to, loaded.at(first + lane), size_t(bytes));
+      std::memset(to + bytes, 0, size_t(laneBytes - bytes));
+    }
+    if (storage.initialized)
+      std::memset(storage.initialized + begin, 1, size_t(total));
+    pendingCopies[wave].push_back({&storage, begin, total});
+  }
+  return success();
+}

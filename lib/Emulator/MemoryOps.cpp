@@ -1,0 +1,832 @@
+//===- MemoryOps.cpp - memory and views in the wave emulator --------------===//
+//
+// Part of the mx project.
+//
+//===----------------------------------------------------------------------===//
+//
+// memref ops: private and workgroup memory of a workgroup, host allocations,
+// globals and copies; views (subview, reshapes, casts, fat raw buffers,
+// strided metadata) checked against their types; and the checked element
+// access that every load and store goes through (bounds, storage,
+// initialization, workgroup-memory races, buffer semantics).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Interpreter.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::mx::emu;
+using namespace mlir::mx::emu::detail;
+
+//===----------------------------------------------------------------------===//
+// Handlers
+//===----------------------------------------------------------------------===//
+
+void Interpreter::registerMemoryHandlers(HandlerTable &table) {
+  table.add<memref::AllocaOp>([](Interpreter &self,
+                                 memref::AllocaOp alloca) -> LogicalResult {
+    if (self.isHost())
+      return self.execAlloc(alloca, alloca.getType(), alloca.getDynamicSizes());
+    FailureOr<MemView> view = self.createLocal(alloca, alloca.getType(),
+                                               alloca.getDynamicSizes(), true);
+    if (failed(view))
+      return failure();
+    self.setMem(alloca.getResult(), *view);
+    return success();
+  });
+  table.add<memref::AllocOp>([](Interpreter &self, memref::AllocOp alloc) {
+    return self.execAlloc(alloc, alloc.getType(), alloc.getDynamicSizes());
+  });
+  table.add<memref::DeallocOp>([](Interpreter &self, memref::DeallocOp op) {
+    return self.execDealloc(op);
+  });
+  table.add<memref::CopyOp>(
+      [](Interpreter &self, memref::CopyOp op) { return self.execCopy(op); });
+  table.add<memref::GetGlobalOp>([](Interpreter &self, memref::GetGlobalOp op) {
+    return self.execGetGlobal(op);
+  });
+  table.add<memref::ReinterpretCastOp>(
+      [](Interpreter &self, memref::ReinterpretCastOp op) {
+        return self.execReinterpretCast(op);
+      });
+  table.add<memref::ExpandShapeOp>(
+      [](Interpreter &self, memref::ExpandShapeOp op) {
+        return self.execExpandShape(op);
+      });
+  table.add<memref::CollapseShapeOp>(
+      [](Interpreter &self, memref::CollapseShapeOp op) {
+        return self.execCollapseShape(op);
+      });
+  table.add<memref::ExtractStridedMetadataOp>(
+      [](Interpreter &self, memref::ExtractStridedMetadataOp op) {
+        return self.execExtractStridedMetadata(op);
+      });
+  // Casts that keep the view (address spaces, alignment, layouts).
+  table.add<memref::CastOp, memref::MemorySpaceCastOp,
+            memref::AssumeAlignmentOp>(
+      [](Interpreter &self, Operation *op) -> LogicalResult {
+        if (!isa<MemRefType>(op->getResult(0).getType()))
+          return self.unsupportedType(op, op->getResult(0).getType());
+        const MemView *view = self.getMem(op, op->getOperand(0));
+        if (!view)
+          return failure();
+        return self.setView(op, op->getResult(0), *view);
+      });
+  table.add<memref::DimOp>(
+      [](Interpreter &self, memref::DimOp dim) -> LogicalResult {
+        const MemView *view = self.getMem(dim, dim.getSource());
+        if (!view)
+          return failure();
+        FailureOr<int64_t> index =
+            self.getUniformInt(dim, dim.getIndex(), "the dimension index");
+        if (failed(index))
+          return failure();
+        if (*index < 0 || *index >= int64_t(view->sizes.size()))
+          return self.fail(dim, "dimension index " + Twine(*index) +
+                                    " out of range for rank " +
+                                    Twine(view->sizes.size()));
+        self.setReg(dim.getResult(),
+                    self.uniformInt(dim.getType(), view->sizes[*index]));
+        return success();
+      });
+  table.add<memref::SubViewOp>([](Interpreter &self, memref::SubViewOp op) {
+    return self.execSubView(op);
+  });
+  table.add<amdgpu::FatRawBufferCastOp>(
+      [](Interpreter &self, amdgpu::FatRawBufferCastOp op) {
+        return self.execFatRawBufferCast(op);
+      });
+  table.add<memref::LoadOp>(
+      [](Interpreter &self, memref::LoadOp load) -> LogicalResult {
+        std::optional<TypeInfo> info = getTypeInfo(load.getType());
+        if (!info)
+          return self.unsupportedType(load, load.getType());
+        Reg loaded;
+        if (failed(self.access(load, load.getMemRef(), load.getIndices(), 1,
+                               /*isWrite=*/false, &loaded, nullptr)))
+          return failure();
+        self.setReg(load.getResult(), std::move(loaded));
+        return success();
+      });
+  table.add<memref::StoreOp>(
+      [](Interpreter &self, memref::StoreOp store) -> LogicalResult {
+        const Reg *value = self.getReg(store, store.getValueToStore());
+        if (!value)
+          return failure();
+        return self.access(store, store.getMemRef(), store.getIndices(), 1,
+                           /*isWrite=*/true, nullptr, value);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
+                                            ValueRange dynamicSizes,
+                                            bool perThread) {
+  if (!type.getLayout().isIdentity())
+    return fail(op, "only identity-layout memrefs can be allocated");
+  int64_t elemBytes = getMemElemBytes(type.getElementType());
+  if (!elemBytes)
+    return unsupportedType(op, type);
+  MemView view;
+  view.elemBytes = elemBytes;
+  unsigned next = 0;
+  int64_t numElements = 1;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      if (next >= dynamicSizes.size())
+        return fail(op, "missing dynamic size");
+      FailureOr<int64_t> value =
+          getUniformInt(op, dynamicSizes[next++], "a dynamic size");
+      if (failed(value))
+        return failure();
+      size = *value;
+    }
+    if (size < 0)
+      return fail(op, "negative size " + Twine(size));
+    if (size > 0 && numElements > kMaxLocalBytes / size)
+      return fail(op, "allocation too large");
+    numElements *= size;
+    view.sizes.push_back(size);
+  }
+  view.strides.resize(view.sizes.size());
+  int64_t stride = 1;
+  for (int64_t d = int64_t(view.sizes.size()) - 1; d >= 0; --d) {
+    view.strides[d] = stride;
+    stride *= view.sizes[d];
+  }
+  int64_t bytes = numElements * elemBytes;
+  int64_t copies = perThread ? numThreads : 1;
+  if (bytes > (kMaxLocalBytes - localBytes) / copies)
+    return fail(op, "private/workgroup memory exceeds " +
+                        Twine(kMaxLocalBytes) + " bytes");
+  localBytes += bytes * copies;
+  auto storage = std::make_unique<Storage>();
+  storage->owned.assign(size_t(bytes * copies), 0);
+  storage->ownedInitialized.assign(size_t(bytes * copies), 0);
+  storage->data = storage->owned.data();
+  storage->initialized = storage->ownedInitialized.data();
+  storage->size = bytes * copies;
+  {
+    llvm::raw_string_ostream os(storage->name);
+    os << "'" << op->getName() << "' at " << op->getLoc();
+  }
+  // Workgroup memory is shared by the workgroup's waves: check for races.
+  if (!perThread)
+    storage->lds.assign(size_t(bytes), LDSByte());
+  view.storage = storage.get();
+  view.threadStride = perThread ? bytes : 0;
+  localStorages.push_back(std::move(storage));
+  return view;
+}
+
+LogicalResult Interpreter::access(Operation *op, Value memref,
+                                  ValueRange indices, int64_t count,
+                                  bool isWrite, Reg *loaded,
+                                  const Reg *stored) {
+  const MemView *viewPtr = getMem(op, memref);
+  if (!viewPtr)
+    return failure();
+  const MemView &view = *viewPtr;
+  int64_t rank = int64_t(view.sizes.size());
+  if (int64_t(indices.size()) != rank)
+    return fail(op, "expected " + Twine(rank) + " indices");
+  if (count > 1 && rank > 0 && view.strides.back() != 1)
+    return fail(op, "vector access along a non-contiguous innermost "
+                    "dimension is not supported");
+  if (count > 1 && rank == 0)
+    return fail(op, "vector access to a rank-0 memref");
+  SmallVector<const Reg *, 6> indexRegs;
+  bool uniform = view.threadStride == 0 && !view.threadOffset;
+  for (Value index : indices) {
+    const Reg *reg = getReg(op, index);
+    if (!reg)
+      return failure();
+    indexRegs.push_back(reg);
+    uniform &= reg->uniform;
+  }
+  if (stored)
+    uniform &= stored->uniform;
+  int64_t numBytes = count * view.elemBytes;
+  if (loaded)
+    *loaded = Reg(uint32_t(numBytes), uniform, numThreads);
+  Storage &storage = *view.storage;
+  if (storage.freed)
+    return fail(op, Twine(isWrite ? "write to " : "read of ") + storage.name +
+                        " after its memref.dealloc");
+  if (isWrite && storage.readOnly)
+    return fail(op, "write to the constant " + storage.name);
+  SmallVector<int64_t, 6> idx(rank);
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    int64_t linear = view.getOffset(t);
+    bool inBounds = true;
+    for (int64_t d = 0; d < rank; ++d) {
+      idx[d] = readIndex(*indexRegs[d], t);
+      int64_t extent = d == rank - 1 ? count : 1;
+      if (idx[d] < 0 || idx[d] > view.sizes[d] - extent)
+        inBounds = false;
+      linear += idx[d] * view.strides[d];
+    }
+    auto describe = [&]() {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "index " << formatList(idx);
+      if (count > 1)
+        os << " (+" << count << " elements)";
+      os << " of " << memref.getType() << " with shape "
+         << formatList(view.sizes) << " (" << storage.name << ")";
+      return text;
+    };
+    if (view.isBuffer) {
+      // Buffer semantics: the shape is not checked, each element is
+      // range-checked against the buffer (offsets are unsigned on the
+      // hardware: below the base is out of range). In-range elements must
+      // still lie in the storage.
+      for (int64_t k = 0; k < count; ++k) {
+        int64_t begin = (linear + k) * view.elemBytes;
+        int64_t relative = begin - view.bufferBase;
+        if (relative < 0 || relative + view.elemBytes > view.numRecords)
+          continue; // Loads read 0 (the register starts zeroed); stores drop.
+        if (begin < 0 || begin + view.elemBytes > storage.size)
+          return failThread(
+              op, t, uniform,
+              (isWrite ? "write at " : "read at ") + describe() +
+                  " through a fat raw buffer touches bytes [" + Twine(begin) +
+                  ", " + Twine(begin + view.elemBytes) +
+                  ") outside its storage of " + Twine(storage.size) + " bytes");
+        uint8_t *data = storage.data + begin;
+        if (isWrite) {
+          std::memcpy(data, stored->at(t) + k * view.elemBytes,
+                      size_t(view.elemBytes));
+          if (storage.initialized)
+            std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
+          continue;
+        }
+        if (storage.initialized)
+          for (int64_t b = 0; b < view.elemBytes; ++b)
+            if (!storage.initialized[begin + b])
+              return failThread(op, t, uniform,
+                                "read at " + describe() +
+                                    " reads memory that was never written");
+        std::memcpy(loaded->at(t) + k * view.elemBytes, data,
+                    size_t(view.elemBytes));
+      }
+      continue;
+    }
+    if (!inBounds)
+      return failThread(op, t, uniform,
+                        (isWrite ? "write at " : "read at ") + describe() +
+                            " is out of bounds");
+    int64_t base = view.threadStride * t;
+    int64_t limit = view.threadStride ? base + view.threadStride : storage.size;
+    int64_t begin = base + linear * view.elemBytes;
+    if (begin < base || begin + numBytes > limit)
+      return failThread(op, t, uniform,
+                        (isWrite ? "write at " : "read at ") + describe() +
+                            " touches bytes [" + Twine(begin - base) + ", " +
+                            Twine(begin - base + numBytes) +
+                            ") outside its storage of " + Twine(limit - base) +
+                            " bytes");
+    if (!storage.lds.empty()) {
+      // Workgroup memory: races between the waves.
+      std::string race;
+      if (!uniform)
+        race = checkLDSAccess(storage, t / kWaveSize, begin, numBytes, isWrite,
+                              /*async=*/false);
+      for (int64_t w = 0; uniform && race.empty() && w < getNumWaves(); ++w)
+        if (isWaveActive(w))
+          race = checkLDSAccess(storage, w, begin, numBytes, isWrite,
+                                /*async=*/false);
+      if (!race.empty())
+        return failThread(op, t, uniform,
+                          (isWrite ? "write at " : "read at ") + describe() +
+                              ": " + race);
+    }
+    if (isWrite) {
+      std::memcpy(storage.data + begin, stored->at(t), size_t(numBytes));
+      if (storage.initialized)
+        std::memset(storage.initialized + begin, 1, size_t(numBytes));
+    } else {
+      if (storage.initialized)
+        for (int64_t b = 0; b < numBytes; ++b)
+          if (!storage.initialized[begin + b])
+            return failThread(op, t, uniform,
+                              "read at " + describe() +
+                                  " reads memory that was never written");
+      std::memcpy(loaded->at(t), storage.data + begin, size_t(numBytes));
+    }
+  }
+  return success();
+}
+
+LogicalResult Interpreter::execVectorLoadStore(Operation *op, Value memref,
+                                               ValueRange indices,
+                                               VectorType vectorType,
+                                               bool isWrite, Value stored) {
+  auto memrefType = cast<MemRefType>(memref.getType());
+  Type elemType = memrefType.getElementType();
+  int64_t count = 1;
+  if (isa<VectorType>(elemType)) {
+    if (elemType != vectorType)
+      return fail(op, "vector type differs from the memref's vector element "
+                      "type");
+  } else {
+    if (vectorType.getRank() != 1 || vectorType.isScalable())
+      return fail(op, "only 1-D vector accesses are supported");
+    if (vectorType.getElementType() != elemType)
+      return fail(op, "vector and memref element types differ");
+    count = vectorType.getNumElements();
+  }
+  if (isWrite) {
+    const Reg *value = getReg(op, stored);
+    if (!value)
+      return failure();
+    return access(op, memref, indices, count, true, nullptr, value);
+  }
+  Reg loaded;
+  if (failed(access(op, memref, indices, count, false, &loaded, nullptr)))
+    return failure();
+  setReg(op->getResult(0), std::move(loaded));
+  return success();
+}
+
+LogicalResult Interpreter::resolveMixed(Operation *op,
+                                        ArrayRef<OpFoldResult> mixed,
+                                        SmallVectorImpl<int64_t> &out,
+                                        StringRef what) {
+  for (OpFoldResult ofr : mixed) {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      out.push_back(cast<IntegerAttr>(attr).getInt());
+      continue;
+    }
+    FailureOr<int64_t> value = getUniformInt(op, cast<Value>(ofr), what);
+    if (failed(value))
+      return failure();
+    out.push_back(*value);
+  }
+  return success();
+}
+
+LogicalResult Interpreter::setView(Operation *op, Value result, MemView view) {
+  auto type = dyn_cast<MemRefType>(result.getType());
+  if (!type)
+    return unsupportedType(op, result.getType());
+  for (int64_t size : view.sizes)
+    if (size < 0)
+      return fail(op, "negative size in the result shape " +
+                          formatList(view.sizes));
+  std::optional<int64_t> offset;
+  if (!view.threadOffset)
+    offset = view.offset;
+  std::string mismatch =
+      checkViewAgainstType(type, offset, view.sizes, view.strides);
+  if (!mismatch.empty())
+    return fail(op, "run-time " + mismatch);
+  setMem(result, std::move(view));
+  return success();
+}
+
+LogicalResult Interpreter::execSubView(memref::SubViewOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  SmallVector<int64_t> sizes, strides;
+  if (failed(resolveMixed(op, op.getMixedSizes(), sizes, "a subview size")) ||
+      failed(
+          resolveMixed(op, op.getMixedStrides(), strides, "a subview stride")))
+    return failure();
+  SmallVector<OpFoldResult> mixedOffsets = op.getMixedOffsets();
+  size_t rank = source->sizes.size();
+  if (mixedOffsets.size() != rank || sizes.size() != rank ||
+      strides.size() != rank)
+    return fail(op, "rank mismatch");
+  // Offsets may differ per thread (e.g. a tile per thread).
+  SmallVector<int64_t> staticOffsets(rank, 0);
+  SmallVector<const Reg *> offsetRegs(rank, nullptr);
+  bool uniform = true;
+  for (auto [d, ofr] : llvm::enumerate(mixedOffsets)) {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      staticOffsets[d] = cast<IntegerAttr>(attr).getInt();
+      continue;
+    }
+    offsetRegs[d] = getReg(op, cast<Value>(ofr));
+    if (!offsetRegs[d])
+      return failure();
+    uniform &= offsetRegs[d]->uniform;
+  }
+  MemView result = *source;
+  result.sizes.clear();
+  result.strides.clear();
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  for (size_t d = 0; d < rank; ++d) {
+    if (dropped.test(d))
+      continue;
+    result.sizes.push_back(sizes[d]);
+    result.strides.push_back(source->strides[d] * strides[d]);
+  }
+  std::shared_ptr<std::vector<int64_t>> perThread;
+  if (!uniform)
+    perThread = std::make_shared<std::vector<int64_t>>(numThreads, 0);
+  SmallVector<int64_t> offsets(rank);
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    int64_t delta = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      offsets[d] =
+          offsetRegs[d] ? readIndex(*offsetRegs[d], t) : staticOffsets[d];
+      if (offsets[d] < 0 || sizes[d] < 0 ||
+          (sizes[d] > 0 &&
+           offsets[d] + (sizes[d] - 1) * strides[d] >= source->sizes[d]) ||
+          (sizes[d] == 0 && offsets[d] > source->sizes[d]))
+        return failThread(
+            op, t, uniform,
+            "subview offsets " + formatList(offsets) + ", sizes " +
+                formatList(sizes) + ", strides " + formatList(strides) +
+                " exceed the source shape " + formatList(source->sizes));
+      delta += offsets[d] * source->strides[d];
+    }
+    if (uniform)
+      result.offset += delta;
+    else
+      (*perThread)[t] =
+          delta + (source->threadOffset ? (*source->threadOffset)[t] : 0);
+  }
+  if (perThread)
+    result.threadOffset = std::move(perThread);
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  MemView view = *source;
+  if (view.threadStride != 0 || !view.storage->lds.empty())
+    return fail(op, "only global memory can be viewed as a fat raw buffer "
+                    "(not " +
+                        view.storage->name + ")");
+  if (op.getResetOffset() && (view.threadOffset || view.offset != 0))
+    return fail(op, "resetOffset with a nonzero memref offset is not "
+                    "supported");
+  // Without bounds checking the result is a plain view (an access outside
+  // the view's shape is an error, not a buffer-unchecked access).
+  if (!op.getBoundsCheck())
+    return setView(op, op.getResult(), view);
+  int64_t numRecords = 0;
+  if (Value validBytes = op.getValidBytes()) {
+    FailureOr<int64_t> value = getUniformInt(op, validBytes, "validBytes");
+    if (failed(value))
+      return failure();
+    numRecords = *value;
+  } else {
+    // As the lowering computes num_records: one element past the greatest
+    // valid index, max_d(sizes[d] * strides[d]) elements.
+    numRecords = view.sizes.empty() ? 1 : 0;
+    for (auto [size, stride] : llvm::zip(view.sizes, view.strides))
+      numRecords = std::max(numRecords, size * stride);
+    numRecords *= view.elemBytes;
+  }
+  if (numRecords < 0 || numRecords > int64_t(UINT32_MAX))
+    return fail(op, "buffer size " + Twine(numRecords) +
+                        " bytes does not fit in num_records (32 bits)");
+  view.isBuffer = true;
+  view.bufferBase = 0;
+  view.numRecords = numRecords;
+  return setView(op, op.getResult(), view);
+}
+
+LogicalResult Interpreter::execReinterpretCast(memref::ReinterpretCastOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  SmallVector<int64_t> sizes, strides;
+  if (failed(resolveMixed(op, op.getMixedSizes(), sizes, "a size")) ||
+      failed(resolveMixed(op, op.getMixedStrides(), strides, "a stride")))
+    return failure();
+  // The offset is relative to the source's base (its allocation), not to
+  // the source view; it may differ per thread.
+  MemView result = *source;
+  result.threadOffset.reset();
+  result.sizes.assign(sizes.begin(), sizes.end());
+  result.strides.assign(strides.begin(), strides.end());
+  OpFoldResult offset = op.getMixedOffsets()[0];
+  if (auto attr = dyn_cast<Attribute>(offset)) {
+    result.offset = cast<IntegerAttr>(attr).getInt();
+  } else {
+    const Reg *reg = getReg(op, cast<Value>(offset));
+    if (!reg)
+      return failure();
+    if (reg->uniform) {
+      result.offset = readIndex(*reg, 0);
+    } else {
+      auto perThread = std::make_shared<std::vector<int64_t>>(numThreads, 0);
+      for (int64_t t = 0; t < numThreads; ++t)
+        if (isActive(t))
+          (*perThread)[t] = readIndex(*reg, t);
+      result.offset = 0;
+      result.threadOffset = std::move(perThread);
+    }
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execExpandShape(memref::ExpandShapeOp op) {
+  const MemView *source = getMem(op, op.getSrc());
+  if (!source)
+    return failure();
+  SmallVector<int64_t> shape;
+  if (failed(
+          resolveMixed(op, op.getMixedOutputShape(), shape, "an output size")))
+    return failure();
+  MemView result = *source;
+  result.sizes.assign(shape.begin(), shape.end());
+  result.strides.assign(shape.size(), 0);
+  for (auto [sourceDim, group] :
+       llvm::enumerate(op.getReassociationIndices())) {
+    if (sourceDim >= source->sizes.size())
+      return fail(op, "rank mismatch");
+    int64_t stride = source->strides[sourceDim];
+    int64_t product = 1;
+    for (int64_t d : llvm::reverse(group)) {
+      result.strides[d] = stride;
+      stride *= shape[d];
+      product *= shape[d];
+    }
+    if (product != source->sizes[sourceDim])
+      return fail(op, "output sizes " + formatList(shape) +
+                          " do not multiply to the size " +
+                          Twine(source->sizes[sourceDim]) +
+                          " of source dimension " + Twine(sourceDim));
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult Interpreter::execCollapseShape(memref::CollapseShapeOp op) {
+  const MemView *source = getMem(op, op.getSrc());
+  if (!source)
+    return failure();
+  MemView result = *source;
+  result.sizes.clear();
+  result.strides.clear();
+  for (const ReassociationIndices &group : op.getReassociationIndices()) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= source->sizes[d];
+    // Walking inward to outward over the dimensions larger than one, each
+    // stride must be the next inner one times its size.
+    std::optional<int64_t> innerStride;
+    int64_t expected = 0;
+    for (int64_t d : llvm::reverse(group)) {
+      if (source->sizes[d] == 1 || size == 0)
+        continue;
+      if (innerStride && source->strides[d] != expected)
+        return fail(op, "cannot collapse the dimensions " + formatList(group) +
+                            " of the view with sizes " +
+                            formatList(source->sizes) + " and strides " +
+                            formatList(source->strides) +
+                            ": they are not contiguous");
+      if (!innerStride)
+        innerStride = source->strides[d];
+      expected = source->strides[d] * source->sizes[d];
+    }
+    result.sizes.push_back(size);
+    result.strides.push_back(innerStride     ? *innerStride
+                             : group.empty() ? 1
+                                             : source->strides[group.back()]);
+  }
+  return setView(op, op.getResult(), std::move(result));
+}
+
+LogicalResult
+Interpreter::execExtractStridedMetadata(memref::ExtractStridedMetadataOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  if (!source)
+    return failure();
+  MemView base = *source;
+  base.offset = 0;
+  base.threadOffset.reset();
+  base.sizes.clear();
+  base.strides.clear();
+  setMem(op.getBaseBuffer(), std::move(base));
+  Type indexType = IndexType::get(op.getContext());
+  if (!source->threadOffset) {
+    setReg(op.getOffset(), uniformInt(indexType, source->offset));
+  } else {
+    Reg offset(8, /*uniform=*/false, numThreads);
+    for (int64_t t = 0; t < numThreads; ++t) {
+      int64_t value = source->getOffset(t);
+      std::memcpy(offset.at(t), &value, 8);
+    }
+    setReg(op.getOffset(), std::move(offset));
+  }
+  for (auto [value, size] : llvm::zip(op.getSizes(), source->sizes))
+    setReg(value, uniformInt(indexType, size));
+  for (auto [value, stride] : llvm::zip(op.getStrides(), source->strides))
+    setReg(value, uniformInt(indexType, stride));
+  return success();
+}
+
+//===--- Host memory ----------------------------------------------------===//
+
+Storage *Interpreter::getHostStorage(std::shared_ptr<HostBuffer> buffer,
+                                     const Twine &name) {
+  auto it = hostStorages.find(buffer.get());
+  if (it != hostStorages.end())
+    return it->second;
+  auto storage = std::make_unique<Storage>();
+  storage->data = buffer->bytes.data();
+  storage->size = int64_t(buffer->bytes.size());
+  storage->name = name.str();
+  if (buffer->initialized.size() == buffer->bytes.size() &&
+      !buffer->initialized.empty())
+    storage->initialized = buffer->initialized.data();
+  storage->readOnly = buffer->readOnly;
+  storage->host = std::move(buffer);
+  Storage *result = storage.get();
+  hostStorages[result->host.get()] = result;
+  longLivedStorages.push_back(std::move(storage));
+  return result;
+}
+
+LogicalResult Interpreter::execGetGlobal(memref::GetGlobalOp op) {
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      op, op.getNameAttr());
+  if (!global)
+    return fail(op, "no memref.global @" + op.getName());
+  MemRefType type = global.getType();
+  Type elemType = type.getElementType();
+  int64_t elemBytes = getMemElemBytes(elemType);
+  if (!elemBytes || !(isa<FloatType>(elemType) || elemType.isIntOrIndex()))
+    return unsupportedType(op, type);
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return fail(op, "the global @" + op.getName() +
+                        " needs a static shape and an identity layout");
+  Storage *storage = globalStorages.lookup(global);
+  if (!storage) {
+    int64_t numElements = type.getNumElements();
+    if (numElements > kMaxHostBytes / elemBytes)
+      return fail(op, "the global @" + op.getName() + " is too large");
+    int64_t bytes = numElements * elemBytes;
+    auto buffer = std::make_shared<HostBuffer>(size_t(bytes));
+    if (global.isExternal())
+      return fail(op, "the global @" + op.getName() +
+                          " is external (no initial value)");
+    if (global.isUninitialized()) {
+      buffer->initialized.assign(size_t(bytes), 0);
+    } else {
+      auto dense = dyn_cast<DenseElementsAttr>(*global.getInitialValue());
+      if (!dense || dense.getElementType() != elemType)
+        return fail(op, "the initial value of @" + op.getName() +
+                            " is not a dense elements attribute of its "
+                            "element type");
+      unsigned bits = elemBytes * 8;
+      int64_t i = 0;
+      if (isa<FloatType>(elemType)) {
+        for (const llvm::APFloat &value : dense.getValues<llvm::APFloat>())
+          writeBits(buffer->bytes.data(), uint64_t(i++) * bits, bits,
+                    value.bitcastToAPInt().getZExtValue());
+      } else {
+        for (const llvm::APInt &value : dense.getValues<llvm::APInt>())
+          writeBits(buffer->bytes.data(), uint64_t(i++) * bits, bits,
+                    value.getZExtValue() & maskBits(bits));
+      }
+      if (i != numElements)
+        return fail(op, "the initial value of @" + op.getName() + " has " +
+                            Twine(i) + " elements, expected " +
+                            Twine(numElements));
+    }
+    buffer->readOnly = global.getConstant();
+    storage =
+        getHostStorage(std::move(buffer), "memref.global @" + op.getName());
+    globalStorages[global] = storage;
+  }
+  MemView view;
+  view.storage = storage;
+  view.elemBytes = elemBytes;
+  StridedLayout layout = StridedLayout::rowMajor(type.getShape());
+  view.sizes.assign(layout.sizes.begin(), layout.sizes.end());
+  view.strides.assign(layout.strides.begin(), layout.strides.end());
+  return setView(op, op.getResult(), std::move(view));
+}
+
+LogicalResult Interpreter::execAlloc(Operation *op, MemRefType type,
+                                     ValueRange dynamicSizes) {
+  if (!type.getLayout().isIdentity())
+    return fail(op, "only identity-layout memrefs can be allocated");
+  int64_t elemBytes = getMemElemBytes(type.getElementType());
+  if (!elemBytes)
+    return unsupportedType(op, type);
+  SmallVector<int64_t> sizes;
+  unsigned next = 0;
+  int64_t bytes = elemBytes;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      if (next >= dynamicSizes.size())
+        return fail(op, "missing dynamic size");
+      FailureOr<int64_t> value =
+          getUniformInt(op, dynamicSizes[next++], "a dynamic size");
+      if (failed(value))
+        return failure();
+      size = *value;
+    }
+    if (size < 0)
+      return fail(op, "negative size " + Twine(size));
+    if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxHostBytes)
+      return fail(op, "allocation too large");
+    sizes.push_back(size);
+  }
+  if (bytes > kMaxHostBytes - hostBytes)
+    return fail(op,
+                "host allocations exceed " + Twine(kMaxHostBytes) + " bytes");
+  hostBytes += bytes;
+  auto buffer =
+      std::make_shared<HostBuffer>(HostBuffer::uninitialized(size_t(bytes)));
+  std::string name;
+  {
+    llvm::raw_string_ostream os(name);
+    os << "'" << op->getName() << "' at " << op->getLoc();
+  }
+  Storage *storage = getHostStorage(std::move(buffer), name);
+  storage->isHeap = isa<memref::AllocOp>(op);
+  MemView view;
+  view.storage = storage;
+  view.elemBytes = elemBytes;
+  StridedLayout layout = StridedLayout::rowMajor(sizes);
+  view.sizes.assign(layout.sizes.begin(), layout.sizes.end());
+  view.strides.assign(layout.strides.begin(), layout.strides.end());
+  return setView(op, op->getResult(0), std::move(view));
+}
+
+LogicalResult Interpreter::execDealloc(memref::DeallocOp op) {
+  const MemView *view = getMem(op, op.getMemref());
+  if (!view)
+    return failure();
+  Storage &storage = *view->storage;
+  if (!storage.isHeap)
+    return fail(op, "deallocates " + storage.name +
+                        ", which is not a memref.alloc");
+  if (storage.freed)
+    return fail(op, "deallocates " + storage.name + " twice");
+  if (view->offset != 0 || view->threadOffset)
+    return fail(op, "deallocates a view at offset " + Twine(view->offset) +
+                        " of " + storage.name + ", not the allocation");
+  storage.freed = true;
+  return success();
+}
+
+LogicalResult Interpreter::execCopy(memref::CopyOp op) {
+  const MemView *source = getMem(op, op.getSource());
+  const MemView *target = getMem(op, op.getTarget());
+  if (!source || !target)
+    return failure();
+  if (source->sizes != target->sizes || source->elemBytes != target->elemBytes)
+    return fail(op, "the source shape " + formatList(source->sizes) +
+                        " differs from the target shape " +
+                        formatList(target->sizes));
+  Storage &from = *source->storage, &to = *target->storage;
+  for (Storage *storage : {&from, &to})
+    if (storage->freed)
+      return fail(op, "use of " + storage->name + " after its memref.dealloc");
+  if (to.readOnly)
+    return fail(op, "write to the constant " + to.name);
+  StridedLayout fromLayout, toLayout;
+  fromLayout.offset = source->offset;
+  fromLayout.sizes.assign(source->sizes.begin(), source->sizes.end());
+  fromLayout.strides.assign(source->strides.begin(), source->strides.end());
+  toLayout.offset = target->offset;
+  toLayout.sizes = fromLayout.sizes;
+  toLayout.strides.assign(target->strides.begin(), target->strides.end());
+  int64_t elemBytes = source->elemBytes;
+  for (int64_t i = 0, e = fromLayout.getNumElements(); i < e; ++i) {
+    int64_t begin = fromLayout.getPosition(i) * elemBytes;
+    int64_t end = toLayout.getPosition(i) * elemBytes;
+    for (auto [storage, position, what] :
+         {std::make_tuple(&from, begin, "reads"),
+          std::make_tuple(&to, end, "writes")})
+      if (position < 0 || position + elemBytes > storage->size)
+        return fail(op, Twine(what) + " element " + Twine(i) +
+                            " (row-major) at bytes [" + Twine(position) + ", " +
+                            Twine(position + elemBytes) + ") outside " +
+                            storage->name + " of " + Twine(storage->size) +
+                            " bytes");
+    std::memmove(to.data + end, from.data + begin, size_t(elemBytes));
+    // Initialization travels with the bytes.
+    if (to.initialized) {
+      for (int64_t b = 0; b < elemBytes; ++b)
+        to.initialized[end + b] =
+            from.initialized ? from.initialized[begin + b] : 1;
+    }
+  }
+  return success();
+}
