@@ -159,6 +159,17 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       params.subgroupsN, params.requireUKernel);
 }
 
+/// The integer parameters of a TargetAttr with their keys, in printing order.
+static std::array<std::pair<StringLiteral, int64_t>, 5>
+namedCounts(int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
+            int64_t subgroupsM, int64_t subgroupsN) {
+  return {{{"intrinsics_m", intrinsicsM},
+           {"intrinsics_n", intrinsicsN},
+           {"intrinsics_k", intrinsicsK},
+           {"subgroups_m", subgroupsM},
+           {"subgroups_n", subgroupsN}}};
+}
+
 /// The parameter list of a TargetAttr, `<key = value, ...>` with the
 /// non-default parameters, or empty.
 static std::string formatParameters(std::optional<ScaledMMAIntrinsic> intrinsic,
@@ -169,11 +180,8 @@ static std::string formatParameters(std::optional<ScaledMMAIntrinsic> intrinsic,
   if (intrinsic)
     entries.push_back(
         ("intrinsic = " + stringifyScaledMMAIntrinsic(*intrinsic)).str());
-  for (auto [key, value] : {std::make_pair("intrinsics_m", intrinsicsM),
-                            std::make_pair("intrinsics_n", intrinsicsN),
-                            std::make_pair("intrinsics_k", intrinsicsK),
-                            std::make_pair("subgroups_m", subgroupsM),
-                            std::make_pair("subgroups_n", subgroupsN)})
+  for (auto [key, value] : namedCounts(intrinsicsM, intrinsicsN, intrinsicsK,
+                                       subgroupsM, subgroupsN))
     if (value)
       entries.push_back(std::string(key) + " = " + std::to_string(value));
   if (requireUKernel)
@@ -203,11 +211,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t intrinsicsM, int64_t intrinsicsN,
                                  int64_t intrinsicsK, int64_t subgroupsM,
                                  int64_t subgroupsN, bool requireUKernel) {
-  for (auto [name, value] : {std::make_pair("intrinsics_m", intrinsicsM),
-                             std::make_pair("intrinsics_n", intrinsicsN),
-                             std::make_pair("intrinsics_k", intrinsicsK),
-                             std::make_pair("subgroups_m", subgroupsM),
-                             std::make_pair("subgroups_n", subgroupsN)})
+  for (auto [name, value] : namedCounts(intrinsicsM, intrinsicsN, intrinsicsK,
+                                        subgroupsM, subgroupsN))
     if (value < 0)
       return emitError() << name
                          << " must be non-negative (0: the resolver's "
