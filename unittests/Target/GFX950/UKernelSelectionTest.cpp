@@ -9,9 +9,14 @@
 
 #include "mx/InitMX.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -160,6 +165,70 @@ TEST_F(UKernelSelectionTest, InterleavingMustMatch) {
   EXPECT_NE(selection.rejections.find("interleave_m differs"),
             std::string::npos)
       << selection.rejections;
+}
+
+/// The library is parsed once per context: every caller, on any thread, gets
+/// the same data.
+TEST_F(UKernelSelectionTest, LibraryIsParsedOncePerContext) {
+  auto *dialect = ctx.getOrLoadDialect<gfx950::GFX950Dialect>();
+  std::vector<const gfx950::UKernelInfo *> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back(
+        [&, i] { seen[i] = dialect->getUKernelLibrary().data(); });
+  for (std::thread &thread : threads)
+    thread.join();
+  ArrayRef<gfx950::UKernelInfo> library = dialect->getUKernelLibrary();
+  EXPECT_EQ(library.size(), gfx950::getUKernelSources().size());
+  for (const gfx950::UKernelInfo *data : seen)
+    EXPECT_EQ(data, library.data());
+  for (const gfx950::UKernelInfo &ukernel : library) {
+    EXPECT_TRUE(ukernel.match) << ukernel.name.str() << ": " << ukernel.problem;
+    EXPECT_TRUE(ukernel.functionType) << ukernel.name.str();
+  }
+}
+
+/// Through LayoutResolverAttrInterface, #mx_gfx950.target resolves an
+/// encoding as gfx950::resolveLayout does and names the ukernel that serves
+/// the layout.
+TEST_F(UKernelSelectionTest, TargetAttrIsALayoutResolver) {
+  Builder b(&ctx);
+  AffineExpr m, n, k;
+  bindDims(&ctx, m, n, k);
+  ArrayAttr maps = b.getAffineMapArrayAttr(
+      {AffineMap::get(3, 0, {m, k}, &ctx), AffineMap::get(3, 0, {n, k}, &ctx),
+       AffineMap::get(3, 0, {m, n}, &ctx)});
+  SmallVector<Type> types = {f4(), f4(), Float8E8M0FNUType::get(&ctx),
+                             Float8E8M0FNUType::get(&ctx), b.getF32Type()};
+  auto encoding =
+      EncodingAttr::get(&ctx, OperandRole::lhs, types, maps,
+                        {10000, 16384, 16384}, /*layout=*/Attribute());
+  ScaledContractionDims dims;
+  dims.m = {0};
+  dims.n = {1};
+  dims.k = 2;
+  gfx950::TargetAttr target = pins({}, 0, 0, 0, /*requireUKernel=*/true);
+  auto resolver = cast<LayoutResolverAttrInterface>(target);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  FailureOr<TiledLayoutAttrInterface> layout =
+      resolver.resolveLayout(*module, encoding, dims);
+  ASSERT_TRUE(succeeded(layout));
+  EXPECT_EQ(Attribute(*layout),
+            Attribute(resolve(f4(), f4(), 10000, 16384, target)));
+  std::string rejections;
+  llvm::raw_string_ostream os(rejections);
+  FailureOr<std::string> ukernel = resolver.selectUKernel(*layout, os);
+  ASSERT_TRUE(succeeded(ukernel)) << rejections;
+  EXPECT_EQ(*ukernel, kFp4UKernel);
+  // A layout no ukernel serves: failure, with one reason per ukernel.
+  rejections.clear();
+  DataTiledLayoutAttr plain =
+      DataTiledLayoutAttr::get(&ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128,
+                               f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
+  EXPECT_TRUE(failed(resolver.selectUKernel(plain, os)));
+  EXPECT_EQ(StringRef(rejections).count('\n'),
+            gfx950::getUKernelSources().size())
+      << rejections;
 }
 
 } // namespace
