@@ -67,6 +67,18 @@
 
 // -----
 
+// Unroll and wave counts are bounded, so tile sizes, byte counts and the
+// wave product (here 2^64) cannot overflow.
+// expected-error @+1 {{intrinsics_k = 1099511627776 exceeds 256 (intrinsics a wave unrolls along one dimension)}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 1099511627776>
+
+// -----
+
+// expected-error @+1 {{subgroups_m = 4294967296 exceeds 16 (waves per workgroup)}}
+#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 4294967296, subgroups_n = 4294967296>
+
+// -----
+
 // expected-error @+1 {{interleave_m cannot contain rhs: that operand has no such unroll dimension}}
 #bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [rhs]>
 

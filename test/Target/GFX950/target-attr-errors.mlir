@@ -24,8 +24,14 @@ func.func @negative() attributes {mx.target = #mx_gfx950.target<intrinsics_n = -
 
 // -----
 
-// expected-error @+1 {{subgroups_m * subgroups_n = 17 exceeds 16 waves (1024 threads) per workgroup}}
+// expected-error @+1 {{subgroups_m = 17 exceeds 16 (waves per workgroup)}}
 func.func @waves() attributes {mx.target = #mx_gfx950.target<subgroups_m = 17>}
+
+// -----
+
+// Pins are bounded like the layouts they make (no overflow in tile sizes).
+// expected-error @+1 {{intrinsics_m = 4194304 exceeds 256 (intrinsics a wave unrolls along one dimension)}}
+func.func @unroll() attributes {mx.target = #mx_gfx950.target<intrinsics_m = 4194304, intrinsics_n = 4194304>}
 
 // -----
 

@@ -132,6 +132,41 @@ AffineMap EncodingAttr::getRoleMap() const {
 // DataTiledLayoutAttr
 //===----------------------------------------------------------------------===//
 
+LogicalResult
+mlir::mx::verifyTileCounts(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t intrinsicsM, int64_t intrinsicsN,
+                           int64_t intrinsicsK, int64_t subgroupsM,
+                           int64_t subgroupsN, bool zeroIsUnpinned) {
+  std::pair<StringRef, int64_t> counts[] = {{"intrinsics_m", intrinsicsM},
+                                            {"intrinsics_n", intrinsicsN},
+                                            {"intrinsics_k", intrinsicsK},
+                                            {"subgroups_m", subgroupsM},
+                                            {"subgroups_n", subgroupsN}};
+  for (auto [i, count] : llvm::enumerate(counts)) {
+    auto [name, value] = count;
+    if (zeroIsUnpinned && value < 0)
+      return emitError() << name
+                         << " must be non-negative (0: the resolver's "
+                            "choice), got "
+                         << value;
+    if (!zeroIsUnpinned && value < 1)
+      return emitError() << name << " must be at least 1, got " << value;
+    int64_t limit = i < 3 ? kMaxIntrinsicUnroll : kMaxSubgroups;
+    if (value > limit)
+      return emitError() << name << " = " << value << " exceeds " << limit
+                         << (i < 3 ? " (intrinsics a wave unrolls along one "
+                                     "dimension)"
+                                   : " (waves per workgroup)");
+  }
+  // Both at most 16 here: no overflow.
+  int64_t waves =
+      std::max<int64_t>(1, subgroupsM) * std::max<int64_t>(1, subgroupsN);
+  if (waves > kMaxSubgroups)
+    return emitError() << "subgroups_m * subgroups_n = " << waves
+                       << " exceeds 16 waves (1024 threads) per workgroup";
+  return success();
+}
+
 LogicalResult DataTiledLayoutAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ScaledMMAIntrinsic intrinsic,
     Type lhsType, Type rhsType, int64_t intrinsicsM, int64_t intrinsicsN,
@@ -144,17 +179,10 @@ LogicalResult DataTiledLayoutAttr::verify(
   if (!isMXElementType(rhsType))
     return emitError() << "rhs_type must be an MX element type, got "
                        << rhsType;
-  for (auto [name, value] : {std::make_pair("intrinsics_m", intrinsicsM),
-                             std::make_pair("intrinsics_n", intrinsicsN),
-                             std::make_pair("intrinsics_k", intrinsicsK),
-                             std::make_pair("subgroups_m", subgroupsM),
-                             std::make_pair("subgroups_n", subgroupsN)})
-    if (value < 1)
-      return emitError() << name << " must be at least 1, got " << value;
-  if (subgroupsM * subgroupsN > 16)
-    return emitError() << "subgroups_m * subgroups_n = "
-                       << subgroupsM * subgroupsN
-                       << " exceeds 16 waves (1024 threads) per workgroup";
+  if (failed(verifyTileCounts(emitError, intrinsicsM, intrinsicsN, intrinsicsK,
+                              subgroupsM, subgroupsN,
+                              /*zeroIsUnpinned=*/false)))
+    return failure();
   auto checkInterleave = [&](StringRef name, ArrayRef<OperandRole> roles,
                              ArrayRef<OperandRole> allowed) -> LogicalResult {
     llvm::SmallSet<OperandRole, 4> seen;

@@ -211,21 +211,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t intrinsicsM, int64_t intrinsicsN,
                                  int64_t intrinsicsK, int64_t subgroupsM,
                                  int64_t subgroupsN, bool requireUKernel) {
-  for (auto [name, value] : namedCounts(intrinsicsM, intrinsicsN, intrinsicsK,
-                                        subgroupsM, subgroupsN))
-    if (value < 0)
-      return emitError() << name
-                         << " must be non-negative (0: the resolver's "
-                            "choice), got "
-                         << value;
-  // The same bound as #mx.data_tiled_layout, so that every pinned layout can
-  // be built.
-  if (std::max<int64_t>(1, subgroupsM) * std::max<int64_t>(1, subgroupsN) > 16)
-    return emitError() << "subgroups_m * subgroups_n = "
-                       << std::max<int64_t>(1, subgroupsM) *
-                              std::max<int64_t>(1, subgroupsN)
-                       << " exceeds 16 waves (1024 threads) per workgroup";
-  return success();
+  // The limits of #mx.data_tiled_layout, so that every pinned layout can be
+  // built.
+  return verifyTileCounts(emitError, intrinsicsM, intrinsicsN, intrinsicsK,
+                          subgroupsM, subgroupsN, /*zeroIsUnpinned=*/true);
 }
 
 //===----------------------------------------------------------------------===//

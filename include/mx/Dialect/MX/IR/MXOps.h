@@ -45,6 +45,22 @@ bool isSubByteType(Type type);
 /// `count * w` is a multiple of 8 (the packed row must end on a byte).
 FailureOr<int64_t> getPackedByteCount(Type type, int64_t count);
 
+/// The largest intrinsic unroll count of a data-tiled layout along one
+/// dimension (intrinsics_m, _n or _k); it keeps every tile size and byte count
+/// computed from a layout far from int64 overflow.
+constexpr int64_t kMaxIntrinsicUnroll = 256;
+/// The most waves (subgroups_m * subgroups_n) of one workgroup: 1024 threads.
+constexpr int64_t kMaxSubgroups = 16;
+
+/// Verifies the unroll and wave counts of a data-tiled layout against the
+/// limits above: each at least 1, or, with `zeroIsUnpinned` (the pins of a
+/// target, where 0 leaves the choice to the resolver), at least 0. The one
+/// validation of these counts, for layouts and for targets' pins.
+LogicalResult verifyTileCounts(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t intrinsicsM, int64_t intrinsicsN,
+                               int64_t intrinsicsK, int64_t subgroupsM,
+                               int64_t subgroupsN, bool zeroIsUnpinned);
+
 /// Roles of the iteration dimensions of an `mx.scaled_contraction`, as
 /// positions in its iteration space.
 struct ScaledContractionDims {
