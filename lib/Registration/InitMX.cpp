@@ -13,10 +13,10 @@
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
-#include "mx/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
+#include "mx/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

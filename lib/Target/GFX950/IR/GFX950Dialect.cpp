@@ -13,7 +13,14 @@
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/UKernels.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Parser/Parser.h"
@@ -71,67 +78,92 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The parameters of a TargetAttr, in printing order, by key.
+/// The parameters of a TargetAttr: what the parser fills and the printer
+/// prints.
 struct TargetParams {
   std::optional<ScaledMMAIntrinsic> intrinsic;
   int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
   int64_t subgroupsM = 0, subgroupsN = 0;
   bool requireUKernel = false;
 
-  /// The integer parameters with their keys.
-  SmallVector<std::pair<StringLiteral, int64_t *>> counts() {
-    return {{"intrinsics_m", &intrinsicsM},
-            {"intrinsics_n", &intrinsicsN},
-            {"intrinsics_k", &intrinsicsK},
-            {"subgroups_m", &subgroupsM},
-            {"subgroups_n", &subgroupsN}};
+  /// The integer parameters with their keys, in printing order.
+  std::array<std::pair<StringLiteral, int64_t *>, 5> counts() {
+    return {{{"intrinsics_m", &intrinsicsM},
+             {"intrinsics_n", &intrinsicsN},
+             {"intrinsics_k", &intrinsicsK},
+             {"subgroups_m", &subgroupsM},
+             {"subgroups_n", &subgroupsN}}};
+  }
+
+  /// Every key, in printing order.
+  SmallVector<StringRef> keys() {
+    SmallVector<StringRef> result = {"intrinsic"};
+    for (auto [key, field] : counts())
+      result.push_back(key);
+    result.push_back("require_ukernel");
+    return result;
+  }
+
+  /// `<key = value, ...>` with the non-default parameters, or empty.
+  std::string format() {
+    SmallVector<std::string> entries;
+    if (intrinsic)
+      entries.push_back(
+          ("intrinsic = " + stringifyScaledMMAIntrinsic(*intrinsic)).str());
+    for (auto [key, field] : counts())
+      if (*field)
+        entries.push_back(std::string(key) + " = " + std::to_string(*field));
+    if (requireUKernel)
+      entries.push_back("require_ukernel = true");
+    if (entries.empty())
+      return "";
+    return "<" + llvm::join(entries, ", ") + ">";
   }
 };
 } // namespace
 
-ArrayRef<StringLiteral> TargetAttr::getParameterKeys() {
-  static constexpr StringLiteral keys[] = {
-      "intrinsic",   "intrinsics_m", "intrinsics_n",   "intrinsics_k",
-      "subgroups_m", "subgroups_n",  "require_ukernel"};
-  return keys;
+/// Parses an intrinsic name into `intrinsic`; an unknown one is an error
+/// listing the known ones.
+static ParseResult
+parseIntrinsic(AsmParser &parser,
+               std::optional<ScaledMMAIntrinsic> &intrinsic) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string name;
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  intrinsic = symbolizeScaledMMAIntrinsic(name);
+  if (intrinsic)
+    return success();
+  SmallVector<StringRef> known;
+  for (uint32_t value = 0; value <= getMaxEnumValForScaledMMAIntrinsic();
+       ++value)
+    known.push_back(stringifyScaledMMAIntrinsic(ScaledMMAIntrinsic(value)));
+  return parser.emitError(loc)
+         << "unknown intrinsic '" << name
+         << "' (available: " << llvm::join(known, ", ") << ")";
 }
 
 /// `#mx_gfx950.target` or `#mx_gfx950.target<key = value, ...>`, each key at
 /// most once, in any order.
 Attribute TargetAttr::parse(AsmParser &parser, Type) {
   TargetParams params;
+  SmallVector<StringRef> keys = params.keys();
   llvm::StringSet<> seen;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
     std::string key;
     if (parser.parseKeywordOrString(&key))
       return failure();
-    if (!llvm::is_contained(getParameterKeys(), key))
+    if (!llvm::is_contained(keys, key))
       return parser.emitError(loc)
              << "unknown #mx_gfx950.target parameter '" << key
-             << "' (expected one of " << llvm::join(getParameterKeys(), ", ")
-             << ")";
+             << "' (expected one of " << llvm::join(keys, ", ") << ")";
     if (!seen.insert(key).second)
       return parser.emitError(loc) << "'" << key << "' is given twice";
     if (parser.parseEqual())
       return failure();
-    if (key == "intrinsic") {
-      SMLoc valueLoc = parser.getCurrentLocation();
-      std::string name;
-      if (parser.parseKeywordOrString(&name))
-        return failure();
-      params.intrinsic = symbolizeScaledMMAIntrinsic(name);
-      if (!params.intrinsic)
-        return parser.emitError(valueLoc)
-               << "unknown intrinsic '" << name << "' (available: "
-               << stringifyScaledMMAIntrinsic(
-                      ScaledMMAIntrinsic::mfma_scale_16x16x128)
-               << ", "
-               << stringifyScaledMMAIntrinsic(
-                      ScaledMMAIntrinsic::mfma_scale_32x32x64)
-               << ")";
-      return success();
-    }
+    if (key == "intrinsic")
+      return parseIntrinsic(parser, params.intrinsic);
     if (key == "require_ukernel") {
       SMLoc valueLoc = parser.getCurrentLocation();
       StringRef value;
@@ -159,51 +191,20 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       params.subgroupsN, params.requireUKernel);
 }
 
-/// The integer parameters of a TargetAttr with their keys, in printing order.
-static std::array<std::pair<StringLiteral, int64_t>, 5>
-namedCounts(int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
-            int64_t subgroupsM, int64_t subgroupsN) {
-  return {{{"intrinsics_m", intrinsicsM},
-           {"intrinsics_n", intrinsicsN},
-           {"intrinsics_k", intrinsicsK},
-           {"subgroups_m", subgroupsM},
-           {"subgroups_n", subgroupsN}}};
-}
-
-/// The parameter list of a TargetAttr, `<key = value, ...>` with the
-/// non-default parameters, or empty.
-static std::string formatParameters(std::optional<ScaledMMAIntrinsic> intrinsic,
-                                    int64_t intrinsicsM, int64_t intrinsicsN,
-                                    int64_t intrinsicsK, int64_t subgroupsM,
-                                    int64_t subgroupsN, bool requireUKernel) {
-  SmallVector<std::string> entries;
-  if (intrinsic)
-    entries.push_back(
-        ("intrinsic = " + stringifyScaledMMAIntrinsic(*intrinsic)).str());
-  for (auto [key, value] : namedCounts(intrinsicsM, intrinsicsN, intrinsicsK,
-                                       subgroupsM, subgroupsN))
-    if (value)
-      entries.push_back(std::string(key) + " = " + std::to_string(value));
-  if (requireUKernel)
-    entries.push_back("require_ukernel = true");
-  if (entries.empty())
-    return "";
-  return "<" + llvm::join(entries, ", ") + ">";
-}
-
 void TargetAttr::print(AsmPrinter &printer) const {
-  printer << formatParameters(
-      getIntrinsic(), getIntrinsicsM(), getIntrinsicsN(), getIntrinsicsK(),
-      getSubgroupsM(), getSubgroupsN(), getRequireUkernel());
+  TargetParams params = {getIntrinsic(),     getIntrinsicsM(), getIntrinsicsN(),
+                         getIntrinsicsK(),   getSubgroupsM(),  getSubgroupsN(),
+                         getRequireUkernel()};
+  printer << params.format();
 }
 
 std::string TargetAttr::getAsText(std::optional<ScaledMMAIntrinsic> intrinsic,
                                   int64_t intrinsicsM, int64_t intrinsicsN,
                                   int64_t intrinsicsK, int64_t subgroupsM,
                                   int64_t subgroupsN, bool requireUKernel) {
-  return "#mx_gfx950.target" +
-         formatParameters(intrinsic, intrinsicsM, intrinsicsN, intrinsicsK,
-                          subgroupsM, subgroupsN, requireUKernel);
+  TargetParams params = {intrinsic,  intrinsicsM, intrinsicsN,   intrinsicsK,
+                         subgroupsM, subgroupsN,  requireUKernel};
+  return "#mx_gfx950.target" + params.format();
 }
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,

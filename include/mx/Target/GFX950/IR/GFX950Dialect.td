@@ -99,9 +99,6 @@ def MXGFX950_TargetAttr
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The key of each parameter in the assembly format, in printing order.
-    static ::llvm::ArrayRef<::llvm::StringLiteral> getParameterKeys();
-
     /// The textual form of the attribute with these parameters (what
     /// `print` prints after the mnemonic, prefixed with
     /// `#mx_gfx950.target`), for pipelines that build the attribute before
