@@ -5,8 +5,9 @@ For each GEMM shape and each configuration (the resolver's default layout, or
 layout parameters pinned through the pipeline's options), this drives the
 real pipeline on an MXFP4 (by default) scaled contraction with B as N x K:
 
-  1. mx-set-encodings + mx-materialize-encodings{target=#mx_gfx950.target<
-     <pins>, require_ukernel=true>}: the data-tiled layout the pipeline uses
+  1. mx-set-encodings + the pipeline's own mx-materialize-encodings (with
+     the #mx_gfx950.target the pipeline builds from the pins, read from
+     --dump-pass-pipeline): the data-tiled layout the pipeline uses
      (the same pass and options the pipeline runs first), read from the
      printed #mx.data_tiled_layout;
   2. mx-gfx950-pipeline{output=gpu <pins>}: the host function's
@@ -182,26 +183,28 @@ def parse_report(text):
     return kernels
 
 
-def target_attr(options):
-    """The #mx_gfx950.target that mx-gfx950-pipeline builds from `options`
-    (its pins, e.g. 'intrinsic=32x32x64 intrinsics-m=4'), with
-    require_ukernel as the pipeline sets it."""
-    entries = []
-    for option in options.split():
-        key, value = option.split("=", 1)
-        if key == "intrinsic":
-            value = "mfma_scale_" + value
-        entries.append("%s=%s" % (key.replace("-", "_"), value))
-    entries.append("require_ukernel=true")
-    return "#mx_gfx950.target<%s>" % ",".join(entries)
+def materialize_pass(mx_opt, options):
+    """The mx-materialize-encodings pass that mx-gfx950-pipeline runs for
+    `options` (its pins, e.g. 'intrinsic=32x32x64 intrinsics-m=4'), with the
+    target attribute the pipeline builds, taken from --dump-pass-pipeline."""
+    result = subprocess.run(
+        [mx_opt, "-", "--mx-gfx950-pipeline=%s output=gpu" % options,
+         "--dump-pass-pipeline", "-o", os.devnull],
+        input="module {}", capture_output=True, text=True)
+    match = re.search(r"mx-materialize-encodings\{.*\}", result.stderr)
+    if result.returncode != 0 or not match:
+        message = next((line for line in result.stderr.splitlines()
+                        if "error:" in line), result.stderr.strip())
+        raise Failure(message.split("error:", 1)[-1].strip())
+    return match.group(0)
 
 
 def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat):
     _, m, n, k = shape
     ir = CONTRACTION.format(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type)
-    materialized, _ = run([mx_opt, "-", "--mx-set-encodings",
-                           "--mx-materialize-encodings=target="
-                           + target_attr(options)], ir)
+    materialized, _ = run([mx_opt, "-", "--pass-pipeline=builtin.module("
+                           "mx-set-encodings,%s)"
+                           % materialize_pass(mx_opt, options)], ir)
     layout = parse_layout(materialized)
     pipeline = "--mx-gfx950-pipeline=%s" % options
     gpu, _ = run([mx_opt, "-", pipeline + " output=gpu"], ir)
