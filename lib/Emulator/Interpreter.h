@@ -331,6 +331,11 @@ private:
 
   //===--- Memory and views (MemoryOps.cpp) -------------------------------===//
 
+  /// The size of one dimension of an allocation: \p size, or for a dynamic
+  /// one the next (\p next) of \p dynamicSizes, uniform across threads;
+  /// negative sizes are errors.
+  FailureOr<int64_t> getAllocSize(Operation *op, int64_t size,
+                                  ValueRange dynamicSizes, unsigned &next);
   /// Allocates private (\p perThread) or workgroup memory of \p type for the
   /// current workgroup.
   FailureOr<MemView> createLocal(Operation *op, MemRefType type,

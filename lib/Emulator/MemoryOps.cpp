@@ -128,6 +128,23 @@ void Interpreter::registerMemoryHandlers(HandlerTable &table) {
 // Memory
 //===----------------------------------------------------------------------===//
 
+FailureOr<int64_t> Interpreter::getAllocSize(Operation *op, int64_t size,
+                                             ValueRange dynamicSizes,
+                                             unsigned &next) {
+  if (ShapedType::isDynamic(size)) {
+    if (next >= dynamicSizes.size())
+      return fail(op, "missing dynamic size");
+    FailureOr<int64_t> value =
+        getUniformInt(op, dynamicSizes[next++], "a dynamic size");
+    if (failed(value))
+      return failure();
+    size = *value;
+  }
+  if (size < 0)
+    return fail(op, "negative size " + Twine(size));
+  return size;
+}
+
 FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
                                             ValueRange dynamicSizes,
                                             bool perThread) {
@@ -140,18 +157,12 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
   view.elemBytes = elemBytes;
   unsigned next = 0;
   int64_t numElements = 1;
-  for (int64_t size : type.getShape()) {
-    if (ShapedType::isDynamic(size)) {
-      if (next >= dynamicSizes.size())
-        return fail(op, "missing dynamic size");
-      FailureOr<int64_t> value =
-          getUniformInt(op, dynamicSizes[next++], "a dynamic size");
-      if (failed(value))
-        return failure();
-      size = *value;
-    }
-    if (size < 0)
-      return fail(op, "negative size " + Twine(size));
+  for (int64_t staticSize : type.getShape()) {
+    FailureOr<int64_t> resolved =
+        getAllocSize(op, staticSize, dynamicSizes, next);
+    if (failed(resolved))
+      return failure();
+    int64_t size = *resolved;
     if (size > 0 && numElements > kMaxLocalBytes / size)
       return fail(op, "allocation too large");
     numElements *= size;
@@ -730,18 +741,12 @@ LogicalResult Interpreter::execAlloc(Operation *op, MemRefType type,
   SmallVector<int64_t> sizes;
   unsigned next = 0;
   int64_t bytes = elemBytes;
-  for (int64_t size : type.getShape()) {
-    if (ShapedType::isDynamic(size)) {
-      if (next >= dynamicSizes.size())
-        return fail(op, "missing dynamic size");
-      FailureOr<int64_t> value =
-          getUniformInt(op, dynamicSizes[next++], "a dynamic size");
-      if (failed(value))
-        return failure();
-      size = *value;
-    }
-    if (size < 0)
-      return fail(op, "negative size " + Twine(size));
+  for (int64_t staticSize : type.getShape()) {
+    FailureOr<int64_t> resolved =
+        getAllocSize(op, staticSize, dynamicSizes, next);
+    if (failed(resolved))
+      return failure();
+    int64_t size = *resolved;
     if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxHostBytes)
       return fail(op, "allocation too large");
     sizes.push_back(size);
