@@ -48,6 +48,19 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
 // amdgpu.scaled_mfma
 //===----------------------------------------------------------------------===//
 
+FailureOr<bool> Interpreter::isWholeWaveActive(Operation *op, int64_t wave) {
+  int64_t active = 0;
+  for (int64_t lane = 0; lane < kWaveSize; ++lane)
+    active += isActive(wave * kWaveSize + lane);
+  if (active == 0)
+    return false;
+  if (active != kWaveSize)
+    return fail(op, "executed by a partially active wave (wave " + Twine(wave) +
+                        ": " + Twine(active) + " of " + Twine(kWaveSize) +
+                        " lanes active)");
+  return true;
+}
+
 LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
   MFMAShape shape;
   if (op.getM() == 16 && op.getN() == 16 && op.getK() == 128)
@@ -101,15 +114,11 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
   Reg d(uint32_t(4 * accumulators), /*uniform=*/false, numThreads);
   for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
     // Inactive waves skip the instruction; a wave must not be split.
-    int64_t active = 0;
-    for (int64_t lane = 0; lane < lanes; ++lane)
-      active += isActive(wave * lanes + lane);
-    if (active == 0)
+    FailureOr<bool> active = isWholeWaveActive(op, wave);
+    if (failed(active))
+      return failure();
+    if (!*active)
       continue;
-    if (active != lanes)
-      return fail(op, "executed by a partially active wave (wave " +
-                          Twine(wave) + ": " + Twine(active) + " of " +
-                          Twine(lanes) + " lanes active)");
     for (int64_t lane = 0; lane < lanes; ++lane) {
       int64_t t = wave * lanes + lane;
       std::memcpy(&wa[lane * wordsA], a->at(t), 4 * wordsA);
@@ -315,15 +324,12 @@ LogicalResult Interpreter::execGatherToLDS(amdgpu::GatherToLDSOp op) {
   constexpr int64_t lanes = kWaveSize;
   int64_t total = lanes * laneBytes;
   for (int64_t wave = 0, e = numThreads / lanes; wave < e; ++wave) {
-    int64_t active = 0;
-    for (int64_t lane = 0; lane < lanes; ++lane)
-      active += isActive(wave * lanes + lane);
-    if (active == 0)
+    // Inactive waves skip the instruction; a wave must not be split.
+    FailureOr<bool> active = isWholeWaveActive(op, wave);
+    if (failed(active))
+      return failure();
+    if (!*active)
       continue;
-    if (active != lanes)
-      return fail(op, "executed by a partially active wave (wave " +
-                          Twine(wave) + ": " + Twine(active) + " of " +
-                          Twine(lanes) + " lanes active)");
     int64_t first = wave * lanes;
     int64_t linear = 0;
     SmallVector<int64_t, 4> idx;

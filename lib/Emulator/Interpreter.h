@@ -418,6 +418,10 @@ private:
 
   //===--- amdgpu and workgroup memory (AMDGPUOps.cpp) --------------------===//
 
+  /// Whether wave \p wave takes part in a whole-wave instruction: false when
+  /// none of its lanes is active, true when all are; an error when only some
+  /// are (a wave must not be split).
+  FailureOr<bool> isWholeWaveActive(Operation *op, int64_t wave);
   /// amdgpu.scaled_mfma, per wave, with the semantics of ScaledMFMA.h.
   LogicalResult execScaledMFMA(amdgpu::ScaledMFMAOp op);
   /// Waves of the workgroup (the last one may be partial).
