@@ -20,8 +20,9 @@ def MX_LayoutResolverAttrInterface : AttrInterface<"LayoutResolverAttrInterface"
     which of its ukernels, if any, serves a layout. Core passes such as
     `mx-materialize-encodings` only ever talk to a target through this
     interface; each target implements it in its own library, e.g.
-    `#mx_gfx950.target<...>`, which carries the layout pins of that target. The attribute is found on the IR (the
-    `mx.target` attribute of an enclosing op) or given as a pass option.
+    `#mx_gfx950.target<...>`, which carries the layout pins of that target.
+    The attribute is found on the IR (the `mx.target` attribute of an
+    enclosing op) or given as a pass option.
 
     Example:
 
