@@ -153,6 +153,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       getUKernelFunctionType(op.getContext(), ukernel);
   if (failed(ukernelType))
     return op.emitOpError() << "cannot load ukernel '" << ukernel << "'";
+  bool hasTypeParameters = hasUKernelTypeParameters(op.getContext(), ukernel);
 
   // The ukernels stage one K step of the workgroup's A and B tiles through
   // LDS, double-buffered (the scales go to registers).
@@ -264,7 +265,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
         func::FuncOp::create(moduleBuilder, loc, ukernel, *ukernelType);
     declaration.setPrivate();
   }
-  func::CallOp::create(b, loc, ukernel, TypeRange(), args);
+  auto call = func::CallOp::create(b, loc, ukernel, TypeRange(), args);
+  if (hasTypeParameters)
+    call->setAttr(kUKernelTypeParameters, getUKernelTypeParameters(layout));
   op.erase();
   return success();
 }

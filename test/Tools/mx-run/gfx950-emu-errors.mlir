@@ -7,13 +7,14 @@
 // OPTIONS: error: invalid mx-gfx950-pipeline options 'frobnicate=1'
 // OPTIONS: exit code 2
 
-// E5M2 weights: no gfx950 ukernel serves the layout, and the reason is given
-// per ukernel.
+// One intrinsic per tile: no gfx950 ukernel serves the layout, and the reason
+// is given per ukernel.
 // RUN: %python %S/Inputs/exit_code.py mx-run %s --entry=nt_fp8_e5m2 --backend=gfx950-emu \
+// RUN:   --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=1" \
 // RUN:   --arg=zeros --arg=zeros --arg=zeros --arg=zeros --arg=zeros | FileCheck %s --check-prefix=NO-UKERNEL
 // NO-UKERNEL: error: 'mx.set_encoding' op no gfx950 ukernel serves 'f8E4M3FN' x 'f8E5M2' with these options (require-ukernel)
 // NO-UKERNEL: note: ukernels rejected it:
-// NO-UKERNEL: mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN: element types differ
+// NO-UKERNEL: mx_uk_scaled_mma: intrinsics_m/n * intrinsics_k must be multiples of 4
 // NO-UKERNEL: error: the gfx950 pipeline (mx-gfx950-pipeline) failed on the module containing @nt_fp8_e5m2
 // NO-UKERNEL: exit code 2
 

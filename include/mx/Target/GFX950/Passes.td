@@ -44,10 +44,18 @@ def MXGFX950SpecializeUKernels
   let description = [{
     A ukernel (`ukernels/gfx950/*.mlir`, embedded in the tools) is an MLIR
     function whose last `mx.ukernel.num_parameters` arguments are its
-    tile-size parameters. Every `func.call` to a function named `mx_uk_*`
-    (a declaration in the module, or absent) is replaced by a specialized
-    copy of the ukernel body: the parameter arguments must be constants at
-    the call; the body is cloned in place of the call, canonicalized so the
+    tile-size parameters; it may also take type parameters
+    (`mx.ukernel.type_parameters`: the intrinsic and the element types of A
+    and B). Every `func.call` to a function named `mx_uk_*` (a declaration
+    in the module, or absent) is replaced by a specialized copy of the
+    ukernel body, in two steps. Types: the call's `mx.ukernel.type_parameters`
+    are bound (`mx::gfx950::instantiateUKernel`): the operand vectors of the
+    element types the source is written for become vectors of the requested
+    ones, the accumulators and the MFMA shape follow the intrinsic, and the
+    operand hooks (`@mx_uk_<hook>_lhs/_rhs`) are replaced by the source's
+    implementation for the operand's storage width (`@mx_uk_<hook>_f4/_f6/
+    _f8`). Tile sizes: the parameter arguments must be constants at the
+    call; the body is cloned in place of the call, canonicalized so the
     parameters fold into loop bounds, and every `scf.for` marked `mx.unroll`
     is fully unrolled, innermost first. What remains has static shapes and
     straight-line MFMA sequences; private accumulator arrays indexed by the
@@ -56,13 +64,16 @@ def MXGFX950SpecializeUKernels
     Example:
 
     ```mlir
-    func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    func.call @mx_uk_scaled_mma(
         %lhs, %rhs, %ls, %rs, %acc, %lds, %wm, %wn, %lane, %c4, %c4, %c2)
+        {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128",
+                                       lhs_type = f6E2M3FN,
+                                       rhs_type = f4E2M1FN}}
         : (...) -> ()
     ```
 
     becomes the ukernel body with 4 x 4 x 2 = 32 `amdgpu.scaled_mfma` per K
-    step. Besides the parameters, the loops may depend on static operand
+    step on `vector<32xf6E2M3FN>` and `vector<32xf4E2M1FN>` operands. Besides the parameters, the loops may depend on static operand
     sizes the ukernel reads (the subgroup counts of the tile views); if a
     loop marked `mx.unroll` keeps dynamic bounds, the call is an error.
   }];
@@ -91,7 +102,9 @@ def MXGFX950LowerTiledMMA
     (double buffering), `N = 2 * (A bytes + B bytes per K step)`; a layout
     whose staging exceeds the 160 KiB of LDS of a gfx950 workgroup (or the
     budget `mx::gfx950::getLayoutCost` gives the resolver) is an error. The
-    call passes the layout's `intrinsics_m/n/k` as constants, ready for
+    call passes the layout's `intrinsics_m/n/k` as constants and, when the
+    ukernel takes type parameters, its intrinsic and element types as the
+    call's `mx.ukernel.type_parameters`, ready for
     `mx-gfx950-specialize-ukernels`.
 
     When no ukernel serves the layout, the op is an error, with one note per
@@ -107,7 +120,9 @@ def MXGFX950LowerTiledMMA
     ```
 
     becomes a `gpu.launch` of 64 x 40 workgroups of 256 threads calling
-    `@mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN`.
+    `@mx_uk_scaled_mma` with `{mx.ukernel.type_parameters =
+    {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+    rhs_type = f4E2M1FN}}`.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",

@@ -64,6 +64,8 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
       } else {
         info.functionType = func.getFunctionType();
         info.match = func->getAttrOfType<DictionaryAttr>("mx.ukernel.match");
+        info.typeParameters =
+            func->getAttrOfType<DictionaryAttr>(kUKernelTypeParameters);
         if (!info.match)
           info.problem = "no mx.ukernel.match data";
       }

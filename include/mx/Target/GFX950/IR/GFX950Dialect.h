@@ -29,6 +29,9 @@ struct UKernelInfo {
   DictionaryAttr match;
   /// The type of its function (null with `match`).
   FunctionType functionType;
+  /// The types its body is written for, when it takes type parameters
+  /// (`mx.ukernel.type_parameters`); null otherwise.
+  DictionaryAttr typeParameters;
   std::string problem;
 };
 } // namespace mlir::mx::gfx950
