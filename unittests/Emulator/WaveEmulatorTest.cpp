@@ -547,15 +547,7 @@ protected:
   /// Bytes of the ukernel's LDS staging buffer: two K steps of the
   /// workgroup's A and B tiles (as mx-gfx950-lower-tiled-mma sizes it).
   int64_t ldsBytes(const Config &config) {
-    DataTiledLayoutAttr layout = makeLayout(config);
-    int64_t stage = 0;
-    for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
-      int64_t bytes = 1;
-      for (int64_t size : gfx950::getUKernelTileShape(layout, role))
-        bytes *= size;
-      stage += bytes;
-    }
-    return 2 * stage;
+    return 2 * gfx950::getUKernelStageBytes(makeLayout(config));
   }
 
   /// The kernel module for `config`, specialized (ukernel call replaced by

@@ -187,7 +187,7 @@ LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
   int64_t bytesB = tile.n * tile.k * getBitWidth(layout.getRhsType()) / 8;
   int64_t scales = (tile.m + tile.n) * (tile.k / kBlockSize);
   cost.bytesPerKStep = bytesA + bytesB + scales;
-  cost.ldsBytes = 2 * cost.bytesPerKStep;
+  cost.ldsBytes = 2 * getUKernelStageBytes(layout);
   cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
                        layout.getIntrinsicsM() * layout.getIntrinsicsN() *
                        layout.getIntrinsicsK();

@@ -157,13 +157,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
 
   // The ukernels stage one K step of the workgroup's A and B tiles through
   // LDS, double-buffered (the scales go to registers).
-  int64_t stageBytes = 0;
-  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
-    int64_t bytes = 1;
-    for (int64_t size : getUKernelTileShape(layout, role))
-      bytes *= size;
-    stageBytes += bytes;
-  }
+  int64_t stageBytes = getUKernelStageBytes(layout);
   int64_t ldsBytes = 2 * stageBytes;
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()

@@ -134,6 +134,17 @@ mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
   llvm_unreachable("unknown operand role");
 }
 
+int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
+  int64_t bytes = 0;
+  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
+    // [subgroups, unroll, intrinsics_k, 64 lanes, bytes per lane]
+    SmallVector<int64_t> shape = getUKernelTileShape(layout, role);
+    int64_t fragments = shape[0] * shape[1] * shape[2];
+    bytes += fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
+  }
+  return bytes;
+}
+
 FailureOr<FunctionType>
 mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
   for (const UKernelInfo &ukernel : getLibrary(context))

@@ -74,7 +74,8 @@ SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
 struct LayoutCost {
   /// Accumulator registers per lane.
   int64_t accRegisters;
-  /// LDS bytes for one K step of A, B and their scales, double-buffered.
+  /// LDS bytes of the ukernels' staging of A and B: two K steps
+  /// (getUKernelStageBytes).
   int64_t ldsBytes;
   /// Bytes of A, B and scales loaded per K step of the workgroup tile.
   int64_t bytesPerKStep;

@@ -107,6 +107,13 @@ instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
                          DictionaryAttr typeParameters,
                          function_ref<InFlightDiagnostic()> emitError);
 
+/// Bytes of LDS through which the ukernels stage one K step of the
+/// workgroup's A and B tiles: each fragment (one intrinsic's operand, 64
+/// lanes) as ceil(lane bytes / 16) chunks of 64 lanes x 16 bytes (fp4: 1
+/// KiB, fp6 and fp8: 2 KiB; see ukernels/gfx950/mx_uk_scaled_mma.mlir).
+/// The staging buffer holds two K steps.
+int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
+
 /// The function type the source of ukernel `name` declares (from the
 /// library parsed once per context); fails if there is no such ukernel.
 FailureOr<FunctionType> getUKernelFunctionType(MLIRContext *context,
