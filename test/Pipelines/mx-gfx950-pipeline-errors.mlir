@@ -2,21 +2,20 @@
 
 // Programs the gfx950 pipeline rejects, with a diagnostic at the contraction.
 
-// The fp4 weight given as K x N: its relayout would move K (the packed
-// innermost dimension of the source) away from innermost, which cannot be
-// done in whole bytes. mx-pack-to-bytes says so and suggests N x K.
-func.func @fp4_weight_k_by_n(%a: tensor<256x1024xf4E2M1FN>, %b: tensor<1024x256xf4E2M1FN>,
-                             %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<32x256xf8E8M0FNU>,
-                             %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
-  // expected-error-re @below {{'linalg.transpose' op moves the innermost dimension of a packed 'f4E2M1FN' tensor (permutation [{{[0-9, ]+}}]): packed sub-byte data can only be relaid out in whole bytes; keep the reduction dimension K innermost in the source (e.g. the weight as N x K)}}
+// An fp4 weight given as K x N with an odd N: it is relaid out value by
+// value, but its rows of 255 values are not whole bytes of packed storage.
+// expected-error @below {{'func.func' op cannot store 'tensor<1024x255xf4E2M1FN>' packed: its innermost dimension (255 x 4 bits) is not whole bytes}}
+func.func @fp4_weight_k_by_odd_n(%a: tensor<256x1024xf4E2M1FN>, %b: tensor<1024x255xf4E2M1FN>,
+                                 %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<32x255xf8E8M0FNU>,
+                                 %c: tensor<256x255xf32>) -> tensor<256x255xf32> {
   %r = mx.scaled_contraction
       indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                        affine_map<(m, n, k) -> (k, n)>,
                        affine_map<(m, n, k) -> (m, n)>]
-      ins(%a, %b, %sa, %sb : tensor<256x1024xf4E2M1FN>, tensor<1024x256xf4E2M1FN>,
-                            tensor<256x32xf8E8M0FNU>, tensor<32x256xf8E8M0FNU>)
-      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
-  return %r : tensor<256x256xf32>
+      ins(%a, %b, %sa, %sb : tensor<256x1024xf4E2M1FN>, tensor<1024x255xf4E2M1FN>,
+                            tensor<256x32xf8E8M0FNU>, tensor<32x255xf8E8M0FNU>)
+      outs(%c : tensor<256x255xf32>) -> tensor<256x255xf32>
+  return %r : tensor<256x255xf32>
 }
 
 // -----

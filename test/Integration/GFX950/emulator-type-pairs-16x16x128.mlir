@@ -39,6 +39,12 @@
 // RUN: %{run} --entry=e5m2_e3m2 %{ints} | FileCheck %s
 // RUN: %{run} --entry=e5m2_e4m3 %{ints} | FileCheck %s
 // RUN: %{run} --entry=e5m2_e5m2 %{ints} | FileCheck %s
+// Weights stored K x N (fp4, fp6: relaid out value by value) and fp4
+// activations stored K x M.
+// RUN: %{run} --entry=nn_e2m1_e2m1 %{ints} | FileCheck %s
+// RUN: %{run} --entry=nn_e4m3_e2m3 %{ints} | FileCheck %s
+// RUN: %{run} --entry=nn_e3m2_e3m2 %{ints} | FileCheck %s
+// RUN: %{run} --entry=tn_e2m1_e2m1 %{ints} | FileCheck %s
 // CHECK: result #0 tensor<40x24xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/960 (rtol=0, atol=0): bit-exact
 // CHECK: PASS
 
