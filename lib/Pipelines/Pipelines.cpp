@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - mx pass pipelines ----------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

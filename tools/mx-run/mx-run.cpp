@@ -1,6 +1,7 @@
 //===- mx-run.cpp - run a function of an mx program on the host -----------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Parses an MLIR file, runs one function on the chosen execution backend
 // (`cpu`: mx-cpu-pipeline + JIT) with arguments read from files or

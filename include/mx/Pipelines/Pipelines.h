@@ -1,6 +1,7 @@
 //===- Pipelines.h - mx pass pipelines --------------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

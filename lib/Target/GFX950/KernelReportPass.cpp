@@ -1,6 +1,7 @@
 //===- KernelReportPass.cpp - mx-gfx950-kernel-report ---------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

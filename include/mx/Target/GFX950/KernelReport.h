@@ -1,6 +1,7 @@
 //===- KernelReport.h - static statistics of gfx950 kernels -----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Reads gfx950 assembly as produced by the LLVM AMDGPU backend (e.g. the ISA
 // text of a gpu.binary): the AMDHSA metadata of every kernel (registers, LDS,
