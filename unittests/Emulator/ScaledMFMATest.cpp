@@ -1,6 +1,7 @@
 //===- ScaledMFMATest.cpp - Golden tests of the scaled MFMA semantics -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

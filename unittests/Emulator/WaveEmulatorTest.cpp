@@ -1,6 +1,7 @@
 //===- WaveEmulatorTest.cpp - the gfx950 wave emulator on GPU kernels -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Two groups of tests:
 //  - WaveEmulatorTest: the interpreter itself on small kernels (thread and

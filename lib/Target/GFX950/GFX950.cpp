@@ -1,6 +1,7 @@
 //===- GFX950.cpp - gfx950 scaled-MFMA facts and data-tiled layouts -------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- LowerTiledMMA.cpp - mx-gfx950-lower-tiled-mma ----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- SpecializeUKernels.cpp - mx-gfx950-specialize-ukernels -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- UKernels.cpp - the gfx950 ukernel library --------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- UKernelSelectionTest.cpp - ukernel selection from data -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,6 +2,7 @@
 //-*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one place that knows how gfx950's scaled MFMA instructions lay their
 // operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" layout

@@ -1,6 +1,7 @@
 //===- Passes.td - gfx950 target passes --------------------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +131,43 @@ def MXGFX950LowerTiledMMA
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::mx::gfx950::GFX950Dialect"
+  ];
+}
+
+def MXGFX950LinkCodeObjects
+    : Pass<"mx-gfx950-link-code-objects", "::mlir::ModuleOp"> {
+  let summary = "Assemble and link the gfx950 assembly of gpu.binary ops into code objects";
+  let description = [{
+    Replaces every assembly object of a `gpu.binary` (`gpu-module-to-binary`
+    with `format=isa`) by a code object (an HSACO, `bin` format): the text is
+    assembled with LLVM's AMDGPU MC layer for the object's `#rocdl.target`
+    and linked into a shared object with `ld.lld -shared`.
+
+    `ld.lld` is looked up when the pass runs, not when mx is built: the
+    `lld` option if given (a path); otherwise `ld.lld` next to the LLVM tools
+    mx was built against (e.g. `/usr/lib/llvm-22/bin`); otherwise
+    `ld.lld-<LLVM major>` or `ld.lld` on `PATH`. When none is found, the
+    error names every place looked in; a failing link reports lld's own
+    messages.
+
+    Example:
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx950">,
+                                     assembly = "\t.amdgcn_target ...">]
+    ```
+
+    becomes
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx950">,
+                                     bin = "\7FELF...">]
+    ```
+  }];
+  let options = [
+    Option<"lld", "lld", "std::string", "\"\"",
+           "Path of ld.lld (default: looked up next to the LLVM tools, then "
+           "on PATH)">
   ];
 }
 

@@ -1,6 +1,7 @@
 //===- UKernels.h - the gfx950 ukernel library ------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The MLIR sources of ukernels/gfx950/*.mlir, embedded in the binaries at
 // build time so that installed tools work without the source tree.

@@ -1,6 +1,7 @@
 //===- PackToBytes.cpp - mx-pack-to-bytes --------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- GFX950Dialect.cpp - the gfx950 target dialect ----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `#mx_gfx950.target`: its syntax, its verifier (the one validation of the
 // layout pins) and its LayoutResolverAttrInterface implementation; and the
