@@ -40,14 +40,13 @@
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
 //   acc        [subgroups_m, subgroups_n, intrinsics_m, intrinsics_n, 64, V x f32]
 //
-// One data movement scheme serves every type: a lane's W bytes are one or
-// two chunks (fp4: one of 16 B; fp6: two of 12 B, its values 0-15 and 16-31;
-// fp8: two of 16 B, its two K/2-apart halves), chunks = ceil(W / 16). In LDS
-// a fragment (one intrinsic's operand, 64 lanes) is stored chunk by chunk,
-// each chunk 64 lanes x 16 B = 1 KiB (a 12-byte chunk fills 12 of its 16),
-// so that every copy is one global_load_lds of 16 or 12 bytes per lane and
-// every LDS read one ds_read_b128 / ds_read_b96 at a 16-byte lane stride (no
-// bank conflicts). The workgroup's LDS staging buffer `lds` holds two
+// One data movement scheme serves every type: a lane's W bytes are copied
+// as one or two 16-byte chunks (fp4: one; fp6: two that overlap, its bytes
+// 0-15 and 8-23; fp8: two, its two K/2-apart halves), chunks = ceil(W / 16).
+// In LDS a fragment (one intrinsic's operand, 64 lanes) is stored chunk by
+// chunk, each chunk 64 lanes x 16 B = 1 KiB, so that every copy is one
+// global_load_lds_dwordx4 and every LDS read a ds_read_b128 (or, for fp6's
+// last 8 bytes, a ds_read_b64) at a 16-byte lane stride. The workgroup's LDS staging buffer `lds` holds two
 // stages, each one K step of the workgroup's A fragments, then its B
 // fragments, in the tiles' order:
 //
@@ -431,11 +430,14 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
 }
 
 // fp6: 24 bytes per lane (values k = 32 g + t densely packed, value t in
-// bits 6t..6t+5), copied and read as two 12-byte chunks: values 0-15 (the
-// registers v0-v2 of the operand) and 16-31 (v3-v5). A 12-byte LDS copy
-// fills 12 of each lane's 16 bytes.
+// bits 6t..6t+5), copied as two 16-byte chunks that overlap: the lane's
+// bytes 0-15 and 8-23. The read takes bytes 0-15 from the first and 16-23
+// from the second (ds_read_b128 + ds_read_b64, both aligned), so the six
+// registers of the operand come out contiguous and even-aligned, as the MFMA
+// needs them (two 12-byte reads would put the second half at an odd
+// register and cost copies).
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
-//       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<12xi8>
+//       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
 func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
@@ -443,10 +445,10 @@ func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   scf.for %h = %c0 to %c2 step %c1 {
-    %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 12)>(%f, %lane, %h)
+    %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 8)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<12xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -454,10 +456,10 @@ func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
 func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %base: index, %lane: index) -> vector<32xf6E2M3FN> {
   %o0 = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
-  %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16)>(%lane)[%base]
-  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<12xi8>
-  %hi = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<12xi8>
-  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23] : vector<12xi8>, vector<12xi8>
+  %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16 + 8)>(%lane)[%base]
+  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %hi = vector.load %lds[%o1] {alignment = 8 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xi8>, vector<8xi8>
   %n = vector.bitcast %v : vector<24xi8> to vector<32xi6>
   %x = arith.bitcast %n : vector<32xi6> to vector<32xf6E2M3FN>
   return %x : vector<32xf6E2M3FN>
