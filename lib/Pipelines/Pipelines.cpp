@@ -42,6 +42,7 @@ static void addBufferization(OpPassManager &pm) {
 
 void mx::buildCPUPipeline(OpPassManager &pm,
                           const CPUPipelineOptions &options) {
+  pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addPass(mx::createConvertMXToLinalg());
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(createCanonicalizerPass());
@@ -61,7 +62,8 @@ void mx::buildCPUPipeline(OpPassManager &pm,
 
 void mx::buildGFX950Pipeline(OpPassManager &pm,
                              const GFX950PipelineOptions &options) {
-  // Data tiling, on tensors.
+  // Upstream-form scaled matmuls to mx ops, then data tiling, on tensors.
+  pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;
   materialize.target = gfx950::TargetAttr::getAsText(
