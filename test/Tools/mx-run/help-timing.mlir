@@ -12,6 +12,7 @@
 // TIMING-NEXT: parse
 // TIMING-NEXT: inputs
 // TIMING-NEXT: run on cpu
+// TIMING-NEXT: MXRaiseScaledMatmul
 // TIMING-NEXT: ConvertMXToLinalg
 // TIMING: ConvertToLLVMPass
 // TIMING: report
