@@ -501,8 +501,9 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
   unsigned numInputs = op.getNumDpsInputs();
   DenseMap<Value, float> scalars;
   SmallVector<int64_t> point(numLoops, 0), linear(operands.size());
-  bool empty = llvm::is_contained(ranges, 0);
-  while (!empty) {
+  // Every point of a non-empty iteration space, the last loop innermost.
+  bool done = llvm::is_contained(ranges, 0);
+  while (!done) {
     for (auto [i, map] : llvm::enumerate(maps)) {
       SmallVector<int64_t, 4> index = map.compose(point);
       int64_t offset = 0;
@@ -543,15 +544,13 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
          llvm::enumerate(body->getTerminator()->getOperands()))
       results[i].setBits(linear[numInputs + i],
                          llvm::bit_cast<uint32_t>(scalars.lookup(yielded)));
-    // Next point, the last loop innermost.
     int d = static_cast<int>(numLoops) - 1;
     for (; d >= 0; --d) {
       if (++point[d] < ranges[d])
         break;
       point[d] = 0;
     }
-    if (d < 0)
-      break;
+    done = d < 0;
   }
   for (auto [result, value] : llvm::zip_equal(op->getResults(), results))
     values[result] = std::move(value);
