@@ -42,7 +42,9 @@ static void addBufferization(OpPassManager &pm) {
 
 void mx::buildCPUPipeline(OpPassManager &pm,
                           const CPUPipelineOptions &options) {
-  // Elementwise ops on tensors (e.g. arith.truncf of a result) as linalg.
+  // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
+  // (e.g. arith.truncf of a result) as linalg.
+  pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(mx::createConvertMXToLinalg());
   pm.addPass(mx::createMXLowerRelayouts());
@@ -63,8 +65,9 @@ void mx::buildCPUPipeline(OpPassManager &pm,
 
 void mx::buildGFX950Pipeline(OpPassManager &pm,
                              const GFX950PipelineOptions &options) {
-  // Elementwise ops on tensors (e.g. arith.truncf of a result) as linalg;
-  // then data tiling, on tensors.
+  // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
+  // (e.g. arith.truncf of a result) as linalg; then data tiling, on tensors.
+  pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;

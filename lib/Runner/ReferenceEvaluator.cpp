@@ -15,6 +15,12 @@
 //     calls ref::scaledMatmul per batch with bTransposed = true and scatters
 //     the [batch, M, N] result back through the acc map.
 //
+// A linalg.generic on tensors (the upstream form of a scaled matmul, which
+// mx-raise-scaled-matmul raises) is interpreted as written, independently of
+// that pass: its body is evaluated in f32 at every point of the iteration
+// space in row-major loop order, with arith.scaling_extf as
+// decode(element) * 2^(scale - 127) rounded to f32.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mx/Runner/ReferenceEvaluator.h"
@@ -54,6 +60,7 @@ private:
   /// arith.truncf / arith.extf on tensors: every element converted exactly
   /// or rounded to nearest-even.
   LogicalResult evaluateFloatCast(Operation *op);
+  LogicalResult evaluate(linalg::GenericOp op);
 
   /// Returns the value of \p value (an operand of \p user).
   FailureOr<const HostTensor *> lookup(Operation *user, Value value);
@@ -494,10 +501,125 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
   return success();
 }
 
+/// Evaluates one f32 scalar op of a linalg.generic body, given the values of
+/// its operands; fails for ops the evaluator does not model.
+static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
+  if (!op->getResult(0).getType().isF32())
+    return op->emitError() << "reference evaluator: only f32 results are "
+                              "supported in a linalg.generic body";
+  if (isa<arith::ScalingExtFOp>(op))
+    return args[0] * args[1];
+  if (isa<arith::ExtFOp>(op))
+    return args[0];
+  if (isa<arith::MulFOp>(op))
+    return args[0] * args[1];
+  if (isa<arith::AddFOp>(op))
+    return args[0] + args[1];
+  if (isa<arith::SubFOp>(op))
+    return args[0] - args[1];
+  return op->emitError() << "reference evaluator does not support '"
+                         << op->getName() << "' in a linalg.generic body";
+}
+
+LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics())
+    return op.emitError() << "reference evaluator: linalg.generic must be "
+                             "on tensors";
+  SmallVector<const HostTensor *> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<const HostTensor *> value = lookup(op, operand);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  for (Value init : op.getDpsInits())
+    if (!getElementTypeOrSelf(init.getType()).isF32())
+      return op.emitError() << "reference evaluator: linalg.generic inits "
+                               "must be f32 tensors";
+
+  // Loop ranges from the operand dimensions indexed by a plain dimension.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> ranges(numLoops, -1);
+  for (auto [map, tensor] : llvm::zip_equal(maps, operands))
+    for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        ranges[dim.getPosition()] = tensor->type.shape[pos];
+  if (llvm::is_contained(ranges, -1))
+    return op.emitError() << "reference evaluator: a loop range of "
+                             "linalg.generic is not an operand dimension";
+
+  SmallVector<HostTensor> results;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    results.push_back(*operands[init.getOperandNumber()]);
+  SmallVector<SmallVector<int64_t>> strides;
+  for (const HostTensor *tensor : operands)
+    strides.push_back(getRowMajorStrides(tensor->type.shape));
+
+  Block *body = op.getBlock();
+  unsigned numInputs = op.getNumDpsInputs();
+  DenseMap<Value, float> scalars;
+  SmallVector<int64_t> point(numLoops, 0), linear(operands.size());
+  // Every point of a non-empty iteration space, the last loop innermost.
+  bool done = llvm::is_contained(ranges, 0);
+  while (!done) {
+    for (auto [i, map] : llvm::enumerate(maps)) {
+      SmallVector<int64_t, 4> index = map.compose(point);
+      int64_t offset = 0;
+      for (auto [pos, value] : llvm::enumerate(index)) {
+        if (value < 0 || value >= operands[i]->type.shape[pos])
+          return op.emitError()
+                 << "reference evaluator: linalg.generic operand " << i
+                 << " is indexed out of bounds";
+        offset += value * strides[i][pos];
+      }
+      linear[i] = offset;
+    }
+    for (auto [i, arg] : llvm::enumerate(body->getArguments()))
+      scalars[arg] =
+          i < numInputs
+              ? static_cast<float>(operands[i]->getValue(linear[i]))
+              : static_cast<float>(results[i - numInputs].getValue(linear[i]));
+    for (Operation &inner : body->without_terminator()) {
+      if (inner.getNumResults() != 1)
+        return inner.emitError()
+               << "reference evaluator does not support '" << inner.getName()
+               << "' in a linalg.generic body";
+      SmallVector<float> args;
+      for (Value operand : inner.getOperands()) {
+        auto it = scalars.find(operand);
+        if (it == scalars.end())
+          return inner.emitError()
+                 << "reference evaluator: an operand of '" << inner.getName()
+                 << "' is not a value of the body";
+        args.push_back(it->second);
+      }
+      FailureOr<float> value = evaluateScalar(&inner, args);
+      if (failed(value))
+        return failure();
+      scalars[inner.getResult(0)] = *value;
+    }
+    for (auto [i, yielded] :
+         llvm::enumerate(body->getTerminator()->getOperands()))
+      results[i].setBits(linear[numInputs + i],
+                         llvm::bit_cast<uint32_t>(scalars.lookup(yielded)));
+    int d = static_cast<int>(numLoops) - 1;
+    for (; d >= 0; --d) {
+      if (++point[d] < ranges[d])
+        break;
+      point[d] = 0;
+    }
+    done = d < 0;
+  }
+  for (auto [result, value] : llvm::zip_equal(op->getResults(), results))
+    values[result] = std::move(value);
+  return success();
+}
+
 LogicalResult Evaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
-            ScaledContractionOp, linalg::FillOp>(
+            ScaledContractionOp, linalg::FillOp, linalg::GenericOp>(
           [&](auto concrete) { return evaluate(concrete); })
       .Case<arith::TruncFOp, arith::ExtFOp>(
           [&](Operation *cast) -> LogicalResult {

@@ -12,6 +12,8 @@
 // TIMING-NEXT: parse
 // TIMING-NEXT: inputs
 // TIMING-NEXT: run on cpu
+// TIMING-NEXT: MXRaiseScaledMatmul
+// TIMING: ConvertElementwiseToLinalgPass
 // TIMING: ConvertMXToLinalg
 // TIMING: ConvertToLLVMPass
 // TIMING: report

@@ -10,6 +10,85 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MXRaiseScaledMatmul : Pass<"mx-raise-scaled-matmul"> {
+  let summary = "Raise linalg.generic scaled matmuls (arith.scaling_extf) to mx.scaled_contraction";
+  let description = [{
+    Downstream compilers (IREE, torch-mlir) express an MX matmul as a
+    `linalg.generic` on tensors whose body extends both operands with
+    `arith.scaling_extf` (element times its E8M0 block scale) to `f32` and
+    multiply-accumulates into the `f32` init:
+
+    ```
+    yield(acc + scaling_extf(a, sa) * scaling_extf(b, sb))
+    ```
+
+    (`addf` and `mulf` operands in either order). This pass rewrites each such
+    op into `mx.scaled_contraction`, whose semantics are the same and which
+    the mx pipelines compile. Two ways of indexing the scales are accepted:
+
+    * **Expanded K** (IREE's form): two reduction dimensions `ko` (the block,
+      size K/32) and `kb` (the element in the block, size 32). Both data maps
+      use `ko` immediately followed by `kb`; each scale map is its data map
+      without `kb`. The data operands are collapsed (`tensor.collapse_shape`)
+      to one K dimension, the scales are used as they are.
+    * **Flat K**: one reduction dimension `k`; each scale map is its data map
+      with `k` replaced by `k floordiv 32`.
+
+    The first data operand in `ins` becomes `lhs`. Batch dimensions (used by
+    both operands and the init), M and N dimensions in any order and position
+    are kept in the indexing maps, so transposed (NN, NT, TN) and batched
+    forms are raised alike. The element types must be MX types (`f4E2M1FN`,
+    `f6E2M3FN`, `f6E3M2FN`, `f8E4M3FN`, `f8E5M2`), the scales `f8E8M0FNU`
+    and the init `f32`.
+
+    An op that uses `arith.scaling_extf` but does not have this form (other
+    body, block size other than 32, scale maps that do not follow their data,
+    buffers, encodings, ...) is left unchanged and gets a remark saying why;
+    other ops are not looked at.
+
+    Example (IREE's NT matmul with K = 512 x 32):
+
+    ```mlir
+    %r = linalg.generic {
+        indexing_maps = [affine_map<(m, n, ko, kb) -> (m, ko, kb)>,
+                         affine_map<(m, n, ko, kb) -> (n, ko, kb)>,
+                         affine_map<(m, n, ko, kb) -> (m, ko)>,
+                         affine_map<(m, n, ko, kb) -> (n, ko)>,
+                         affine_map<(m, n, ko, kb) -> (m, n)>],
+        iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+        ins(%a, %b, %sa, %sb : tensor<64x8x32xf4E2M1FN>, tensor<32x8x32xf4E2M1FN>,
+                               tensor<64x8xf8E8M0FNU>, tensor<32x8xf8E8M0FNU>)
+        outs(%c : tensor<64x32xf32>) {
+    ^bb0(%x: f4E2M1FN, %y: f4E2M1FN, %sx: f8E8M0FNU, %sy: f8E8M0FNU, %acc: f32):
+      %0 = arith.scaling_extf %x, %sx : f4E2M1FN, f8E8M0FNU to f32
+      %1 = arith.scaling_extf %y, %sy : f4E2M1FN, f8E8M0FNU to f32
+      %2 = arith.mulf %0, %1 : f32
+      %3 = arith.addf %acc, %2 : f32
+      linalg.yield %3 : f32
+    } -> tensor<64x32xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %a2 = tensor.collapse_shape %a [[0], [1, 2]] : tensor<64x8x32xf4E2M1FN> into tensor<64x256xf4E2M1FN>
+    %b2 = tensor.collapse_shape %b [[0], [1, 2]] : tensor<32x8x32xf4E2M1FN> into tensor<32x256xf4E2M1FN>
+    %r = mx.scaled_contraction
+        indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                         affine_map<(m, n, k) -> (n, k)>,
+                         affine_map<(m, n, k) -> (m, n)>]
+        ins(%a2, %b2, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<32x256xf4E2M1FN>,
+                                tensor<64x8xf8E8M0FNU>, tensor<32x8xf8E8M0FNU>)
+        outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
+    ```
+
+    It runs first in `mx-cpu-pipeline` and `mx-gfx950-pipeline`.
+  }];
+  let dependentDialects = [
+    "::mlir::mx::MXDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def MXSetEncodings : Pass<"mx-set-encodings"> {
   let summary = "Put #mx.encoding on the operands and results of scaled contractions";
   let description = [{

@@ -1,0 +1,348 @@
+//===- RaiseScaledMatmul.cpp - mx-raise-scaled-matmul ---------------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Raises the upstream form of an MX matmul, a linalg.generic whose body is
+// `acc + scaling_extf(a, sa) * scaling_extf(b, sb)`, to mx.scaled_contraction.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXRAISESCALEDMATMUL
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+using namespace mlir::mx;
+
+namespace {
+/// One data operand of a matched scaled matmul and its scales, as input
+/// indices of the linalg.generic.
+struct MatchedOperand {
+  unsigned data;
+  unsigned scales;
+};
+
+/// What a matched linalg.generic becomes.
+struct RaisePlan {
+  /// lhs then rhs.
+  MatchedOperand operands[2];
+  /// Expanded-K form: the iteration dimension of the 32 elements of a block,
+  /// and its result position in each data map (the block index is the result
+  /// before it). Unset in the flat-K form.
+  std::optional<unsigned> blockDim;
+  unsigned blockPos[2] = {0, 0};
+  /// The lhs, rhs and acc maps of the mx.scaled_contraction.
+  SmallVector<AffineMap> maps;
+};
+} // namespace
+
+/// Emits the remark of an op that uses arith.scaling_extf but is not raised.
+static LogicalResult reject(linalg::GenericOp op, const Twine &why) {
+  op->emitRemark() << "not raised to mx.scaled_contraction: " << why;
+  return failure();
+}
+
+/// Returns the input index of \p value if it is an input block argument of
+/// \p op's body.
+static std::optional<unsigned> getInputIndex(linalg::GenericOp op,
+                                             Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != op.getBlock() ||
+      arg.getArgNumber() >= op.getNumDpsInputs())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+/// Matches the body `yield(out + scaling_extf(a, sa) * scaling_extf(b, sb))`
+/// (either operand order of addf and mulf) over four distinct inputs and
+/// returns the two (data, scales) pairs in the order of the data inputs.
+static FailureOr<std::array<MatchedOperand, 2>>
+matchBody(linalg::GenericOp op) {
+  auto fail = [&]() {
+    return reject(op, "the body is not `out + scaling_extf(a, sa) * "
+                      "scaling_extf(b, sb)` in f32 over the four inputs");
+  };
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 5)
+    return fail();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || !add.getType().isF32())
+    return fail();
+  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Value product;
+  if (add.getLhs() == out)
+    product = add.getRhs();
+  else if (add.getRhs() == out)
+    product = add.getLhs();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul)
+    return fail();
+  SmallVector<MatchedOperand, 2> operands;
+  for (Value factor : {mul.getLhs(), mul.getRhs()}) {
+    auto ext = factor.getDefiningOp<arith::ScalingExtFOp>();
+    if (!ext || !ext.getType().isF32())
+      return fail();
+    std::optional<unsigned> data = getInputIndex(op, ext.getIn());
+    std::optional<unsigned> scales = getInputIndex(op, ext.getScale());
+    if (!data || !scales)
+      return fail();
+    operands.push_back({*data, *scales});
+  }
+  llvm::SmallBitVector seen(4);
+  for (MatchedOperand operand : operands) {
+    if (seen.test(operand.data) || seen.test(operand.scales))
+      return fail();
+    seen.set(operand.data);
+    seen.set(operand.scales);
+  }
+  if (operands[1].data < operands[0].data)
+    std::swap(operands[0], operands[1]);
+  return std::array<MatchedOperand, 2>{operands[0], operands[1]};
+}
+
+/// Checks the element types of the matched operands and the init.
+static LogicalResult checkTypes(linalg::GenericOp op,
+                                ArrayRef<MatchedOperand> operands) {
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    Type data = getElementTypeOrSelf(op.getDpsInputs()[operand.data]);
+    Type scales = getElementTypeOrSelf(op.getDpsInputs()[operand.scales]);
+    if (!isMXElementType(data))
+      return reject(op, Twine("input ") + Twine(operand.data) +
+                            " is not of an MX element type (f4E2M1FN, "
+                            "f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2)");
+    if (!isa<Float8E8M0FNUType>(scales))
+      return reject(op, Twine("the scales (input ") + Twine(operand.scales) +
+                            ") are not f8E8M0FNU");
+  }
+  if (!getElementTypeOrSelf(op.getDpsInits()[0]).isF32())
+    return reject(op, "the init is not f32");
+  return success();
+}
+
+/// Returns whether \p expr is `d<dim> floordiv 32`.
+static bool isBlockIndexOf(AffineExpr expr, unsigned dim) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary || binary.getKind() != AffineExprKind::FloorDiv)
+    return false;
+  auto lhs = dyn_cast<AffineDimExpr>(binary.getLHS());
+  auto rhs = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  return lhs && rhs && lhs.getPosition() == dim && rhs.getValue() == kBlockSize;
+}
+
+/// Matches the indexing maps and fills \p plan's block dimension and maps.
+static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned numDims = op.getNumLoops();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+
+  AffineMap accMap = maps[op.getNumDpsInputs()];
+  llvm::SmallBitVector accDims(numDims);
+  if (!accMap.isProjectedPermutation(/*allowZeroInResults=*/false))
+    return reject(op, "the init map is not a projected permutation");
+  for (AffineExpr expr : accMap.getResults())
+    accDims.set(cast<AffineDimExpr>(expr).getPosition());
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < numDims; ++d)
+    if (accDims.test(d) != (iterators[d] == utils::IteratorType::parallel))
+      return reject(op, "the init map must use exactly the parallel "
+                        "dimensions");
+
+  AffineMap dataMaps[2], scaleMaps[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    dataMaps[i] = maps[plan.operands[i].data];
+    scaleMaps[i] = maps[plan.operands[i].scales];
+    if (!dataMaps[i].isProjectedPermutation(/*allowZeroInResults=*/false))
+      return reject(op, Twine("the map of input ") +
+                            Twine(plan.operands[i].data) +
+                            " is not a projected permutation");
+  }
+
+  if (reductions.size() == 2) {
+    // Expanded K: the scale maps decide which reduction dimension is the
+    // element within a block (the one they do not use).
+    unsigned blockDim = reductions[1], blockIndexDim = reductions[0];
+    if (!scaleMaps[0].isFunctionOfDim(blockIndexDim))
+      std::swap(blockDim, blockIndexDim);
+    AffineExpr blockExpr = getAffineDimExpr(blockDim, op.getContext());
+    AffineExpr blockIndexExpr =
+        getAffineDimExpr(blockIndexDim, op.getContext());
+    for (unsigned i = 0; i < 2; ++i) {
+      unsigned data = plan.operands[i].data;
+      std::optional<unsigned> pos = dataMaps[i].getResultPosition(blockExpr);
+      std::optional<unsigned> indexPos =
+          dataMaps[i].getResultPosition(blockIndexExpr);
+      if (!pos || !indexPos || *pos != *indexPos + 1)
+        return reject(op, Twine("in the map of input ") + Twine(data) +
+                              ", the element-in-block dimension d" +
+                              Twine(blockDim) +
+                              " must directly follow the block dimension d" +
+                              Twine(blockIndexDim));
+      if (scaleMaps[i] != dataMaps[i].dropResult(*pos))
+        return reject(op, Twine("the map of the scales (input ") +
+                              Twine(plan.operands[i].scales) +
+                              ") must be the map of input " + Twine(data) +
+                              " without the element-in-block dimension d" +
+                              Twine(blockDim));
+      int64_t size =
+          cast<ShapedType>(op.getDpsInputs()[data].getType()).getDimSize(*pos);
+      if (size != kBlockSize) {
+        std::string sizeText =
+            ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+        return reject(op, Twine("the element-in-block dimension of input ") +
+                              Twine(data) + " has size " + sizeText +
+                              ", expected " + Twine(kBlockSize));
+      }
+      plan.blockPos[i] = *pos;
+    }
+    plan.blockDim = blockDim;
+    llvm::SmallBitVector dropped(numDims);
+    dropped.set(blockDim);
+    for (unsigned i = 0; i < 2; ++i)
+      plan.maps.push_back(
+          compressDims(dataMaps[i].dropResult(plan.blockPos[i]), dropped));
+    plan.maps.push_back(compressDims(accMap, dropped));
+  } else if (reductions.size() == 1) {
+    // Flat K: the scale map is the data map with k replaced by k floordiv 32.
+    unsigned k = reductions[0];
+    AffineExpr kExpr = getAffineDimExpr(k, op.getContext());
+    for (unsigned i = 0; i < 2; ++i) {
+      std::optional<unsigned> pos = dataMaps[i].getResultPosition(kExpr);
+      AffineMap expected;
+      if (pos && *pos < scaleMaps[i].getNumResults() &&
+          isBlockIndexOf(scaleMaps[i].getResult(*pos), k))
+        expected = scaleMaps[i].replace(scaleMaps[i].getResult(*pos), kExpr,
+                                        numDims, /*numSymbols=*/0);
+      if (!pos || expected != dataMaps[i])
+        return reject(op, Twine("the map of the scales (input ") +
+                              Twine(plan.operands[i].scales) +
+                              ") must be the map of input " +
+                              Twine(plan.operands[i].data) + " with d" +
+                              Twine(k) + " replaced by d" + Twine(k) +
+                              " floordiv 32");
+      auto dataType =
+          cast<ShapedType>(op.getDpsInputs()[plan.operands[i].data].getType());
+      auto scaleType = cast<ShapedType>(
+          op.getDpsInputs()[plan.operands[i].scales].getType());
+      int64_t size = dataType.getDimSize(*pos);
+      int64_t blocks = scaleType.getDimSize(*pos);
+      if (ShapedType::isStatic(size) && size % kBlockSize != 0)
+        return reject(op, Twine("K = ") + Twine(size) +
+                              " is not a multiple of " + Twine(kBlockSize));
+      if (ShapedType::isStatic(size) && ShapedType::isStatic(blocks) &&
+          blocks != size / kBlockSize)
+        return reject(op, Twine("the scales (input ") +
+                              Twine(plan.operands[i].scales) + ") have " +
+                              Twine(blocks) + " blocks along K, expected " +
+                              Twine(size / kBlockSize));
+    }
+    plan.maps = {dataMaps[0], dataMaps[1], accMap};
+  } else {
+    return reject(op, Twine("expected one reduction dimension (K) or two (K "
+                            "blocks and the 32 elements of a block), got ") +
+                          Twine(reductions.size()));
+  }
+
+  if (failed(inferScaledContractionDims(nullptr, plan.maps)))
+    return reject(op, "every parallel dimension must be used by the init and "
+                      "one or both data operands (batch, M or N), and the "
+                      "reduction by both data operands");
+  return success();
+}
+
+/// Matches \p op; emits a remark and fails when it uses arith.scaling_extf
+/// but is not a scaled matmul of a supported form.
+static FailureOr<RaisePlan> match(linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics())
+    return reject(op, "only linalg.generic on tensors is raised");
+  if (op.getNumDpsInputs() != 4 || op.getNumDpsInits() != 1)
+    return reject(op, "expected four inputs (two data operands and their "
+                      "scales) and one init");
+  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return cast<RankedTensorType>(type).getEncoding() != nullptr;
+      }))
+    return reject(op, "operands with a tensor encoding are not raised");
+  FailureOr<std::array<MatchedOperand, 2>> operands = matchBody(op);
+  if (failed(operands))
+    return failure();
+  RaisePlan plan;
+  llvm::copy(*operands, plan.operands);
+  if (failed(checkTypes(op, plan.operands)) || failed(matchMaps(op, plan)))
+    return failure();
+  return plan;
+}
+
+/// Replaces \p op by the mx.scaled_contraction that \p plan describes.
+static void raise(linalg::GenericOp op, const RaisePlan &plan) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  SmallVector<Value> data, scales;
+  for (unsigned i = 0; i < 2; ++i) {
+    Value value = op.getDpsInputs()[plan.operands[i].data];
+    if (plan.blockDim) {
+      // Merge the block index and the element in the block into K.
+      unsigned rank = cast<ShapedType>(value.getType()).getRank();
+      SmallVector<ReassociationIndices> groups;
+      for (unsigned d = 0; d < rank; ++d) {
+        if (d == plan.blockPos[i])
+          continue;
+        if (d + 1 == plan.blockPos[i])
+          groups.push_back({static_cast<int64_t>(d), d + 1});
+        else
+          groups.push_back({static_cast<int64_t>(d)});
+      }
+      value = tensor::CollapseShapeOp::create(builder, loc, value, groups);
+    }
+    data.push_back(value);
+    scales.push_back(op.getDpsInputs()[plan.operands[i].scales]);
+  }
+  Value acc = op.getDpsInits()[0];
+  auto contraction = ScaledContractionOp::create(
+      builder, loc, acc.getType(), data[0], data[1], scales[0], scales[1], acc,
+      builder.getAffineMapArrayAttr(plan.maps));
+  op.getResult(0).replaceAllUsesWith(contraction.getResult());
+  op.erase();
+}
+
+/// Returns whether \p op looks like a scaled matmul candidate: its body
+/// uses arith.scaling_extf.
+static bool usesScalingExtF(linalg::GenericOp op) {
+  return llvm::any_of(op.getBlock()->getOperations(), [](Operation &inner) {
+    return isa<arith::ScalingExtFOp>(inner);
+  });
+}
+
+namespace {
+struct RaiseScaledMatmulPass
+    : public mx::impl::MXRaiseScaledMatmulBase<RaiseScaledMatmulPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> candidates;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (usesScalingExtF(op))
+        candidates.push_back(op);
+    });
+    for (linalg::GenericOp op : candidates) {
+      FailureOr<RaisePlan> plan = match(op);
+      if (succeeded(plan))
+        raise(op, *plan);
+    }
+  }
+};
+} // namespace
