@@ -23,7 +23,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run", "mlir-opt"]
+tools = ["mx-opt", "mx-run", "mx-layout", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The mlir-opt plugin: the build tree's, or another one (an installed tree's)
