@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 lld-22 build-essential cmake ninja-build ccache libgtest-dev python3
+  chromium  # renders the mx-layout SVG pictures in a lit test (test/Tools/mx-layout)
 )
 
 missing=()

@@ -2,6 +2,7 @@
 # lit configuration for the mx regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -33,3 +34,9 @@ config.substitutions.append(
      lit_config.params.get("mx_plugin",
                            os.path.join(config.mx_obj_root, "lib",
                                         "MXPlugin.so"))))
+
+# A headless browser renders the layout pictures (test/Tools/mx-layout); CI
+# installs Debian's chromium (scripts/deps.sh), elsewhere those tests are
+# unsupported when it is absent.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
