@@ -85,9 +85,9 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
   result.role = role;
   result.elementType = layout.getElementType(role);
   result.bits = result.elementType.getIntOrFloatBitWidth();
-  if (result.bits % 4 != 0 && result.bits != 6) {
-    error = "element width of " + std::to_string(result.bits) +
-            " bits is not supported";
+  if (result.bits < 1) {
+    error = "the elements of " + stringifyOperandRole(role).str() +
+            " have no bit width";
     return failure();
   }
   SmallVector<int64_t> sizes = layout.getInnerTileSizes(role);
@@ -98,6 +98,13 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
   }
   result.rows = sizes[0];
   result.cols = sizes[1];
+  if (result.rows * result.cols > kMaxElements) {
+    error = "the " + stringifyOperandRole(role).str() + " tile has " +
+            std::to_string(result.rows * result.cols) +
+            " elements, more than the " + std::to_string(kMaxElements) +
+            " this tool tabulates";
+    return failure();
+  }
 
   TileSwizzle swizzle = layout.getSwizzle(role);
   SmallVector<SwizzledDim> dims = getSwizzledDims(swizzle);

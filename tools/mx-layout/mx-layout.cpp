@@ -37,6 +37,8 @@ using namespace mlir::mx;
 namespace cl = llvm::cl;
 
 static constexpr int kExitError = 2;
+/// The most tile positions one SVG draws.
+static constexpr int64_t kMaxPicturePositions = int64_t(1) << 20;
 
 static cl::OptionCategory layoutCategory("mx-layout options");
 
@@ -106,7 +108,9 @@ static cl::opt<std::string> cells(
              "or lane (consecutive elements of one lane)"),
     cl::init("register"), cl::cat(layoutCategory));
 static cl::opt<std::string>
-    rows("rows", cl::desc("Rows of the tile to show: BEGIN:END (end excluded)"),
+    rows("rows",
+         cl::desc("Rows of the tile to show: BEGIN:END (end excluded; "
+                  "clipped to each operand's tile)"),
          cl::value_desc("B:E"), cl::cat(layoutCategory));
 static cl::opt<std::string>
     cols("cols",
@@ -329,6 +333,8 @@ static int run(MLIRContext &ctx) {
   bool isWhere = !where.empty(), isLane = lane.getNumOccurrences() > 0;
   if (isWhere && isLane)
     return fail("--where and --lane are separate queries");
+  if (!isLane && (wave.getNumOccurrences() || reg.getNumOccurrences()))
+    return fail("--wave and --register go with --lane");
   bool query = isWhere || isLane;
   FailureOr<SmallVector<OperandRole>> roles = getRoles(query);
   if (failed(roles))
@@ -364,6 +370,24 @@ static int run(MLIRContext &ctx) {
     if (failed(places))
       return fail(error);
     operands.push_back(std::move(*places));
+  }
+
+  // An SVG of millions of positions is of no use and very large: ask for a
+  // window instead.
+  if (format == "svg" && !query) {
+    int64_t positions = 0;
+    for (const layout::OperandPlaces &operand : operands) {
+      auto extent = [](int64_t begin, int64_t end, int64_t size) {
+        end = end < 0 ? size : std::min(end, size);
+        return std::max<int64_t>(0, end - std::min(begin, end));
+      };
+      positions += extent(window.rowBegin, window.rowEnd, operand.getRows()) *
+                   extent(window.colBegin, window.colEnd, operand.getCols());
+    }
+    if (positions > kMaxPicturePositions)
+      return fail("the picture would have " + Twine(positions) +
+                  " positions (at most " + Twine(kMaxPicturePositions) +
+                  "): draw fewer operands or a window with --rows/--cols");
   }
 
   std::string errorMessage;

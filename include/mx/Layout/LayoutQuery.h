@@ -68,10 +68,14 @@ struct ElementPlace {
 /// The places of every element of one operand's workgroup tile.
 class OperandPlaces {
 public:
+  /// The largest tile (in elements) that get() tabulates.
+  static constexpr int64_t kMaxElements = int64_t(1) << 22;
+
   /// Computes the places of `role` under `layout`; on a layout whose swizzle
   /// cannot be read as above (no Lane dimensions, subgroup dimensions that
-  /// do not match the result's, an element width that is not a multiple of
-  /// 4), returns failure with a message in `error`.
+  /// do not match the result's) or a tile of more than kMaxElements, returns
+  /// failure with a message in `error`. `layout` must have its interface model
+  /// registered.
   static FailureOr<OperandPlaces> get(TiledLayoutAttrInterface layout,
                                       OperandRole role, std::string &error);
 

@@ -39,3 +39,12 @@
 // WAVE: error: --wave = 1 is out of range [0, 1)
 // RUN: not mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>' --lane=0 --register=4 2>&1 | FileCheck %s --check-prefix=REGISTER
 // REGISTER: error: --register = 4 is out of range [0, 4): a lane holds 16 bytes of lhs
+// RUN: not mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>' --wave=1 2>&1 | FileCheck %s --check-prefix=WAVE-ALONE
+// WAVE-ALONE: error: --wave and --register go with --lane
+// RUN: not mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 0>' 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: error: intrinsics_m must be at least 1, got 0
+// A tile too large to tabulate is refused, not a crash.
+// RUN: not mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 32, intrinsics_n = 16, intrinsics_k = 16, subgroups_m = 4, subgroups_n = 4>' --operand=result 2>&1 | FileCheck %s --check-prefix=LARGE
+// LARGE: error: the result tile has 8388608 elements, more than the 4194304 this tool tabulates
+// RUN: not mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 32, intrinsics_n = 16, subgroups_m = 2, subgroups_n = 2>' --operand=result --format=svg 2>&1 | FileCheck %s --check-prefix=LARGE-SVG
+// LARGE-SVG: error: the picture would have 2097152 positions (at most 1048576)
