@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mx needs (idempotent: does nothing when they are
-# all present). LLVM/MLIR 22 come from Debian bookworm's security archive.
+# Installs the Debian packages mx needs, plus the packages named as arguments
+# (idempotent: does nothing when they are all present). LLVM/MLIR 22 come
+# from Debian bookworm's security archive.
 set -euo pipefail
 
 PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 lld-22 build-essential cmake ninja-build ccache libgtest-dev python3
+  "$@"  # extra packages the caller needs (scripts/test.sh: chromium)
 )
 
 missing=()

@@ -5,7 +5,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"
 
-"$ROOT/scripts/deps.sh"
+# chromium renders the mx-layout pictures in a lit test
+# (test/Tools/mx-layout/svg-chromium.mlir, unsupported without it).
+"$ROOT/scripts/deps.sh" chromium
 "$ROOT/scripts/build.sh" all mx-test-depends
 cd "$BUILD"
 ctest --output-on-failure -j"${MX_JOBS:-$(nproc)}"

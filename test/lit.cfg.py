@@ -2,6 +2,7 @@
 # lit configuration for the mx regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,7 +24,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run", "mlir-opt"]
+tools = ["mx-opt", "mx-run", "mx-layout", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The mlir-opt plugin: the build tree's, or another one (an installed tree's)
@@ -33,3 +34,9 @@ config.substitutions.append(
      lit_config.params.get("mx_plugin",
                            os.path.join(config.mx_obj_root, "lib",
                                         "MXPlugin.so"))))
+
+# A headless browser renders the layout pictures (test/Tools/mx-layout); CI
+# installs Debian's chromium (scripts/deps.sh), elsewhere those tests are
+# unsupported when it is absent.
+if shutil.which("chromium"):
+    config.available_features.add("chromium")

@@ -33,6 +33,8 @@ fi
 
 echo "== the installed mx-opt starts"
 "$PREFIX/bin/mx-opt" "$GEMM" -o /dev/null
+echo "== the installed mx-layout starts"
+"$PREFIX/bin/mx-layout" --m=256 --n=256 --operand=lhs --rows=0:1 --cols=0:1 >/dev/null
 
 echo "== build examples/embedding with find_package(MX)"
 cmake -G Ninja -S "$SRC/examples/embedding" -B "$WORK/build" \

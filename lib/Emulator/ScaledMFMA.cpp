@@ -447,3 +447,27 @@ void mlir::mx::emu::scaledMFMA(MFMAShape shape, SourceFormat fmtA,
                          c,     scaleA, opselA, scaleB, opselB};
   scaledMFMA(ops, d);
 }
+
+//===----------------------------------------------------------------------===//
+// Lane tables, exposed
+//===----------------------------------------------------------------------===//
+
+LanePosition mlir::mx::emu::operandItemPosition(MFMAShape shape,
+                                                SourceFormat fmt, int lane,
+                                                int t) {
+  int md = rowsOf(shape);
+  return {lane % md, kIndexOf(fmt, depthOf(shape), lane / md, t)};
+}
+
+LanePosition mlir::mx::emu::scaleLanePosition(MFMAShape shape, int lane) {
+  // As unpackScales: lane r + Md * g holds (row r, K-block g).
+  int md = rowsOf(shape);
+  return {lane % md, lane / md};
+}
+
+LanePosition mlir::mx::emu::accumulatorItemPosition(MFMAShape shape, int lane,
+                                                    int v) {
+  LanePosition pos;
+  accumulatorPosition(shape, lane, v, pos.row, pos.col);
+  return pos;
+}

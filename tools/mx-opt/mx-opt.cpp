@@ -26,5 +26,10 @@ int main(int argc, char **argv) {
   mlir::mx::registerMXPasses();
   mlir::mx::registerPipelineUpstreamPasses();
   return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "mx optimizer driver\n", registry));
+      mlir::MlirOptMain(argc, argv,
+                        "mx optimizer driver\n\n"
+                        "To see which wave, lane and register hold each "
+                        "element of a #mx.data_tiled_layout\n(tables, SVG "
+                        "pictures, where-is queries), run mx-layout --help.\n",
+                        registry));
 }

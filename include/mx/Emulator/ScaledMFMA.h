@@ -186,6 +186,28 @@ void scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
                 const uint32_t *scaleA, unsigned opselA, const uint32_t *scaleB,
                 unsigned opselB, float *d);
 
+/// A logical position in one instruction's operand: (row, column) of an
+/// m x n matrix.
+struct LanePosition {
+  int row; ///< Row of A, column n of B, row of D.
+  int col; ///< K of A and B, K-block of a scale, column of D.
+};
+
+/// Returns where item \p t (in [0, kItemsPerLane)) of lane \p lane's A
+/// operand in \p fmt sits: {r, k} for A[r][k]; for B, {n, k} for B[k][n].
+/// These are the emulator's own lane tables (the ones scaledMFMA unpacks
+/// registers with), exposed for checking other descriptions of the layout.
+LanePosition operandItemPosition(MFMAShape shape, SourceFormat fmt, int lane,
+                                 int t);
+
+/// Returns the {row (column for B), K-block} whose E8M0 scale lane \p lane's
+/// selected scale byte holds.
+LanePosition scaleLanePosition(MFMAShape shape, int lane);
+
+/// Returns the {row, column} of D (and C) that accumulator item \p v (in
+/// [0, accumulatorsPerLane(shape))) of lane \p lane holds.
+LanePosition accumulatorItemPosition(MFMAShape shape, int lane, int v);
+
 } // namespace mlir::mx::emu
 
 #endif // MX_EMULATOR_SCALEDMFMA_H

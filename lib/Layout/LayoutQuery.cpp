@@ -1,0 +1,600 @@
+//===- LayoutQuery.cpp - where each element of a data-tiled tile lives ----===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Layout/LayoutQuery.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::layout;
+
+using Kind = TileSwizzle::Kind;
+
+namespace {
+/// One dimension of a swizzled tile, with the inner tile dimension (group)
+/// it was expanded from.
+struct SwizzledDim {
+  Kind kind;
+  int64_t size;
+  unsigned group;
+};
+} // namespace
+
+/// The dimensions of `swizzle`'s swizzled tile, in swizzled order.
+static SmallVector<SwizzledDim> getSwizzledDims(const TileSwizzle &swizzle) {
+  SmallVector<SwizzledDim> expanded;
+  for (auto [group, dims] : llvm::enumerate(swizzle.expandShape))
+    for (const TileSwizzle::Dim &dim : dims)
+      expanded.push_back({dim.kind, dim.size, unsigned(group)});
+  SmallVector<SwizzledDim> result;
+  for (int64_t e : swizzle.permutation)
+    result.push_back(expanded[e]);
+  return result;
+}
+
+/// Linearizes the coordinates `position` of the dimensions of `dims` that
+/// `pred` selects, in their order.
+template <typename Pred>
+static int64_t linearize(ArrayRef<SwizzledDim> dims, ArrayRef<int64_t> position,
+                         Pred pred) {
+  int64_t value = 0;
+  for (auto [dim, p] : llvm::zip_equal(dims, position))
+    if (pred(dim))
+      value = value * dim.size + p;
+  return value;
+}
+
+/// The product of the sizes of the dimensions `pred` selects.
+template <typename Pred>
+static int64_t product(ArrayRef<SwizzledDim> dims, Pred pred) {
+  int64_t value = 1;
+  for (const SwizzledDim &dim : dims)
+    if (pred(dim))
+      value *= dim.size;
+  return value;
+}
+
+/// The inner tile group of `role` whose subgroups are the result's group
+/// `resultGroup` (0: M, 1: N), or -1 when none is.
+static int getSubgroupGroup(OperandRole role, unsigned resultGroup) {
+  switch (role) {
+  case OperandRole::lhs:
+  case OperandRole::lhs_scales:
+    return resultGroup == 0 ? 0 : -1;
+  case OperandRole::rhs:
+  case OperandRole::rhs_scales:
+    return resultGroup == 1 ? 0 : -1;
+  case OperandRole::result:
+    return resultGroup;
+  }
+  llvm_unreachable("unknown role");
+}
+
+FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
+                                            OperandRole role,
+                                            std::string &error) {
+  OperandPlaces result;
+  result.role = role;
+  result.elementType = layout.getElementType(role);
+  result.bits = result.elementType.getIntOrFloatBitWidth();
+  if (result.bits < 1) {
+    error = "the elements of " + stringifyOperandRole(role).str() +
+            " have no bit width";
+    return failure();
+  }
+  SmallVector<int64_t> sizes = layout.getInnerTileSizes(role);
+  if (sizes.size() != 2) {
+    error = "the inner tile of " + stringifyOperandRole(role).str() +
+            " is not two-dimensional";
+    return failure();
+  }
+  result.rows = sizes[0];
+  result.cols = sizes[1];
+  if (result.rows * result.cols > kMaxElements) {
+    error = "the " + stringifyOperandRole(role).str() + " tile has " +
+            std::to_string(result.rows * result.cols) +
+            " elements, more than the " + std::to_string(kMaxElements) +
+            " this tool tabulates";
+    return failure();
+  }
+
+  TileSwizzle swizzle = layout.getSwizzle(role);
+  SmallVector<SwizzledDim> dims = getSwizzledDims(swizzle);
+  SmallVector<int64_t> shape = swizzle.getSwizzledShape();
+  auto isKind = [](Kind kind) {
+    return [kind](const SwizzledDim &d) { return d.kind == kind; };
+  };
+  std::optional<size_t> lastLane;
+  for (auto [j, dim] : llvm::enumerate(dims))
+    if (dim.kind == Kind::Lane)
+      lastLane = j;
+  if (!lastLane) {
+    error = "the swizzle of " + stringifyOperandRole(role).str() +
+            " has no lane dimensions";
+    return failure();
+  }
+  auto isLaneValue = [&](size_t j) { return j > *lastLane; };
+  int64_t laneValues = 1;
+  for (size_t j = *lastLane + 1; j < dims.size(); ++j)
+    laneValues *= dims[j].size;
+  result.laneBits = laneValues * result.bits;
+
+  // Waves: the result's Subgroup dimensions, in swizzled order; per wave its
+  // linear M and N subgroup indices.
+  SmallVector<SwizzledDim> resultDims =
+      getSwizzledDims(layout.getSwizzle(OperandRole::result));
+  SmallVector<SwizzledDim> waveDims;
+  llvm::copy_if(resultDims, std::back_inserter(waveDims),
+                isKind(Kind::Subgroup));
+  result.numWaves = product(waveDims, [](const SwizzledDim &) { return true; });
+  SmallVector<std::array<int64_t, 2>> waveSubgroups;
+  for (int64_t w = 0; w < result.numWaves; ++w) {
+    SmallVector<int64_t> coords(waveDims.size());
+    int64_t rest = w;
+    for (int64_t d = int64_t(waveDims.size()) - 1; d >= 0; --d) {
+      coords[d] = rest % waveDims[d].size;
+      rest /= waveDims[d].size;
+    }
+    std::array<int64_t, 2> index;
+    for (unsigned g = 0; g < 2; ++g)
+      index[g] = linearize(waveDims, coords,
+                           [g](const SwizzledDim &d) { return d.group == g; });
+    waveSubgroups.push_back(index);
+  }
+  // The operand's subgroups must be the result's M or N subgroups.
+  for (unsigned g = 0; g < 2; ++g) {
+    int64_t resultCount =
+        product(waveDims, [g](const SwizzledDim &d) { return d.group == g; });
+    int group = getSubgroupGroup(role, g);
+    int64_t count = group < 0 ? 1
+                              : product(
+                                    dims,
+                                    [group](const SwizzledDim &d) {
+                                      return d.kind == Kind::Subgroup &&
+                                             d.group == unsigned(group);
+                                    });
+    if (group >= 0 && count != resultCount) {
+      error = "the subgroups of " + stringifyOperandRole(role).str() +
+              " do not match those of the result";
+      return failure();
+    }
+  }
+  if (role != OperandRole::result && product(dims, [](const SwizzledDim &d) {
+                                       return d.kind == Kind::Subgroup &&
+                                              d.group != 0;
+                                     }) != 1) {
+    error = "the swizzle of " + stringifyOperandRole(role).str() +
+            " splits its reduction dimension over subgroups";
+    return failure();
+  }
+
+  int64_t total = result.rows * result.cols;
+  if (product(dims, [](const SwizzledDim &) { return true; }) != total) {
+    error = "the swizzle of " + stringifyOperandRole(role).str() +
+            " does not cover its inner tile";
+    return failure();
+  }
+  result.places.assign(total, ElementPlace());
+  std::vector<bool> seen(total, false);
+  SmallVector<int64_t> position(dims.size(), 0);
+  for (int64_t p = 0; p < total; ++p) {
+    SmallVector<int64_t> coords = swizzle.getTileCoords(position);
+    int64_t index = coords[0] * result.cols + coords[1];
+    if (coords[0] >= result.rows || coords[1] >= result.cols || seen[index]) {
+      error = "the swizzle of " + stringifyOperandRole(role).str() +
+              " is not a permutation of its inner tile";
+      return failure();
+    }
+    seen[index] = true;
+    ElementPlace &place = result.places[index];
+    place.row = coords[0];
+    place.col = coords[1];
+    place.tileBit = p * result.bits;
+    place.lane = linearize(dims, position, isKind(Kind::Lane));
+    place.item = linearize(dims, position, isKind(Kind::Internal));
+    int64_t laneValue = 0;
+    for (size_t j = 0; j < dims.size(); ++j)
+      if (isLaneValue(j))
+        laneValue = laneValue * dims[j].size + position[j];
+    place.laneBit = laneValue * result.bits;
+    // Intrinsic unroll indices by group.
+    int64_t intrinsic[2];
+    for (unsigned g = 0; g < 2; ++g)
+      intrinsic[g] = linearize(dims, position, [g](const SwizzledDim &d) {
+        return d.kind == Kind::Intrinsic && d.group == g;
+      });
+    switch (role) {
+    case OperandRole::lhs:
+    case OperandRole::lhs_scales:
+      place.intrinsicM = intrinsic[0];
+      place.intrinsicK = intrinsic[1];
+      break;
+    case OperandRole::rhs:
+    case OperandRole::rhs_scales:
+      place.intrinsicN = intrinsic[0];
+      place.intrinsicK = intrinsic[1];
+      break;
+    case OperandRole::result:
+      place.intrinsicM = intrinsic[0];
+      place.intrinsicN = intrinsic[1];
+      break;
+    }
+    // Waves: those whose subgroups along this operand's groups match.
+    std::array<int64_t, 2> subgroup = {-1, -1};
+    for (unsigned g = 0; g < 2; ++g) {
+      int group = getSubgroupGroup(role, g);
+      if (group >= 0)
+        subgroup[g] = linearize(dims, position, [group](const SwizzledDim &d) {
+          return d.kind == Kind::Subgroup && d.group == unsigned(group);
+        });
+    }
+    for (auto [w, index] : llvm::enumerate(waveSubgroups))
+      if ((subgroup[0] < 0 || subgroup[0] == index[0]) &&
+          (subgroup[1] < 0 || subgroup[1] == index[1]))
+        place.waves.push_back(w);
+    // Next swizzled position, row-major.
+    for (int64_t d = int64_t(dims.size()) - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  return result;
+}
+
+StringRef OperandPlaces::getRowName() const {
+  return role == OperandRole::rhs || role == OperandRole::rhs_scales ? "n"
+                                                                     : "m";
+}
+
+StringRef OperandPlaces::getColName() const {
+  switch (role) {
+  case OperandRole::lhs:
+  case OperandRole::rhs:
+    return "k";
+  case OperandRole::lhs_scales:
+  case OperandRole::rhs_scales:
+    return "kb";
+  case OperandRole::result:
+    return "n";
+  }
+  llvm_unreachable("unknown role");
+}
+
+SmallVector<const ElementPlace *>
+OperandPlaces::getHeldBy(int64_t wave, int64_t lane, int64_t reg) const {
+  SmallVector<const ElementPlace *> held;
+  for (const ElementPlace &place : places) {
+    if (place.lane != lane || !llvm::is_contained(place.waves, wave))
+      continue;
+    if (place.laneBit < 32 * (reg + 1) && place.laneBit + bits > 32 * reg)
+      held.push_back(&place);
+  }
+  llvm::sort(held, [](const ElementPlace *a, const ElementPlace *b) {
+    return a->tileBit < b->tileBit;
+  });
+  return held;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+/// Prints `first..last`, or `first` when they are equal.
+static void printRange(llvm::raw_ostream &os, int64_t first, int64_t last) {
+  os << first;
+  if (last != first)
+    os << ".." << last;
+}
+
+/// Prints a sorted list of waves compactly: `0..3`, `0,2`.
+static void printWaves(llvm::raw_ostream &os, ArrayRef<int64_t> waves) {
+  if (waves.empty())
+    return;
+  bool contiguous = waves.back() - waves.front() + 1 == int64_t(waves.size());
+  if (contiguous) {
+    printRange(os, waves.front(), waves.back());
+    return;
+  }
+  llvm::interleave(waves, os, ",");
+}
+
+/// Prints the intrinsic unroll indices of `place`: `(m0,k1)`.
+static void printIntrinsic(llvm::raw_ostream &os, const ElementPlace &place) {
+  SmallVector<std::string> parts;
+  if (place.intrinsicM >= 0)
+    parts.push_back("m" + std::to_string(place.intrinsicM));
+  if (place.intrinsicN >= 0)
+    parts.push_back("n" + std::to_string(place.intrinsicN));
+  if (place.intrinsicK >= 0)
+    parts.push_back("k" + std::to_string(place.intrinsicK));
+  os << "(" << llvm::join(parts, ",") << ")";
+}
+
+/// Prints the registers and bytes (or bits when not byte-aligned) of the
+/// lane bit range [begin, end).
+static void printLaneBits(llvm::raw_ostream &os, int64_t begin, int64_t end) {
+  os << "vgpr=";
+  printRange(os, begin / 32, (end - 1) / 32);
+  if (begin % 8 == 0 && end % 8 == 0) {
+    os << " bytes=";
+    printRange(os, begin / 8, end / 8 - 1);
+  } else {
+    os << " bits=";
+    printRange(os, begin, end - 1);
+  }
+}
+
+void layout::printPlace(llvm::raw_ostream &os, const OperandPlaces &operand,
+                        const ElementPlace &place) {
+  os << operand.getRowName() << "=" << place.row << " " << operand.getColName()
+     << "=" << place.col << ": waves=";
+  printWaves(os, place.waves);
+  os << " mfma=";
+  printIntrinsic(os, place);
+  os << " lane=" << place.lane << " item=" << place.item << " ";
+  printLaneBits(os, place.laneBit, place.laneBit + operand.getBits());
+}
+
+namespace {
+/// A run of consecutive columns of one row drawn as one cell.
+struct Cell {
+  int64_t row, colBegin, colEnd;
+  const ElementPlace *first;
+  int64_t laneBitEnd;
+};
+} // namespace
+
+/// Resolves the -1 ends of `window` and clamps it to `operand`'s tile.
+static Window clampWindow(const OperandPlaces &operand, Window window) {
+  auto clamp = [](int64_t v, int64_t size) {
+    return std::max<int64_t>(0, std::min(v < 0 ? size : v, size));
+  };
+  window.rowEnd = clamp(window.rowEnd, operand.getRows());
+  window.colEnd = clamp(window.colEnd, operand.getCols());
+  window.rowBegin =
+      std::min(clamp(window.rowBegin, operand.getRows()), window.rowEnd);
+  window.colBegin =
+      std::min(clamp(window.colBegin, operand.getCols()), window.colEnd);
+  return window;
+}
+
+/// The cells of `operand` within `window`, row by row.
+static std::vector<Cell> getCells(const OperandPlaces &operand, CellSize size,
+                                  Window window) {
+  std::vector<Cell> cells;
+  int64_t bits = operand.getBits();
+  for (int64_t r = window.rowBegin; r < window.rowEnd; ++r) {
+    for (int64_t c = window.colBegin; c < window.colEnd; ++c) {
+      const ElementPlace &place = operand.at(r, c);
+      if (!cells.empty() && size != CellSize::Element) {
+        Cell &last = cells.back();
+        const ElementPlace &prev = *last.first;
+        bool joins = last.row == r && last.colEnd == c &&
+                     place.waves == prev.waves && place.lane == prev.lane &&
+                     place.intrinsicM == prev.intrinsicM &&
+                     place.intrinsicN == prev.intrinsicN &&
+                     place.intrinsicK == prev.intrinsicK &&
+                     place.laneBit == last.laneBitEnd;
+        if (joins && size == CellSize::Register)
+          joins = place.laneBit / 32 == prev.laneBit / 32;
+        if (joins) {
+          last.colEnd = c + 1;
+          last.laneBitEnd = place.laneBit + bits;
+          continue;
+        }
+      }
+      cells.push_back({r, c, c + 1, &place, place.laneBit + bits});
+    }
+  }
+  return cells;
+}
+
+/// A one-line description of `operand`'s tile.
+static std::string describe(const OperandPlaces &operand) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << stringifyOperandRole(operand.getRole()) << ": "
+     << operand.getElementType() << " (" << operand.getBits() << " bits), tile "
+     << operand.getRows() << " x " << operand.getCols() << " ("
+     << operand.getRowName() << " x " << operand.getColName() << "), "
+     << operand.getNumWaves() << " wave(s), " << operand.getLaneBits() / 8
+     << " bytes per lane";
+  return text;
+}
+
+void layout::printTable(llvm::raw_ostream &os, const OperandPlaces &operand,
+                        CellSize size, Window window) {
+  window = clampWindow(operand, window);
+  os << "# " << describe(operand) << "\n";
+  for (const Cell &cell : getCells(operand, size, window)) {
+    os << operand.getRowName() << "=" << cell.row << " " << operand.getColName()
+       << "=";
+    printRange(os, cell.colBegin, cell.colEnd - 1);
+    os << " waves=";
+    printWaves(os, cell.first->waves);
+    os << " mfma=";
+    printIntrinsic(os, *cell.first);
+    os << " lane=" << cell.first->lane << " ";
+    printLaneBits(os, cell.first->laneBit, cell.laneBitEnd);
+    os << "\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SVG
+//===----------------------------------------------------------------------===//
+
+/// Escapes `text` for SVG character data and attribute values.
+static std::string escapeXML(StringRef text) {
+  std::string result;
+  for (char c : text) {
+    switch (c) {
+    case '&':
+      result += "&amp;";
+      break;
+    case '<':
+      result += "&lt;";
+      break;
+    case '>':
+      result += "&gt;";
+      break;
+    case '"':
+      result += "&quot;";
+      break;
+    default:
+      result += c;
+    }
+  }
+  return result;
+}
+
+void layout::printSVG(llvm::raw_ostream &os,
+                      ArrayRef<const OperandPlaces *> operands, CellSize size,
+                      Window requested, StringRef title) {
+  constexpr int64_t kMargin = 48, kTitle = 36, kMaxGridWidth = 1200;
+  constexpr size_t kMaxTooltips = 4096;
+  struct Panel {
+    const OperandPlaces *operand;
+    Window window;
+    int64_t cellWidth, rowHeight, top;
+  };
+  // The title, wrapped after commas at about 140 characters.
+  SmallVector<std::string> titleLines(1);
+  for (StringRef rest = title; !rest.empty();) {
+    auto [part, tail] = rest.split(", ");
+    std::string piece = part.str() + (tail.empty() ? "" : ",");
+    if (!titleLines.back().empty() &&
+        titleLines.back().size() + piece.size() > 140)
+      titleLines.emplace_back("    ");
+    else if (!titleLines.back().empty())
+      titleLines.back() += " ";
+    titleLines.back() += piece;
+    rest = tail;
+  }
+  SmallVector<Panel> panels;
+  int64_t y = kTitle + 14 * int64_t(titleLines.size() - 1), width = 600;
+  for (const OperandPlaces *operand : operands) {
+    Panel panel{operand, clampWindow(*operand, requested), 0, 0, 0};
+    int64_t cols =
+        std::max<int64_t>(1, panel.window.colEnd - panel.window.colBegin);
+    int64_t rows = panel.window.rowEnd - panel.window.rowBegin;
+    panel.cellWidth = std::clamp<int64_t>(kMaxGridWidth / cols, 1, 48);
+    panel.rowHeight = rows > 128 ? 5 : 14;
+    panel.top = y + 48;
+    y = panel.top + rows * panel.rowHeight + 24;
+    width = std::max(width, 2 * kMargin + cols * panel.cellWidth);
+    panels.push_back(panel);
+  }
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+     << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
+     << "\" height=\"" << y << "\" viewBox=\"0 0 " << width << " " << y
+     << "\" font-family=\"monospace\">\n"
+     << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  for (auto [i, line] : llvm::enumerate(titleLines))
+    os << "<text x=\"8\" y=\"" << 16 + 14 * i
+       << "\" font-size=\"12\" xml:space=\"preserve\">" << escapeXML(line)
+       << "</text>\n";
+  os << "<text x=\"8\" y=\"" << 16 + 14 * titleLines.size()
+     << "\" font-size=\"10\" fill=\"#444\">colour: "
+        "wave(s) holding the cell, shade alternating per intrinsic (MFMA); "
+        "label: lane L, registers v (bytes b for scales) within the lane's "
+        "values; hover a cell for all of it</text>\n";
+  for (const Panel &panel : panels) {
+    const OperandPlaces &operand = *panel.operand;
+    const Window &w = panel.window;
+    bool isScale = operand.getRole() == OperandRole::lhs_scales ||
+                   operand.getRole() == OperandRole::rhs_scales;
+    os << "<g>\n<text x=\"" << kMargin << "\" y=\"" << panel.top - 30
+       << "\" font-size=\"12\" font-weight=\"bold\">"
+       << escapeXML(describe(operand)) << "</text>\n";
+    os << "<text x=\"" << kMargin << "\" y=\"" << panel.top - 14
+       << "\" font-size=\"10\">" << operand.getRowName() << " " << w.rowBegin
+       << ".." << w.rowEnd - 1 << " down, " << operand.getColName() << " "
+       << w.colBegin << ".." << w.colEnd - 1 << " across</text>\n";
+    // Column ticks: at least 40 pixels apart, at multiples of a power of
+    // two.
+    int64_t colStep = 1;
+    while (colStep * panel.cellWidth < 40)
+      colStep *= 2;
+    for (int64_t c = w.colBegin; c < w.colEnd; ++c)
+      if (c % colStep == 0)
+        os << "<text x=\"" << kMargin + (c - w.colBegin) * panel.cellWidth
+           << "\" y=\"" << panel.top - 2 << "\" font-size=\"8\" fill=\"#444\">"
+           << c << "</text>\n";
+    // Row ticks.
+    int64_t rowStep = panel.rowHeight >= 12 ? 4 : 16;
+    for (int64_t r = w.rowBegin; r < w.rowEnd; r += rowStep)
+      os << "<text x=\"" << kMargin - 4 << "\" y=\""
+         << panel.top + (r - w.rowBegin) * panel.rowHeight +
+                std::min<int64_t>(panel.rowHeight, 10)
+         << "\" font-size=\"" << std::min<int64_t>(panel.rowHeight, 10)
+         << "\" text-anchor=\"end\">" << r << "</text>\n";
+    std::vector<Cell> panelCells = getCells(operand, size, w);
+    // Tooltips make a cell about three times larger: only on small panels.
+    bool tooltips = panelCells.size() <= kMaxTooltips;
+    if (!tooltips)
+      os << "<text x=\"" << kMargin + 400 << "\" y=\"" << panel.top - 14
+         << "\" font-size=\"10\" fill=\"#a00\">(" << panelCells.size()
+         << " cells: no tooltips; draw fewer with --rows/--cols)</text>\n";
+    for (const Cell &cell : panelCells) {
+      const ElementPlace &place = *cell.first;
+      int64_t x = kMargin + (cell.colBegin - w.colBegin) * panel.cellWidth;
+      int64_t top = panel.top + (cell.row - w.rowBegin) * panel.rowHeight;
+      int64_t cw = (cell.colEnd - cell.colBegin) * panel.cellWidth;
+      int64_t hue =
+          place.waves.empty()
+              ? 0
+              : (place.waves.front() * 360 / operand.getNumWaves() + 200) % 360;
+      int64_t parity = std::max<int64_t>(place.intrinsicM, 0) +
+                       std::max<int64_t>(place.intrinsicN, 0) +
+                       std::max<int64_t>(place.intrinsicK, 0);
+      int64_t light = parity % 2 ? 72 : 84;
+      os << "<rect x=\"" << x << "\" y=\"" << top << "\" width=\"" << cw
+         << "\" height=\"" << panel.rowHeight << "\" fill=\"hsl(" << hue
+         << ",60%," << light << "%)\" stroke=\"#666\" stroke-width=\"0.3\"";
+      if (!tooltips) {
+        os << "/>\n";
+      } else {
+        os << "><title>" << operand.getRowName() << "=" << cell.row << " "
+           << operand.getColName() << "=" << cell.colBegin;
+        if (cell.colEnd - 1 != cell.colBegin)
+          os << ".." << cell.colEnd - 1;
+        os << " waves=";
+        printWaves(os, place.waves);
+        os << " mfma=";
+        printIntrinsic(os, place);
+        os << " lane=" << place.lane << " ";
+        printLaneBits(os, place.laneBit, cell.laneBitEnd);
+        os << "</title></rect>\n";
+      }
+      // The label, when it fits.
+      std::string label = "L" + std::to_string(place.lane);
+      int64_t firstByte = place.laneBit / 8,
+              lastByte = (cell.laneBitEnd - 1) / 8;
+      int64_t firstReg = place.laneBit / 32,
+              lastReg = (cell.laneBitEnd - 1) / 32;
+      if (isScale)
+        label += " b" + std::to_string(firstByte) +
+                 (lastByte != firstByte ? "-" + std::to_string(lastByte) : "");
+      else
+        label += " v" + std::to_string(firstReg) +
+                 (lastReg != firstReg ? "-" + std::to_string(lastReg) : "");
+      int64_t fontSize = std::min<int64_t>(panel.rowHeight - 4, 9);
+      if (fontSize >= 6 && int64_t(label.size()) * fontSize * 6 / 10 + 2 <= cw)
+        os << "<text x=\"" << x + cw / 2 << "\" y=\""
+           << top + panel.rowHeight - 4 << "\" font-size=\"" << fontSize
+           << "\" text-anchor=\"middle\">" << label << "</text>\n";
+    }
+    os << "</g>\n";
+  }
+  os << "</svg>\n";
+}
