@@ -54,7 +54,8 @@ element types instead of one per shape.
 Usage: bench/ukernel_static_metrics.py [--mx-opt build/bin/mx-opt]
            [--shapes seed,decode] [--configs default,32x32x64]
            [--lhs-type f4E2M1FN] [--rhs-type f4E2M1FN]
-           [--types all | f4E2M1FN:f8E4M3FN,...] [--repeat 1]
+           [--types all | f4E2M1FN:f8E4M3FN,...] [--acc arg|zero]
+           [--result f32|bf16|f16] [--repeat 1]
 """
 
 import argparse
@@ -84,18 +85,39 @@ CONFIGS = [  # (name, pipeline / materialization options)
 
 CONTRACTION = """
 func.func @gemm(%a: tensor<{M}x{K}x{A}>, %b: tensor<{N}x{K}x{B}>,
-                %sa: tensor<{M}x{KB}xf8E8M0FNU>, %sb: tensor<{N}x{KB}xf8E8M0FNU>,
-                %c: tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32> {{
-  %r = mx.scaled_contraction
+                %sa: tensor<{M}x{KB}xf8E8M0FNU>, %sb: tensor<{N}x{KB}xf8E8M0FNU>
+                {C_ARG}) -> tensor<{M}x{N}x{R}> {{
+{C_DEF}  %r = mx.scaled_contraction
       indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                        affine_map<(m, n, k) -> (n, k)>,
                        affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b, %sa, %sb : tensor<{M}x{K}x{A}>, tensor<{N}x{K}x{B}>,
                             tensor<{M}x{KB}xf8E8M0FNU>, tensor<{N}x{KB}xf8E8M0FNU>)
       outs(%c : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
-  return %r : tensor<{M}x{N}xf32>
-}}
+{RESULT}}}
 """
+
+# The accumulator: a function argument, or a +0.0 fill.
+ACC_ARG = ", %c: tensor<{M}x{N}xf32>"
+ACC_ZERO = """  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{M}x{N}xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
+"""
+# The result: f32, or rounded to bf16/f16 by arith.truncf.
+RESULT_F32 = "  return %r : tensor<{M}x{N}xf32>\n"
+RESULT_TRUNC = """  %t = arith.truncf %r : tensor<{M}x{N}xf32> to tensor<{M}x{N}x{R}>
+  return %t : tensor<{M}x{N}x{R}>
+"""
+
+
+def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32"):
+    """The benchmarked program: C (+)= A x B with B as N x K."""
+    values = dict(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type, R=result)
+    text = CONTRACTION.replace("{C_ARG}", ACC_ARG if acc == "arg" else "")
+    text = text.replace("{C_DEF}", ACC_ZERO if acc == "zero" else "")
+    text = text.replace("{RESULT}",
+                        RESULT_F32 if result == "f32" else RESULT_TRUNC)
+    return text.format(**values)
 
 ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
                  "f64": 8}
@@ -205,9 +227,10 @@ def materialize_pass(mx_opt, options):
     return match.group(0)
 
 
-def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat):
+def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
+            result="f32"):
     _, m, n, k = shape
-    ir = CONTRACTION.format(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type)
+    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result)
     materialized, _ = run([mx_opt, "-", "--pass-pipeline=builtin.module("
                            "mx-set-encodings,%s)"
                            % materialize_pass(mx_opt, options)], ir)
@@ -308,6 +331,13 @@ def main():
                         help="'all' (the 25 pairs of the five MX element "
                         "types) or comma-separated lhs:rhs pairs; one row "
                         "per pair (overrides --lhs-type/--rhs-type)")
+    parser.add_argument("--acc", choices=["arg", "zero"], default="arg",
+                        help="the accumulator: a function argument (C += A "
+                        "x B) or a +0.0 fill")
+    parser.add_argument("--result", choices=["f32", "bf16", "f16"],
+                        default="f32",
+                        help="the result type (bf16/f16: arith.truncf of "
+                        "the f32 result)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="compile to hsaco this many times, report the "
                         "fastest")
@@ -334,22 +364,25 @@ def main():
                 label = "%s x %s" % (lhs, rhs)
                 try:
                     rows.append([label] + measure(args.mx_opt, shape, options,
-                                                  lhs, rhs, args.repeat))
+                                                  lhs, rhs, args.repeat,
+                                                  args.acc, args.result))
                 except Failure as failure:
                     rows.append([label, "error: %s" % failure])
             print_table(rows)
             print()
         if len(pairs) != 1:
             continue
-        print("config %s (%s), %s x %s, B as N x K"
-              % (name, options or "resolver", pairs[0][0], pairs[0][1]))
+        print("config %s (%s), %s x %s, B as N x K, acc %s, result %s"
+              % (name, options or "resolver", pairs[0][0], pairs[0][1],
+                 args.acc, args.result))
         rows = []
         for shape in shapes:
             label = "%s %dx%dx%d" % shape
             try:
                 rows.append([label] + measure(args.mx_opt, shape, options,
                                               pairs[0][0], pairs[0][1],
-                                              args.repeat))
+                                              args.repeat, args.acc,
+                                              args.result))
             except Failure as failure:
                 rows.append([label, "error: %s" % failure])
         print_table(rows)
