@@ -168,19 +168,26 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
                                         int64_t begin, int64_t numBytes,
                                         bool isWrite, bool async) {
   uint16_t self = uint16_t(1u << wave);
+  // The messages are built only for the byte that races (the checks run for
+  // every byte of every LDS access).
+  auto where = [&](int64_t b) {
+    return "byte " + std::to_string(b) + " of " + storage.name;
+  };
+  auto writer = [](const LDSByte &state) {
+    return "wave " + std::to_string(state.writer);
+  };
   for (int64_t b = begin; b < begin + numBytes; ++b) {
     const LDSByte &state = storage.lds[b];
-    std::string where = "byte " + std::to_string(b) + " of " + storage.name;
-    std::string writer = "wave " + std::to_string(state.writer);
+    bool writtenByOther = state.writer >= 0 && state.writer != wave &&
+                          state.writePhase >= barrierPhase;
     if (!isWrite) {
       if (state.pending)
-        return "reads " + where + ", which an amdgpu.gather_to_lds of " +
-               writer +
+        return "reads " + where(b) + ", which an amdgpu.gather_to_lds of " +
+               writer(state) +
                " is still writing (no amdgpu.memory_counter_wait of that "
                "wave completed it)";
-      if (state.writer >= 0 && state.writer != wave &&
-          state.writePhase >= barrierPhase)
-        return "reads " + where + ", which " + writer +
+      if (writtenByOther)
+        return "reads " + where(b) + ", which " + writer(state) +
                " wrote after the last barrier (a barrier is missing between "
                "the write and the read)";
       continue;
@@ -189,16 +196,15 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
                           ? uint16_t(state.readers & ~self)
                           : uint16_t(0);
     if (others)
-      return "overwrites " + where + ", which wave " +
+      return "overwrites " + where(b) + ", which wave " +
              std::to_string(llvm::countr_zero(others)) +
              " read after the last barrier (a barrier is missing between the "
              "read and the write)";
     if (state.pending)
-      return "overwrites " + where + ", which an amdgpu.gather_to_lds of " +
-             writer + " is still writing";
-    if (state.writer >= 0 && state.writer != wave &&
-        state.writePhase >= barrierPhase)
-      return "overwrites " + where + ", which " + writer +
+      return "overwrites " + where(b) + ", which an amdgpu.gather_to_lds of " +
+             writer(state) + " is still writing";
+    if (writtenByOther)
+      return "overwrites " + where(b) + ", which " + writer(state) +
              " wrote after the last barrier (a barrier is missing between "
              "the writes)";
   }

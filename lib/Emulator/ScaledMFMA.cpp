@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir::mx::emu;
@@ -510,6 +511,65 @@ bool combineBlocks(const Int128 *sums, const int *exps, int numBlocks, float c,
   return true;
 }
 
+/// combineBlocks for block sums that fit 64 bits, in 64-bit integers and the
+/// host's correctly rounded int64 -> f32 conversion where the sum allows (the
+/// usual case); otherwise it defers to combineBlocks.
+bool combineSmallBlocks(const int64_t *sums, const int *exps, int numBlocks,
+                        float c, float &result) {
+  uint32_t cBits;
+  std::memcpy(&cBits, &c, sizeof(cBits));
+  uint32_t cExpField = (cBits >> 23) & 0xFF;
+  uint32_t cManField = cBits & 0x7FFFFF;
+  int64_t cMantissa = cExpField ? (cManField | 0x800000u) : cManField;
+  int cExp = cExpField ? static_cast<int>(cExpField) - 150 : -149;
+  if (cBits >> 31)
+    cMantissa = -cMantissa;
+  int lo = std::numeric_limits<int>::max();
+  for (int blk = 0; blk < numBlocks; ++blk)
+    if (sums[blk] != 0)
+      lo = std::min(lo, exps[blk]);
+  if (cMantissa != 0)
+    lo = std::min(lo, cExp);
+  // Each term must stay below 2^59 units of 2^lo, so that the sum of up to
+  // kMaxFastBlocks + 1 of them stays below 2^63.
+  auto fits = [&](int64_t value, int exponent) {
+    uint64_t magnitude = value < 0 ? -static_cast<uint64_t>(value) : value;
+    return exponent - lo < 59 &&
+           64 - __builtin_clzll(magnitude | 1) + (exponent - lo) <= 59;
+  };
+  int64_t total = 0;
+  bool small = cExpField != 0xFF && lo != std::numeric_limits<int>::max() &&
+               (cMantissa == 0 || fits(cMantissa, cExp));
+  for (int blk = 0; small && blk < numBlocks; ++blk) {
+    if (sums[blk] == 0)
+      continue;
+    small = fits(sums[blk], exps[blk]);
+    if (small)
+      total += sums[blk] * (int64_t(1) << (exps[blk] - lo));
+  }
+  if (small && cMantissa != 0)
+    total += cMantissa * (int64_t(1) << (cExp - lo));
+  uint64_t magnitude = total < 0 ? -static_cast<uint64_t>(total) : total;
+  // The leading bit's weight: below 2^-126 the result is subnormal and
+  // would be rounded twice by the conversion below; from 2^127 on it may
+  // overflow, which combineBlocks rounds.
+  int top = 63 - __builtin_clzll(magnitude | 1) + lo;
+  if (!small || total == 0 || top < -126 || top > 126 || lo < -1022) {
+    Int128 wide[kMaxFastBlocks];
+    for (int blk = 0; blk < numBlocks; ++blk)
+      wide[blk] = sums[blk];
+    return combineBlocks(wide, exps, numBlocks, c, result);
+  }
+  // One rounding to 24 bits (int64 -> f32 rounds to nearest-even), then an
+  // exact scaling by 2^lo in double.
+  double scale;
+  uint64_t scaleBits = static_cast<uint64_t>(lo + 1023) << 52;
+  std::memcpy(&scale, &scaleBits, sizeof(scale));
+  result = static_cast<float>(static_cast<double>(static_cast<float>(total)) *
+                              scale);
+  return true;
+}
+
 /// The weight of one unit of the block sums of K-block \p blk: 2^exponent.
 int blockExponent(const ScaledIntTable &ta, const ScaledIntTable &tb,
                   uint8_t scaleA, uint8_t scaleB) {
@@ -540,8 +600,15 @@ float mlir::mx::emu::exactScaledDot(const ScaledDotInputs &in) {
     sums[blk] = sum;
     exps[blk] = blockExponent(ta, tb, in.scaleA[blk], in.scaleB[blk]);
   }
+  // The whole-wave path takes the 64-bit combination for every format pair
+  // but E5M2's: the same here, so that both are tested per element.
+  bool small = in.fmtA != SourceFormat::E5M2 && in.fmtB != SourceFormat::E5M2;
+  int64_t smallSums[kMaxFastBlocks];
+  for (int blk = 0; small && blk < numBlocks; ++blk)
+    smallSums[blk] = static_cast<int64_t>(sums[blk]);
   float result;
-  if (combineBlocks(sums, exps, numBlocks, in.c, result))
+  if (small ? combineSmallBlocks(smallSums, exps, numBlocks, in.c, result)
+            : combineBlocks(sums, exps, numBlocks, in.c, result))
     return result;
   return wideScaledDot(in);
 }
@@ -584,13 +651,29 @@ void accumulatorPosition(MFMAShape shape, int lane, int v, int &row, int &col) {
 void unpackOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
                    uint8_t *out) {
   int md = rowsOf(shape), depth = depthOf(shape);
-  int words = wordsPerLane(fmt), width = bitsOf(fmt);
+  int words = wordsPerLane(fmt);
   for (int lane = 0; lane < kWaveSize; ++lane) {
     int r = lane % md, g = lane / md;
     const uint32_t *laneWords = regs + lane * words;
+    uint8_t items[kItemsPerLane];
+    // A constant width lets the compiler unroll the extraction.
+    auto extractAll = [&](auto width) {
+      for (int t = 0; t < kItemsPerLane; ++t)
+        items[t] = extractItem(laneWords, width, t);
+    };
+    switch (bitsOf(fmt)) {
+    case 4:
+      extractAll(std::integral_constant<int, 4>());
+      break;
+    case 6:
+      extractAll(std::integral_constant<int, 6>());
+      break;
+    default:
+      extractAll(std::integral_constant<int, 8>());
+      break;
+    }
     for (int t = 0; t < kItemsPerLane; ++t)
-      out[r * depth + kIndexOf(fmt, depth, g, t)] =
-          extractItem(laneWords, width, t);
+      out[r * depth + kIndexOf(fmt, depth, g, t)] = items[t];
   }
 }
 
@@ -664,7 +747,8 @@ void fastMFMAWith(const LogicalOperands &ops, float *result) {
         out = wideScaledDot(ops.inputs(i, j));
         continue;
       }
-      Int128 sums[kMaxFastBlocks];
+      using Sum = std::conditional_t<sizeof(Acc) <= 8, int64_t, Int128>;
+      Sum sums[kMaxFastBlocks];
       int exps[kMaxFastBlocks];
       for (int blk = 0; blk < blocks; ++blk) {
         const Elem *pa = av + i * depth + blk * kScaleBlock;
@@ -675,7 +759,12 @@ void fastMFMAWith(const LogicalOperands &ops, float *result) {
         sums[blk] = sum;
         exps[blk] = expA[i * blocks + blk] + expB[j * blocks + blk];
       }
-      if (!combineBlocks(sums, exps, blocks, ops.c[i * md + j], out))
+      bool done;
+      if constexpr (sizeof(Acc) <= 8)
+        done = combineSmallBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+      else
+        done = combineBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+      if (!done)
         out = wideScaledDot(ops.inputs(i, j));
     }
 }

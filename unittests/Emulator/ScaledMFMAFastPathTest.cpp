@@ -264,6 +264,8 @@ TEST(EmulatorFastPath, WindowAndRoundingEdges) {
     uint8_t sa0, sb0, sa1, sb1;
     float c;
     float expected;
+    /// Scales of a third product 1 * 1 in block 2 (none if 0xFF).
+    uint8_t sa2 = 0xFF, sb2 = 0xFF;
   };
   // E2M1 x E2M1: the product 1 * 1 in block 0 and in block 1, plus C:
   // 2^(sa0 + sb0 - 254) + 2^(sa1 + sb1 - 254) + C.
@@ -281,12 +283,20 @@ TEST(EmulatorFastPath, WindowAndRoundingEdges) {
       {"the largest finite C plus 2^102 rounds down", 254, 102, 0, 0,
        std::numeric_limits<float>::max(), std::numeric_limits<float>::max()},
       {"cancels C to +0", 127, 127, 127, 127, -2.0f, 0.0f},
+      // 2.5 units of 2^-149 and a far sticky bit: rounding to 24 bits first
+      // would drop the sticky bit and round the tie to 2 units.
+      {"a subnormal rounded once", 0, 106, 0, 104, 0.0f, 0x3p-149f, 0, 74},
   };
   for (const Case &t : cases) {
     std::vector<uint8_t> a(128, 0), b(128, 0);
     std::vector<uint8_t> sa = {t.sa0, t.sa1, 127, 127};
     std::vector<uint8_t> sb = {t.sb0, t.sb1, 127, 127};
     a[0] = a[32] = b[0] = b[32] = 0x2; // 1.0
+    if (t.sa2 != 0xFF) {
+      a[64] = b[64] = 0x2;
+      sa[2] = t.sa2;
+      sb[2] = t.sb2;
+    }
     ScaledDotInputs in{
         SourceFormat::E2M1, SourceFormat::E2M1, 128,       a.data(),
         b.data(),           sa.data(),          sb.data(), t.c};
