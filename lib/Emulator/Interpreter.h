@@ -102,15 +102,17 @@ std::optional<std::string> verifyOp(Operation *op);
 /// Executes one kernel launch or one host function (see the file header).
 class Interpreter {
 public:
-  /// Kernel mode: one launch of `kernel`.
+  /// Kernel mode: one launch of `kernel`, named `symbol` in progress reports.
   Interpreter(gpu::GPUFuncOp kernel, std::array<int64_t, 3> gridSize,
-              std::array<int64_t, 3> blockSize, RunStats &stats)
-      : kernel(kernel), gridSize(gridSize), blockSize(blockSize), stats(stats) {
-  }
+              std::array<int64_t, 3> blockSize, RunStats &stats,
+              const RunOptions &options, std::string symbol)
+      : kernel(kernel), gridSize(gridSize), blockSize(blockSize), stats(stats),
+        options(options), symbol(std::move(symbol)) {}
   /// Host mode: one run of the host function `function` (one thread).
-  Interpreter(func::FuncOp function, RunStats &stats, HostRunStats &hostStats)
+  Interpreter(func::FuncOp function, RunStats &stats, HostRunStats &hostStats,
+              const RunOptions &options)
       : hostFunction(function), gridSize({1, 1, 1}), blockSize({1, 1, 1}),
-        stats(stats), hostStats(&hostStats) {}
+        stats(stats), hostStats(&hostStats), options(options) {}
 
   /// Runs the whole launch. `verify`: verify the kernel first.
   LogicalResult run(ArrayRef<HostValue> args, bool verify);
@@ -404,6 +406,11 @@ private:
 
   //===--- Kernels, launches, host programs (Launch.cpp) ------------------===//
 
+  /// Checks the launch and binds the kernel arguments (kernel mode).
+  LogicalResult bindArguments(ArrayRef<HostValue> args);
+  /// Runs every workgroup, on up to options.threads host threads, each with
+  /// its own interpreter (a copy of this one's bound arguments).
+  LogicalResult runWorkgroups(ArrayRef<HostValue> args);
   /// Runs the kernel for the workgroup `blockId`.
   LogicalResult runWorkgroup();
   /// A value of every thread computed by \p fn from the thread id (gpu id
@@ -461,6 +468,9 @@ private:
   RunStats &stats;
   /// Set in host mode.
   HostRunStats *hostStats = nullptr;
+  const RunOptions &options;
+  /// Kernel mode: "@module::@kernel", for progress reports.
+  std::string symbol;
   int64_t numThreads = 0;
   std::array<int64_t, 3> blockId = {0, 0, 0};
   bool anyWorkgroup = false;

@@ -106,7 +106,7 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
 
   emu::HostRunStats stats;
   llvm::Expected<SmallVector<emu::HostValue>> results =
-      emu::runHostFunction(host, args, &stats);
+      emu::runHostFunction(host, args, &stats, options.run);
   if (!results)
     return func.emitError() << "the gfx950 emulator failed on @" << name << ": "
                             << llvm::toString(results.takeError());

@@ -53,6 +53,7 @@ using namespace mlir::mx;
 using mlir::mx::emu::HostBuffer;
 using mlir::mx::emu::HostValue;
 using mlir::mx::emu::runKernel;
+using mlir::mx::emu::RunOptions;
 using mlir::mx::emu::RunStats;
 namespace ref = ::mx::ref;
 
@@ -189,6 +190,68 @@ TEST_F(WaveEmulatorTest, ThreadAndBlockIdsLoopsAndStores) {
   for (int64_t i = 0; i < blocks * threads; ++i)
     EXPECT_EQ(values[i], 3 * i + n * (n - 1) / 2) << "element " << i;
   EXPECT_EQ(stats.workgroups, blocks);
+}
+
+/// Workgroups on several host threads: the same memory, counters and
+/// progress reports (every workgroup once, the last one total/total) as on
+/// one.
+TEST_F(WaveEmulatorTest, ParallelWorkgroupsMatchSequential) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "iota");
+  ASSERT_TRUE(kernel);
+  const int64_t blocks = 37, threads = 64, n = 4;
+  std::vector<std::vector<int32_t>> results;
+  for (unsigned hostThreads : {1u, 4u}) {
+    HostBuffer out(blocks * threads * 4);
+    RunStats stats;
+    RunOptions options;
+    options.threads = hostThreads;
+    int64_t calls = 0, lastDone = 0;
+    options.progress = [&](StringRef name, int64_t done, int64_t total) {
+      EXPECT_EQ(name, "@iota");
+      EXPECT_EQ(total, blocks);
+      EXPECT_EQ(done, lastDone + 1);
+      lastDone = done;
+      ++calls;
+    };
+    ASSERT_EQ(
+        message(runKernel(
+            kernel,
+            {HostValue::memref(out, {blocks * threads}), HostValue::integer(n)},
+            {blocks, 1, 1}, {threads, 1, 1}, &stats, options)),
+        "");
+    EXPECT_EQ(stats.workgroups, blocks);
+    EXPECT_EQ(calls, blocks);
+    results.push_back(out.as<int32_t>());
+  }
+  for (int64_t i = 0; i < blocks * threads; ++i)
+    ASSERT_EQ(results[1][i], 3 * i + n * (n - 1) / 2) << "element " << i;
+  EXPECT_EQ(results[0], results[1]);
+}
+
+/// A failure on several host threads is the one of the lowest-numbered
+/// failing workgroup, word for word as on one thread.
+TEST_F(WaveEmulatorTest, ParallelFailureNamesTheLowestFailingWorkgroup) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "iota");
+  ASSERT_TRUE(kernel);
+  // Workgroups 0-16 fit the buffer, 17-39 store out of bounds.
+  const int64_t blocks = 40, threads = 64, fitting = 17;
+  std::vector<std::string> errors;
+  for (unsigned hostThreads : {1u, 3u}) {
+    HostBuffer out(fitting * threads * 4);
+    RunOptions options;
+    options.threads = hostThreads;
+    errors.push_back(message(runKernel(
+        kernel,
+        {HostValue::memref(out, {fitting * threads}), HostValue::integer(1)},
+        {blocks, 1, 1}, {threads, 1, 1}, nullptr, options)));
+  }
+  EXPECT_NE(errors[0].find("in workgroup (17, 0, 0)"), std::string::npos)
+      << errors[0];
+  EXPECT_EQ(errors[1], errors[0]);
 }
 
 TEST_F(WaveEmulatorTest, VectorsPrivateMemoryAndFloats) {
