@@ -199,6 +199,13 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
   return view;
 }
 
+/// Whether bytes [begin, begin + numBytes) of \p storage were all written.
+static bool isInitialized(const Storage &storage, int64_t begin,
+                          int64_t numBytes) {
+  return !storage.initialized ||
+         !std::memchr(storage.initialized + begin, 0, size_t(numBytes));
+}
+
 LogicalResult Interpreter::access(Operation *op, Value memref,
                                   ValueRange indices, int64_t count,
                                   bool isWrite, Reg *loaded,
@@ -283,12 +290,10 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
             std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
           continue;
         }
-        if (storage.initialized)
-          for (int64_t b = 0; b < view.elemBytes; ++b)
-            if (!storage.initialized[begin + b])
-              return failThread(op, t, uniform,
-                                "read at " + describe() +
-                                    " reads memory that was never written");
+        if (!isInitialized(storage, begin, view.elemBytes))
+          return failThread(op, t, uniform,
+                            "read at " + describe() +
+                                " reads memory that was never written");
         std::memcpy(loaded->at(t) + k * view.elemBytes, data,
                     size_t(view.elemBytes));
       }
@@ -328,12 +333,10 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
       if (storage.initialized)
         std::memset(storage.initialized + begin, 1, size_t(numBytes));
     } else {
-      if (storage.initialized)
-        for (int64_t b = 0; b < numBytes; ++b)
-          if (!storage.initialized[begin + b])
-            return failThread(op, t, uniform,
-                              "read at " + describe() +
-                                  " reads memory that was never written");
+      if (!isInitialized(storage, begin, numBytes))
+        return failThread(op, t, uniform,
+                          "read at " + describe() +
+                              " reads memory that was never written");
       std::memcpy(loaded->at(t), storage.data + begin, size_t(numBytes));
     }
   }
