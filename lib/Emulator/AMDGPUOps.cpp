@@ -119,11 +119,22 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
       return failure();
     if (!*active)
       continue;
+    // The wave's registers: one block when per thread, else per lane.
+    int64_t first = wave * lanes;
+    auto gather = [&](const Reg &reg, void *to, int64_t laneBytes) {
+      if (!reg.uniform) {
+        std::memcpy(to, reg.at(first), size_t(lanes * laneBytes));
+        return;
+      }
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        std::memcpy(static_cast<uint8_t *>(to) + lane * laneBytes, reg.at(0),
+                    size_t(laneBytes));
+    };
+    gather(*a, wa.data(), 4 * wordsA);
+    gather(*b, wb.data(), 4 * wordsB);
+    gather(*c, wc.data(), 4 * accumulators);
     for (int64_t lane = 0; lane < lanes; ++lane) {
-      int64_t t = wave * lanes + lane;
-      std::memcpy(&wa[lane * wordsA], a->at(t), 4 * wordsA);
-      std::memcpy(&wb[lane * wordsB], b->at(t), 4 * wordsB);
-      std::memcpy(&wc[lane * accumulators], c->at(t), 4 * accumulators);
+      int64_t t = first + lane;
       // Scales: vector<4xf8E8M0FNU> is the 32-bit word (byte i = element
       // i); a scalar scale is byte 0.
       sa[lane] = 0;
@@ -142,10 +153,9 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
     operands.opselA = op.getScalesIdxA();
     operands.scaleB = sb.data();
     operands.opselB = op.getScalesIdxB();
+    // d is per thread: the wave's accumulators are one block.
     scaledMFMA(operands, wd.data());
-    for (int64_t lane = 0; lane < lanes; ++lane)
-      std::memcpy(d.at(wave * lanes + lane), &wd[lane * accumulators],
-                  4 * accumulators);
+    std::memcpy(d.at(first), wd.data(), size_t(lanes * 4 * accumulators));
     ++stats.mfmas;
   }
   setReg(op.getResult(), std::move(d));

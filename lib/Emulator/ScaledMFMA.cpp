@@ -21,7 +21,6 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <vector>
 
 using namespace mlir::mx::emu;
 
@@ -689,47 +688,94 @@ void unpackScales(MFMAShape shape, const uint32_t *regs, unsigned opsel,
 }
 
 /// The logical operands of one scaled MFMA (see scaledMFMA): A [Md][K], B
-/// as [N][K], the scales [Md][blocks] of each and C [Md][Md].
+/// as [N][K], the scales [Md][blocks] of each and C [Md][Md]. The element
+/// codes are unpacked from the registers on first use (the fast path reads
+/// the registers directly and needs them only for a fallback).
 struct LogicalOperands {
-  SourceFormat fmtA, fmtB;
+  const ScaledMFMAOperands &regs;
   int md, depth, blocks;
-  const uint8_t *a, *b, *scaleA, *scaleB;
+  const uint8_t *scaleA, *scaleB;
   const float *c;
+  std::array<uint8_t, kWaveSize * kItemsPerLane> a, b;
+  bool unpacked = false;
+
+  LogicalOperands(const ScaledMFMAOperands &regs, const uint8_t *scaleA,
+                  const uint8_t *scaleB, const float *c)
+      : regs(regs), md(rowsOf(regs.shape)), depth(depthOf(regs.shape)),
+        blocks(blocksOf(regs.shape)), scaleA(scaleA), scaleB(scaleB), c(c) {}
 
   /// The inputs of output element D[i][j].
-  ScaledDotInputs inputs(int i, int j) const {
-    return {fmtA,
-            fmtB,
+  ScaledDotInputs inputs(int i, int j) {
+    if (!unpacked) {
+      unpackOperand(regs.shape, regs.fmtA, regs.a, a.data());
+      unpackOperand(regs.shape, regs.fmtB, regs.b, b.data());
+      unpacked = true;
+    }
+    return {regs.fmtA,
+            regs.fmtB,
             depth,
-            a + i * depth,
-            b + j * depth,
+            a.data() + i * depth,
+            b.data() + j * depth,
             scaleA + i * blocks,
             scaleB + j * blocks,
             c[i * md + j]};
   }
 };
 
+/// Decodes the A or B registers \p regs of format \p fmt straight into
+/// integer units, in the logical order of unpackOperand (out[r * K + k]),
+/// and sets wide[r] for the rows (columns of B) holding a NaN or Inf code.
+template <typename Elem>
+void decodeOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
+                   Elem *out, bool *wide) {
+  const ScaledIntTable &table = getScaledIntTable(fmt);
+  const int md = rowsOf(shape), depth = depthOf(shape);
+  const int words = wordsPerLane(fmt), width = bitsOf(fmt);
+  const bool hasSpecials =
+      fmt == SourceFormat::E4M3 || fmt == SourceFormat::E5M2;
+  for (int lane = 0; lane < kWaveSize; ++lane) {
+    int r = lane % md, g = lane / md;
+    const uint32_t *laneWords = regs + lane * words;
+    Elem *row = out + r * depth;
+    if (width == 4) {
+      // Byte i holds items 2i (low nibble) and 2i + 1: K 32g + 2i and up.
+      Elem *to = row + kScaleBlock * g;
+      for (int i = 0; i < kItemsPerLane / 2; ++i) {
+        uint8_t byte = static_cast<uint8_t>(laneWords[i / 4] >> (8 * (i % 4)));
+        to[2 * i] = static_cast<Elem>(table.value[byte & 0xF]);
+        to[2 * i + 1] = static_cast<Elem>(table.value[byte >> 4]);
+      }
+    } else if (width == 8) {
+      bool special = false;
+      for (int t = 0; t < kItemsPerLane; ++t) {
+        uint8_t code = static_cast<uint8_t>(laneWords[t / 4] >> (8 * (t % 4)));
+        row[kIndexOf(fmt, depth, g, t)] = static_cast<Elem>(table.value[code]);
+        special |= table.special[code];
+      }
+      wide[r] |= hasSpecials && special;
+    } else {
+      for (int t = 0; t < kItemsPerLane; ++t)
+        row[kScaleBlock * g + t] =
+            static_cast<Elem>(table.value[extractItem(laneWords, width, t)]);
+    }
+  }
+}
+
 /// The fast exact path of a whole MFMA (see exactScaledDot), with elements
 /// held as \p Elem and K-blocks summed in \p Acc, which must hold 32
 /// products of any two elements of the formats.
 template <typename Elem, typename Acc>
-void fastMFMAWith(const LogicalOperands &ops, float *result) {
-  const ScaledIntTable &ta = getScaledIntTable(ops.fmtA);
-  const ScaledIntTable &tb = getScaledIntTable(ops.fmtB);
+void fastMFMAWith(LogicalOperands &ops, float *result) {
+  const ScaledIntTable &ta = getScaledIntTable(ops.regs.fmtA);
+  const ScaledIntTable &tb = getScaledIntTable(ops.regs.fmtB);
   const int md = ops.md, depth = ops.depth, blocks = ops.blocks;
   constexpr int kMaxElements = kWaveSize * kItemsPerLane;
   Elem av[kMaxElements], bv[kMaxElements];
   // Rows of A and columns of B with a NaN/Inf code or a NaN scale take the
   // wide path; their (zero) integer values are not used.
   bool rowWide[32] = {}, colWide[32] = {};
-  for (int r = 0; r < md; ++r)
-    for (int k = 0; k < depth; ++k) {
-      int index = r * depth + k;
-      av[index] = static_cast<Elem>(ta.value[ops.a[index]]);
-      bv[index] = static_cast<Elem>(tb.value[ops.b[index]]);
-      rowWide[r] |= ta.special[ops.a[index]];
-      colWide[r] |= tb.special[ops.b[index]];
-    }
+  decodeOperand(ops.regs.shape, ops.regs.fmtA, ops.regs.a, av, rowWide);
+  decodeOperand(ops.regs.shape, ops.regs.fmtB, ops.regs.b, bv, colWide);
   int expA[32 * kMaxFastBlocks], expB[32 * kMaxFastBlocks];
   for (int r = 0; r < md; ++r)
     for (int blk = 0; blk < blocks; ++blk) {
@@ -772,16 +818,17 @@ void fastMFMAWith(const LogicalOperands &ops, float *result) {
 /// Computes every output of a whole MFMA with the numerics of exactScaledDot
 /// into \p result ([Md][Md]), with the narrowest integers that hold the
 /// formats' block sums exactly.
-void fastMFMA(const LogicalOperands &ops, float *result) {
+void fastMFMA(LogicalOperands &ops, float *result) {
   auto isSmall = [](SourceFormat fmt) {
     return fmt == SourceFormat::E2M1 || fmt == SourceFormat::E2M3 ||
            fmt == SourceFormat::E3M2;
   };
+  SourceFormat fmtA = ops.regs.fmtA, fmtB = ops.regs.fmtB;
   // fp4/fp6: elements below 2^9 units, 32 products below 2^23.
-  if (isSmall(ops.fmtA) && isSmall(ops.fmtB))
+  if (isSmall(fmtA) && isSmall(fmtB))
     return fastMFMAWith<int16_t, int32_t>(ops, result);
   // With E4M3: elements below 2^18 units, 32 products below 2^41.
-  if (ops.fmtA != SourceFormat::E5M2 && ops.fmtB != SourceFormat::E5M2)
+  if (fmtA != SourceFormat::E5M2 && fmtB != SourceFormat::E5M2)
     return fastMFMAWith<int32_t, int64_t>(ops, result);
   // With E5M2: elements below 2^32 units, 32 products below 2^69.
   return fastMFMAWith<int64_t, Int128>(ops, result);
@@ -792,18 +839,17 @@ void fastMFMA(const LogicalOperands &ops, float *result) {
 void mlir::mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
                                ScaledDotFn numerics) {
   const MFMAShape shape = ops.shape;
-  const int md = rowsOf(shape), depth = depthOf(shape);
-  const int blocks = blocksOf(shape), acc = accumulatorsPerLane(shape);
+  const int md = rowsOf(shape), acc = accumulatorsPerLane(shape);
   static_assert(16 * 128 == kWaveSize * kItemsPerLane &&
                     32 * 64 == kWaveSize * kItemsPerLane,
                 "every lane item is one matrix element");
 
   // Logical operands: A [Md][K], B as [N][K], scales [Md][blocks], C [Md][Md].
-  std::vector<uint8_t> a(md * depth), b(md * depth);
-  std::vector<uint8_t> sa(md * blocks), sb(md * blocks);
-  std::vector<float> c(md * md), result(md * md);
-  unpackOperand(shape, ops.fmtA, ops.a, a.data());
-  unpackOperand(shape, ops.fmtB, ops.b, b.data());
+  // Fixed-size buffers, so that an MFMA allocates nothing.
+  constexpr int kScales = kWaveSize;
+  constexpr int kAccumulators = 32 * 32;
+  std::array<uint8_t, kScales> sa, sb;
+  std::array<float, kAccumulators> c, result;
   unpackScales(shape, ops.scaleA, ops.opselA, sa.data());
   unpackScales(shape, ops.scaleB, ops.opselB, sb.data());
   for (int lane = 0; lane < kWaveSize; ++lane)
@@ -813,8 +859,7 @@ void mlir::mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
       c[row * md + col] = ops.c[lane * acc + v];
     }
 
-  LogicalOperands logical{ops.fmtA, ops.fmtB, md,        depth,     blocks,
-                          a.data(), b.data(), sa.data(), sb.data(), c.data()};
+  LogicalOperands logical(ops, sa.data(), sb.data(), c.data());
   if (numerics == exactScaledDot) {
     fastMFMA(logical, result.data());
   } else {
