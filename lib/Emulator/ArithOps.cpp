@@ -652,14 +652,13 @@ Interpreter::execDelinearize(affine::AffineDelinearizeIndexOp op) {
   // basis[r - 1] without.
   int64_t shift = op.hasOuterBound() ? 0 : 1;
   SmallVector<Reg> results(numResults, Reg(8, uniform, numThreads));
-  SmallVector<int64_t> basis(staticBasis.size());
+  SmallVector<int64_t> basis(staticBasis.begin(), staticBasis.end());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
-    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
-      basis[i] = ShapedType::isDynamic(staticBasis[i])
-                     ? readIndex(*dynamicBasis[next++], t)
-                     : staticBasis[i];
+    for (size_t i = 0, next = 0; !dynamicBasis.empty() && i < basis.size(); ++i)
+      if (ShapedType::isDynamic(staticBasis[i]))
+        basis[i] = readIndex(*dynamicBasis[next++], t);
     int64_t x = readIndex(*linear, t);
     for (int64_t r = numResults - 1; r >= 0; --r) {
       int64_t value = x;
@@ -697,14 +696,13 @@ LogicalResult Interpreter::execLinearize(affine::AffineLinearizeIndexOp op) {
   ArrayRef<int64_t> staticBasis = op.getStaticBasis();
   int64_t shift = op.hasOuterBound() ? 0 : 1;
   Reg out(8, uniform, numThreads);
-  SmallVector<int64_t> basis(staticBasis.size());
+  SmallVector<int64_t> basis(staticBasis.begin(), staticBasis.end());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
-    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
-      basis[i] = ShapedType::isDynamic(staticBasis[i])
-                     ? readIndex(*dynamicBasis[next++], t)
-                     : staticBasis[i];
+    for (size_t i = 0, next = 0; !dynamicBasis.empty() && i < basis.size(); ++i)
+      if (ShapedType::isDynamic(staticBasis[i]))
+        basis[i] = readIndex(*dynamicBasis[next++], t);
     uint64_t result = 0;
     for (size_t i = 0; i < indices.size(); ++i) {
       uint64_t index = uint64_t(readIndex(*indices[i], t));

@@ -251,7 +251,10 @@ private:
   /// The (up to 64-bit) integer of thread \p thread in \p reg.
   static int64_t readIndex(const Reg &reg, int64_t thread) {
     int64_t value = 0;
-    std::memcpy(&value, reg.at(thread), std::min<uint32_t>(8, reg.bytes));
+    if (reg.bytes >= 8) // index and i64: a fixed-size, inlined copy.
+      std::memcpy(&value, reg.at(thread), 8);
+    else
+      std::memcpy(&value, reg.at(thread), reg.bytes);
     return value;
   }
   /// The value of a uniform integer or index operand (all active threads
@@ -492,6 +495,8 @@ private:
   DenseMap<HostBuffer *, Storage *> hostStorages;
   std::vector<std::unique_ptr<Storage>> longLivedStorages;
   int64_t hostBytes = 0;
+  /// The registers of gpu.thread_id x, y, z (empty until first used).
+  std::array<Reg, 3> threadIds;
   /// Workgroup barriers executed so far in the current workgroup.
   int32_t barrierPhase = 0;
   /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.

@@ -17,6 +17,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -32,15 +33,24 @@ void Interpreter::registerGPUHandlers(HandlerTable &table) {
   auto dimOf = [](gpu::Dimension dim) { return unsigned(dim); };
   table.add<gpu::ThreadIdOp>([dimOf](Interpreter &self, gpu::ThreadIdOp tid) {
     unsigned d = dimOf(tid.getDimension());
-    return self.execThreadValue(
-        tid,
-        [&](int64_t t) {
-          int64_t id[3] = {t % self.blockSize[0],
-                           (t / self.blockSize[0]) % self.blockSize[1],
-                           t / (self.blockSize[0] * self.blockSize[1])};
-          return id[d];
-        },
-        /*uniform=*/false);
+    // The same in every workgroup of the launch: computed once.
+    Reg &cached = self.threadIds[d];
+    if (cached.data.empty()) {
+      if (failed(self.execThreadValue(
+              tid,
+              [&](int64_t t) {
+                int64_t id[3] = {t % self.blockSize[0],
+                                 (t / self.blockSize[0]) % self.blockSize[1],
+                                 t / (self.blockSize[0] * self.blockSize[1])};
+                return id[d];
+              },
+              /*uniform=*/false)))
+        return failure();
+      cached = *self.getReg(tid, tid.getResult());
+      return success();
+    }
+    self.setReg(tid.getResult(), cached);
+    return success();
   });
   table.add<gpu::BlockIdOp>([dimOf](Interpreter &self, gpu::BlockIdOp bid) {
     unsigned d = dimOf(bid.getDimension());
@@ -450,7 +460,12 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
 
   RunStats kernelStats;
   Interpreter launch(kernelFunc, grid, block, kernelStats, options, symbol);
+  auto start = std::chrono::steady_clock::now();
   LogicalResult result = launch.run(args, /*verify=*/false);
+  if (kernelStats.mfmas)
+    hostStats->mfmaLaunchSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   ++hostStats->launches;
   ++hostStats->launchesPerKernel[symbol];
   hostStats->workgroups += kernelStats.workgroups;

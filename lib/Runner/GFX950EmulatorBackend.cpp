@@ -11,8 +11,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -117,6 +119,15 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
        << stats.launchesPerKernel.size() << " kernels), " << stats.workgroups
        << " workgroups, " << stats.mfmas << " MFMAs";
     options.reportStats(line);
+    if (stats.mfmas) {
+      line.clear();
+      os << "gfx950-emu @" << name << ": the launches with MFMAs took "
+         << llvm::format("%.3f", stats.mfmaLaunchSeconds) << " s: "
+         << llvm::format("%.0f", double(stats.mfmas) /
+                                     std::max(stats.mfmaLaunchSeconds, 1e-9))
+         << " MFMAs/s";
+      options.reportStats(line);
+    }
   }
 
   SmallVector<HostTensor> tensors;

@@ -390,6 +390,9 @@ struct HostRunStats {
   int64_t hostOperations = 0;
   /// Launches per kernel, keyed by its symbol ("@module::@kernel").
   std::map<std::string, int64_t> launchesPerKernel;
+  /// Wall-clock seconds of the launches that executed MFMAs (for
+  /// throughput figures: mfmas / mfmaLaunchSeconds).
+  double mfmaLaunchSeconds = 0;
 };
 
 /// Interprets the host function \p function (a `func.func` of a module with
