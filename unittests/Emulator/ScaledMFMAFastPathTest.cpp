@@ -163,33 +163,40 @@ std::string describe(SourceFormat fa, SourceFormat fb, int k) {
          names[static_cast<int>(fb)] + ", K = " + std::to_string(k);
 }
 
+/// Calls \p fn(A format, B format, shape) for all 25 format pairs on both
+/// instructions.
+template <typename Fn> void forEachPairAndShape(Fn fn) {
+  for (SourceFormat fa : kFormats)
+    for (SourceFormat fb : kFormats)
+      for (MFMAShape shape : kShapes)
+        fn(fa, fb, shape);
+}
+
 /// Single output elements: exactScaledDot and wideScaledDot agree bit for
 /// bit (NaN included: both give the canonical quiet NaN).
 TEST(EmulatorFastPath, DotMatchesWidePathForAllFormatPairs) {
   std::mt19937_64 rng(20261123);
-  for (SourceFormat fa : kFormats)
-    for (SourceFormat fb : kFormats)
-      for (MFMAShape shape : kShapes) {
-        int k = mlir::mx::emu::depthOf(shape);
-        int blocks = mlir::mx::emu::blocksOf(shape);
-        std::vector<uint8_t> a(k), b(k), sa(blocks), sb(blocks);
-        for (int iter = 0; iter < 600; ++iter) {
-          Scenario s = randomScenario(rng);
-          fillCodes(fa, s, /*flip=*/true, k, a.data(), rng);
-          fillCodes(fb, s, /*flip=*/false, k, b.data(), rng);
-          for (int blk = 0; blk < blocks; ++blk) {
-            sa[blk] = randomScale(s, rng);
-            sb[blk] = randomScale(s, rng);
-          }
-          ScaledDotInputs in{fa,       fb,        k,         a.data(),
-                             b.data(), sa.data(), sb.data(), randomC(s, rng)};
-          float fast = mlir::mx::emu::exactScaledDot(in);
-          float wide = mlir::mx::emu::wideScaledDot(in);
-          ASSERT_EQ(bitsOf(fast), bitsOf(wide))
-              << describe(fa, fb, k) << ", iteration " << iter << ": fast "
-              << fast << ", wide " << wide << ", C " << in.c;
-        }
+  forEachPairAndShape([&](SourceFormat fa, SourceFormat fb, MFMAShape shape) {
+    int k = mlir::mx::emu::depthOf(shape);
+    int blocks = mlir::mx::emu::blocksOf(shape);
+    std::vector<uint8_t> a(k), b(k), sa(blocks), sb(blocks);
+    for (int iter = 0; iter < 600; ++iter) {
+      Scenario s = randomScenario(rng);
+      fillCodes(fa, s, /*flip=*/true, k, a.data(), rng);
+      fillCodes(fb, s, /*flip=*/false, k, b.data(), rng);
+      for (int blk = 0; blk < blocks; ++blk) {
+        sa[blk] = randomScale(s, rng);
+        sb[blk] = randomScale(s, rng);
       }
+      ScaledDotInputs in{fa,       fb,        k,         a.data(),
+                         b.data(), sa.data(), sb.data(), randomC(s, rng)};
+      float fast = mlir::mx::emu::exactScaledDot(in);
+      float wide = mlir::mx::emu::wideScaledDot(in);
+      ASSERT_EQ(bitsOf(fast), bitsOf(wide))
+          << describe(fa, fb, k) << ", iteration " << iter << ": fast " << fast
+          << ", wide " << wide << ", C " << in.c;
+    }
+  });
 }
 
 /// Whole waves: scaledMFMA with the default numerics (the wave-level fast
@@ -197,62 +204,59 @@ TEST(EmulatorFastPath, DotMatchesWidePathForAllFormatPairs) {
 /// (codes packed densely; which K each lands on does not matter here).
 TEST(EmulatorFastPath, WaveMatchesWidePathForAllFormatPairs) {
   std::mt19937_64 rng(7);
-  for (SourceFormat fa : kFormats)
-    for (SourceFormat fb : kFormats)
-      for (MFMAShape shape : kShapes) {
-        int acc = mlir::mx::emu::accumulatorsPerLane(shape);
-        int k = mlir::mx::emu::depthOf(shape);
-        for (int iter = 0; iter < 6; ++iter) {
-          Scenario s = randomScenario(rng);
-          // Ordinary data in half of the waves, so the fast path runs.
-          if (iter % 2 == 0) {
-            s.specials = 0;
-            s.scaleKind = 0;
-            s.cKind = 2;
-          }
-          auto pack = [&](SourceFormat fmt, bool flip) {
-            int bits = mlir::mx::emu::bitsOf(fmt);
-            std::vector<uint32_t> words(mlir::mx::emu::kWaveSize *
-                                        mlir::mx::emu::wordsPerLane(fmt));
-            std::vector<uint8_t> codes(k);
-            for (int lane = 0; lane < mlir::mx::emu::kWaveSize; ++lane) {
-              if (lane * 32 % k == 0)
-                fillCodes(fmt, s, flip, k, codes.data(), rng);
-              for (int t = 0; t < mlir::mx::emu::kItemsPerLane; ++t) {
-                uint64_t bit = uint64_t(lane) * 32 * bits + uint64_t(t) * bits;
-                uint64_t code = codes[(lane * 32 + t) % k];
-                words[bit / 32] |= uint32_t(code << (bit % 32));
-                if (bit % 32 + bits > 32)
-                  words[bit / 32 + 1] |= uint32_t(code >> (32 - bit % 32));
-              }
-            }
-            return words;
-          };
-          std::vector<uint32_t> a = pack(fa, true), b = pack(fb, false);
-          std::vector<uint32_t> sa(mlir::mx::emu::kWaveSize),
-              sb(mlir::mx::emu::kWaveSize);
-          for (int lane = 0; lane < mlir::mx::emu::kWaveSize; ++lane) {
-            sa[lane] = uint32_t(rng()) & 0xFFFF00FFu;
-            sa[lane] |= uint32_t(randomScale(s, rng)) << 8; // opsel 1
-            sb[lane] = randomScale(s, rng);                 // opsel 0
-          }
-          std::vector<float> c(mlir::mx::emu::kWaveSize * acc);
-          for (float &x : c)
-            x = randomC(s, rng);
-          mlir::mx::emu::ScaledMFMAOperands ops{
-              shape,    fa,        fb, a.data(),  b.data(),
-              c.data(), sa.data(), 1,  sb.data(), 0};
-          std::vector<float> fast(c.size()), wide(c.size());
-          mlir::mx::emu::scaledMFMA(ops, fast.data());
-          mlir::mx::emu::scaledMFMA(ops, wide.data(),
-                                    mlir::mx::emu::wideScaledDot);
-          for (size_t i = 0; i < c.size(); ++i)
-            ASSERT_EQ(bitsOf(fast[i]), bitsOf(wide[i]))
-                << describe(fa, fb, k) << ", wave " << iter << ", lane "
-                << i / acc << " item " << i % acc << ": fast " << fast[i]
-                << ", wide " << wide[i];
-        }
+  forEachPairAndShape([&](SourceFormat fa, SourceFormat fb, MFMAShape shape) {
+    int acc = mlir::mx::emu::accumulatorsPerLane(shape);
+    int k = mlir::mx::emu::depthOf(shape);
+    for (int iter = 0; iter < 6; ++iter) {
+      Scenario s = randomScenario(rng);
+      // Ordinary data in half of the waves, so the fast path runs.
+      if (iter % 2 == 0) {
+        s.specials = 0;
+        s.scaleKind = 0;
+        s.cKind = 2;
       }
+      auto pack = [&](SourceFormat fmt, bool flip) {
+        int bits = mlir::mx::emu::bitsOf(fmt);
+        std::vector<uint32_t> words(mlir::mx::emu::kWaveSize *
+                                    mlir::mx::emu::wordsPerLane(fmt));
+        std::vector<uint8_t> codes(k);
+        for (int lane = 0; lane < mlir::mx::emu::kWaveSize; ++lane) {
+          if (lane * 32 % k == 0)
+            fillCodes(fmt, s, flip, k, codes.data(), rng);
+          for (int t = 0; t < mlir::mx::emu::kItemsPerLane; ++t) {
+            uint64_t bit = uint64_t(lane) * 32 * bits + uint64_t(t) * bits;
+            uint64_t code = codes[(lane * 32 + t) % k];
+            words[bit / 32] |= uint32_t(code << (bit % 32));
+            if (bit % 32 + bits > 32)
+              words[bit / 32 + 1] |= uint32_t(code >> (32 - bit % 32));
+          }
+        }
+        return words;
+      };
+      std::vector<uint32_t> a = pack(fa, true), b = pack(fb, false);
+      std::vector<uint32_t> sa(mlir::mx::emu::kWaveSize),
+          sb(mlir::mx::emu::kWaveSize);
+      for (int lane = 0; lane < mlir::mx::emu::kWaveSize; ++lane) {
+        sa[lane] = uint32_t(rng()) & 0xFFFF00FFu;
+        sa[lane] |= uint32_t(randomScale(s, rng)) << 8; // opsel 1
+        sb[lane] = randomScale(s, rng);                 // opsel 0
+      }
+      std::vector<float> c(mlir::mx::emu::kWaveSize * acc);
+      for (float &x : c)
+        x = randomC(s, rng);
+      mlir::mx::emu::ScaledMFMAOperands ops{
+          shape,    fa,        fb, a.data(),  b.data(),
+          c.data(), sa.data(), 1,  sb.data(), 0};
+      std::vector<float> fast(c.size()), wide(c.size());
+      mlir::mx::emu::scaledMFMA(ops, fast.data());
+      mlir::mx::emu::scaledMFMA(ops, wide.data(), mlir::mx::emu::wideScaledDot);
+      for (size_t i = 0; i < c.size(); ++i)
+        ASSERT_EQ(bitsOf(fast[i]), bitsOf(wide[i]))
+            << describe(fa, fb, k) << ", wave " << iter << ", lane " << i / acc
+            << " item " << i % acc << ": fast " << fast[i] << ", wide "
+            << wide[i];
+    }
+  });
 }
 
 /// Cases at the edges of the fast path's window and of the rounding, each

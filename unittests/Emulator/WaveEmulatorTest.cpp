@@ -192,14 +192,27 @@ TEST_F(WaveEmulatorTest, ThreadAndBlockIdsLoopsAndStores) {
   EXPECT_EQ(stats.workgroups, blocks);
 }
 
+/// Runs the @iota kernel of \p module (kSmallKernels: out[i] = 3 i +
+/// n (n - 1) / 2 for thread i of the grid) on \p blocks workgroups of
+/// \p threads threads into \p out (of \p outElements elements) with
+/// \p options; returns the error message ("" on success).
+std::string runIota(ModuleOp module, HostBuffer &out, int64_t outElements,
+                    int64_t blocks, int64_t threads, int64_t n,
+                    const RunOptions &options, RunStats *stats = nullptr) {
+  gpu::GPUFuncOp kernel = mlir::mx::emu::test::findKernel(module, "iota");
+  if (!kernel)
+    return "no kernel";
+  return message(runKernel(
+      kernel, {HostValue::memref(out, {outElements}), HostValue::integer(n)},
+      {blocks, 1, 1}, {threads, 1, 1}, stats, options));
+}
+
 /// Workgroups on several host threads: the same memory, counters and
 /// progress reports (every workgroup once, the last one total/total) as on
 /// one.
 TEST_F(WaveEmulatorTest, ParallelWorkgroupsMatchSequential) {
   OwningOpRef<ModuleOp> module = parse(kSmallKernels);
   ASSERT_TRUE(module);
-  gpu::GPUFuncOp kernel = findKernel(*module, "iota");
-  ASSERT_TRUE(kernel);
   const int64_t blocks = 37, threads = 64, n = 4;
   std::vector<std::vector<int32_t>> results;
   for (unsigned hostThreads : {1u, 4u}) {
@@ -215,12 +228,9 @@ TEST_F(WaveEmulatorTest, ParallelWorkgroupsMatchSequential) {
       lastDone = done;
       ++calls;
     };
-    ASSERT_EQ(
-        message(runKernel(
-            kernel,
-            {HostValue::memref(out, {blocks * threads}), HostValue::integer(n)},
-            {blocks, 1, 1}, {threads, 1, 1}, &stats, options)),
-        "");
+    ASSERT_EQ(runIota(*module, out, blocks * threads, blocks, threads, n,
+                      options, &stats),
+              "");
     EXPECT_EQ(stats.workgroups, blocks);
     EXPECT_EQ(calls, blocks);
     results.push_back(out.as<int32_t>());
@@ -235,8 +245,6 @@ TEST_F(WaveEmulatorTest, ParallelWorkgroupsMatchSequential) {
 TEST_F(WaveEmulatorTest, ParallelFailureNamesTheLowestFailingWorkgroup) {
   OwningOpRef<ModuleOp> module = parse(kSmallKernels);
   ASSERT_TRUE(module);
-  gpu::GPUFuncOp kernel = findKernel(*module, "iota");
-  ASSERT_TRUE(kernel);
   // Workgroups 0-16 fit the buffer, 17-39 store out of bounds.
   const int64_t blocks = 40, threads = 64, fitting = 17;
   std::vector<std::string> errors;
@@ -244,10 +252,8 @@ TEST_F(WaveEmulatorTest, ParallelFailureNamesTheLowestFailingWorkgroup) {
     HostBuffer out(fitting * threads * 4);
     RunOptions options;
     options.threads = hostThreads;
-    errors.push_back(message(runKernel(
-        kernel,
-        {HostValue::memref(out, {fitting * threads}), HostValue::integer(1)},
-        {blocks, 1, 1}, {threads, 1, 1}, nullptr, options)));
+    errors.push_back(
+        runIota(*module, out, fitting * threads, blocks, threads, 1, options));
   }
   EXPECT_NE(errors[0].find("in workgroup (17, 0, 0)"), std::string::npos)
       << errors[0];
