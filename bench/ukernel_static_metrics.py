@@ -48,9 +48,13 @@ Columns:
   t_hsaco     seconds of wall time of mx-opt compiling the program to code
               objects (output=hsaco); the fastest of --repeat runs.
 
+With --types all (or a list of A:B pairs) it prints one row per pair of
+element types instead of one per shape.
+
 Usage: bench/ukernel_static_metrics.py [--mx-opt build/bin/mx-opt]
            [--shapes seed,decode] [--configs default,32x32x64]
-           [--lhs-type f4E2M1FN] [--rhs-type f4E2M1FN] [--repeat 1]
+           [--lhs-type f4E2M1FN] [--rhs-type f4E2M1FN]
+           [--types all | f4E2M1FN:f8E4M3FN,...] [--repeat 1]
 """
 
 import argparse
@@ -67,6 +71,8 @@ SHAPES = [  # (name, M, N, K)
     ("8192^3", 8192, 8192, 8192),
     ("decode", 64, 16384, 16384),
 ]
+
+TYPES = ["f4E2M1FN", "f6E2M3FN", "f6E3M2FN", "f8E4M3FN", "f8E5M2"]
 
 CONFIGS = [  # (name, pipeline / materialization options)
     ("default", ""),
@@ -298,6 +304,10 @@ def main():
                         % ", ".join(c[0] for c in CONFIGS))
     parser.add_argument("--lhs-type", default="f4E2M1FN")
     parser.add_argument("--rhs-type", default="f4E2M1FN")
+    parser.add_argument("--types", default="",
+                        help="'all' (the 25 pairs of the five MX element "
+                        "types) or comma-separated lhs:rhs pairs; one row "
+                        "per pair (overrides --lhs-type/--rhs-type)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="compile to hsaco this many times, report the "
                         "fastest")
@@ -307,15 +317,38 @@ def main():
 
     shapes = [s for s in SHAPES if s[0] in args.shapes.split(",")]
     configs = [c for c in CONFIGS if c[0] in args.configs.split(",")]
+    if args.types == "all":
+        pairs = [(a, b) for a in TYPES for b in TYPES]
+    elif args.types:
+        pairs = [tuple(p.split(":", 1)) for p in args.types.split(",")]
+    else:
+        pairs = [(args.lhs_type, args.rhs_type)]
     for name, options in configs:
+        for shape in shapes:
+            if len(pairs) == 1:
+                continue
+            print("config %s (%s), %s %dx%dx%d, B as N x K"
+                  % ((name, options or "resolver") + shape))
+            rows = []
+            for lhs, rhs in pairs:
+                label = "%s x %s" % (lhs, rhs)
+                try:
+                    rows.append([label] + measure(args.mx_opt, shape, options,
+                                                  lhs, rhs, args.repeat))
+                except Failure as failure:
+                    rows.append([label, "error: %s" % failure])
+            print_table(rows)
+            print()
+        if len(pairs) != 1:
+            continue
         print("config %s (%s), %s x %s, B as N x K"
-              % (name, options or "resolver", args.lhs_type, args.rhs_type))
+              % (name, options or "resolver", pairs[0][0], pairs[0][1]))
         rows = []
         for shape in shapes:
             label = "%s %dx%dx%d" % shape
             try:
                 rows.append([label] + measure(args.mx_opt, shape, options,
-                                              args.lhs_type, args.rhs_type,
+                                              pairs[0][0], pairs[0][1],
                                               args.repeat))
             except Failure as failure:
                 rows.append([label, "error: %s" % failure])

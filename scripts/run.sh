@@ -12,6 +12,35 @@
 #     and the independent reference.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() {
+  cat <<EOF
+usage: scripts/run.sh [--help]
+
+Installs the dependencies (scripts/deps.sh), builds mx-opt and mx-run in
+\${MX_BUILD_DIR:-build} (scripts/build.sh; MX_JOBS parallel jobs) and runs the
+main job:
+  1. mx-opt on examples/mxfp4_gemm.mlir;
+  2. the seed000 MXFP4 GEMM 128x96x512 on the CPU path, checked against the
+     recorded known answers and the independent reference;
+  3. the seed MXFP4 GEMM 10000x16384x16384 compiled for gfx950 to code
+     objects, with the kernel report;
+  4. the compiled program at the seed000 size on the gfx950 wave emulator,
+     checked bit for bit.
+EOF
+}
+case "${1:-}" in
+"") ;;
+-h | --help)
+  usage
+  exit 0
+  ;;
+*)
+  echo "scripts/run.sh: unknown argument '$1'" >&2
+  usage >&2
+  exit 2
+  ;;
+esac
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"
 SEED="$ROOT/test/data/mxfp4-seed000/m128n96k512"
 

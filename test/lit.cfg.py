@@ -23,5 +23,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run"]
+tools = ["mx-opt", "mx-run", "mlir-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The mlir-opt plugin: the build tree's, or another one (an installed tree's)
+# with `lit --param mx_plugin=PATH`.
+config.substitutions.append(
+    ("%mx_plugin",
+     lit_config.params.get("mx_plugin",
+                           os.path.join(config.mx_obj_root, "lib",
+                                        "MXPlugin.so"))))

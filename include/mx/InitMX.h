@@ -1,6 +1,7 @@
 //===- InitMX.h - registration of mx and its dependencies -------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Embedders call registerMXDialects() on their DialectRegistry; tools such as
 // mx-opt additionally call the pass registration functions, which fill MLIR's

@@ -1,6 +1,7 @@
 //===- AMDGPUOps.cpp - amdgpu ops and the LDS protocol in the emulator ----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

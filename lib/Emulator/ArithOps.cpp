@@ -1,6 +1,7 @@
 //===- ArithOps.cpp - arith, math and affine ops of the wave emulator -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- ControlFlow.cpp - control flow and masks in the wave emulator ------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Interpreter.h - the wave emulator's interpreter ----------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

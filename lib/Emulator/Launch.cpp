@@ -1,6 +1,7 @@
 //===- Launch.cpp - kernel launches and host programs in the emulator -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

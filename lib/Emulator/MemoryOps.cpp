@@ -1,6 +1,7 @@
 //===- MemoryOps.cpp - memory and views in the wave emulator --------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

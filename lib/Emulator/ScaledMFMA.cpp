@@ -1,6 +1,7 @@
 //===- ScaledMFMA.cpp - gfx950 scaled MFMA instruction semantics ----------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

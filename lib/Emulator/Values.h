@@ -1,6 +1,7 @@
 //===- Values.h - run-time values of the wave emulator ----------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- VectorOps.cpp - vector ops of the wave emulator --------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - mx pass pipelines ----------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,15 +107,13 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
     return;
 
   GpuModuleToBinaryPassOptions binary;
-  if (options.output == GFX950Output::ISA) {
-    binary.compilationTarget = "isa";
-  } else {
-    binary.compilationTarget = "bin";
-    binary.toolkitPath = options.toolkit.empty()
-                             ? std::string(MX_DEFAULT_ROCM_TOOLKIT)
-                             : std::string(options.toolkit);
-  }
+  binary.compilationTarget = "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (options.output == GFX950Output::HSACO) {
+    gfx950::MXGFX950LinkCodeObjectsOptions link;
+    link.lld = options.lld;
+    pm.addPass(gfx950::createMXGFX950LinkCodeObjects(link));
+  }
 }
 
 void mx::registerPipelines() {

@@ -1,6 +1,7 @@
 //===- Formats.cpp - MX element formats: decode, encode, parse ------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Internal.h - Helpers shared by the reference sources -----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

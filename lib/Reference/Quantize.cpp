@@ -1,6 +1,7 @@
 //===- Quantize.cpp - MX block scales, quantize and dequantize ------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

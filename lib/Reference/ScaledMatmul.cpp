@@ -1,6 +1,7 @@
 //===- ScaledMatmul.cpp - MX scaled matmul and operand packing ------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- InitMX.cpp - registration of mx and its dependencies ---------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Everything is registered explicitly; no registerAll* call, so the set of
 // dialects and passes a tool carries is exactly the one listed here.

@@ -1,6 +1,7 @@
 //===- CPUBackend.cpp - JIT execution on the host CPU ---------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

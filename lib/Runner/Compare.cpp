@@ -1,6 +1,7 @@
 //===- Compare.cpp - comparing and printing tensors for mx-run ------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

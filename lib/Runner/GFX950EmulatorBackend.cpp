@@ -1,6 +1,7 @@
 //===- GFX950EmulatorBackend.cpp - mx-run --backend=gfx950-emu ------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- HostTensor.cpp - host-side tensor values for mx-run ----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

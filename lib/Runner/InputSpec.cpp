@@ -1,6 +1,7 @@
 //===- InputSpec.cpp - argument specifications for mx-run -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- ReferenceEvaluator.cpp - op-by-op reference execution --------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

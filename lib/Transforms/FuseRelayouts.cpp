@@ -1,6 +1,7 @@
 //===- FuseRelayouts.cpp - mx-fuse-relayouts ------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- LowerRelayouts.cpp - mx-lower-relayouts ----------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

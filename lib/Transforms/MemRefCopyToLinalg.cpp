@@ -1,6 +1,7 @@
 //===- MemRefCopyToLinalg.cpp - mx-memref-copy-to-linalg ------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- mx-opt.cpp - mx optimizer driver -----------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Behaves like mlir-opt, with the mx dialect, its passes and pipelines, and
 // the upstream dialects and passes the mx pipelines are made of.

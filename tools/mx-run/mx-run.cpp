@@ -1,6 +1,7 @@
 //===- mx-run.cpp - run a function of an mx program on the host -----------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Parses an MLIR file, runs one function on the chosen execution backend
 // (`cpu`: mx-cpu-pipeline + JIT) with arguments read from files or
@@ -27,6 +28,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -57,10 +59,20 @@ static cl::opt<std::string>
                        "function definition)"),
               cl::value_desc("NAME"), cl::cat(mxRunCategory));
 
-static cl::opt<std::string>
-    backendName("backend", cl::desc("Execution backend (default: cpu)"),
-                cl::value_desc("NAME"), cl::init("cpu"),
-                cl::cat(mxRunCategory));
+/// The --backend help lists every backend the runner library provides.
+static const std::string backendDescription =
+    "Execution backend: " + llvm::join(getExecutionBackendNames(), ", ") +
+    " (default: cpu)";
+static cl::opt<std::string> backendName("backend", cl::desc(backendDescription),
+                                        cl::value_desc("NAME"), cl::init("cpu"),
+                                        cl::cat(mxRunCategory));
+
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Print the wall time of each phase (parse, inputs, "
+                    "preprocess, run with every compilation pass, reference, "
+                    "report) on stderr"),
+           cl::init(false), cl::cat(mxRunCategory));
 
 static cl::opt<uint64_t>
     globalSeed("seed", cl::desc("Seed of the random:... arguments (default 0)"),
@@ -200,7 +212,28 @@ makeProgressPrinter(bool terminal) {
   };
 }
 
+/// The phase being timed (--timing); compilations nest their passes in it.
+static TimingScope *currentPhase = nullptr;
+
+/// Applies the pass manager command-line options, and with --timing, times
+/// the passes within the current phase.
+static LogicalResult configurePassManager(PassManager &pm) {
+  if (currentPhase)
+    pm.enableTiming(*currentPhase);
+  return applyPassManagerCLOptions(pm);
+}
+
 static int runMain() {
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope rootTimer = timingManager.getRootScope();
+  TimingScope phase;
+  // Starts timing the next phase (ending the previous one).
+  auto startPhase = [&](StringRef name) {
+    phase = rootTimer.nest(name);
+    currentPhase = timing ? &phase : nullptr;
+  };
+
   // Options that need no input.
   if (inputFilename.empty())
     return fail("no input file (usage: mx-run FILE.mlir --arg=SPEC ...; see "
@@ -211,16 +244,12 @@ static int runMain() {
       return fail("--opt-level must be 0, 1, 2 or 3");
     CPUBackend::Options options;
     options.optLevel = optLevel;
-    options.configurePassManager = [](PassManager &pm) {
-      return applyPassManagerCLOptions(pm);
-    };
+    options.configurePassManager = configurePassManager;
     backend = std::make_unique<CPUBackend>(options);
   } else if (backendName == "gfx950-emu") {
     GFX950EmulatorBackend::Options options;
     options.pipelineOptions = gfx950PipelineOptions;
-    options.configurePassManager = [](PassManager &pm) {
-      return applyPassManagerCLOptions(pm);
-    };
+    options.configurePassManager = configurePassManager;
     if (emulatorStats)
       options.reportStats = [](StringRef line) {
         llvm::outs() << line << "\n";
@@ -272,6 +301,7 @@ static int runMain() {
   }
 
   // Parse the module.
+  startPhase("parse");
   DialectRegistry registry;
   registerMXDialects(registry);
   registerPipelineDialects(registry);
@@ -313,6 +343,7 @@ static int runMain() {
                 " --expect option(s) were given");
 
   // Materialize the inputs and the expected results.
+  startPhase("inputs");
   SmallVector<HostTensor> inputs;
   for (auto [index, spec] : llvm::enumerate(inputSpecs)) {
     const HostTensorType &type = signature->arguments[index];
@@ -342,7 +373,10 @@ static int runMain() {
   // Run, on a preprocessed copy of the program if asked.
   OwningOpRef<ModuleOp> program = module->clone();
   if (!preprocessPipeline.empty()) {
+    startPhase("preprocess");
     PassManager pm(&context, ModuleOp::getOperationName());
+    if (currentPhase)
+      pm.enableTiming(*currentPhase);
     std::string pipelineErrors;
     llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
     if (failed(parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream)))
@@ -351,12 +385,14 @@ static int runMain() {
     if (failed(pm.run(*program)))
       return fail("--preprocess pipeline failed");
   }
+  startPhase(("run on " + backend->getName()).str());
   FailureOr<SmallVector<HostTensor>> results =
       backend->run(*program, funcName, inputs);
   if (failed(results))
     return kExitError;
   SmallVector<HostTensor> reference;
   if (compareReference) {
+    startPhase("reference");
     FailureOr<SmallVector<HostTensor>> evaluated =
         evaluateReference(*module, funcName, inputs);
     if (failed(evaluated))
@@ -365,6 +401,7 @@ static int runMain() {
   }
 
   // Report.
+  startPhase("report");
   llvm::raw_ostream &os = llvm::outs();
   if (printResults)
     for (auto [index, result] : llvm::enumerate(*results))

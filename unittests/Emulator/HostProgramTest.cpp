@@ -1,6 +1,7 @@
 //===- HostProgramTest.cpp - the wave emulator on whole host programs -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The emulator running what the gfx950 pipeline produces right before the
 // conversion to ROCDL: a host `func.func` with allocations, views and

@@ -1,6 +1,7 @@
 //===- ScaledMFMATest.cpp - Golden tests of the scaled MFMA semantics -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
@@ -723,6 +724,61 @@ TEST(EmulatorScaledMFMA, CustomNumericsSeesLogicalOperands) {
           d[lane * geo.acc + v],
           static_cast<float>(p.a[i * geo.k + 7] * 256 + p.b[33 * geo.md + j]));
     }
+}
+
+/// E5M2 keeps IEEE specials (OCP MX spec): exponent 31 with a zero mantissa
+/// is +-Inf, with a nonzero one NaN (0x7D-0x7F, 0xFD-0xFF). A NaN element of
+/// A makes its whole row of D NaN and leaves the other rows as the reference
+/// computes them; an Inf element times a zero element of B gives NaN.
+TEST(EmulatorScaledMFMA, E5M2NaNAndInfTimesZero) {
+  for (MFMAShape s : kShapes)
+    for (uint8_t nan : {0x7D, 0x7E, 0x7F, 0xFD, 0xFE, 0xFF}) {
+      Problem p = integerProblem(s, SourceFormat::E5M2, SourceFormat::E5M2, 23);
+      const Geometry &geo = p.geo;
+      p.a[3 * geo.k + 40] = nan; // A[3][40]
+      std::vector<float> got = runEmulator(p), want = runReference(p);
+      for (int i = 0; i < geo.md; ++i)
+        for (int j = 0; j < geo.md; ++j) {
+          float g = got[i * geo.md + j];
+          if (i == 3)
+            EXPECT_TRUE(std::isnan(g)) << "D[3][" << j << "] = " << g;
+          else
+            EXPECT_EQ(bitsOf(g), bitsOf(want[i * geo.md + j]))
+                << "D[" << i << "][" << j << "]";
+        }
+      // +Inf in A[1][0] against B[0][*] = 0: every D[1][*] is NaN.
+      p = integerProblem(s, SourceFormat::E5M2, SourceFormat::E5M2, 24);
+      p.a[1 * geo.k] = 0x7C;
+      for (int j = 0; j < geo.md; ++j)
+        p.b[j] = 0x00;
+      got = runEmulator(p);
+      for (int j = 0; j < geo.md; ++j)
+        EXPECT_TRUE(std::isnan(got[1 * geo.md + j])) << "D[1][" << j << "]";
+    }
+}
+
+/// FP6 has no Inf or NaN (OCP MX spec): every code is finite, the largest
+/// magnitudes are 7.5 (E2M3, code 0x1F) and 28 (E3M2, 0x1F), and a full
+/// wave of the largest codes is finite and bit-exact against the reference.
+TEST(EmulatorDecode, Fp6HasNoSpecials) {
+  for (SourceFormat f : {SourceFormat::E2M3, SourceFormat::E3M2})
+    for (int code = 0; code < 64; ++code)
+      EXPECT_TRUE(std::isfinite(mlir::mx::emu::decodeElement(f, code)))
+          << nameOf(f) << " code " << code;
+  EXPECT_EQ(mlir::mx::emu::decodeElement(SourceFormat::E2M3, 0x1F), 7.5);
+  EXPECT_EQ(mlir::mx::emu::decodeElement(SourceFormat::E2M3, 0x3F), -7.5);
+  EXPECT_EQ(mlir::mx::emu::decodeElement(SourceFormat::E3M2, 0x1F), 28.0);
+  EXPECT_EQ(mlir::mx::emu::decodeElement(SourceFormat::E3M2, 0x3F), -28.0);
+  for (MFMAShape s : kShapes) {
+    Problem p = integerProblem(s, SourceFormat::E3M2, SourceFormat::E2M3, 25);
+    std::fill(p.a.begin(), p.a.end(), 0x1F);
+    std::fill(p.b.begin(), p.b.end(), 0x3F);
+    std::fill(p.c.begin(), p.c.end(), 0.0f);
+    std::vector<float> got = runEmulator(p);
+    EXPECT_TRUE(bitExact(got, runReference(p), p.geo.md));
+    for (float d : got)
+      EXPECT_TRUE(std::isfinite(d) && d < 0);
+  }
 }
 
 } // namespace

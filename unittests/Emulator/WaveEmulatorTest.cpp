@@ -1,6 +1,7 @@
 //===- WaveEmulatorTest.cpp - the gfx950 wave emulator on GPU kernels -----===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Two groups of tests:
 //  - WaveEmulatorTest: the interpreter itself on small kernels (thread and
@@ -491,10 +492,7 @@ TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
 // The MXFP4 and MXFP8 ukernels, end to end
 //===----------------------------------------------------------------------===//
 
-using gfx950::kFp4UKernel;
-using gfx950::kFp4x32UKernel;
-using gfx950::kFp8UKernel;
-using gfx950::kMixedUKernel;
+using gfx950::kScaledMMAUKernel;
 
 /// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
 /// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on static
@@ -532,6 +530,7 @@ module attributes {gpu.container_module} {
       %l = memref.cast %lds : memref<LDS_BYTESxi8, #gpu.address_space<workgroup>>
           to memref<?xi8, #gpu.address_space<workgroup>>
       func.call @UKERNEL(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+          {mx.ukernel.type_parameters = TYPE_PARAMETERS}
           : (memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64xACC_VALUESxf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
              index, index, index, index, index, index) -> ()
@@ -594,14 +593,13 @@ protected:
     return isFp8(formatOf(lhs)) ? Type(Float8E4M3FNType::get(&ctx))
                                 : Type(Float4E2M1FNType::get(&ctx));
   }
-  std::string ukernelName() {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << "mx_uk_scaled_mma_"
-       << (intrinsic == ScaledMMAIntrinsic::mfma_scale_16x16x128 ? "16x16x128"
-                                                                 : "32x32x64")
-       << "_" << typeOf(true) << "_" << typeOf(false);
-    return name;
+  std::string ukernelName() { return kScaledMMAUKernel.str(); }
+  /// The call's type parameters (the layout's intrinsic and element types).
+  std::string typeParameters() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << gfx950::getUKernelTypeParameters(makeLayout(k4x4x2));
+    return text;
   }
   /// Bytes of one lane's fragment of one intrinsic (lhs or rhs).
   int64_t fragmentBytes(bool lhs) const {
@@ -619,15 +617,7 @@ protected:
   /// Bytes of the ukernel's LDS staging buffer: two K steps of the
   /// workgroup's A and B tiles (as mx-gfx950-lower-tiled-mma sizes it).
   int64_t ldsBytes(const Config &config) {
-    DataTiledLayoutAttr layout = makeLayout(config);
-    int64_t stage = 0;
-    for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
-      int64_t bytes = 1;
-      for (int64_t size : gfx950::getUKernelTileShape(layout, role))
-        bytes *= size;
-      stage += bytes;
-    }
-    return 2 * stage;
+    return 2 * gfx950::getUKernelStageBytes(makeLayout(config));
   }
 
   /// The kernel module for `config`, specialized (ukernel call replaced by
@@ -639,6 +629,7 @@ protected:
               function_ref<std::string(std::string)> mutate = nullptr) {
     std::string text = kMatmulKernel;
     text = replaceAll(text, "UKERNEL", ukernelName());
+    text = replaceAll(text, "TYPE_PARAMETERS", typeParameters());
     text = replaceAll(text, "LHS_BYTES", std::to_string(fragmentBytes(true)));
     text = replaceAll(text, "RHS_BYTES", std::to_string(fragmentBytes(false)));
     text = replaceAll(text, "ACC_VALUES", std::to_string(info().accPerLane));
@@ -661,18 +652,23 @@ protected:
       }
       return module;
     }
-    // Link the ukernel body in place of its declaration.
+    // Link the ukernel body, its types bound, in place of its declaration.
     std::string kUKernel = ukernelName();
     std::optional<StringRef> source = gfx950::getUKernelSource(kUKernel);
     if (!source) {
       ADD_FAILURE() << "no embedded ukernel " << kUKernel;
       return nullptr;
     }
-    OwningOpRef<ModuleOp> library =
-        parse(mutate ? mutate(source->str()) : source->str());
-    if (!library)
+    std::string sourceText = mutate ? mutate(source->str()) : source->str();
+    FailureOr<OwningOpRef<ModuleOp>> library = gfx950::instantiateUKernelSource(
+        &ctx, kUKernel, sourceText,
+        gfx950::getUKernelTypeParameters(makeLayout(config)),
+        [&] { return emitError(UnknownLoc::get(&ctx)); });
+    if (failed(library)) {
+      ADD_FAILURE() << "cannot bind the ukernel's types";
       return nullptr;
-    auto body = library->lookupSymbol<func::FuncOp>(kUKernel);
+    }
+    auto body = (*library)->lookupSymbol<func::FuncOp>(kUKernel);
     func::FuncOp declaration;
     module->walk([&](func::FuncOp func) {
       if (func.getName() == kUKernel)
@@ -1066,7 +1062,10 @@ protected:
   }
 };
 
-TEST_F(MXFP4UKernelTest, UKernelName) { EXPECT_EQ(ukernelName(), kFp4UKernel); }
+TEST_F(MXFP4UKernelTest, UKernelName) {
+  EXPECT_EQ(ukernelName(), kScaledMMAUKernel);
+  EXPECT_NE(typeParameters().find("lhs_type = f4E2M1FN"), std::string::npos);
+}
 // Ko = 1: the prologue's copy and the peeled last step only (no loop
 // iteration); Ko >= 2: both LDS stages, in turn.
 TEST_F(MXFP4UKernelTest, Exact4x4x2Waves2x2Ko1) { checkExact(k4x4x2, 1, 12); }
@@ -1129,8 +1128,8 @@ TEST_F(MXFP4UKernelTest, OutOfBoundsIndexNamesTheOp) {
   EXPECT_NE(error.find("'amdgpu.gather_to_lds' at loc("), std::string::npos)
       << error;
   EXPECT_NE(error.find("thread 0 "), std::string::npos) << error;
-  // The copies read the rhs through its [Ko, fragment, 1024 B] view.
-  EXPECT_NE(error.find("index [1, 0, 0] (+16 elements)"), std::string::npos)
+  // The copies read the rhs through its [Ko, bytes] view.
+  EXPECT_NE(error.find("index [1, 0] (+16 elements)"), std::string::npos)
       << error;
   EXPECT_NE(error.find("kernel argument #1"), std::string::npos) << error;
   EXPECT_NE(error.find("out of bounds"), std::string::npos) << error;
@@ -1239,9 +1238,6 @@ protected:
   MXFP8UKernelTest() { format = ref::ElemFormat::E4M3; }
 };
 
-TEST_F(MXFP8UKernelTest, LibraryHoldsTheFp8UKernel) {
-  EXPECT_TRUE(gfx950::getUKernelSource(kFp8UKernel).has_value());
-}
 TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko2) { checkExact(k4x4x2, 2, 21); }
 TEST_F(MXFP8UKernelTest, Exact4x4x2Waves2x2Ko3) { checkExact(k4x4x2, 3, 22); }
 TEST_F(MXFP8UKernelTest, Exact16x4x2Waves1x4Ko2) { checkExact(k16x4x2, 2, 23); }
@@ -1282,10 +1278,6 @@ protected:
   }
 };
 
-TEST_F(MixedFp8Fp4UKernelTest, LibraryHoldsTheMixedUKernel) {
-  EXPECT_EQ(ukernelName(), kMixedUKernel);
-  EXPECT_TRUE(gfx950::getUKernelSource(kMixedUKernel).has_value());
-}
 TEST_F(MixedFp8Fp4UKernelTest, Exact4x4x2Waves2x2Ko2) {
   checkExact(k4x4x2, 2, 31);
 }
@@ -1311,10 +1303,6 @@ protected:
   MXFP4x32UKernelTest() { intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64; }
 };
 
-TEST_F(MXFP4x32UKernelTest, LibraryHoldsThe32x32x64UKernel) {
-  EXPECT_EQ(ukernelName(), kFp4x32UKernel);
-  EXPECT_TRUE(gfx950::getUKernelSource(kFp4x32UKernel).has_value());
-}
 TEST_F(MXFP4x32UKernelTest, Exact2x2x4Waves2x2Ko2) {
   checkExact(k2x2x4, 2, 41);
 }

@@ -1,6 +1,7 @@
 //===- QuantizeTest.cpp - Block scale rules, quantize, dequantize ---------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- ReferenceTest.cpp - Element format decode/encode tests -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

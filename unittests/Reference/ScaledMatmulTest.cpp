@@ -1,6 +1,7 @@
 //===- ScaledMatmulTest.cpp - Scaled matmul and packing tests -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Seed000Test.cpp - MXFP4 known-answer vectors of seed 000 -----------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

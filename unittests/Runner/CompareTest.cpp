@@ -1,6 +1,7 @@
 //===- CompareTest.cpp - result comparison tests --------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

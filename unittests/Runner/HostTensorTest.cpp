@@ -1,6 +1,7 @@
 //===- HostTensorTest.cpp - element kinds and conversions -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

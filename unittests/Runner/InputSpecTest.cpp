@@ -1,6 +1,7 @@
 //===- InputSpecTest.cpp - argument spec parsing and generators -----------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

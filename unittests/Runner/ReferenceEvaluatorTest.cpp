@@ -1,6 +1,7 @@
 //===- ReferenceEvaluatorTest.cpp - op-by-op reference evaluation ---------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

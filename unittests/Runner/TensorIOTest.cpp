@@ -1,6 +1,7 @@
 //===- TensorIOTest.cpp - file format and .npy tests ----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Passes.td - mx conversion passes --------------------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- WaveEmulator.h - gfx950 wave emulator for GPU kernels ----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

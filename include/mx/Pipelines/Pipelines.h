@@ -1,6 +1,7 @@
 //===- Pipelines.h - mx pass pipelines --------------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,11 +85,11 @@ struct GFX950PipelineOptions
                      "gpu.binary ops holding gfx950 assembly"),
           clEnumValN(GFX950Output::HSACO, "hsaco",
                      "gpu.binary ops holding gfx950 code objects"))};
-  PassOptions::Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("For output=hsaco: a directory whose llvm/bin/ld.lld "
-                     "links the code object (default: the build's link to "
-                     "lld-22)"),
+  PassOptions::Option<std::string> lld{
+      *this, "lld",
+      llvm::cl::desc("For output=hsaco: the path of ld.lld, which links the "
+                     "code objects (default: looked up when the pipeline "
+                     "runs, next to the LLVM tools, then on PATH)"),
       llvm::cl::init("")};
 };
 

@@ -1,6 +1,7 @@
 //===- Reference.h - Independent MX numeric reference -----------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

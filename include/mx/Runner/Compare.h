@@ -1,6 +1,7 @@
 //===- Compare.h - comparing and printing tensors for mx-run ----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- ExecutionBackend.h - executing mx programs on the host ---*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

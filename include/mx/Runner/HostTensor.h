@@ -1,6 +1,7 @@
 //===- HostTensor.h - host-side tensor values for mx-run --------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

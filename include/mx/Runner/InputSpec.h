@@ -1,6 +1,7 @@
 //===- InputSpec.h - argument specifications for mx-run ---------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

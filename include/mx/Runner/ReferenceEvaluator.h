@@ -1,6 +1,7 @@
 //===- ReferenceEvaluator.h - op-by-op reference execution ------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- TensorIO.h - tensor files for mx-run ---------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //

@@ -1,6 +1,7 @@
 //===- Passes.h - generic transformation passes -----------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

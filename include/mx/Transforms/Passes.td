@@ -1,6 +1,7 @@
 //===- Passes.td - generic transformation passes -----------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Passes on upstream ops only (tensor, linalg, memref) that the mx pipelines
 // need and upstream does not provide; nothing here knows the mx dialect.

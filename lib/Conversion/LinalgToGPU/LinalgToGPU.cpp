@@ -1,6 +1,7 @@
 //===- LinalgToGPU.cpp - convert-linalg-to-gpu-dispatches -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

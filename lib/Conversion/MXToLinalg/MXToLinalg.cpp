@@ -1,6 +1,7 @@
 //===- MXToLinalg.cpp - lower mx ops to linalg ----------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Lowers the mx ops to linalg.generic ops with exact MX arithmetic, for the
 // host CPU path. Every format fact (bit width, mantissa width, exponent range,

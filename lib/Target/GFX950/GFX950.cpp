@@ -1,6 +1,7 @@
 //===- GFX950.cpp - gfx950 scaled-MFMA facts and data-tiled layouts -------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,7 +188,7 @@ LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
   int64_t bytesB = tile.n * tile.k * getBitWidth(layout.getRhsType()) / 8;
   int64_t scales = (tile.m + tile.n) * (tile.k / kBlockSize);
   cost.bytesPerKStep = bytesA + bytesB + scales;
-  cost.ldsBytes = 2 * cost.bytesPerKStep;
+  cost.ldsBytes = 2 * getUKernelStageBytes(layout);
   cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
                        layout.getIntrinsicsM() * layout.getIntrinsicsN() *
                        layout.getIntrinsicsK();

@@ -1,6 +1,7 @@
 //===- KernelReport.cpp - static statistics of gfx950 kernels -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

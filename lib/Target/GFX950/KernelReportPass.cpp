@@ -1,6 +1,7 @@
 //===- KernelReportPass.cpp - mx-gfx950-kernel-report ---------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,53 @@ namespace mlir::mx::gfx950 {
 
 using namespace mlir;
 
+FailureOr<int64_t> mx::gfx950::analyzeGPUBinaries(
+    Operation *root,
+    function_ref<void(gpu::BinaryOp, ArrayRef<KernelStats>)> fn) {
+  int64_t analyzed = 0;
+  WalkResult result = root->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (object.getFormat() != gpu::CompilationTarget::Assembly) {
+        binary.emitRemark()
+            << "kernel report needs assembly "
+               "(gpu-module-to-binary{format=isa}); "
+               "skipping a "
+            << gpu::stringifyCompilationTarget(object.getFormat()) << " object";
+        continue;
+      }
+      llvm::Expected<SmallVector<KernelStats>> kernels =
+          analyzeAssembly(object.getObject().getValue());
+      if (!kernels) {
+        binary.emitError() << "cannot analyze the kernels of @"
+                           << binary.getName() << ": "
+                           << llvm::toString(kernels.takeError());
+        return WalkResult::interrupt();
+      }
+      fn(binary, *kernels);
+      ++analyzed;
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return analyzed;
+}
+
+LogicalResult mx::gfx950::printGPUBinariesReport(Operation *root,
+                                                 llvm::raw_ostream &os) {
+  FailureOr<int64_t> analyzed = analyzeGPUBinaries(
+      root, [&](gpu::BinaryOp binary, ArrayRef<KernelStats> kernels) {
+        os << "gpu.binary @" << binary.getName() << "\n";
+        printReport(os, kernels);
+      });
+  if (failed(analyzed))
+    return failure();
+  if (*analyzed == 0)
+    root->emitRemark("no gpu.binary with gfx950 assembly to report");
+  return success();
+}
+
 namespace {
 struct KernelReportPass
     : public mx::gfx950::impl::MXGFX950KernelReportBase<KernelReportPass> {
@@ -32,37 +80,9 @@ struct KernelReportPass
       emitError(getOperation().getLoc()) << error;
       return signalPassFailure();
     }
-    bool found = false;
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
-      for (Attribute attr : binary.getObjects()) {
-        auto object = cast<gpu::ObjectAttr>(attr);
-        if (object.getFormat() != gpu::CompilationTarget::Assembly) {
-          binary.emitRemark()
-              << "kernel report needs assembly "
-                 "(gpu-module-to-binary{format=isa}); "
-                 "skipping a "
-              << gpu::stringifyCompilationTarget(object.getFormat())
-              << " object";
-          continue;
-        }
-        llvm::Expected<SmallVector<mx::gfx950::KernelStats>> kernels =
-            mx::gfx950::analyzeAssembly(object.getObject().getValue());
-        if (!kernels) {
-          binary.emitError()
-              << "cannot analyze the kernels of @" << binary.getName() << ": "
-              << llvm::toString(kernels.takeError());
-          return WalkResult::interrupt();
-        }
-        output->os() << "gpu.binary @" << binary.getName() << "\n";
-        mx::gfx950::printReport(output->os(), *kernels);
-        found = true;
-      }
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    if (failed(
+            mx::gfx950::printGPUBinariesReport(getOperation(), output->os())))
       return signalPassFailure();
-    if (!found)
-      getOperation().emitRemark("no gpu.binary with gfx950 assembly to report");
     output->keep();
   }
 };

@@ -1,6 +1,7 @@
 //===- LowerTiledMMA.cpp - mx-gfx950-lower-tiled-mma ----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
@@ -153,16 +154,11 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       getUKernelFunctionType(op.getContext(), ukernel);
   if (failed(ukernelType))
     return op.emitOpError() << "cannot load ukernel '" << ukernel << "'";
+  bool hasTypeParameters = hasUKernelTypeParameters(op.getContext(), ukernel);
 
   // The ukernels stage one K step of the workgroup's A and B tiles through
   // LDS, double-buffered (the scales go to registers).
-  int64_t stageBytes = 0;
-  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
-    int64_t bytes = 1;
-    for (int64_t size : getUKernelTileShape(layout, role))
-      bytes *= size;
-    stageBytes += bytes;
-  }
+  int64_t stageBytes = getUKernelStageBytes(layout);
   int64_t ldsBytes = 2 * stageBytes;
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
@@ -264,7 +260,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
         func::FuncOp::create(moduleBuilder, loc, ukernel, *ukernelType);
     declaration.setPrivate();
   }
-  func::CallOp::create(b, loc, ukernel, TypeRange(), args);
+  auto call = func::CallOp::create(b, loc, ukernel, TypeRange(), args);
+  if (hasTypeParameters)
+    call->setAttr(kUKernelTypeParameters, getUKernelTypeParameters(layout));
   op.erase();
   return success();
 }

@@ -1,6 +1,7 @@
 //===- SpecializeUKernels.cpp - mx-gfx950-specialize-ukernels -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -105,32 +105,32 @@ struct UnsignedCompareWithZero : public OpRewritePattern<arith::CmpIOp> {
 struct SpecializeUKernelsPass
     : public mx::gfx950::impl::MXGFX950SpecializeUKernelsBase<
           SpecializeUKernelsPass> {
-  /// Parsed ukernel sources, by function name.
+  /// Ukernels with their type parameters bound, by function name and type
+  /// parameters.
   using ParsedUKernels = llvm::StringMap<OwningOpRef<ModuleOp>>;
 
-  /// The ukernel function `name`, parsed from the embedded library.
+  /// The ukernel function `name` from the embedded library, its type
+  /// parameters bound to those of `call`.
   static FailureOr<func::FuncOp> getUKernel(ParsedUKernels &parsed,
                                             Operation *call, StringRef name) {
-    auto it = parsed.find(name);
-    if (it == parsed.end()) {
-      std::optional<StringRef> source = mx::gfx950::getUKernelSource(name);
-      if (!source)
-        return call->emitOpError() << "no gfx950 ukernel named '" << name
-                                   << "' in the ukernel library";
-      ParserConfig config(call->getContext());
-      OwningOpRef<ModuleOp> module =
-          parseSourceString<ModuleOp>(*source, config, name);
-      if (!module)
-        return call->emitOpError()
-               << "cannot parse the embedded ukernel '" << name << "'";
-      it = parsed.try_emplace(name, std::move(module)).first;
+    auto typeParameters =
+        call->getAttrOfType<DictionaryAttr>(mx::gfx950::kUKernelTypeParameters);
+    std::string key = name.str();
+    if (typeParameters) {
+      llvm::raw_string_ostream os(key);
+      os << typeParameters;
     }
-    auto func = it->second->lookupSymbol<func::FuncOp>(name);
-    if (!func || func.isExternal() || !func.getBody().hasOneBlock())
-      return call->emitOpError()
-             << "ukernel '" << name
-             << "' must define a function with a single-block body";
-    return func;
+    auto it = parsed.find(key);
+    if (it == parsed.end()) {
+      FailureOr<OwningOpRef<ModuleOp>> instance =
+          mx::gfx950::instantiateUKernel(call->getContext(), name,
+                                         typeParameters,
+                                         [&] { return call->emitOpError(); });
+      if (failed(instance))
+        return failure();
+      it = parsed.try_emplace(key, std::move(*instance)).first;
+    }
+    return it->second->lookupSymbol<func::FuncOp>(name);
   }
 
   /// The call each cloned mx.unroll loop comes from (for diagnostics).

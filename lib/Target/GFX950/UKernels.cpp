@@ -1,6 +1,7 @@
 //===- UKernels.cpp - the gfx950 ukernel library --------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -8,6 +9,12 @@
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,20 +41,28 @@ std::optional<StringRef> mlir::mx::gfx950::getUKernelSource(StringRef name) {
   return it->text;
 }
 
+/// Whether `value` is the entry `key` of `match` or one of its elements when
+/// the entry is an array (a ukernel serving several values).
+static bool matchesEntry(DictionaryAttr match, StringRef key, Attribute value) {
+  Attribute entry = match.get(key);
+  if (auto array = dyn_cast_or_null<ArrayAttr>(entry))
+    return llvm::is_contained(array.getValue(), value);
+  return entry && entry == value;
+}
+
 /// Checks one ukernel's match data against `layout`; returns an empty string
 /// on a match, else the reason.
 static std::string matchUKernel(DictionaryAttr match,
                                 DataTiledLayoutAttr layout) {
   if (!match)
     return "no mx.ukernel.match data";
-  auto intrinsic = match.getAs<StringAttr>("intrinsic");
-  if (!intrinsic || intrinsic.getValue() !=
-                        stringifyScaledMMAIntrinsic(layout.getIntrinsic()))
+  MLIRContext *ctx = layout.getContext();
+  if (!matchesEntry(match, "intrinsic",
+                    StringAttr::get(ctx, stringifyScaledMMAIntrinsic(
+                                             layout.getIntrinsic()))))
     return "intrinsic differs";
-  auto lhsType = match.getAs<TypeAttr>("lhs_type");
-  auto rhsType = match.getAs<TypeAttr>("rhs_type");
-  if (!lhsType || lhsType.getValue() != layout.getLhsType() || !rhsType ||
-      rhsType.getValue() != layout.getRhsType())
+  if (!matchesEntry(match, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
+      !matchesEntry(match, "rhs_type", TypeAttr::get(layout.getRhsType())))
     return "element types differ";
   for (auto [key, roles] :
        {std::make_pair("interleave_m", layout.getInterleaveM()),
@@ -120,10 +135,255 @@ mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
   llvm_unreachable("unknown operand role");
 }
 
+int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
+  int64_t bytes = 0;
+  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
+    // [subgroups, unroll, intrinsics_k, 64 lanes, bytes per lane]
+    SmallVector<int64_t> shape = getUKernelTileShape(layout, role);
+    int64_t fragments = shape[0] * shape[1] * shape[2];
+    bytes += fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
+  }
+  return bytes;
+}
+
 FailureOr<FunctionType>
 mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
   for (const UKernelInfo &ukernel : getLibrary(context))
     if (ukernel.name == name && ukernel.functionType)
       return ukernel.functionType;
   return failure();
+}
+
+bool mlir::mx::gfx950::hasUKernelTypeParameters(MLIRContext *context,
+                                                StringRef name) {
+  for (const UKernelInfo &ukernel : getLibrary(context))
+    if (ukernel.name == name)
+      return bool(ukernel.typeParameters);
+  return false;
+}
+
+DictionaryAttr
+mlir::mx::gfx950::getUKernelTypeParameters(DataTiledLayoutAttr layout) {
+  MLIRContext *ctx = layout.getContext();
+  Builder b(ctx);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("intrinsic", b.getStringAttr(stringifyScaledMMAIntrinsic(
+                                       layout.getIntrinsic()))),
+       b.getNamedAttr("lhs_type", TypeAttr::get(layout.getLhsType())),
+       b.getNamedAttr("rhs_type", TypeAttr::get(layout.getRhsType()))});
+}
+
+namespace {
+/// The values of the type parameters of the scaled MMA ukernels.
+struct TypeParameters {
+  ScaledMMAIntrinsic intrinsic;
+  Type lhsType, rhsType;
+
+  /// Reads `dict`; `what` names it in diagnostics.
+  static FailureOr<TypeParameters>
+  read(DictionaryAttr dict, StringRef what,
+       function_ref<InFlightDiagnostic()> emitError) {
+    auto intrinsic = dict.getAs<StringAttr>("intrinsic");
+    auto lhs = dict.getAs<TypeAttr>("lhs_type");
+    auto rhs = dict.getAs<TypeAttr>("rhs_type");
+    std::optional<ScaledMMAIntrinsic> value =
+        intrinsic ? symbolizeScaledMMAIntrinsic(intrinsic.getValue())
+                  : std::nullopt;
+    if (!value || !lhs || !rhs || !isMXElementType(lhs.getValue()) ||
+        !isMXElementType(rhs.getValue()) || dict.size() != 3) {
+      emitError() << what
+                  << " must be {intrinsic = \"mfma_scale_16x16x128\" or "
+                     "\"mfma_scale_32x32x64\", lhs_type = <MX element type>, "
+                     "rhs_type = <MX element type>}, got "
+                  << dict;
+      return failure();
+    }
+    return TypeParameters{*value, lhs.getValue(), rhs.getValue()};
+  }
+};
+} // namespace
+
+/// The prefix of the operand hooks a ukernel calls, `<hook>_lhs` and
+/// `<hook>_rhs`, implemented by `<hook>_f<bits>` for the operand's element
+/// type.
+static constexpr StringLiteral kHookPrefix = "mx_uk_";
+
+/// Replaces, in `op` and everything nested in it, the rank-1 vectors whose
+/// element type `elementMap` maps, and the accumulator vectors of
+/// `fromAcc` f32 values by `toAcc` ones.
+static void replaceVectorTypes(Operation *op,
+                               const DenseMap<Type, Type> &elementMap,
+                               int64_t fromAcc = 0, int64_t toAcc = 0) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](VectorType type) -> std::optional<Type> {
+    if (type.getRank() != 1 || type.isScalable())
+      return std::nullopt;
+    Type element = type.getElementType();
+    if (auto it = elementMap.find(element); it != elementMap.end())
+      return VectorType::get(type.getShape(), it->second);
+    if (fromAcc && fromAcc != toAcc && element.isF32() &&
+        type.getNumElements() == fromAcc)
+      return VectorType::get({toAcc}, element);
+    return std::nullopt;
+  });
+  replacer.recursivelyReplaceElementsIn(op, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+/// Replaces `call` (to an operand hook `<hook>_<role>`) by the body of the
+/// hook's implementation for `type`, `<hook>_f<bits>` in `library`, its
+/// element type replaced by `type`.
+static LogicalResult
+implementHook(ModuleOp library, func::CallOp call, StringRef hook, Type type,
+              function_ref<InFlightDiagnostic()> emitError) {
+  std::string name = (hook + "_f" + Twine(type.getIntOrFloatBitWidth())).str();
+  auto impl = library.lookupSymbol<func::FuncOp>(name);
+  if (!impl || impl.isExternal() || !impl.getBody().hasOneBlock() ||
+      !llvm::equal(impl.getArgumentTypes(), call.getOperandTypes()) ||
+      impl.getNumResults() != call.getNumResults()) {
+    emitError() << "ukernel hook '" << call.getCallee()
+                << "' needs an implementation '" << name
+                << "' with a single-block body and the hook's operands";
+    return failure();
+  }
+  // The implementation is written for one element type of the storage
+  // class; it serves the others of the same width.
+  DenseMap<Type, Type> elementMap;
+  for (Type result : impl.getResultTypes())
+    if (auto vector = dyn_cast<VectorType>(result))
+      if (vector.getElementType() != type)
+        elementMap[vector.getElementType()] = type;
+  OpBuilder builder(call);
+  IRMapping mapping;
+  mapping.map(impl.getArguments(), call.getOperands());
+  Block &body = impl.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = builder.clone(op, mapping);
+    replaceVectorTypes(clone, elementMap);
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [result, value] :
+       llvm::zip_equal(call.getResults(), ret.getOperands())) {
+    Value replacement = mapping.lookup(value);
+    if (result.getType() != replacement.getType()) {
+      emitError() << "ukernel hook '" << call.getCallee() << "' returns "
+                  << result.getType() << ", its implementation '" << name
+                  << "' " << replacement.getType();
+      return failure();
+    }
+    result.replaceAllUsesWith(replacement);
+  }
+  call.erase();
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernel(
+    MLIRContext *context, StringRef name, DictionaryAttr typeParameters,
+    function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<StringRef> source = getUKernelSource(name);
+  if (!source) {
+    emitError() << "no gfx950 ukernel named '" << name
+                << "' in the ukernel library";
+    return failure();
+  }
+  return instantiateUKernelSource(context, name, *source, typeParameters,
+                                  emitError);
+}
+
+FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
+    MLIRContext *context, StringRef name, StringRef source,
+    DictionaryAttr typeParameters,
+    function_ref<InFlightDiagnostic()> emitError) {
+  ParserConfig config(context);
+  OwningOpRef<ModuleOp> library =
+      parseSourceString<ModuleOp>(source, config, name);
+  if (!library) {
+    emitError() << "cannot parse the embedded ukernel '" << name << "'";
+    return failure();
+  }
+  auto ukernel = library->lookupSymbol<func::FuncOp>(name);
+  if (!ukernel || ukernel.isExternal() || !ukernel.getBody().hasOneBlock()) {
+    emitError() << "ukernel '" << name
+                << "' must define a function with a single-block body";
+    return failure();
+  }
+  OpBuilder builder(context);
+  OwningOpRef<ModuleOp> result = ModuleOp::create(ukernel.getLoc());
+  builder.setInsertionPointToEnd(result->getBody());
+  auto instance = cast<func::FuncOp>(builder.clone(*ukernel));
+  auto reference =
+      ukernel->getAttrOfType<DictionaryAttr>(kUKernelTypeParameters);
+  if (!reference) {
+    if (typeParameters && !typeParameters.empty()) {
+      emitError() << "ukernel '" << name << "' takes no type parameters";
+      return failure();
+    }
+    return result;
+  }
+  if (!typeParameters) {
+    emitError() << "ukernel '" << name << "' needs its type parameters ("
+                << kUKernelTypeParameters << ", e.g. " << reference << ")";
+    return failure();
+  }
+  FailureOr<TypeParameters> from = TypeParameters::read(
+      reference,
+      ("the " + kUKernelTypeParameters + " of ukernel '" + name + "'").str(),
+      emitError);
+  FailureOr<TypeParameters> to =
+      TypeParameters::read(typeParameters, kUKernelTypeParameters, emitError);
+  if (failed(from) || failed(to))
+    return failure();
+  if (from->lhsType == from->rhsType) {
+    emitError() << "ukernel '" << name
+                << "' must be written for two different element types to "
+                   "tell its operands apart";
+    return failure();
+  }
+  instance->setAttr(kUKernelTypeParameters, typeParameters);
+
+  // The body: operand vectors, accumulators and the MFMA's shape.
+  DenseMap<Type, Type> elementMap = {{from->lhsType, to->lhsType},
+                                     {from->rhsType, to->rhsType}};
+  IntrinsicInfo fromInfo = getIntrinsicInfo(from->intrinsic);
+  IntrinsicInfo toInfo = getIntrinsicInfo(to->intrinsic);
+  replaceVectorTypes(instance, elementMap, fromInfo.accPerLane,
+                     toInfo.accPerLane);
+  instance.walk([&](amdgpu::ScaledMFMAOp mfma) {
+    mfma.setM(toInfo.m);
+    mfma.setN(toInfo.n);
+    mfma.setK(toInfo.k);
+  });
+
+  // The operand hooks.
+  SmallVector<func::CallOp> hooks;
+  instance.walk([&](func::CallOp call) {
+    if (call.getCallee().starts_with(kHookPrefix))
+      hooks.push_back(call);
+  });
+  for (func::CallOp call : hooks) {
+    StringRef callee = call.getCallee();
+    Type type;
+    StringRef hook;
+    if (callee.ends_with("_lhs")) {
+      type = to->lhsType;
+      hook = callee.drop_back(4);
+    } else if (callee.ends_with("_rhs")) {
+      type = to->rhsType;
+      hook = callee.drop_back(4);
+    } else {
+      emitError() << "ukernel '" << name << "' calls '" << callee
+                  << "', which is not an operand hook (<name>_lhs or "
+                     "<name>_rhs)";
+      return failure();
+    }
+    if (failed(implementHook(*library, call, hook, type, emitError)))
+      return failure();
+  }
+  if (failed(verify(*result))) {
+    emitError() << "ukernel '" << name << "' does not verify with "
+                << typeParameters;
+    return failure();
+  }
+  return result;
 }

@@ -17,16 +17,16 @@ func.func @tensors(%a: tensor<3x4x2x2x2x4x16x16xi8>, %b: tensor<5x4x2x2x4x16x16x
 
 // -----
 
-// No fp6 ukernel exists.
-#fp6 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f6E2M3FN, rhs_type = f6E2M3FN, intrinsics_m = 4, intrinsics_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
-func.func @fp6(%a: memref<1x1x4x4x16x24xi8>, %b: memref<1x1x4x4x16x24xi8>,
-               %sa: memref<1x1x4x16x4xi8>, %sb: memref<1x1x4x16x4xi8>,
-               %c: memref<1x1x4x4x4x16x4xf32>) {
-  // expected-error @below {{'mx.tiled_scaled_mma' op no gfx950 ukernel serves the layout #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f6E2M3FN, rhs_type = f6E2M3FN, intrinsics_m = 4, intrinsics_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>; pick another layout (mx.layout or mx-materialize-encodings options)}}
-  // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN: element types differ{{.*}}mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN: intrinsic differs}}
+// The ukernels read the B scales with their K unroll interleaved.
+#other = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f6E2M3FN, rhs_type = f6E2M3FN, intrinsics_m = 4, intrinsics_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales]>
+func.func @interleave(%a: memref<1x1x4x4x16x24xi8>, %b: memref<1x1x4x4x16x24xi8>,
+                      %sa: memref<1x1x4x16x4xi8>, %sb: memref<1x1x4x16x4xi8>,
+                      %c: memref<1x1x4x4x4x16x4xf32>) {
+  // expected-error @below {{'mx.tiled_scaled_mma' op no gfx950 ukernel serves the layout #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f6E2M3FN, rhs_type = f6E2M3FN, intrinsics_m = 4, intrinsics_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales]>; pick another layout (mx.layout or mx-materialize-encodings options)}}
+  // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma: interleave_k differs}}
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<1x1x4x4x16x24xi8>, memref<1x1x4x4x16x24xi8>,
                                              memref<1x1x4x16x4xi8>, memref<1x1x4x16x4xi8>)
-      outs(%c : memref<1x1x4x4x4x16x4xf32>) layout = #fp6
+      outs(%c : memref<1x1x4x4x4x16x4xf32>) layout = #other
   return
 }
 
@@ -39,7 +39,7 @@ func.func @scale_groups(%a: memref<4x2x4x16x16xi8>, %b: memref<2x2x4x16x16xi8>,
                         %sa: memref<4x2x4x16xi8>, %sb: memref<2x2x4x16xi8>,
                         %c: memref<4x2x4x16x4xf32>) {
   // expected-error @below {{no gfx950 ukernel serves the layout}}
-  // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN: intrinsics_m/n * intrinsics_k must be multiples of 4}}
+  // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma: intrinsics_m/n * intrinsics_k must be multiples of 4}}
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x2x4x16x16xi8>, memref<2x2x4x16x16xi8>,
                                              memref<4x2x4x16xi8>, memref<2x2x4x16xi8>)
       outs(%c : memref<4x2x4x16x4xf32>) layout = #one

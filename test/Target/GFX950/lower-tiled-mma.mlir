@@ -55,16 +55,19 @@
 //  CHECK-NEXT:     %[[OC:.+]] = arith.muli %[[LIN]], %[[C2048]] : index
 //  CHECK-NEXT:     %[[GC:.+]] = memref.memory_space_cast %[[C]] : memref<3x5x2x2x2x4x16x4xf32> to memref<3x5x2x2x2x4x16x4xf32, 1>
 //  CHECK-NEXT:     %[[VC:.+]] = memref.reinterpret_cast %[[GC]] to offset: [%[[OC]]], sizes: [2, 1, 2, 2, 64, 4], strides: [1024, 1024, 512, 256, 4, 1]
-// The ukernel takes dynamically shaped views.
-//  CHECK-NEXT:     %[[CA:.+]] = memref.cast %[[VA]] : {{.*}} to memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>
-//  CHECK-NEXT:     %[[CB:.+]] = memref.cast %[[VB]] : {{.*}} to memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>
+// The ukernel takes dynamically shaped views (the bytes per lane too: its
+// element types are parameters).
+//  CHECK-NEXT:     %[[CA:.+]] = memref.cast %[[VA]] : {{.*}} to memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+//  CHECK-NEXT:     %[[CB:.+]] = memref.cast %[[VB]] : {{.*}} to memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CSA:.+]] = memref.cast %[[VSA]] : {{.*}} to memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CSB:.+]] = memref.cast %[[VSB]] : {{.*}} to memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>
-//  CHECK-NEXT:     %[[CC:.+]] = memref.cast %[[VC]] : {{.*}} to memref<?x?x?x?x64x4xf32, strided<[?, ?, ?, ?, 4, 1], offset: ?>, 1>
+//  CHECK-NEXT:     %[[CC:.+]] = memref.cast %[[VC]] : {{.*}} to memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
 // Wave w = tid / 64 is subgroup (w / 1, w % 1) = (w, 0).
 //       CHECK:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CC]], {{.*}}%[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]])
+// The type parameters from the layout, the tile sizes as constants.
+//  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CC]], {{.*}}%[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]])
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
 //  CHECK-NEXT:     gpu.terminator
 //   CHECK-NOT:   mx.tiled_scaled_mma
 //       CHECK:   return
@@ -116,7 +119,8 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
 //  CHECK-NEXT:     %[[WM:.+]] = arith.divui %[[WAVE]], %[[C2]] : index
 //  CHECK-NEXT:     %[[WN:.+]] = arith.remui %[[WAVE]], %[[C2]] : index
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]])
+//  CHECK-NEXT:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]])
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
 func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x2x4x4x16x2x16xi8>,
                        %sa: memref<2x3x2x5x2x4x16x4xi8>, %sb: memref<2x3x7x5x2x4x16x4xi8>,
                        %c: memref<2x3x2x7x2x2x4x4x4x16x4xf32>) {
@@ -145,7 +149,8 @@ func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]]
 //  CHECK-NEXT:     memref.reinterpret_cast %[[GA]] to offset: [%[[OA]]], sizes: [%[[KO]], 2, 1, 4, 64, 16], strides: [8192, 4096, 4096, 1024, 16, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 1, 1, 64, 16], strides: [2048, 1024, 1024, 1024, 16, 1]
-//       CHECK:     func.call @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN({{.*}}, %[[C1]], %[[C1]], %[[C4]])
+//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C1]], %[[C1]], %[[C4]])
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
 func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x16xi8>,
                         %sa: memref<?x?x2x2x32x4xi8>, %sb: memref<?x?x2x2x32x4xi8>,
                         %c: memref<?x?x2x2x2x32x4x4xf32>) {
@@ -155,8 +160,7 @@ func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x
   return
 }
 
-// One private declaration per ukernel, for the calls to verify until
+// One private declaration of the ukernel, for the calls to verify until
 // mx-gfx950-specialize-ukernels replaces them.
-//   CHECK-DAG: func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>,
-//   CHECK-DAG: func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(memref<?x?x?x?x64x32xi8, strided<[?, ?, ?, ?, 32, 1], offset: ?>, 1>,
-//   CHECK-DAG: func.func private @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(memref<?x?x?x?x64x16xi8, strided<[?, ?, ?, ?, 16, 1], offset: ?>, 1>,
+//       CHECK: func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
+//   CHECK-NOT: func.func private @mx_uk_scaled_mma

@@ -1,6 +1,6 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
 
-func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
     memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -10,8 +10,8 @@ func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?
                              %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index, %im: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
-  // expected-error @+1 {{ukernel parameter #0 of 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN' must be a constant}}
-  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %im, %c2, %c2)
+  // expected-error @+1 {{ukernel parameter #0 of 'mx_uk_scaled_mma' must be a constant}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %im, %c2, %c2) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
          memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
          index, index, index, index, index, index) -> ()
@@ -22,7 +22,7 @@ func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?
 
 // The subgroup counts come from the operand views: dynamic ones leave the
 // copy loops with dynamic bounds.
-func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
     memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -33,8 +33,8 @@ func.func @dynamic_subgroups(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{ukernel 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN': a loop marked mx.unroll has bounds that are not constant after specialization}}
-  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c2)
+  // expected-error @+1 {{ukernel 'mx_uk_scaled_mma': a loop marked mx.unroll has bounds that are not constant after specialization}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c2) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
          memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
          index, index, index, index, index, index) -> ()
@@ -52,9 +52,48 @@ func.func @unknown(%i: index) {
 
 // -----
 
-func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(index)
+func.func private @mx_uk_scaled_mma(index)
 func.func @wrong_signature(%i: index) {
-  // expected-error @+1 {{does not match the signature of ukernel 'mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN'}}
-  func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%i) : (index) -> ()
+  // expected-error @+1 {{does not match the signature of ukernel 'mx_uk_scaled_mma'}}
+  func.call @mx_uk_scaled_mma(%i) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}} : (index) -> ()
+  return
+}
+
+// -----
+
+// A call to the type-parameterized ukernel must say which types it wants.
+func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+func.func @no_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                    %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                    %acc: memref<?x?x?x?x64x4xf32, 1>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                    %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{ukernel 'mx_uk_scaled_mma' needs its type parameters (mx.ukernel.type_parameters, e.g. {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN})}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4)
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// Type parameters must be an intrinsic and two MX element types.
+func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+func.func @bad_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                     %acc: memref<?x?x?x?x64x4xf32, 1>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                     %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error-re @+1 {{mx.ukernel.type_parameters must be {intrinsic = "mfma_scale_16x16x128" or "mfma_scale_32x32x64", lhs_type = <MX element type>, rhs_type = <MX element type>}, got {{.*}}lhs_type = f16{{.*}}}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4)
+      {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f16, rhs_type = f4E2M1FN}}
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
   return
 }

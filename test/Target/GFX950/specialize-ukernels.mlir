@@ -24,7 +24,7 @@
 //   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<4x4xvector<4xf32>, 5>
 //       IR:   scf.if
-//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16x1024xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
+//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
@@ -69,7 +69,7 @@
 //  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
-    func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -90,7 +90,7 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
@@ -132,7 +132,7 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
-    func.func private @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -153,7 +153,7 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x1x16x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x4x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
@@ -173,7 +173,7 @@ module attributes {gpu.container_module} {
 //  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
 //   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16x2048xi8, 1>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x32768xi8, 1>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
 //   IR-COUNT-31: amdgpu.scaled_mfma
 //   IR-NOT:   scf.
@@ -191,7 +191,7 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
-    func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(
+    func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -212,7 +212,7 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
@@ -246,7 +246,7 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   main_loop.direct_to_lds_loads: 12
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
-    func.func private @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN(
+    func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -267,7 +267,7 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<98304xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return
@@ -302,7 +302,7 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
-    func.func private @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(
+    func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x16xf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
@@ -323,7 +323,7 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64x16xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
       gpu.return

@@ -1,6 +1,7 @@
 //===- TestTarget.cpp - a target-independent test target ------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

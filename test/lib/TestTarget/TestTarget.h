@@ -1,6 +1,7 @@
 //===- TestTarget.h - a target-independent test target ----------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

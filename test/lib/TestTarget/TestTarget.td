@@ -1,6 +1,7 @@
 //===- TestTarget.td - a target-independent test target ----*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- SwizzleTest.cpp - gfx950 data-tiled swizzles -----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Pins the swizzles of mx::gfx950::getSwizzle against expectations derived by
 // hand from the CDNA4 ISA "F8F6F4 MFMA" lane layout tables, both as explicit

@@ -1,6 +1,7 @@
 //===- UKernelSelectionTest.cpp - ukernel selection from data -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,8 @@
 
 #include "mx/InitMX.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -23,10 +26,7 @@ using namespace mlir::mx;
 
 namespace {
 
-using gfx950::kFp4UKernel;
-using gfx950::kFp4x32UKernel;
-using gfx950::kFp8UKernel;
-using gfx950::kMixedUKernel;
+using gfx950::kScaledMMAUKernel;
 
 class UKernelSelectionTest : public ::testing::Test {
 protected:
@@ -63,20 +63,20 @@ protected:
   MLIRContext ctx;
 };
 
-TEST_F(UKernelSelectionTest, LibraryHoldsTheFp4UKernel) {
-  EXPECT_TRUE(gfx950::getUKernelSource(kFp4UKernel).has_value());
+TEST_F(UKernelSelectionTest, LibraryHoldsTheScaledMMAUKernel) {
+  EXPECT_TRUE(gfx950::getUKernelSource(kScaledMMAUKernel).has_value());
   EXPECT_FALSE(gfx950::getUKernelSource("mx_uk_nope").has_value());
 }
 
-TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheFp4UKernel) {
+TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
   gfx950::UKernelSelection selection =
       gfx950::selectUKernel(resolve(f4(), f4(), 10000, 16384));
   ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
-  EXPECT_EQ(*selection.name, kFp4UKernel);
+  EXPECT_EQ(*selection.name, kScaledMMAUKernel);
 }
 
-/// A small fp8 problem has no ukernel layout within its size (the fp8
-/// ukernel needs intrinsics_m and intrinsics_n multiples of 4 for its scale
+/// A small fp8 problem has no ukernel layout within its size (the ukernel
+/// needs intrinsics_m and intrinsics_n multiples of 4 for its scale
 /// groups): the resolver then takes the least padded tile that still fits
 /// the accumulator registers and the LDS staging, not an unbounded one.
 TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
@@ -91,57 +91,61 @@ TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
   EXPECT_EQ(tile.n, 64);
 }
 
-TEST_F(UKernelSelectionTest, LibraryHoldsTheFp8UKernel) {
-  EXPECT_TRUE(gfx950::getUKernelSource(kFp8UKernel).has_value());
+/// Every pair of the five MX element types on both intrinsics is served by
+/// the one ukernel, with the call's type parameters taken from the layout.
+TEST_F(UKernelSelectionTest, EveryTypePairOnBothIntrinsicsIsServed) {
+  SmallVector<Type> types = {
+      Float4E2M1FNType::get(&ctx), Float6E2M3FNType::get(&ctx),
+      Float6E3M2FNType::get(&ctx), Float8E4M3FNType::get(&ctx),
+      Float8E5M2Type::get(&ctx)};
+  for (ScaledMMAIntrinsic intrinsic : {ScaledMMAIntrinsic::mfma_scale_16x16x128,
+                                       ScaledMMAIntrinsic::mfma_scale_32x32x64})
+    for (Type lhs : types)
+      for (Type rhs : types) {
+        DataTiledLayoutAttr layout =
+            resolve(lhs, rhs, 4096, 4096, pins(intrinsic));
+        gfx950::UKernelSelection selection = gfx950::selectUKernel(layout);
+        std::string pair;
+        llvm::raw_string_ostream(pair) << lhs << " x " << rhs;
+        ASSERT_TRUE(selection.name.has_value())
+            << pair << ": " << selection.rejections;
+        EXPECT_EQ(*selection.name, kScaledMMAUKernel);
+        DictionaryAttr parameters = gfx950::getUKernelTypeParameters(layout);
+        EXPECT_EQ(parameters.getAs<TypeAttr>("lhs_type").getValue(), lhs);
+        EXPECT_EQ(parameters.getAs<TypeAttr>("rhs_type").getValue(), rhs);
+        EXPECT_EQ(parameters.getAs<StringAttr>("intrinsic").getValue(),
+                  stringifyScaledMMAIntrinsic(intrinsic));
+      }
 }
 
-TEST_F(UKernelSelectionTest, Fp8SelectsTheFp8UKernel) {
-  gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f8(), f8(), 4096, 4096));
-  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
-  EXPECT_EQ(*selection.name, kFp8UKernel);
-}
-
-TEST_F(UKernelSelectionTest, LibraryHoldsTheNewUKernels) {
-  EXPECT_TRUE(gfx950::getUKernelSource(kMixedUKernel).has_value());
-  EXPECT_TRUE(gfx950::getUKernelSource(kFp4x32UKernel).has_value());
-}
-
-TEST_F(UKernelSelectionTest, MixedFp8Fp4SelectsTheMixedUKernel) {
-  gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f8(), f4(), 4096, 4096));
-  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
-  EXPECT_EQ(*selection.name, kMixedUKernel);
-}
-
-TEST_F(UKernelSelectionTest, MixedFp4Fp8HasNoUKernel) {
-  // Only lhs fp8 x rhs fp4 is served: the swapped pair has no ukernel.
-  gfx950::UKernelSelection selection =
-      gfx950::selectUKernel(resolve(f4(), f8(), 4096, 4096));
-  EXPECT_FALSE(selection.name.has_value());
-  EXPECT_NE(selection.rejections.find("element types differ"),
-            std::string::npos)
-      << selection.rejections;
-}
-
-TEST_F(UKernelSelectionTest, Fp4On32x32x64SelectsItsUKernel) {
-  gfx950::UKernelSelection selection = gfx950::selectUKernel(resolve(
-      f4(), f4(), 4096, 4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64)));
-  ASSERT_TRUE(selection.name.has_value()) << selection.rejections;
-  EXPECT_EQ(*selection.name, kFp4x32UKernel);
-}
-
-TEST_F(UKernelSelectionTest, OtherIntrinsicIsRejected) {
-  // No fp8 ukernel on 32x32x64: the 16x16x128 ones reject the intrinsic, the
-  // 32x32x64 fp4 one the element types.
-  gfx950::UKernelSelection selection = gfx950::selectUKernel(resolve(
-      f8(), f8(), 4096, 4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64)));
-  EXPECT_FALSE(selection.name.has_value());
-  EXPECT_NE(selection.rejections.find("intrinsic differs"), std::string::npos)
-      << selection.rejections;
-  EXPECT_NE(selection.rejections.find("element types differ"),
-            std::string::npos)
-      << selection.rejections;
+/// Binding the type parameters gives a function whose MFMAs take the
+/// requested types and intrinsic, with the operand hooks implemented.
+TEST_F(UKernelSelectionTest, InstantiationBindsTypesAndIntrinsic) {
+  DataTiledLayoutAttr layout =
+      resolve(Float6E3M2FNType::get(&ctx), Float8E5M2Type::get(&ctx), 4096,
+              4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
+  FailureOr<OwningOpRef<ModuleOp>> instance = gfx950::instantiateUKernel(
+      &ctx, kScaledMMAUKernel, gfx950::getUKernelTypeParameters(layout),
+      [&] { return emitError(UnknownLoc::get(&ctx)); });
+  ASSERT_TRUE(succeeded(instance));
+  int64_t mfmas = 0, calls = 0;
+  (**instance)->walk([&](Operation *op) {
+    if (auto mfma = dyn_cast<amdgpu::ScaledMFMAOp>(op)) {
+      ++mfmas;
+      EXPECT_EQ(mfma.getM(), 32u);
+      EXPECT_EQ(mfma.getK(), 64u);
+      EXPECT_EQ(cast<VectorType>(mfma.getSourceA().getType()).getElementType(),
+                Float6E3M2FNType::get(&ctx));
+      EXPECT_EQ(cast<VectorType>(mfma.getSourceB().getType()).getElementType(),
+                Float8E5M2Type::get(&ctx));
+      EXPECT_EQ(cast<VectorType>(mfma.getDestC().getType()).getNumElements(),
+                16);
+    }
+    if (isa<func::CallOp>(op))
+      ++calls;
+  });
+  EXPECT_EQ(mfmas, 2);
+  EXPECT_EQ(calls, 0);
 }
 
 TEST_F(UKernelSelectionTest, ScaleGroupsMustBeWhole) {
@@ -226,7 +230,7 @@ TEST_F(UKernelSelectionTest, TargetAttrIsALayoutResolver) {
   llvm::raw_string_ostream os(rejections);
   FailureOr<std::string> ukernel = resolver.selectUKernel(*layout, os);
   ASSERT_TRUE(succeeded(ukernel)) << rejections;
-  EXPECT_EQ(*ukernel, kFp4UKernel);
+  EXPECT_EQ(*ukernel, kScaledMMAUKernel);
   // A layout no ukernel serves: failure, with one reason per ukernel.
   rejections.clear();
   DataTiledLayoutAttr plain =

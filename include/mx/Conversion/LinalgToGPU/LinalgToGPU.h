@@ -1,6 +1,7 @@
 //===- LinalgToGPU.h - linalg ops as GPU dispatches -------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MXToLinalg.h - lower mx ops to linalg --------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

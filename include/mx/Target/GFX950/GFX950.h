@@ -2,6 +2,7 @@
 //-*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one place that knows how gfx950's scaled MFMA instructions lay their
 // operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" layout
@@ -74,7 +75,8 @@ SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
 struct LayoutCost {
   /// Accumulator registers per lane.
   int64_t accRegisters;
-  /// LDS bytes for one K step of A, B and their scales, double-buffered.
+  /// LDS bytes of the ukernels' staging of A and B: two K steps
+  /// (getUKernelStageBytes).
   int64_t ldsBytes;
   /// Bytes of A, B and scales loaded per K step of the workgroup tile.
   int64_t bytesPerKStep;

@@ -1,6 +1,7 @@
 //===- KernelReport.h - static statistics of gfx950 kernels -----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Reads gfx950 assembly as produced by the LLVM AMDGPU backend (e.g. the ISA
 // text of a gpu.binary): the AMDHSA metadata of every kernel (registers, LDS,
@@ -18,6 +19,13 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+
+namespace mlir {
+class Operation;
+namespace gpu {
+class BinaryOp;
+} // namespace gpu
+} // namespace mlir
 
 namespace mlir::mx::gfx950 {
 
@@ -56,6 +64,20 @@ llvm::Expected<SmallVector<KernelStats>> analyzeAssembly(StringRef assembly);
 
 /// Prints one block of `key: value` lines per kernel.
 void printReport(llvm::raw_ostream &os, ArrayRef<KernelStats> kernels);
+
+/// Analyzes every assembly object (gpu-module-to-binary{format=isa}) of the
+/// gpu.binary ops under `root` and calls `fn` with its binary and kernels.
+/// Objects in another format get a remark and are skipped; an object that
+/// cannot be analyzed is an error on its binary (failure). Returns the number
+/// of objects analyzed.
+FailureOr<int64_t>
+analyzeGPUBinaries(Operation *root,
+                   function_ref<void(gpu::BinaryOp, ArrayRef<KernelStats>)> fn);
+
+/// Prints the report of every assembly object under `root`: a
+/// `gpu.binary @name` line, then printReport's block per kernel. Remarks on
+/// `root` when there is none.
+LogicalResult printGPUBinariesReport(Operation *root, llvm::raw_ostream &os);
 
 } // namespace mlir::mx::gfx950
 

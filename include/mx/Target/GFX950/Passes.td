@@ -1,6 +1,7 @@
 //===- Passes.td - gfx950 target passes --------------------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,10 +45,18 @@ def MXGFX950SpecializeUKernels
   let description = [{
     A ukernel (`ukernels/gfx950/*.mlir`, embedded in the tools) is an MLIR
     function whose last `mx.ukernel.num_parameters` arguments are its
-    tile-size parameters. Every `func.call` to a function named `mx_uk_*`
-    (a declaration in the module, or absent) is replaced by a specialized
-    copy of the ukernel body: the parameter arguments must be constants at
-    the call; the body is cloned in place of the call, canonicalized so the
+    tile-size parameters; it may also take type parameters
+    (`mx.ukernel.type_parameters`: the intrinsic and the element types of A
+    and B). Every `func.call` to a function named `mx_uk_*` (a declaration
+    in the module, or absent) is replaced by a specialized copy of the
+    ukernel body, in two steps. Types: the call's `mx.ukernel.type_parameters`
+    are bound (`mx::gfx950::instantiateUKernel`): the operand vectors of the
+    element types the source is written for become vectors of the requested
+    ones, the accumulators and the MFMA shape follow the intrinsic, and the
+    operand hooks (`@mx_uk_<hook>_lhs/_rhs`) are replaced by the source's
+    implementation for the operand's storage width (`@mx_uk_<hook>_f4/_f6/
+    _f8`). Tile sizes: the parameter arguments must be constants at the
+    call; the body is cloned in place of the call, canonicalized so the
     parameters fold into loop bounds, and every `scf.for` marked `mx.unroll`
     is fully unrolled, innermost first. What remains has static shapes and
     straight-line MFMA sequences; private accumulator arrays indexed by the
@@ -56,13 +65,16 @@ def MXGFX950SpecializeUKernels
     Example:
 
     ```mlir
-    func.call @mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN(
+    func.call @mx_uk_scaled_mma(
         %lhs, %rhs, %ls, %rs, %acc, %lds, %wm, %wn, %lane, %c4, %c4, %c2)
+        {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128",
+                                       lhs_type = f6E2M3FN,
+                                       rhs_type = f4E2M1FN}}
         : (...) -> ()
     ```
 
     becomes the ukernel body with 4 x 4 x 2 = 32 `amdgpu.scaled_mfma` per K
-    step. Besides the parameters, the loops may depend on static operand
+    step on `vector<32xf6E2M3FN>` and `vector<32xf4E2M1FN>` operands. Besides the parameters, the loops may depend on static operand
     sizes the ukernel reads (the subgroup counts of the tile views); if a
     loop marked `mx.unroll` keeps dynamic bounds, the call is an error.
   }];
@@ -91,7 +103,9 @@ def MXGFX950LowerTiledMMA
     (double buffering), `N = 2 * (A bytes + B bytes per K step)`; a layout
     whose staging exceeds the 160 KiB of LDS of a gfx950 workgroup (or the
     budget `mx::gfx950::getLayoutCost` gives the resolver) is an error. The
-    call passes the layout's `intrinsics_m/n/k` as constants, ready for
+    call passes the layout's `intrinsics_m/n/k` as constants and, when the
+    ukernel takes type parameters, its intrinsic and element types as the
+    call's `mx.ukernel.type_parameters`, ready for
     `mx-gfx950-specialize-ukernels`.
 
     When no ukernel serves the layout, the op is an error, with one note per
@@ -107,7 +121,9 @@ def MXGFX950LowerTiledMMA
     ```
 
     becomes a `gpu.launch` of 64 x 40 workgroups of 256 threads calling
-    `@mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN`.
+    `@mx_uk_scaled_mma` with `{mx.ukernel.type_parameters =
+    {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+    rhs_type = f4E2M1FN}}`.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
@@ -115,6 +131,43 @@ def MXGFX950LowerTiledMMA
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::mx::gfx950::GFX950Dialect"
+  ];
+}
+
+def MXGFX950LinkCodeObjects
+    : Pass<"mx-gfx950-link-code-objects", "::mlir::ModuleOp"> {
+  let summary = "Assemble and link the gfx950 assembly of gpu.binary ops into code objects";
+  let description = [{
+    Replaces every assembly object of a `gpu.binary` (`gpu-module-to-binary`
+    with `format=isa`) by a code object (an HSACO, `bin` format): the text is
+    assembled with LLVM's AMDGPU MC layer for the object's `#rocdl.target`
+    and linked into a shared object with `ld.lld -shared`.
+
+    `ld.lld` is looked up when the pass runs, not when mx is built: the
+    `lld` option if given (a path); otherwise `ld.lld` next to the LLVM tools
+    mx was built against (e.g. `/usr/lib/llvm-22/bin`); otherwise
+    `ld.lld-<LLVM major>` or `ld.lld` on `PATH`. When none is found, the
+    error names every place looked in; a failing link reports lld's own
+    messages.
+
+    Example:
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx950">,
+                                     assembly = "\t.amdgcn_target ...">]
+    ```
+
+    becomes
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx950">,
+                                     bin = "\7FELF...">]
+    ```
+  }];
+  let options = [
+    Option<"lld", "lld", "std::string", "\"\"",
+           "Path of ld.lld (default: looked up next to the LLVM tools, then "
+           "on PATH)">
   ];
 }
 

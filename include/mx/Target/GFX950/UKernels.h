@@ -1,6 +1,7 @@
 //===- UKernels.h - the gfx950 ukernel library ------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The MLIR sources of ukernels/gfx950/*.mlir, embedded in the binaries at
 // build time so that installed tools work without the source tree.
@@ -11,6 +12,9 @@
 #define MX_TARGET_GFX950_UKERNELS_H
 
 #include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -29,17 +33,18 @@ struct UKernelSource {
   StringRef text;
 };
 
-/// Names of the ukernels the library ships (`ukernels/gfx950/<name>.mlir`),
-/// for code that asks for one by name (tests, tools). Selection does not use
-/// them: it reads each ukernel's `mx.ukernel.match` data.
-constexpr llvm::StringLiteral kFp4UKernel =
-    "mx_uk_scaled_mma_16x16x128_f4E2M1FN_f4E2M1FN";
-constexpr llvm::StringLiteral kFp8UKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f8E4M3FN";
-constexpr llvm::StringLiteral kMixedUKernel =
-    "mx_uk_scaled_mma_16x16x128_f8E4M3FN_f4E2M1FN";
-constexpr llvm::StringLiteral kFp4x32UKernel =
-    "mx_uk_scaled_mma_32x32x64_f4E2M1FN_f4E2M1FN";
+/// The name of the scaled MMA ukernel the library ships
+/// (`ukernels/gfx950/<name>.mlir`), for code that asks for it by name (tests,
+/// tools). Selection does not use it: it reads each ukernel's
+/// `mx.ukernel.match` data.
+constexpr llvm::StringLiteral kScaledMMAUKernel = "mx_uk_scaled_mma";
+
+/// The attribute of a ukernel function that names its type parameters with
+/// the values its body is written for, and of a call to it, with the values
+/// it wants: `{intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN,
+/// rhs_type = f4E2M1FN}`.
+constexpr llvm::StringLiteral kUKernelTypeParameters =
+    "mx.ukernel.type_parameters";
 
 /// All embedded ukernel sources.
 ArrayRef<UKernelSource> getUKernelSources();
@@ -76,6 +81,39 @@ UKernelSelection selectUKernel(DataTiledLayoutAttr layout);
 /// Operands pass `Ko` (the K tile count) in front of the first four.
 SmallVector<int64_t> getUKernelTileShape(DataTiledLayoutAttr layout,
                                          OperandRole role);
+
+/// The type parameters a call needs to run the ukernels on `layout`: its
+/// intrinsic and element types, in the form of kUKernelTypeParameters.
+DictionaryAttr getUKernelTypeParameters(DataTiledLayoutAttr layout);
+
+/// Whether the library's ukernel `name` takes type parameters (calls to it
+/// then carry kUKernelTypeParameters).
+bool hasUKernelTypeParameters(MLIRContext *context, StringRef name);
+
+/// The ukernel `name` of the embedded library with its type parameters bound
+/// to `typeParameters` (see ukernels/gfx950/mx_uk_scaled_mma.mlir): a module
+/// holding one function `name` whose body uses the requested element types,
+/// accumulator vectors and intrinsic, its operand hooks implemented; its tile
+/// parameters are still arguments. A ukernel without type parameters is
+/// returned as its source defines it. Diagnostics go to `emitError`.
+FailureOr<OwningOpRef<ModuleOp>>
+instantiateUKernel(MLIRContext *context, StringRef name,
+                   DictionaryAttr typeParameters,
+                   function_ref<InFlightDiagnostic()> emitError);
+
+/// instantiateUKernel on the ukernel source text `source` (e.g. an edited
+/// copy of a library ukernel, in tests).
+FailureOr<OwningOpRef<ModuleOp>>
+instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
+                         DictionaryAttr typeParameters,
+                         function_ref<InFlightDiagnostic()> emitError);
+
+/// Bytes of LDS through which the ukernels stage one K step of the
+/// workgroup's A and B tiles: each fragment (one intrinsic's operand, 64
+/// lanes) as ceil(lane bytes / 16) chunks of 64 lanes x 16 bytes (fp4: 1
+/// KiB, fp6 and fp8: 2 KiB; see ukernels/gfx950/mx_uk_scaled_mma.mlir).
+/// The staging buffer holds two K steps.
+int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
 
 /// The function type the source of ukernel `name` declares (from the
 /// library parsed once per context); fails if there is no such ukernel.

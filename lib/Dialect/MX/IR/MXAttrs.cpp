@@ -1,6 +1,7 @@
 //===- MXAttrs.cpp - mx dialect attributes --------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

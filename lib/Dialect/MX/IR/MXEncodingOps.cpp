@@ -1,6 +1,7 @@
 //===- MXEncodingOps.cpp - mx encoding and data-tiled ops -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MXTilingInterface.cpp - TilingInterface for mx ops -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Tiling `mx.scaled_contraction` slices every operand along the tiled
 // iteration dimensions. The scale operands are indexed by the 32-block of the

@@ -1,6 +1,7 @@
 //===- TileSwizzle.cpp - data-tiled inner tile rearrangements -------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- BufferizableOpInterfaceImpl.cpp - mx bufferization -----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MaterializeEncodings.cpp - mx-materialize-encodings ----------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Every encoded tensor gets the layout its encoding resolves to (the pinned
 // layout, or the choice of the target's LayoutResolverAttrInterface),

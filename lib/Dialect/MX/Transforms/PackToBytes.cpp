@@ -1,6 +1,7 @@
 //===- PackToBytes.cpp - mx-pack-to-bytes --------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
@@ -64,6 +65,7 @@ private:
   /// Rewrites one op whose operands or results are (now) packed.
   LogicalResult rewrite(Operation *op, Type elementType);
   LogicalResult packConstant(arith::ConstantOp op, Type elementType);
+  LogicalResult packSubByteTranspose(linalg::TransposeOp op, Type elementType);
   LogicalResult packPad(tensor::PadOp op, Type elementType);
 
   /// Replaces `op` by `replacement`, whose MX results are now bytes.
@@ -201,6 +203,110 @@ LogicalResult FunctionPacker::packPad(tensor::PadOp op, Type elementType) {
   return success();
 }
 
+/// A transpose that moves the innermost dimension of packed sub-byte data
+/// (e.g. an fp4 weight stored K x N, relaid out with K innermost) moves
+/// values, not bytes: each output byte is assembled from the (at most two)
+/// values whose bits it holds, each extracted from its source byte(s). The
+/// result is a linalg.generic over the output bytes that gathers from the
+/// source (tensor.extract), one byte per thread after the GPU lowering.
+LogicalResult FunctionPacker::packSubByteTranspose(linalg::TransposeOp op,
+                                                   Type elementType) {
+  Location loc = op.getLoc();
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  ArrayRef<int64_t> perm = op.getPermutation();
+  int64_t rank = perm.size();
+  Value source = op.getInput();
+  Value init = op.getInit();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  auto initType = cast<RankedTensorType>(init.getType());
+  // Packed values never straddle more than two bytes, and a byte holds
+  // parts of at most two values, for 4- and 6-bit types.
+  if (bits != 4 && bits != 6)
+    return op.emitOpError() << "cannot move the innermost dimension of "
+                            << elementType << " data stored as bytes";
+  if (!initType.getElementType().isInteger(8))
+    return op.emitOpError() << "expected a packed init";
+  // Source dimension i is read at output index outputDim[i].
+  SmallVector<int64_t> outputDim(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    outputDim[perm[d]] = d;
+
+  builder.setInsertionPoint(op);
+  MLIRContext *ctx = op.getContext();
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value lastByte = tensor::DimOp::create(builder, loc, source, rank - 1);
+  auto generic = linalg::GenericOp::create(
+      builder, loc, TypeRange{initType}, ValueRange{}, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &b, Location loc, ValueRange) {
+        Type i32 = b.getI32Type();
+        auto cIndex = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(b, loc, v);
+        };
+        auto cI32 = [&](int64_t v) -> Value {
+          return arith::ConstantIntOp::create(b, loc, i32, v);
+        };
+        auto toI32 = [&](Value v) -> Value {
+          return arith::IndexCastOp::create(b, loc, i32, v);
+        };
+        SmallVector<Value> index;
+        for (int64_t d = 0; d < rank; ++d)
+          index.push_back(linalg::IndexOp::create(b, loc, d));
+        Value outByte = index[rank - 1];
+        Value bitsIndex = cIndex(bits);
+        Value firstBit = arith::MulIOp::create(b, loc, outByte, cIndex(8));
+        Value first = arith::DivUIOp::create(b, loc, firstBit, bitsIndex);
+        Value lastIndex = arith::SubIOp::create(b, loc, lastByte, cIndex(1));
+        Value result = cI32(0);
+        for (int64_t i = 0; i < 2; ++i) {
+          // Value `element` of the output row, read from the source.
+          Value element = arith::AddIOp::create(b, loc, first, cIndex(i));
+          SmallVector<Value> at(rank);
+          for (int64_t s = 0; s < rank; ++s)
+            at[s] = outputDim[s] == rank - 1 ? element : index[outputDim[s]];
+          Value bitPos = arith::MulIOp::create(b, loc, at[rank - 1], bitsIndex);
+          Value byte = arith::DivUIOp::create(b, loc, bitPos, cIndex(8));
+          Value next = arith::MinUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, byte, cIndex(1)),
+              lastIndex);
+          at[rank - 1] = byte;
+          Value lo = tensor::ExtractOp::create(b, loc, source, at);
+          at[rank - 1] = next;
+          Value hi = tensor::ExtractOp::create(b, loc, source, at);
+          Value word = arith::OrIOp::create(
+              b, loc, arith::ExtUIOp::create(b, loc, i32, lo),
+              arith::ShLIOp::create(
+                  b, loc, arith::ExtUIOp::create(b, loc, i32, hi), cI32(8)));
+          Value offset =
+              toI32(arith::RemUIOp::create(b, loc, bitPos, cIndex(8)));
+          Value code = arith::AndIOp::create(
+              b, loc, arith::ShRUIOp::create(b, loc, word, offset),
+              cI32((1 << bits) - 1));
+          // Its bits in the output byte: shifted left by element * bits -
+          // 8 * outByte when that is non-negative, else right.
+          Value start =
+              toI32(arith::MulIOp::create(b, loc, element, bitsIndex));
+          Value shift = arith::SubIOp::create(b, loc, start, toI32(firstBit));
+          Value negative = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, shift, cI32(0));
+          Value left = arith::ShLIOp::create(
+              b, loc, code, arith::MaxSIOp::create(b, loc, shift, cI32(0)));
+          Value right = arith::ShRUIOp::create(
+              b, loc, code,
+              arith::SubIOp::create(
+                  b, loc, cI32(0),
+                  arith::MinSIOp::create(b, loc, shift, cI32(0))));
+          Value part = arith::SelectOp::create(b, loc, negative, right, left);
+          result = arith::OrIOp::create(b, loc, result, part);
+        }
+        Value out = arith::TruncIOp::create(b, loc, b.getI8Type(), result);
+        linalg::YieldOp::create(b, loc, out);
+      });
+  replace(op, generic);
+  return success();
+}
+
 LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
   Location loc = op->getLoc();
   builder.setInsertionPoint(op);
@@ -308,12 +414,7 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
     ArrayRef<int64_t> perm = transpose.getPermutation();
     if (isSubByteType(elementType) &&
         (perm.empty() || perm.back() != int64_t(perm.size()) - 1))
-      return op->emitOpError()
-             << "moves the innermost dimension of a packed " << elementType
-             << " tensor (permutation [" << perm
-             << "]): packed sub-byte data can only be relaid out in whole "
-                "bytes; keep the reduction dimension K innermost in the "
-                "source (e.g. the weight as N x K)";
+      return packSubByteTranspose(transpose, elementType);
     replace(op, linalg::TransposeOp::create(builder, loc, transpose.getInput(),
                                             transpose.getInit(), perm));
     return success();

@@ -1,6 +1,7 @@
 //===- Relayout.cpp - pack + swizzle of data-tiled operands ---------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

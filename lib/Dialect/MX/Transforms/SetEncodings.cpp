@@ -1,6 +1,7 @@
 //===- SetEncodings.cpp - mx-set-encodings --------------------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

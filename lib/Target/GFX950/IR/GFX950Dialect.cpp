@@ -1,6 +1,7 @@
 //===- GFX950Dialect.cpp - the gfx950 target dialect ----------------------===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `#mx_gfx950.target`: its syntax, its verifier (the one validation of the
 // layout pins) and its LayoutResolverAttrInterface implementation; and the
@@ -64,6 +65,8 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
       } else {
         info.functionType = func.getFunctionType();
         info.match = func->getAttrOfType<DictionaryAttr>("mx.ukernel.match");
+        info.typeParameters =
+            func->getAttrOfType<DictionaryAttr>(kUKernelTypeParameters);
         if (!info.match)
           info.problem = "no mx.ukernel.match data";
       }

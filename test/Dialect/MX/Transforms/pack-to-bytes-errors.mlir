@@ -3,12 +3,13 @@
 // Every way mx-pack-to-bytes refuses a program: sub-byte data may only be
 // moved in whole bytes, and only by the ops it knows.
 
-// The transpose an fp4 K x N weight needs (K moves away from innermost).
-func.func @transpose_moves_packed_innermost(%b: tensor<256x32xf4E2M1FN>) -> tensor<32x256xf4E2M1FN> {
-  %e = tensor.empty() : tensor<32x256xf4E2M1FN>
-  // expected-error @below {{'linalg.transpose' op moves the innermost dimension of a packed 'f4E2M1FN' tensor (permutation [1, 0]): packed sub-byte data can only be relaid out in whole bytes; keep the reduction dimension K innermost in the source (e.g. the weight as N x K)}}
-  %t = linalg.transpose ins(%b : tensor<256x32xf4E2M1FN>) outs(%e : tensor<32x256xf4E2M1FN>) permutation = [1, 0]
-  return %t : tensor<32x256xf4E2M1FN>
+// A transpose of packed fp6 data moves values, but its result rows (here 2
+// values, 12 bits) must still be whole bytes.
+func.func @transpose_to_partial_bytes(%b: tensor<2x8xf6E2M3FN>) -> tensor<8x2xf6E2M3FN> {
+  // expected-error @below {{'tensor.empty' op has an innermost size or offset of 2 'f6E2M3FN' elements (12 bits), which is not a whole number of bytes}}
+  %e = tensor.empty() : tensor<8x2xf6E2M3FN>
+  %t = linalg.transpose ins(%b : tensor<2x8xf6E2M3FN>) outs(%e : tensor<8x2xf6E2M3FN>) permutation = [1, 0]
+  return %t : tensor<8x2xf6E2M3FN>
 }
 
 // -----

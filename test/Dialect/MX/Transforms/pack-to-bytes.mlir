@@ -205,6 +205,41 @@ func.func @fp8_transpose(%a: tensor<4x32xf8E4M3FN>) -> tensor<32x4xf8E4M3FN> {
   return %t : tensor<32x4xf8E4M3FN>
 }
 
+// Sub-byte transposes that move the innermost dimension (an fp4 or fp6
+// weight stored K x N) move values: one linalg.generic over the output bytes
+// assembles each from the two values whose bits it holds, each gathered
+// from its source bytes (two, as a 6-bit value may straddle them).
+// CHECK-LABEL: func.func @fp4_transpose
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<4x16xi8> {mx.packed_type = tensor<4x32xf4E2M1FN>})
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<32x2xi8>
+//       CHECK:   %[[T:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} outs(%[[E]] : tensor<32x2xi8>)
+//       CHECK:     linalg.index 0
+//       CHECK:     linalg.index 1
+//       CHECK:     tensor.extract %[[A]]
+//       CHECK:     tensor.extract %[[A]]
+//       CHECK:     tensor.extract %[[A]]
+//       CHECK:     tensor.extract %[[A]]
+//   CHECK-NOT:     tensor.extract
+//       CHECK:     linalg.yield %{{.+}} : i8
+//       CHECK:   return %[[T]]
+func.func @fp4_transpose(%a: tensor<4x32xf4E2M1FN>) -> tensor<32x4xf4E2M1FN> {
+  %e = tensor.empty() : tensor<32x4xf4E2M1FN>
+  %t = linalg.transpose ins(%a : tensor<4x32xf4E2M1FN>)
+      outs(%e : tensor<32x4xf4E2M1FN>) permutation = [1, 0]
+  return %t : tensor<32x4xf4E2M1FN>
+}
+
+// CHECK-LABEL: func.func @fp6_transpose
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<2x8x24xi8> {mx.packed_type = tensor<2x8x32xf6E2M3FN>})
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<32x2x6xi8>
+//       CHECK:   linalg.generic {{.*}} outs(%[[E]] : tensor<32x2x6xi8>)
+func.func @fp6_transpose(%a: tensor<2x8x32xf6E2M3FN>) -> tensor<32x2x8xf6E2M3FN> {
+  %e = tensor.empty() : tensor<32x2x8xf6E2M3FN>
+  %t = linalg.transpose ins(%a : tensor<2x8x32xf6E2M3FN>)
+      outs(%e : tensor<32x2x8xf6E2M3FN>) permutation = [2, 0, 1]
+  return %t : tensor<32x2x8xf6E2M3FN>
+}
+
 // mx.tiled_scaled_mma takes the bytes (fp4 lane: 32 values = 16 bytes, fp6:
 // 24 bytes); the f32 accumulator is untouched.
 #layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f6E2M3FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>

@@ -1,6 +1,7 @@
 //===- MXAttrs.td - mx dialect enums and attributes --------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MXDialect.h - mx dialect ---------------------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,6 +2,7 @@
 //
 // Part of the mx project: MX (microscaling) scaled matrix multiplication for
 // AMD gfx950.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MXInterfaces.td - mx attribute interfaces -----------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

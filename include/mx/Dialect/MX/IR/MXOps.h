@@ -1,6 +1,7 @@
 //===- MXOps.h - mx dialect operations --------------------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- MXOps.td - mx dialect operations --------------------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

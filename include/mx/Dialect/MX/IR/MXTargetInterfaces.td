@@ -1,6 +1,7 @@
 //===- MXTargetInterfaces.td - the target interface --------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Separate from MXInterfaces.td because its methods take mx attributes
 // (its C++ declarations come after the attribute classes).

@@ -1,6 +1,7 @@
 //===- TileSwizzle.h - data-tiled inner tile rearrangements -----*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

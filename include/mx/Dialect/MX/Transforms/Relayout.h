@@ -1,6 +1,7 @@
 //===- Relayout.h - pack + swizzle of data-tiled operands -------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Builds the relayout between a plain tensor and its data-tiled form
 // (linalg.pack + tensor.expand_shape + linalg.transpose, and the inverse)

@@ -1,6 +1,7 @@
 //===- GFX950Dialect.h - the gfx950 target dialect --------------*- C++ -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The `mx_gfx950` dialect and its `#mx_gfx950.target` attribute, the layout
 // resolver through which the core passes use gfx950.
@@ -29,6 +30,9 @@ struct UKernelInfo {
   DictionaryAttr match;
   /// The type of its function (null with `match`).
   FunctionType functionType;
+  /// The types its body is written for, when it takes type parameters
+  /// (`mx.ukernel.type_parameters`); null otherwise.
+  DictionaryAttr typeParameters;
   std::string problem;
 };
 } // namespace mlir::mx::gfx950

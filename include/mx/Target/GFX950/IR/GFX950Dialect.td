@@ -1,6 +1,7 @@
 //===- GFX950Dialect.td - the gfx950 target dialect --------*- tablegen -*-===//
 //
 // Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 

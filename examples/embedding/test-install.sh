@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# Usage: test-install.sh BUILD_DIR WORK_DIR C_COMPILER CXX_COMPILER LIT
+#
+# Installs the mx build in BUILD_DIR into WORK_DIR/prefix, moves the prefix to
+# WORK_DIR/moved (the install must not depend on where it was put), builds
+# examples/embedding against the moved package with find_package(MX), runs
+# the C and C++ clients on a GEMM, runs the installed mx-opt, and runs the
+# mlir-opt plugin lit tests with the installed MXPlugin.so.
+set -euo pipefail
+BUILD="$1" WORK="$2" CC="$3" CXX="$4" LIT="$5"
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+GEMM="$SRC/test/Plugin/mlir-opt-plugin.mlir"
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+echo "== install into $WORK/prefix, then move it to $WORK/moved"
+cmake --install "$BUILD" --prefix "$WORK/prefix" >"$WORK/install.log"
+mv "$WORK/prefix" "$WORK/moved"
+PREFIX="$WORK/moved"
+for f in lib/cmake/mx/MXConfig.cmake lib/cmake/mx/MXTargets.cmake \
+  include/mx/InitMX.h include/mx-c/Pipelines.h \
+  include/mx/Dialect/MX/IR/MXOps.td include/mx/Dialect/MX/IR/MXOps.h.inc \
+  lib/libMXReference.a lib/libMXEmulator.a lib/MXPlugin.so; do
+  [ -e "$PREFIX/$f" ] || { echo "missing from the install: $f"; exit 1; }
+done
+# Nothing installed may refer to the build or source tree.
+if grep -rl --binary-files=text -e "$BUILD" -e "$SRC" "$PREFIX"; then
+  echo "the files above refer to $BUILD or $SRC"
+  exit 1
+fi
+
+echo "== the installed mx-opt starts"
+"$PREFIX/bin/mx-opt" "$GEMM" -o /dev/null
+
+echo "== build examples/embedding with find_package(MX)"
+cmake -G Ninja -S "$SRC/examples/embedding" -B "$WORK/build" \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$CC" \
+  -DCMAKE_CXX_COMPILER="$CXX" -DMX_DIR="$PREFIX/lib/cmake/mx" \
+  >"$WORK/configure.log"
+cmake --build "$WORK/build" >"$WORK/build.log" || {
+  cat "$WORK/build.log"
+  exit 1
+}
+
+echo "== C client"
+"$WORK/build/mx-embed-c" "$GEMM"
+echo "== C++ client"
+"$WORK/build/mx-embed-cpp" "$GEMM"
+
+echo "== mlir-opt plugin tests with the installed plugin"
+"$LIT" -q --param mx_plugin="$PREFIX/lib/MXPlugin.so" "$BUILD/test/Plugin"

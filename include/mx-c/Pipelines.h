@@ -1,0 +1,85 @@
+//===- Pipelines.h - C API of the mx passes and pipelines ---------*- C -*-===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Pass registration and typed construction of the mx pipelines into an
+// MlirOpPassManager (mlir-c/Pass.h). The option fields mirror the C++
+// mlir::mx::GFX950PipelineOptions (mx/Pipelines/Pipelines.h), which holds
+// their documentation and defaults; mxGFX950PipelineOptionsGetDefault reads
+// the defaults from it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_C_PIPELINES_H
+#define MX_C_PIPELINES_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/Support.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Registers the mx passes and the pipelines `mx-cpu-pipeline` and
+/// `mx-gfx950-pipeline` in MLIR's global registry, for textual pipelines
+/// (mlirOpPassManagerAddPipeline, mlirParsePassPipeline).
+MLIR_CAPI_EXPORTED void mxRegisterPasses(void);
+
+/// The scaled MFMA `mx-gfx950-pipeline` pins (option `intrinsic`).
+typedef enum MxScaledMMAIntrinsic {
+  /// The resolver's choice.
+  MxScaledMMAIntrinsicDefault = 0,
+  MxScaledMMAIntrinsic16x16x128 = 1,
+  MxScaledMMAIntrinsic32x32x64 = 2,
+} MxScaledMMAIntrinsic;
+
+/// Where `mx-gfx950-pipeline` stops (option `output`).
+typedef enum MxGFX950Output {
+  MxGFX950OutputGPU = 0,
+  MxGFX950OutputROCDL = 1,
+  MxGFX950OutputISA = 2,
+  MxGFX950OutputHSACO = 3,
+} MxGFX950Output;
+
+/// Typed options of `mx-gfx950-pipeline`; each field is the option of the
+/// same name (intrinsicsM is `intrinsics-m`, ...).
+typedef struct MxGFX950PipelineOptions {
+  MxScaledMMAIntrinsic intrinsic;
+  int64_t intrinsicsM;
+  int64_t intrinsicsN;
+  int64_t intrinsicsK;
+  int64_t subgroupsM;
+  int64_t subgroupsN;
+  int64_t relayoutWorkgroupSize;
+  MxGFX950Output output;
+  /// Option `lld`: the linker for output=hsaco; empty: looked up at run time.
+  MlirStringRef lld;
+} MxGFX950PipelineOptions;
+
+/// The pipeline's default options.
+MLIR_CAPI_EXPORTED MxGFX950PipelineOptions
+mxGFX950PipelineOptionsGetDefault(void);
+
+/// Appends `mx-gfx950-pipeline` with `options` to `passManager`, which must
+/// be anchored on builtin.module. Fails, adding nothing, when an option is
+/// out of range (an unknown enumerator, a negative size).
+MLIR_CAPI_EXPORTED MlirLogicalResult mxBuildGFX950Pipeline(
+    MlirOpPassManager passManager, const MxGFX950PipelineOptions *options);
+
+/// Appends `mx-cpu-pipeline` to `passManager` (anchored on builtin.module);
+/// `lowerToLLVM` is its option `lower-to-llvm`.
+MLIR_CAPI_EXPORTED void mxBuildCPUPipeline(MlirOpPassManager passManager,
+                                           bool lowerToLLVM);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // MX_C_PIPELINES_H

@@ -1,0 +1,90 @@
+//===- Pipelines.cpp - C API of the mx passes and pipelines ---------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx-c/Pipelines.h"
+
+#include "mx/InitMX.h"
+#include "mx/Pipelines/Pipelines.h"
+
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+void mxRegisterPasses(void) { mx::registerMXPasses(); }
+
+MxGFX950PipelineOptions mxGFX950PipelineOptionsGetDefault(void) {
+  // The defaults have one home: the C++ options.
+  mx::GFX950PipelineOptions defaults;
+  MxGFX950PipelineOptions options;
+  options.intrinsic = MxScaledMMAIntrinsicDefault;
+  options.intrinsicsM = defaults.intrinsicsM;
+  options.intrinsicsN = defaults.intrinsicsN;
+  options.intrinsicsK = defaults.intrinsicsK;
+  options.subgroupsM = defaults.subgroupsM;
+  options.subgroupsN = defaults.subgroupsN;
+  options.relayoutWorkgroupSize = defaults.relayoutWorkgroupSize;
+  options.output = static_cast<MxGFX950Output>(defaults.output.getValue());
+  options.lld = mlirStringRefCreate(nullptr, 0);
+  return options;
+}
+
+// The C enumerators mirror the C++ ones.
+static_assert(
+    MxGFX950OutputGPU == static_cast<int>(mx::GFX950Output::GPU) &&
+        MxGFX950OutputROCDL == static_cast<int>(mx::GFX950Output::ROCDL) &&
+        MxGFX950OutputISA == static_cast<int>(mx::GFX950Output::ISA) &&
+        MxGFX950OutputHSACO == static_cast<int>(mx::GFX950Output::HSACO),
+    "MxGFX950Output must mirror mlir::mx::GFX950Output");
+
+MlirLogicalResult
+mxBuildGFX950Pipeline(MlirOpPassManager passManager,
+                      const MxGFX950PipelineOptions *options) {
+  if (!options)
+    return mlirLogicalResultFailure();
+  mx::GFX950PipelineOptions cxx;
+  // C enums may hold any int: check, don't trust.
+  switch (static_cast<int>(options->intrinsic)) {
+  case MxScaledMMAIntrinsicDefault:
+    break;
+  case MxScaledMMAIntrinsic16x16x128:
+    cxx.intrinsic = mx::ScaledMMAIntrinsic::mfma_scale_16x16x128;
+    break;
+  case MxScaledMMAIntrinsic32x32x64:
+    cxx.intrinsic = mx::ScaledMMAIntrinsic::mfma_scale_32x32x64;
+    break;
+  default:
+    return mlirLogicalResultFailure();
+  }
+  if (options->output < MxGFX950OutputGPU ||
+      options->output > MxGFX950OutputHSACO)
+    return mlirLogicalResultFailure();
+  for (int64_t size :
+       {options->intrinsicsM, options->intrinsicsN, options->intrinsicsK,
+        options->subgroupsM, options->subgroupsN})
+    if (size < 0)
+      return mlirLogicalResultFailure();
+  if (options->relayoutWorkgroupSize <= 0)
+    return mlirLogicalResultFailure();
+  cxx.intrinsicsM = options->intrinsicsM;
+  cxx.intrinsicsN = options->intrinsicsN;
+  cxx.intrinsicsK = options->intrinsicsK;
+  cxx.subgroupsM = options->subgroupsM;
+  cxx.subgroupsN = options->subgroupsN;
+  cxx.relayoutWorkgroupSize = options->relayoutWorkgroupSize;
+  cxx.output = static_cast<mx::GFX950Output>(options->output);
+  cxx.lld = unwrap(options->lld).str();
+  mx::buildGFX950Pipeline(*unwrap(passManager), cxx);
+  return mlirLogicalResultSuccess();
+}
+
+void mxBuildCPUPipeline(MlirOpPassManager passManager, bool lowerToLLVM) {
+  mx::CPUPipelineOptions options;
+  options.lowerToLLVM = lowerToLLVM;
+  mx::buildCPUPipeline(*unwrap(passManager), options);
+}

@@ -1,0 +1,497 @@
+// RUN: mx-opt %s | mx-opt | FileCheck %s
+
+// The scaled MMA ukernel of gfx950: every pair of MX element types (A and B
+// independently f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN or f8E5M2) on both
+// v_mfma_scale_f32_16x16x128_f8f6f4 and v_mfma_scale_f32_32x32x64_f8f6f4,
+// for the data-tiled layouts of mx::gfx950::getSwizzle with the default
+// interleaving (scales interleave the M/N and K unrolls, data and
+// accumulators do not). docs/guides/ukernels.md walks through this file.
+//
+// Parameters. mx-gfx950-specialize-ukernels specializes the function in two
+// steps, both MLIR transformations of this source:
+//  1. Types (`mx.ukernel.type_parameters`, given by the call's attribute of
+//     the same name): the body is written for the reference instance
+//     A = f8E4M3FN, B = f4E2M1FN on 16x16x128. Binding replaces the
+//     operand vectors of the reference element types by those of the
+//     requested ones, the 4-value accumulators by the intrinsic's (4 or 16
+//     per lane), the MFMA's shape, and implements the operand hooks
+//     (@mx_uk_copy_lhs/_rhs, @mx_uk_read_lhs/_rhs) with the storage class
+//     of that operand's type (@mx_uk_copy_f4/_f6/_f8, @mx_uk_read_f4/_f6/_f8
+//     below, with their element type replaced: the f6 ones serve E2M3 and
+//     E3M2, the f8 ones E4M3 and E5M2).
+//  2. Tile sizes (the last three arguments, intrinsics_m/n/k, and the
+//     subgroup counts, the static sizes of dimension 1 of lhs / rhs): the
+//     body is cloned into the caller, the constants folded and the loops
+//     marked mx.unroll fully unrolled, so the private arrays indexed by the
+//     unroll indices (accumulators, fragments, scale groups) become
+//     registers and each lane reads its scale bytes in 4-byte groups
+//     selected per MFMA with scalesIdx. That needs intrinsics_m *
+//     intrinsics_k and intrinsics_n * intrinsics_k to be multiples of 4.
+//
+// It computes one wave's part of one workgroup tile over all K tiles; the
+// caller passes byte views of the tiles, the lane dimensions (g, r) merged
+// into one of 64 lanes, W being the bytes of one lane's 32 values (16 for
+// fp4, 24 for fp6, 32 for fp8; see getUKernelTileShape) and V the
+// accumulators per lane (4 for 16x16x128, 16 for 32x32x64):
+//
+//   lhs        [Ko, subgroups_m, intrinsics_m, intrinsics_k, 64, W_A B]
+//   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
+//   lhs_scales [Ko, subgroups_m, 64, intrinsics_m * intrinsics_k B]
+//   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
+//   acc        [subgroups_m, subgroups_n, intrinsics_m, intrinsics_n, 64, V x f32]
+//
+// One data movement scheme serves every type: a lane's W bytes are copied
+// as one or two 16-byte chunks (fp4: one; fp6: two that overlap, its bytes
+// 0-15 and 8-23; fp8: two, its two K/2-apart halves), chunks = ceil(W / 16).
+// In LDS a fragment (one intrinsic's operand, 64 lanes) is stored chunk by
+// chunk, each chunk 64 lanes x 16 B = 1 KiB, so that every copy is one
+// global_load_lds_dwordx4 and every LDS read a ds_read_b128 (or, for fp6's
+// last 8 bytes, a ds_read_b64) at a 16-byte lane stride. The workgroup's LDS staging buffer `lds` holds two
+// stages, each one K step of the workgroup's A fragments, then its B
+// fragments, in the tiles' order:
+//
+//   lds        [2, [subgroups_m * intrinsics_m * intrinsics_k, chunks_A, 64, 16 B],
+//                  [subgroups_n * intrinsics_n * intrinsics_k, chunks_B, 64, 16 B]]
+//
+// K step k lives in stage k mod 2. The waves of the workgroup copy each K step
+// cooperatively (fragment f of A, then of B, goes to wave f mod waves) with
+// amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l), one
+// step ahead of the MFMAs: iteration k reads its fragments from stage k mod 2,
+// then loads step k + 1's scales (global, wide, into registers) and issues
+// the copies of step k + 1 into the other stage, then runs its MFMAs; the
+// copies complete behind them. The last step runs after the loop, without
+// copies (the loop body has no branch). Reading before issuing the copies
+// keeps LLVM from waiting for the copies before the LDS reads (it cannot
+// tell the two stages apart), and loading the scales before the copies keeps
+// the scales' wait from waiting for the copies. At the end of each iteration
+// each wave waits for its copies (amdgpu.memory_counter_wait load(0)) and
+// the workgroup meets at amdgpu.lds_barrier: step k + 1 is then in LDS for
+// every wave, and nobody reads stage k mod 2 any more, so the next iteration
+// may refill it. The accumulators and the current scales stay in registers
+// for the whole K loop.
+//
+// wave (wave_m, wave_n) is wave wave_m * subgroups_n + wave_n of the
+// workgroup.
+
+// Selection data: the layouts this ukernel serves (see
+// mx::gfx950::selectUKernel): any listed intrinsic and element types, this
+// interleaving, and `scale_bytes_multiple_of` dividing intrinsics_m *
+// intrinsics_k and intrinsics_n * intrinsics_k.
+
+// The type-independent shape of the body: the prologue's copies, then the K
+// loop reading LDS, copying the next step and running the MFMAs.
+// CHECK-LABEL: func.func private @mx_uk_scaled_mma(
+//  CHECK-SAME:   %{{.+}}: memref<?xi8, #gpu.address_space<workgroup>>
+//  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
+//  CHECK-SAME:   mx.ukernel.num_parameters = 3 : i64
+//  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
+//       CHECK:   call @mx_uk_copy_lhs
+//       CHECK:   call @mx_uk_copy_rhs
+//       CHECK:   amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:   amdgpu.lds_barrier
+//       CHECK:   scf.for
+//       CHECK:     call @mx_uk_read_lhs
+//       CHECK:     call @mx_uk_read_rhs
+//       CHECK:     call @mx_uk_copy_lhs
+//       CHECK:     amdgpu.scaled_mfma 16x16x128
+//       CHECK:     amdgpu.sched_barrier allow = <none>
+//  CHECK-NEXT:     amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:     amdgpu.lds_barrier
+func.func private @mx_uk_scaled_mma(
+    %lhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
+    %rhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
+    %lhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
+    %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
+    %acc: memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
+    %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %wave_m: index, %wave_n: index, %lane: index,
+    %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index)
+    attributes {mx.ukernel.num_parameters = 3 : i64,
+                mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128",
+                                              lhs_type = f8E4M3FN,
+                                              rhs_type = f4E2M1FN},
+                mx.ukernel.match = {intrinsic = ["mfma_scale_16x16x128",
+                                                 "mfma_scale_32x32x64"],
+                                    lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN,
+                                                f8E4M3FN, f8E5M2],
+                                    rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN,
+                                                f8E4M3FN, f8E5M2],
+                                    interleave_m = ["lhs_scales"],
+                                    interleave_n = ["rhs_scales"],
+                                    interleave_k = ["lhs_scales", "rhs_scales"],
+                                    scale_bytes_multiple_of = 4 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %subgroups_m = memref.dim %lhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %waves = arith.muli %subgroups_m, %subgroups_n : index
+  // Bytes of a lane's 32 values and the 1 KiB LDS chunks of one fragment.
+  %lane_bytes_a = memref.dim %lhs, %c5 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %lane_bytes_b = memref.dim %rhs, %c5 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %frag_lds_a = affine.apply affine_map<()[w] -> ((w ceildiv 16) * 1024)>()[%lane_bytes_a]
+  %frag_lds_b = affine.apply affine_map<()[w] -> ((w ceildiv 16) * 1024)>()[%lane_bytes_b]
+  // The wave's indices as wave-uniform values for the LDS addresses (scalar
+  // registers); the global accumulator and scale addresses keep the plain
+  // ones (LLVM then folds their constant offsets into the instructions).
+  %wave_m_u = gpu.subgroup_broadcast %wave_m, first_active_lane : index
+  %wave_n_u = gpu.subgroup_broadcast %wave_n, first_active_lane : index
+  // The tiles as one row of bytes per K step, the copies' sources.
+  %lhs_flat = memref.collapse_shape %lhs [[0], [1, 2, 3, 4, 5]]
+      : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %rhs_flat = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
+      : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %wave = affine.apply affine_map<(m, n)[s] -> (m * s + n)>(%wave_m_u, %wave_n_u)[%subgroups_n]
+  // Fragments of one K step and the stage size (bytes); the waves share the
+  // copies: `rounds` fragments each, then one more for waves < `rest`.
+  %per_sg_a = arith.muli %intrinsics_m, %intrinsics_k : index
+  %per_sg_b = arith.muli %intrinsics_n, %intrinsics_k : index
+  %frags_a = arith.muli %subgroups_m, %per_sg_a : index
+  %frags_b = arith.muli %subgroups_n, %per_sg_b : index
+  %stage_a = arith.muli %frags_a, %frag_lds_a : index
+  %stage = affine.apply affine_map<()[a, fa, b, fb] -> (a * fa + b * fb)>()[%frags_a, %frag_lds_a, %frags_b, %frag_lds_b]
+  %rounds_a = arith.divui %frags_a, %waves : index
+  %rest_a = arith.remui %frags_a, %waves : index
+  %rounds_b = arith.divui %frags_b, %waves : index
+  %rest_b = arith.remui %frags_b, %waves : index
+  %has_rest_a = arith.cmpi ult, %wave, %rest_a : index
+  %has_rest_b = arith.cmpi ult, %wave, %rest_b : index
+  // Scale bytes of one lane and K step, in 4-byte groups.
+  %groups_a = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_m, %intrinsics_k]
+  %groups_b = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_n, %intrinsics_k]
+
+  %accs = memref.alloca(%intrinsics_m, %intrinsics_n) : memref<?x?xvector<4xf32>, 5>
+  %frag_a = memref.alloca(%intrinsics_m, %intrinsics_k) : memref<?x?xvector<32xf8E4M3FN>, 5>
+  %frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
+  %scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
+  %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
+  %next_scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
+  %next_scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
+  scf.for %i = %c0 to %intrinsics_m step %c1 {
+    scf.for %j = %c0 to %intrinsics_n step %c1 {
+      %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
+          : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
+      memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+    } {mx.unroll}
+  } {mx.unroll}
+
+  // Prologue: K step 0 into stage 0, its scales into registers.
+  %any = arith.cmpi ugt, %k_tiles, %c0 : index
+  scf.if %any {
+    scf.for %g = %c0 to %groups_a step %c1 {
+      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+      %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
+          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+      memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    scf.for %g = %c0 to %groups_b step %c1 {
+      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+      %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
+          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+      memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    scf.for %r = %c0 to %rounds_a step %c1 {
+      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+      %d = arith.muli %f, %frag_lds_a : index
+      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    } {mx.unroll}
+    scf.if %has_rest_a {
+      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+      %d = arith.muli %f, %frag_lds_a : index
+      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    }
+    scf.for %r = %c0 to %rounds_b step %c1 {
+      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    } {mx.unroll}
+    scf.if %has_rest_b {
+      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    }
+  }
+  amdgpu.memory_counter_wait load(0)
+  amdgpu.lds_barrier
+
+  // All K steps but the last: each also copies the next one.
+  %k_last = arith.subi %k_tiles, %c1 : index
+  scf.for %k = %c0 to %k_last step %c1 {
+    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
+    %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
+    // This wave's fragments of step k, from LDS.
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %q = %c0 to %intrinsics_k step %c1 {
+        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+      } {mx.unroll}
+    } {mx.unroll}
+    scf.for %j = %c0 to %intrinsics_n step %c1 {
+      scf.for %q = %c0 to %intrinsics_k step %c1 {
+        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+      } {mx.unroll}
+    } {mx.unroll}
+
+    // Step k + 1 (no LDS reads after this point): scales into registers,
+    // fragments into the other stage.
+    %k1 = arith.addi %k, %c1 : index
+    scf.for %g = %c0 to %groups_a step %c1 {
+      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+      %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+      memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    scf.for %g = %c0 to %groups_b step %c1 {
+      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+      %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+      memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    scf.for %r = %c0 to %rounds_a step %c1 {
+      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    } {mx.unroll}
+    scf.if %has_rest_a {
+      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    }
+    scf.for %r = %c0 to %rounds_b step %c1 {
+      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    } {mx.unroll}
+    scf.if %has_rest_b {
+      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
+          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+    }
+
+    // The MFMAs of step k.
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+    } {mx.unroll}
+
+    // Step k + 1's scales become the current ones.
+    scf.for %g = %c0 to %groups_a step %c1 {
+      %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+      memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    scf.for %g = %c0 to %groups_b step %c1 {
+      %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+      memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+    } {mx.unroll}
+    // This wave's copies are done; after the barrier everybody's are, and
+    // stage k mod 2 is free. The scheduling barrier keeps the wait behind
+    // the MFMAs, which hide the copies' latency.
+    amdgpu.sched_barrier allow = <none>
+    amdgpu.memory_counter_wait load(0)
+    amdgpu.lds_barrier
+  }
+  // The last K step: no more copies.
+  scf.if %any {
+    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k_last)[%stage]
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %q = %c0 to %intrinsics_k step %c1 {
+        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+      } {mx.unroll}
+    } {mx.unroll}
+    scf.for %j = %c0 to %intrinsics_n step %c1 {
+      scf.for %q = %c0 to %intrinsics_k step %c1 {
+        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+      } {mx.unroll}
+    } {mx.unroll}
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+    } {mx.unroll}
+  }
+  // The accumulators out, addressed with the lane index recomputed
+  // (gpu.lane_id): sharing the prologue's addresses would keep one register
+  // pair per accumulator group alive through the K loop.
+  %lane_out = gpu.lane_id
+  scf.for %i = %c0 to %intrinsics_m step %c1 {
+    scf.for %j = %c0 to %intrinsics_n step %c1 {
+      %v = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+      vector.store %v, %acc[%wave_m, %wave_n, %i, %j, %lane_out, %c0]
+          : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
+    } {mx.unroll}
+  } {mx.unroll}
+  return
+}
+
+// Operand hooks, with the reference instance's types. Binding the types
+// implements each with the storage class of its operand's element type.
+//   copy: fragment `f` of K step `k` of the tile (one row of bytes per K
+//         step) into LDS at byte `dst`, chunk by chunk;
+//   read: this lane's 32 values of the fragment at LDS byte `base`, as the
+//         MFMA operand.
+func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_read_lhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+func.func private @mx_uk_read_rhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+
+// fp4: one 16-byte chunk per lane (values k = 32 g + t, two per byte, the
+// lower K in the low nibble).
+// CHECK-LABEL: func.func private @mx_uk_copy_f4
+//       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
+func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+    %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %dst: index, %lane: index) {
+  %o = affine.apply affine_map<(f, l) -> (f * 1024 + l * 16)>(%f, %lane)
+  amdgpu.gather_to_lds %src[%k, %o], %lds[%dst]
+      : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+  return
+}
+// CHECK-LABEL: func.func private @mx_uk_read_f4
+func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %base: index, %lane: index) -> vector<32xf4E2M1FN> {
+  %o = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
+  %v = vector.load %lds[%o] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %n = vector.bitcast %v : vector<16xi8> to vector<32xi4>
+  %x = arith.bitcast %n : vector<32xi4> to vector<32xf4E2M1FN>
+  return %x : vector<32xf4E2M1FN>
+}
+
+// fp6: 24 bytes per lane (values k = 32 g + t densely packed, value t in
+// bits 6t..6t+5), copied as two 16-byte chunks that overlap: the lane's
+// bytes 0-15 and 8-23. The read takes bytes 0-15 from the first and 16-23
+// from the second (ds_read_b128 + ds_read_b64, both aligned), so the six
+// registers of the operand come out contiguous and even-aligned, as the MFMA
+// needs them (two 12-byte reads would put the second half at an odd
+// register and cost copies).
+// CHECK-LABEL: func.func private @mx_uk_copy_f6
+//       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
+func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+    %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %dst: index, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %h = %c0 to %c2 step %c1 {
+    %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 8)>(%f, %lane, %h)
+    %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
+    amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
+        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+  } {mx.unroll}
+  return
+}
+// CHECK-LABEL: func.func private @mx_uk_read_f6
+func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %base: index, %lane: index) -> vector<32xf6E2M3FN> {
+  %o0 = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
+  %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16 + 8)>(%lane)[%base]
+  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %hi = vector.load %lds[%o1] {alignment = 8 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xi8>, vector<8xi8>
+  %n = vector.bitcast %v : vector<24xi8> to vector<32xi6>
+  %x = arith.bitcast %n : vector<32xi6> to vector<32xf6E2M3FN>
+  return %x : vector<32xf6E2M3FN>
+}
+
+// fp8: 32 bytes per lane, its two 16-value K chunks (lane group g holds
+// k = 16 g + u, then k = K/2 + 16 g + u, of each intrinsic's K), copied and
+// read as two 16-byte chunks.
+// CHECK-LABEL: func.func private @mx_uk_copy_f8
+//       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
+func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+    %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %dst: index, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %h = %c0 to %c2 step %c1 {
+    %o = affine.apply affine_map<(f, l, h) -> (f * 2048 + l * 32 + h * 16)>(%f, %lane, %h)
+    %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
+    amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
+        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+  } {mx.unroll}
+  return
+}
+// CHECK-LABEL: func.func private @mx_uk_read_f8
+func.func private @mx_uk_read_f8(%lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %base: index, %lane: index) -> vector<32xf8E4M3FN> {
+  %o0 = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
+  %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16)>(%lane)[%base]
+  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %hi = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+  %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
+  return %x : vector<32xf8E4M3FN>
+}
