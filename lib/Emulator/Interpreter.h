@@ -56,6 +56,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::mx::emu::detail {
 
@@ -285,13 +286,22 @@ private:
 
   //===--- Execution (Interpreter.cpp) ------------------------------------===//
 
+  /// One op of a block, decoded once per interpreter: its handler, or for
+  /// the terminator none, or the error it gives when it is reached.
+  struct DecodedOp {
+    Operation *op;
+    const OpHandler *handler;
+    const char *error;
+  };
+  /// Decodes \p op: its handler in the HandlerTable, after checking that it
+  /// may run in the current mode (host or kernel).
+  DecodedOp decodeOp(Operation *op) const;
+  /// The decoded ops of \p block (decoded on first use).
+  const std::vector<DecodedOp> &getDecodedBlock(Block &block);
   /// Runs the ops of \p block with \p blockArgs bound to its arguments and
   /// returns the operands of its terminator in \p yielded.
   LogicalResult runBlock(Block &block, ArrayRef<RtValue> blockArgs,
                          SmallVectorImpl<RtValue> &yielded);
-  /// Executes \p op (not a terminator) by its handler in the HandlerTable,
-  /// after checking that it may run in the current mode (host or kernel).
-  LogicalResult execute(Operation *op);
 
   //===--- arith, math, affine (ArithOps.cpp) -----------------------------===//
 
@@ -481,6 +491,8 @@ private:
   std::string error;
 
   DenseMap<Value, RtValue> values;
+  /// The blocks run so far, decoded (stable addresses: blocks nest).
+  DenseMap<Block *, std::unique_ptr<std::vector<DecodedOp>>> decodedBlocks;
   /// Kernel argument values, bound again in every workgroup.
   SmallVector<std::pair<Value, RtValue>> argValues;
   std::vector<std::unique_ptr<Storage>> argStorages;
