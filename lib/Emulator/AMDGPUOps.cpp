@@ -187,8 +187,10 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
   auto writer = [](const LDSByte &state) {
     return "wave " + std::to_string(state.writer);
   };
+  // One pass: each byte is checked, then recorded (a race ends the run, so
+  // the bytes recorded before it do not matter).
   for (int64_t b = begin; b < begin + numBytes; ++b) {
-    const LDSByte &state = storage.lds[b];
+    LDSByte &state = storage.lds[b];
     bool writtenByOther = state.writer >= 0 && state.writer != wave &&
                           state.writePhase >= barrierPhase;
     if (!isWrite) {
@@ -201,6 +203,11 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
         return "reads " + where(b) + ", which " + writer(state) +
                " wrote after the last barrier (a barrier is missing between "
                "the write and the read)";
+      if (state.readPhase != barrierPhase) {
+        state.readPhase = barrierPhase;
+        state.readers = 0;
+      }
+      state.readers |= self;
       continue;
     }
     uint16_t others = state.readPhase == barrierPhase
@@ -218,17 +225,6 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
       return "overwrites " + where(b) + ", which " + writer(state) +
              " wrote after the last barrier (a barrier is missing between "
              "the writes)";
-  }
-  for (int64_t b = begin; b < begin + numBytes; ++b) {
-    LDSByte &state = storage.lds[b];
-    if (!isWrite) {
-      if (state.readPhase != barrierPhase) {
-        state.readPhase = barrierPhase;
-        state.readers = 0;
-      }
-      state.readers |= self;
-      continue;
-    }
     state.writer = int8_t(wave);
     state.pending = async;
     state.writePhase = async ? -1 : barrierPhase;

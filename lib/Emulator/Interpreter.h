@@ -462,7 +462,8 @@ private:
   /// the workgroup memory `storage` against the accesses of the other waves
   /// since the last barrier and against unfinished copies (see LDSByte),
   /// then records it (`async`: a write by amdgpu.gather_to_lds, pending
-  /// until a wait completes it). Returns the race found, or "".
+  /// until a wait completes it). Returns the race found, or "" (after a race
+  /// the bytes before it are recorded: a race ends the run).
   std::string checkLDSAccess(Storage &storage, int64_t wave, int64_t begin,
                              int64_t numBytes, bool isWrite, bool async);
   /// Completes the copies of wave `wave` but its `keep` most recent ones.

@@ -232,6 +232,20 @@ static void copyBytes(uint8_t *to, const uint8_t *from, int64_t numBytes) {
     to[b] = from[b];
 }
 
+/// Marks bytes [begin, begin + numBytes) of \p storage written (when it
+/// tracks initialization), as copyBytes copies them.
+static void markInitialized(Storage &storage, int64_t begin, int64_t numBytes) {
+  static const uint8_t kWritten[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  if (!storage.initialized)
+    return;
+  uint8_t *flags = storage.initialized + begin;
+  int64_t b = 0;
+  for (; b + 8 <= numBytes; b += 8)
+    std::memcpy(flags + b, kWritten, 8);
+  for (; b < numBytes; ++b)
+    flags[b] = 1;
+}
+
 LogicalResult Interpreter::access(Operation *op, Value memref,
                                   ValueRange indices, int64_t count,
                                   bool isWrite, Reg *loaded,
@@ -370,8 +384,7 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
     }
     if (isWrite) {
       copyBytes(storage.data + begin, stored->at(t), numBytes);
-      if (storage.initialized)
-        std::memset(storage.initialized + begin, 1, size_t(numBytes));
+      markInitialized(storage, begin, numBytes);
     } else {
       if (!isInitialized(storage, begin, numBytes))
         return failThread(op, t, uniform,
