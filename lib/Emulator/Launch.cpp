@@ -225,7 +225,11 @@ static bool mayRunConcurrently(gpu::GPUFuncOp kernel) {
 }
 
 LogicalResult Interpreter::runWorkgroups(ArrayRef<HostValue> args) {
-  const int64_t total = gridSize[0] * gridSize[1] * gridSize[2];
+  int64_t total = gridSize[0];
+  if (llvm::MulOverflow(total, gridSize[1], total) ||
+      llvm::MulOverflow(total, gridSize[2], total))
+    return failLaunch("the grid " + formatList(gridSize) +
+                      " has too many workgroups");
   // Workgroup `linear` is (x, y, z) with x fastest.
   auto setBlockId = [this](Interpreter &in, int64_t linear) {
     in.blockId = {linear % gridSize[0], (linear / gridSize[0]) % gridSize[1],
@@ -267,8 +271,10 @@ LogicalResult Interpreter::runWorkgroups(ArrayRef<HostValue> args) {
   for (Worker &worker : workers) {
     worker.interpreter = std::make_unique<Interpreter>(
         kernel, gridSize, blockSize, worker.stats, options, symbol);
-    if (failed(worker.interpreter->bindArguments(args)))
-      return failLaunch(worker.interpreter->getError());
+    if (failed(worker.interpreter->bindArguments(args))) {
+      error = worker.interpreter->getError();
+      return failure();
+    }
   }
   std::atomic<int64_t> next{0}, firstFailure{total};
   auto work = [&](Worker &worker) {
@@ -299,12 +305,10 @@ LogicalResult Interpreter::runWorkgroups(ArrayRef<HostValue> args) {
     stats.workgroups += worker.stats.workgroups;
     stats.operations += worker.stats.operations;
     stats.mfmas += worker.stats.mfmas;
-    if (worker.failedAt >= 0 && worker.failedAt == firstFailure.load()) {
+    if (worker.failedAt >= 0 && worker.failedAt == firstFailure.load())
       error = worker.interpreter->getError();
-      return failure();
-    }
   }
-  return success();
+  return success(error.empty());
 }
 
 LogicalResult Interpreter::runWorkgroup() {
