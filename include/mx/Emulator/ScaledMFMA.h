@@ -9,8 +9,9 @@
 //   v_mfma_scale_f32_16x16x128_f8f6f4   (MLIR: amdgpu.scaled_mfma 16x16x128)
 //   v_mfma_scale_f32_32x32x64_f8f6f4    (MLIR: amdgpu.scaled_mfma 32x32x64)
 // as a pure function over the register contents of all 64 lanes of a wave.
-// Standard C++17 only: no MLIR/LLVM dependency, and no code shared with the
-// numeric reference (mx::ref) that it is checked against; element codes are
+// C++17 (the implementation also uses the GCC/Clang __int128 and bit
+// builtins): no MLIR/LLVM dependency, and no code shared with the numeric
+// reference (mx::ref) that it is checked against; element codes are
 // decoded by a small decoder of its own, built from the format parameters.
 // It lives in the emulator's namespace, mlir::mx::emu, without using MLIR.
 //
