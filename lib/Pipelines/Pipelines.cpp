@@ -42,6 +42,8 @@ static void addBufferization(OpPassManager &pm) {
 
 void mx::buildCPUPipeline(OpPassManager &pm,
                           const CPUPipelineOptions &options) {
+  // Elementwise ops on tensors (e.g. arith.truncf of a result) as linalg.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(mx::createConvertMXToLinalg());
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(createCanonicalizerPass());
@@ -61,7 +63,9 @@ void mx::buildCPUPipeline(OpPassManager &pm,
 
 void mx::buildGFX950Pipeline(OpPassManager &pm,
                              const GFX950PipelineOptions &options) {
-  // Data tiling, on tensors.
+  // Elementwise ops on tensors (e.g. arith.truncf of a result) as linalg;
+  // then data tiling, on tensors.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;
   materialize.target = gfx950::TargetAttr::getAsText(

@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -49,6 +50,10 @@ private:
   LogicalResult evaluate(QuantizeOp op);
   LogicalResult evaluate(DequantizeOp op);
   LogicalResult evaluate(ScaledContractionOp op);
+  LogicalResult evaluate(linalg::FillOp op);
+  /// arith.truncf / arith.extf on tensors: every element converted exactly
+  /// or rounded to nearest-even.
+  LogicalResult evaluateFloatCast(Operation *op);
 
   /// Returns the value of \p value (an operand of \p user).
   FailureOr<const HostTensor *> lookup(Operation *user, Value value);
@@ -56,6 +61,8 @@ private:
   FailureOr<ElementKind> getKind(Operation *op, Value value);
 
   DenseMap<Value, HostTensor> values;
+  /// Scalar float and integer constants (the values of fills).
+  DenseMap<Value, double> scalars;
   SmallVector<HostTensor> results;
   bool returned = false;
 };
@@ -124,6 +131,15 @@ static ref::ElemRounding convertRounding(Rounding rounding) {
 }
 
 LogicalResult Evaluator::evaluate(arith::ConstantOp op) {
+  if (auto scalar = dyn_cast<FloatAttr>(op.getValue())) {
+    scalars[op.getResult()] = scalar.getValueAsDouble();
+    return success();
+  }
+  if (auto scalar = dyn_cast<IntegerAttr>(op.getValue());
+      scalar && scalar.getType().isSignlessInteger()) {
+    scalars[op.getResult()] = double(scalar.getValue().getSExtValue());
+    return success();
+  }
   auto attr = dyn_cast<DenseElementsAttr>(op.getValue());
   if (!attr || !isa<RankedTensorType>(attr.getType()))
     return op.emitError() << "reference evaluator supports only dense tensor "
@@ -141,6 +157,50 @@ LogicalResult Evaluator::evaluate(arith::ConstantOp op) {
       tensor.setBits(i++, value.bitcastToAPInt().getZExtValue());
   }
   values[op.getResult()] = std::move(tensor);
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(linalg::FillOp op) {
+  if (op.getNumResults() != 1)
+    return op.emitError() << "reference evaluator supports only linalg.fill "
+                             "on tensors";
+  auto it = scalars.find(op.value());
+  if (it == scalars.end())
+    return op.emitError() << "reference evaluator supports only fills with a "
+                             "constant";
+  FailureOr<const HostTensor *> init = lookup(op, op.output());
+  FailureOr<ElementKind> kind = getKind(op, op.getResult(0));
+  if (failed(init) || failed(kind))
+    return failure();
+  std::optional<uint64_t> bits = encodeElement(*kind, it->second);
+  if (!bits)
+    return op.emitError() << "reference evaluator: the fill value "
+                          << it->second << " does not fit "
+                          << getElementKindName(*kind);
+  HostTensor tensor((*init)->type);
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+    tensor.setBits(i, *bits);
+  values[op.getResult(0)] = std::move(tensor);
+  return success();
+}
+
+LogicalResult Evaluator::evaluateFloatCast(Operation *op) {
+  FailureOr<const HostTensor *> in = lookup(op, op->getOperand(0));
+  FailureOr<ElementKind> kind = getKind(op, op->getResult(0));
+  if (failed(in) || failed(kind))
+    return failure();
+  if (!isIEEEFloat(*kind))
+    return op->emitError() << "reference evaluator supports float casts to "
+                              "f16, bf16, f32 and f64 only";
+  HostTensor tensor(HostTensorType(*kind, (*in)->type.shape));
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+    std::optional<uint64_t> bits = encodeElement(*kind, (*in)->getValue(i));
+    if (!bits)
+      return op->emitError()
+             << "reference evaluator cannot convert element " << i;
+    tensor.setBits(i, *bits);
+  }
+  values[op->getResult(0)] = std::move(tensor);
   return success();
 }
 
@@ -437,8 +497,16 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
 LogicalResult Evaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
-            ScaledContractionOp>(
+            ScaledContractionOp, linalg::FillOp>(
           [&](auto concrete) { return evaluate(concrete); })
+      .Case<arith::TruncFOp, arith::ExtFOp>(
+          [&](Operation *cast) -> LogicalResult {
+            if (!isa<RankedTensorType>(cast->getResult(0).getType()))
+              return cast->emitError()
+                     << "reference evaluator supports float casts on tensors "
+                        "only";
+            return evaluateFloatCast(cast);
+          })
       .Case<tensor::CastOp>([&](tensor::CastOp cast) -> LogicalResult {
         // A shape cast changes only static knowledge; the data is the same.
         FailureOr<const HostTensor *> value = lookup(cast, cast.getSource());

@@ -19,8 +19,10 @@
 //     of that operand's type (@mx_uk_copy_f4/_f6/_f8, @mx_uk_read_f4/_f6/_f8
 //     below, with their element type replaced: the f6 ones serve E2M3 and
 //     E3M2, the f8 ones E4M3 and E5M2).
-//  2. Tile sizes (the last three arguments, intrinsics_m/n/k, and the
-//     subgroup counts, the static sizes of dimension 1 of lhs / rhs): the
+//  2. Tile sizes (intrinsics_m/n/k, and the subgroup counts, the static
+//     sizes of dimension 1 of lhs / rhs) and the accumulator's start (the
+//     last argument, zero_acc: 1 starts the accumulators at +0.0 without
+//     reading acc, 0 loads them), the last four arguments: the
 //     body is cloned into the caller, the constants folded and the loops
 //     marked mx.unroll fully unrolled, so the private arrays indexed by the
 //     unroll indices (accumulators, fragments, scale groups) become
@@ -83,7 +85,7 @@
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma(
 //  CHECK-SAME:   %{{.+}}: memref<?xi8, #gpu.address_space<workgroup>>
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
-//  CHECK-SAME:   mx.ukernel.num_parameters = 3 : i64
+//  CHECK-SAME:   mx.ukernel.num_parameters = 4 : i64
 //  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
 //       CHECK:   call @mx_uk_copy_lhs
 //       CHECK:   call @mx_uk_copy_rhs
@@ -105,8 +107,9 @@ func.func private @mx_uk_scaled_mma(
     %acc: memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
     %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %wave_m: index, %wave_n: index, %lane: index,
-    %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index)
-    attributes {mx.ukernel.num_parameters = 3 : i64,
+    %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index,
+    %zero_acc: index)
+    attributes {mx.ukernel.num_parameters = 4 : i64,
                 mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128",
                                               lhs_type = f8E4M3FN,
                                               rhs_type = f4E2M1FN},
@@ -168,13 +171,25 @@ func.func private @mx_uk_scaled_mma(
   %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
   %next_scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %next_scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
-  scf.for %i = %c0 to %intrinsics_m step %c1 {
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-          : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
-      memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+  // The accumulators: +0.0, or loaded from acc.
+  %from_zero = arith.cmpi ne, %zero_acc, %c0 : index
+  scf.if %from_zero {
+    %f0 = arith.constant 0.0 : f32
+    %zeros = vector.broadcast %f0 : f32 to vector<4xf32>
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        memref.store %zeros, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+      } {mx.unroll}
     } {mx.unroll}
-  } {mx.unroll}
+  } else {
+    scf.for %i = %c0 to %intrinsics_m step %c1 {
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
+            : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
+        memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+      } {mx.unroll}
+    } {mx.unroll}
+  }
 
   // Prologue: K step 0 into stage 0, its scales into registers.
   %any = arith.cmpi ugt, %k_tiles, %c0 : index

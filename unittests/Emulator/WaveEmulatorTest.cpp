@@ -508,7 +508,7 @@ module attributes {gpu.container_module} {
         memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64xACC_VALUESxf32, 1>,
         memref<?xi8, #gpu.address_space<workgroup>>,
-        index, index, index, index, index, index)
+        index, index, index, index, index, index, index)
     gpu.func @matmul(%lhs: memref<?xSUBGROUPS_MxINTRINSICS_MxINTRINSICS_Kx64xLHS_BYTESxi8, 1>,
                      %rhs: memref<?xSUBGROUPS_NxINTRINSICS_NxINTRINSICS_Kx64xRHS_BYTESxi8, 1>,
                      %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
@@ -521,6 +521,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant INTRINSICS_M : index
       %in = arith.constant INTRINSICS_N : index
       %ik = arith.constant INTRINSICS_K : index
+      %c0 = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -531,11 +532,11 @@ module attributes {gpu.container_module} {
           to memref<?x?x?x?x64xRHS_BYTESxi8, 1>
       %l = memref.cast %lds : memref<LDS_BYTESxi8, #gpu.address_space<workgroup>>
           to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @UKERNEL(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik)
+      func.call @UKERNEL(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %c0)
           {mx.ukernel.type_parameters = TYPE_PARAMETERS}
           : (memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?x?x64xACC_VALUESxf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
-             index, index, index, index, index, index) -> ()
+             index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }

@@ -566,7 +566,8 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
     unsigned numBatch = op.getNumBatchDims();
     unsigned rank = numBatch + 2;
 
-    auto toPlain = [&](Value tiled, OperandRole role) {
+    // With `unpack` false only the plain shape is made (a tensor.empty).
+    auto toPlain = [&](Value tiled, OperandRole role, bool unpack = true) {
       auto type = cast<RankedTensorType>(tiled.getType());
       RelayoutInfo info =
           getCanonicalRelayoutInfo(rank, role, type.getElementType(), layout);
@@ -586,6 +587,10 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
         }
       }
       auto plainType = RankedTensorType::get(shape, type.getElementType());
+      if (!unpack)
+        return std::make_pair(Value(tensor::EmptyOp::create(
+                                  rewriter, loc, plainType, dynamicDims)),
+                              info);
       return std::make_pair(unswizzleAndUnpack(rewriter, loc, tiled, info,
                                                plainType, dynamicDims),
                             info);
@@ -594,7 +599,14 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
     Value rhs = toPlain(op.getRhs(), OperandRole::rhs).first;
     Value lhsScales = toPlain(op.getLhsScales(), OperandRole::lhs_scales).first;
     Value rhsScales = toPlain(op.getRhsScales(), OperandRole::rhs_scales).first;
-    auto [acc, accInfo] = toPlain(op.getAcc(), OperandRole::result);
+    auto [acc, accInfo] =
+        toPlain(op.getAcc(), OperandRole::result, !op.getZeroAcc());
+    if (op.getZeroAcc()) {
+      // The accumulator starts at +0.0; its values are not read.
+      Value zero = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(getElementTypeOrSelf(acc)));
+      acc = linalg::FillOp::create(rewriter, loc, zero, acc).getResult(0);
+    }
 
     // (batch.., m, n, k): lhs [.., m, k], rhs [.., n, k], acc [.., m, n].
     unsigned numDims = numBatch + 3;

@@ -226,7 +226,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       tileView(op.getRhsScales(), OperandRole::rhs_scales, outer(nIndex), true),
       tileView(acc, OperandRole::result, accOuter, false),
       launch.getWorkgroupAttributions().front()};
-  if (ukernelType->getNumInputs() != args.size() + 6)
+  if (ukernelType->getNumInputs() != args.size() + 7)
     return op.emitOpError() << "ukernel '" << ukernel
                             << "' has an unexpected signature " << *ukernelType;
   for (auto [i, arg] : llvm::enumerate(args)) {
@@ -251,6 +251,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   args.push_back(index(layout.getIntrinsicsM()));
   args.push_back(index(layout.getIntrinsicsN()));
   args.push_back(index(layout.getIntrinsicsK()));
+  args.push_back(index(op.getZeroAcc() ? 1 : 0));
 
   // A private declaration of the ukernel, for the call to verify until
   // mx-gfx950-specialize-ukernels replaces it.

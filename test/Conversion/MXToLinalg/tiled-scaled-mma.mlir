@@ -30,3 +30,24 @@ func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1
       -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
+
+// -----
+
+// zero_acc: the plain accumulator is a +0.0 fill, the destination is not
+// unpacked.
+// CHECK-LABEL: func.func @tiled_zero_acc
+//   CHECK-NOT:   linalg.unpack {{.*}} -> tensor<64x48xf32>
+//       CHECK:   %[[Z:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<64x48xf32>)
+//       CHECK:   linalg.generic {{.*}} outs(%[[Z]] : tensor<64x48xf32>)
+func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                          %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>)
+    -> tensor<4x3x4x16x4xf32> {
+  %e = tensor.empty() : tensor<4x3x4x16x4xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
+                            tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      zero_acc -> tensor<4x3x4x16x4xf32>
+  return %r : tensor<4x3x4x16x4xf32>
+}

@@ -103,3 +103,19 @@ func.func @tiled_memref(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref<3x2x4x16x32
       layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
   return
 }
+
+// zero_acc: the accumulator starts at +0.0 and the destination is not read.
+// CHECK-LABEL: func.func @tiled_zero_acc
+//       CHECK:   mx.tiled_scaled_mma ins({{.*}}) outs(%{{.+}} : tensor<4x3x4x16x4xf32>) layout = #{{.+}} zero_acc -> tensor<4x3x4x16x4xf32>
+func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                          %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>)
+    -> tensor<4x3x4x16x4xf32> {
+  %e = tensor.empty() : tensor<4x3x4x16x4xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
+                            tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<4x3x4x16x4xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      zero_acc -> tensor<4x3x4x16x4xf32>
+  return %r : tensor<4x3x4x16x4xf32>
+}

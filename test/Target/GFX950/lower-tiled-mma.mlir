@@ -66,7 +66,7 @@
 //       CHECK:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
 // The type parameters from the layout, the tile sizes as constants.
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CC]], {{.*}}%[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]])
+//  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CC]], {{.*}}%[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]], %[[C0]])
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
 //  CHECK-NEXT:     gpu.terminator
 //   CHECK-NOT:   mx.tiled_scaled_mma
@@ -119,7 +119,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
 //  CHECK-NEXT:     %[[WM:.+]] = arith.divui %[[WAVE]], %[[C2]] : index
 //  CHECK-NEXT:     %[[WN:.+]] = arith.remui %[[WAVE]], %[[C2]] : index
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]])
+//  CHECK-NEXT:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]], %{{[^)]+}})
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
 func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x2x4x4x16x2x16xi8>,
                        %sa: memref<2x3x2x5x2x4x16x4xi8>, %sb: memref<2x3x7x5x2x4x16x4xi8>,
@@ -149,7 +149,7 @@ func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]]
 //  CHECK-NEXT:     memref.reinterpret_cast %[[GA]] to offset: [%[[OA]]], sizes: [%[[KO]], 2, 1, 4, 64, 16], strides: [8192, 4096, 4096, 1024, 16, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 1, 1, 64, 16], strides: [2048, 1024, 1024, 1024, 16, 1]
-//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C1]], %[[C1]], %[[C4]])
+//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C1]], %[[C1]], %[[C4]], %[[C0]])
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
 func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x16xi8>,
                         %sa: memref<?x?x2x2x32x4xi8>, %sb: memref<?x?x2x2x32x4xi8>,
@@ -157,6 +157,20 @@ func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<?x?x2x4x2x32x16xi8>, memref<?x?x2x4x2x32x16xi8>,
                                              memref<?x?x2x2x32x4xi8>, memref<?x?x2x2x32x4xi8>)
       outs(%c : memref<?x?x2x2x2x32x4x4xf32>) layout = #k32
+  return
+}
+
+// zero_acc: the call tells the ukernel to start its accumulators at +0.0
+// (last argument 1) instead of loading them.
+// CHECK-LABEL: func.func @fp4_zero_acc
+//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
+//       CHECK:   return
+func.func @fp4_zero_acc(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
+                        %sa: memref<3x4x2x4x16x2x2xi8>, %sb: memref<5x4x4x16x2x2xi8>,
+                        %c: memref<3x5x2x2x2x4x16x4xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<3x4x2x2x2x4x16x16xi8>, memref<5x4x2x2x4x16x16xi8>,
+                                             memref<3x4x2x4x16x2x2xi8>, memref<5x4x4x16x2x2xi8>)
+      outs(%c : memref<3x5x2x2x2x4x16x4xf32>) layout = #fp4 zero_acc
   return
 }
 

@@ -72,7 +72,7 @@ module attributes {gpu.container_module} {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_4x4x2(%lhs: memref<?x2x4x2x64x16xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
         workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
@@ -83,6 +83,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant 4 : index
       %in = arith.constant 4 : index
       %ik = arith.constant 2 : index
+      %zero = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -90,9 +91,9 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -135,7 +136,7 @@ module attributes {gpu.container_module} {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_16x4x2(%lhs: memref<?x1x16x2x64x16xi8, 1>, %rhs: memref<?x4x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
         workgroup(%lds : memref<131072xi8, #gpu.address_space<workgroup>>) kernel
@@ -146,6 +147,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant 16 : index
       %in = arith.constant 4 : index
       %ik = arith.constant 2 : index
+      %zero = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -153,9 +155,9 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x1x16x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x4x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -194,7 +196,7 @@ module attributes {gpu.container_module} {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_fp8_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x32xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
         workgroup(%lds : memref<131072xi8, #gpu.address_space<workgroup>>) kernel
@@ -205,6 +207,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant 4 : index
       %in = arith.constant 4 : index
       %ik = arith.constant 2 : index
+      %zero = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -212,9 +215,9 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -249,7 +252,7 @@ module attributes {gpu.container_module} {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
-        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_fp8_fp4_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
         workgroup(%lds : memref<98304xi8, #gpu.address_space<workgroup>>) kernel
@@ -260,6 +263,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant 4 : index
       %in = arith.constant 4 : index
       %ik = arith.constant 2 : index
+      %zero = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -267,9 +271,9 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<98304xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }
@@ -305,7 +309,7 @@ module attributes {gpu.container_module} {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
         memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x16xf32, 1>,
-        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_32x32x64_2x2x4(%lhs: memref<?x2x2x4x64x16xi8, 1>, %rhs: memref<?x2x2x4x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x16xf32, 1>)
         workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
@@ -316,6 +320,7 @@ module attributes {gpu.container_module} {
       %im = arith.constant 2 : index
       %in = arith.constant 2 : index
       %ik = arith.constant 4 : index
+      %zero = arith.constant 0 : index
       %wave = arith.divui %tid, %c64 : index
       %lane = arith.remui %tid, %c64 : index
       %wm = arith.divui %wave, %cwn : index
@@ -323,9 +328,9 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x16xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index) -> ()
+             memref<?x?x?x?x64x16xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       gpu.return
     }
   }

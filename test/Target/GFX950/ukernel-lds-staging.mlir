@@ -13,9 +13,9 @@
 //       CHECK:   gpu.launch
 //  CHECK-SAME:     workgroup(%[[LDS:.+]] : memref<131072xi8, #gpu.address_space<workgroup>>)
 //       CHECK:     %[[L:.+]] = memref.cast %[[LDS]] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-//       CHECK:     call @mx_uk_scaled_mma(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[L]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
+//       CHECK:     call @mx_uk_scaled_mma(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[L]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
 //       CHECK:   func.func private @mx_uk_scaled_mma(
-//  CHECK-SAME:     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index)
+//  CHECK-SAME:     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
 func.func @seed(%a: memref<2x3x16x2x4x16x16xi8>, %b: memref<4x3x4x4x2x4x16x16xi8>,
                 %sa: memref<2x3x4x16x16x2xi8>, %sb: memref<4x3x4x4x16x4x2xi8>,
                 %c: memref<2x4x4x16x4x4x16x4xf32>) {

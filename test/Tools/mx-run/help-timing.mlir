@@ -12,7 +12,7 @@
 // TIMING-NEXT: parse
 // TIMING-NEXT: inputs
 // TIMING-NEXT: run on cpu
-// TIMING-NEXT: ConvertMXToLinalg
+// TIMING: ConvertMXToLinalg
 // TIMING: ConvertToLLVMPass
 // TIMING: report
 // TIMING: Total

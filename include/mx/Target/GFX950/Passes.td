@@ -103,7 +103,9 @@ def MXGFX950LowerTiledMMA
     (double buffering), `N = 2 * (A bytes + B bytes per K step)`; a layout
     whose staging exceeds the 160 KiB of LDS of a gfx950 workgroup (or the
     budget `mx::gfx950::getLayoutCost` gives the resolver) is an error. The
-    call passes the layout's `intrinsics_m/n/k` as constants and, when the
+    call passes the layout's `intrinsics_m/n/k` and whether the accumulator
+    starts at zero (`zero_acc`: then the ukernel does not read it) as
+    constants and, when the
     ukernel takes type parameters, its intrinsic and element types as the
     call's `mx.ukernel.type_parameters`, ready for
     `mx-gfx950-specialize-ukernels`.

@@ -7,6 +7,10 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -90,12 +94,62 @@ void TiledScaledMMAOp::getEffects(
   for (OpOperand &operand : getOperation()->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                         SideEffects::DefaultResource::get());
-    if (&operand == &getAccMutable())
+    bool isAcc = &operand == &getAccMutable();
+    if (!isAcc || !getZeroAcc())
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    if (isAcc)
       effects.emplace_back(MemoryEffects::Write::get(), &operand,
                            SideEffects::DefaultResource::get());
   }
+}
+
+namespace {
+/// Starts the accumulator at zero when it is a fill with +0.0: a linalg.fill,
+/// or a linalg.generic without inputs whose body only yields +0.0 (what
+/// mx-fuse-relayouts makes of the relayout of a fill). The fill's
+/// destination becomes the op's.
+struct ZeroFilledAccumulator : public OpRewritePattern<TiledScaledMMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static Value getZeroFillDestination(Value acc) {
+    auto isPositiveZero = [](Value v) {
+      FloatAttr attr;
+      return matchPattern(v, m_Constant(&attr)) && attr.getValue().isPosZero();
+    };
+    if (auto fill = acc.getDefiningOp<linalg::FillOp>())
+      return isPositiveZero(fill.value()) ? fill.output() : Value();
+    auto generic = acc.getDefiningOp<linalg::GenericOp>();
+    if (!generic || generic.getNumDpsInputs() != 0 ||
+        generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
+      return {};
+    Block &body = generic.getRegion().front();
+    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+    if (!yield || yield.getNumOperands() != 1 ||
+        !isPositiveZero(yield.getOperand(0)))
+      return {};
+    return generic.getDpsInits()[0];
+  }
+
+  LogicalResult matchAndRewrite(TiledScaledMMAOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getZeroAcc() || op.getResults().empty())
+      return failure();
+    Value destination = getZeroFillDestination(op.getAcc());
+    if (!destination)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getAccMutable().assign(destination);
+      op.setZeroAcc(true);
+    });
+    return success();
+  }
+};
+} // namespace
+
+void TiledScaledMMAOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                   MLIRContext *context) {
+  results.add<ZeroFilledAccumulator>(context);
 }
 
 LogicalResult TiledScaledMMAOp::verify() {

@@ -23,6 +23,13 @@ namespace {
 struct TiledScaledMMAOpInterface
     : public DstBufferizableOpInterfaceExternalModel<TiledScaledMMAOpInterface,
                                                      TiledScaledMMAOp> {
+  /// A zero-started accumulator is only written.
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    auto mma = cast<TiledScaledMMAOp>(op);
+    return !(&opOperand == &mma.getAccMutable() && mma.getZeroAcc());
+  }
+
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
@@ -37,7 +44,7 @@ struct TiledScaledMMAOpInterface
     rewriter.setInsertionPoint(op);
     TiledScaledMMAOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
                              buffers[1], buffers[2], buffers[3], buffers[4],
-                             mma.getLayout());
+                             mma.getLayout(), mma.getZeroAcc());
     replaceOpWithBufferizedValues(rewriter, op, buffers[4]);
     return success();
   }

@@ -217,7 +217,6 @@ LogicalResult FunctionPacker::packSubByteTranspose(linalg::TransposeOp op,
   int64_t rank = perm.size();
   Value source = op.getInput();
   Value init = op.getInit();
-  auto sourceType = cast<RankedTensorType>(source.getType());
   auto initType = cast<RankedTensorType>(init.getType());
   // Packed values never straddle more than two bytes, and a byte holds
   // parts of at most two values, for 4- and 6-bit types.

@@ -257,6 +257,12 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     On tensors the op returns the updated accumulator; on memrefs (after
     bufferization) it updates `acc` in place and has no result.
 
+    With `zero_acc` the accumulator starts at +0.0: `acc` only gives the
+    result's shape (and, on memrefs, its buffer) and is not read. The
+    canonicalizer sets it when `acc` is a fill with +0.0 (a `linalg.fill`,
+    or a `linalg.generic` without inputs that yields +0.0), so a GEMM from
+    zero needs no accumulator buffer to be filled, relaid out or loaded.
+
     Any operand but `acc` may instead be given as `i8` holding the bytes of
     the layout's element type (see `mx-pack-to-bytes`): the same shape, except
     that for sub-byte types (f4E2M1FN, f6E2M3FN, f6E3M2FN) the innermost
@@ -270,20 +276,26 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
         ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>,
                               tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
         outs(%c : tensor<4x4x4x16x4xf32>) layout = #layout -> tensor<4x4x4x16x4xf32>
+    // The same from a zero accumulator (%e is only a destination).
+    %z = mx.tiled_scaled_mma
+        ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>,
+                              tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
+        outs(%e : tensor<4x4x4x16x4xf32>) layout = #layout zero_acc -> tensor<4x4x4x16x4xf32>
     ```
   }];
   let arguments = (ins MX_RankedTensorOrMemRef:$lhs,
       MX_RankedTensorOrMemRef:$rhs, MX_RankedTensorOrMemRef:$lhs_scales,
       MX_RankedTensorOrMemRef:$rhs_scales, MX_RankedTensorOrMemRef:$acc,
-      MX_TiledLayoutAttrInterface:$layout);
+      MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
       type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
-    `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout attr-dict
-    (`->` type($results)^)?
+    `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout
+    (`zero_acc` $zero_acc^)? attr-dict (`->` type($results)^)?
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
     /// Number of leading batch dimensions.
     unsigned getNumBatchDims();

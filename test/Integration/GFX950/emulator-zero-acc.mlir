@@ -1,0 +1,21 @@
+// GEMMs from a zero accumulator on the wave emulator: the accumulator fill
+// folds into mx.tiled_scaled_mma (zero_acc), so there is no accumulator
+// buffer to fill or relay out and the ukernel starts its registers at +0.0;
+// f32 results, or bf16/f16 (arith.truncf, rounded to nearest-even). Odd
+// shapes (33x47x224, 1x300x512, 255x513x4064), batched, mixed types.
+// Exact-integer data with per-block distinct scales: bit-identical to the
+// independent reference, including the bf16/f16 rounding of the sums.
+
+// DEFINE: %{run} = mx-run %S/Inputs/zero-acc.mlir --backend=gfx950-emu --compare=reference --seed=3 --arg=random:int,lo=-8,hi=8 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=125,hi=129 --arg=random:scales,lo=125,hi=129
+// RUN: %{run} --entry=fp4_bf16_33x47x224 --emu-stats | FileCheck %s --check-prefixes=CHECK,STATS
+// RUN: %{run} --entry=fp4_bf16_33x47x224 --gfx950-options=intrinsic=32x32x64 | FileCheck %s
+// RUN: %{run} --entry=fp8_fp4_f16_1x300x512 | FileCheck %s
+// RUN: %{run} --entry=batched_bf16 | FileCheck %s
+// RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG
+
+// Four operand relayouts, the GEMM, the unpack of the result and the bf16
+// conversion; no accumulator fill.
+// STATS: gfx950-emu @fp4_bf16_33x47x224: 7 launches
+// BIG: gfx950-emu @fp6_f32_255x513x4064: 6 launches
+// CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
+// CHECK: PASS
