@@ -120,11 +120,22 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
       return failure();
     if (!*active)
       continue;
+    // The wave's registers: one block when per thread, else per lane.
+    int64_t first = wave * lanes;
+    auto gather = [&](const Reg &reg, void *to, int64_t laneBytes) {
+      if (!reg.uniform) {
+        std::memcpy(to, reg.at(first), size_t(lanes * laneBytes));
+        return;
+      }
+      for (int64_t lane = 0; lane < lanes; ++lane)
+        std::memcpy(static_cast<uint8_t *>(to) + lane * laneBytes, reg.at(0),
+                    size_t(laneBytes));
+    };
+    gather(*a, wa.data(), 4 * wordsA);
+    gather(*b, wb.data(), 4 * wordsB);
+    gather(*c, wc.data(), 4 * accumulators);
     for (int64_t lane = 0; lane < lanes; ++lane) {
-      int64_t t = wave * lanes + lane;
-      std::memcpy(&wa[lane * wordsA], a->at(t), 4 * wordsA);
-      std::memcpy(&wb[lane * wordsB], b->at(t), 4 * wordsB);
-      std::memcpy(&wc[lane * accumulators], c->at(t), 4 * accumulators);
+      int64_t t = first + lane;
       // Scales: vector<4xf8E8M0FNU> is the 32-bit word (byte i = element
       // i); a scalar scale is byte 0.
       sa[lane] = 0;
@@ -143,10 +154,9 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
     operands.opselA = op.getScalesIdxA();
     operands.scaleB = sb.data();
     operands.opselB = op.getScalesIdxB();
+    // d is per thread: the wave's accumulators are one block.
     scaledMFMA(operands, wd.data());
-    for (int64_t lane = 0; lane < lanes; ++lane)
-      std::memcpy(d.at(wave * lanes + lane), &wd[lane * accumulators],
-                  4 * accumulators);
+    std::memcpy(d.at(first), wd.data(), size_t(lanes * 4 * accumulators));
     ++stats.mfmas;
   }
   setReg(op.getResult(), std::move(d));
@@ -169,43 +179,30 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
                                         int64_t begin, int64_t numBytes,
                                         bool isWrite, bool async) {
   uint16_t self = uint16_t(1u << wave);
-  for (int64_t b = begin; b < begin + numBytes; ++b) {
-    const LDSByte &state = storage.lds[b];
-    std::string where = "byte " + std::to_string(b) + " of " + storage.name;
-    std::string writer = "wave " + std::to_string(state.writer);
-    if (!isWrite) {
-      if (state.pending)
-        return "reads " + where + ", which an amdgpu.gather_to_lds of " +
-               writer +
-               " is still writing (no amdgpu.memory_counter_wait of that "
-               "wave completed it)";
-      if (state.writer >= 0 && state.writer != wave &&
-          state.writePhase >= barrierPhase)
-        return "reads " + where + ", which " + writer +
-               " wrote after the last barrier (a barrier is missing between "
-               "the write and the read)";
-      continue;
-    }
-    uint16_t others = state.readPhase == barrierPhase
-                          ? uint16_t(state.readers & ~self)
-                          : uint16_t(0);
-    if (others)
-      return "overwrites " + where + ", which wave " +
-             std::to_string(llvm::countr_zero(others)) +
-             " read after the last barrier (a barrier is missing between the "
-             "read and the write)";
-    if (state.pending)
-      return "overwrites " + where + ", which an amdgpu.gather_to_lds of " +
-             writer + " is still writing";
-    if (state.writer >= 0 && state.writer != wave &&
-        state.writePhase >= barrierPhase)
-      return "overwrites " + where + ", which " + writer +
-             " wrote after the last barrier (a barrier is missing between "
-             "the writes)";
-  }
+  // The messages are built only for the byte that races (the checks run for
+  // every byte of every LDS access).
+  auto where = [&](int64_t b) {
+    return "byte " + std::to_string(b) + " of " + storage.name;
+  };
+  auto writer = [](const LDSByte &state) {
+    return "wave " + std::to_string(state.writer);
+  };
+  // One pass: each byte is checked, then recorded (a race ends the run, so
+  // the bytes recorded before it do not matter).
   for (int64_t b = begin; b < begin + numBytes; ++b) {
     LDSByte &state = storage.lds[b];
+    bool writtenByOther = state.writer >= 0 && state.writer != wave &&
+                          state.writePhase >= barrierPhase;
     if (!isWrite) {
+      if (state.pending)
+        return "reads " + where(b) + ", which an amdgpu.gather_to_lds of " +
+               writer(state) +
+               " is still writing (no amdgpu.memory_counter_wait of that "
+               "wave completed it)";
+      if (writtenByOther)
+        return "reads " + where(b) + ", which " + writer(state) +
+               " wrote after the last barrier (a barrier is missing between "
+               "the write and the read)";
       if (state.readPhase != barrierPhase) {
         state.readPhase = barrierPhase;
         state.readers = 0;
@@ -213,6 +210,21 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
       state.readers |= self;
       continue;
     }
+    uint16_t others = state.readPhase == barrierPhase
+                          ? uint16_t(state.readers & ~self)
+                          : uint16_t(0);
+    if (others)
+      return "overwrites " + where(b) + ", which wave " +
+             std::to_string(llvm::countr_zero(others)) +
+             " read after the last barrier (a barrier is missing between the "
+             "read and the write)";
+    if (state.pending)
+      return "overwrites " + where(b) + ", which an amdgpu.gather_to_lds of " +
+             writer(state) + " is still writing";
+    if (writtenByOther)
+      return "overwrites " + where(b) + ", which " + writer(state) +
+             " wrote after the last barrier (a barrier is missing between "
+             "the writes)";
     state.writer = int8_t(wave);
     state.pending = async;
     state.writePhase = async ? -1 : barrierPhase;

@@ -515,40 +515,77 @@ LogicalResult Interpreter::execFloatCast(Operation *op) {
   });
 }
 
-/// Evaluates `expr` on integer dimension and symbol values.
-static ElemResult evalAffine(AffineExpr expr, ArrayRef<int64_t> dims,
-                             ArrayRef<int64_t> symbols) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
-    return {uint64_t(constant.getValue())};
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return {uint64_t(dims[dim.getPosition()])};
-  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
-    return {uint64_t(symbols[symbol.getPosition()])};
+/// Evaluates `expr` for lanes [0, n) at once into `out` (n values):
+/// `operands[i]` holds the n values of dimension i, then of the symbols
+/// (dimension count `numDims`). The tree is walked once per op, not once per
+/// lane. A division by zero in a lane whose `active` entry is set (all lanes
+/// when `active` is null) returns an error and that lane in `failedLane`;
+/// inactive lanes compute 0 there.
+static const char *evalAffine(AffineExpr expr,
+                              ArrayRef<const int64_t *> operands,
+                              unsigned numDims, int64_t n,
+                              const uint8_t *active, int64_t *out,
+                              int64_t &failedLane) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    std::fill(out, out + n, constant.getValue());
+    return nullptr;
+  }
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    std::copy(operands[dim.getPosition()], operands[dim.getPosition()] + n,
+              out);
+    return nullptr;
+  }
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr)) {
+    const int64_t *values = operands[numDims + symbol.getPosition()];
+    std::copy(values, values + n, out);
+    return nullptr;
+  }
   auto binary = cast<AffineBinaryOpExpr>(expr);
-  ElemResult lhs = evalAffine(binary.getLHS(), dims, symbols);
-  if (lhs.error)
-    return lhs;
-  ElemResult rhs = evalAffine(binary.getRHS(), dims, symbols);
-  if (rhs.error)
-    return rhs;
-  int64_t a = int64_t(lhs.bits), b = int64_t(rhs.bits);
+  if (const char *error = evalAffine(binary.getLHS(), operands, numDims, n,
+                                     active, out, failedLane))
+    return error;
+  SmallVector<int64_t, 64> rhs(n);
+  if (const char *error = evalAffine(binary.getRHS(), operands, numDims, n,
+                                     active, rhs.data(), failedLane))
+    return error;
+  // Wrapping arithmetic, as the per-lane integers of the hardware.
+  auto wrap = [](uint64_t value) { return int64_t(value); };
   switch (binary.getKind()) {
   case AffineExprKind::Add:
-    return {uint64_t(a) + uint64_t(b)};
+    for (int64_t t = 0; t < n; ++t)
+      out[t] = wrap(uint64_t(out[t]) + uint64_t(rhs[t]));
+    return nullptr;
   case AffineExprKind::Mul:
-    return {uint64_t(a) * uint64_t(b)};
+    for (int64_t t = 0; t < n; ++t)
+      out[t] = wrap(uint64_t(out[t]) * uint64_t(rhs[t]));
+    return nullptr;
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv:
-  case AffineExprKind::Mod:
-    if (b == 0)
-      return {0, "affine division by zero"};
-    if (binary.getKind() == AffineExprKind::FloorDiv)
-      return {uint64_t(llvm::divideFloorSigned(a, b))};
-    if (binary.getKind() == AffineExprKind::CeilDiv)
-      return {uint64_t(llvm::divideCeilSigned(a, b))};
-    return {uint64_t(a - b * llvm::divideFloorSigned(a, b))};
+  case AffineExprKind::Mod: {
+    AffineExprKind kind = binary.getKind();
+    for (int64_t t = 0; t < n; ++t) {
+      int64_t a = out[t], b = rhs[t];
+      if (b == 0) {
+        if (!active || active[t]) {
+          failedLane = t;
+          return "affine division by zero";
+        }
+        out[t] = 0;
+        continue;
+      }
+      if (kind == AffineExprKind::FloorDiv)
+        out[t] = llvm::divideFloorSigned(a, b);
+      else if (kind == AffineExprKind::CeilDiv)
+        out[t] = llvm::divideCeilSigned(a, b);
+      else
+        out[t] = wrap(uint64_t(a) -
+                      uint64_t(b) * uint64_t(llvm::divideFloorSigned(a, b)));
+    }
+    return nullptr;
+  }
   default:
-    return {0, "unsupported affine expression"};
+    failedLane = 0;
+    return "unsupported affine expression";
   }
 }
 
@@ -565,28 +602,33 @@ LogicalResult Interpreter::execAffine(Operation *op, AffineMap map,
   }
   if (map.getNumResults() == 0)
     return fail(op, "affine map without results");
-  Reg out(8, uniform, numThreads);
-  SmallVector<int64_t> dims(map.getNumDims()), symbols(map.getNumSymbols());
-  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
-    if (!uniform && !isActive(t))
-      continue;
-    for (auto [i, reg] : llvm::enumerate(in)) {
-      if (i < dims.size())
-        dims[i] = readIndex(*reg, t);
-      else
-        symbols[i - dims.size()] = readIndex(*reg, t);
-    }
-    int64_t result = 0;
-    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
-      ElemResult value = evalAffine(expr, dims, symbols);
-      if (value.error)
-        return failThread(op, t, uniform, value.error);
-      int64_t v = int64_t(value.bits);
-      if (i == 0 || (kind < 0 && v < result) || (kind > 0 && v > result))
-        result = v;
-    }
-    std::memcpy(out.at(t), &result, 8);
+  // All lanes at once (one when every operand is uniform).
+  int64_t n = uniform ? 1 : numThreads;
+  SmallVector<int64_t> values(in.size() * n);
+  SmallVector<const int64_t *> columns;
+  for (auto [i, reg] : llvm::enumerate(in)) {
+    int64_t *column = values.data() + i * n;
+    for (int64_t t = 0; t < n; ++t)
+      column[t] = readIndex(*reg, t);
+    columns.push_back(column);
   }
+  const uint8_t *active = uniform || !isPartial() ? nullptr : activeMask.data();
+  SmallVector<int64_t, 64> result(n), next(n);
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    int64_t *target = i == 0 ? result.data() : next.data();
+    int64_t failedLane = 0;
+    if (const char *error = evalAffine(expr, columns, map.getNumDims(), n,
+                                       active, target, failedLane))
+      return failThread(op, failedLane, uniform, error);
+    if (i == 0)
+      continue;
+    for (int64_t t = 0; t < n; ++t)
+      if ((kind < 0 && next[t] < result[t]) ||
+          (kind > 0 && next[t] > result[t]))
+        result[t] = next[t];
+  }
+  Reg out(8, uniform, numThreads);
+  std::memcpy(out.data.data(), result.data(), size_t(n) * 8);
   setReg(op->getResult(0), std::move(out));
   return success();
 }
@@ -611,14 +653,13 @@ Interpreter::execDelinearize(affine::AffineDelinearizeIndexOp op) {
   // basis[r - 1] without.
   int64_t shift = op.hasOuterBound() ? 0 : 1;
   SmallVector<Reg> results(numResults, Reg(8, uniform, numThreads));
-  SmallVector<int64_t> basis(staticBasis.size());
+  SmallVector<int64_t> basis(staticBasis.begin(), staticBasis.end());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
-    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
-      basis[i] = ShapedType::isDynamic(staticBasis[i])
-                     ? readIndex(*dynamicBasis[next++], t)
-                     : staticBasis[i];
+    for (size_t i = 0, next = 0; !dynamicBasis.empty() && i < basis.size(); ++i)
+      if (ShapedType::isDynamic(staticBasis[i]))
+        basis[i] = readIndex(*dynamicBasis[next++], t);
     int64_t x = readIndex(*linear, t);
     for (int64_t r = numResults - 1; r >= 0; --r) {
       int64_t value = x;
@@ -656,14 +697,13 @@ LogicalResult Interpreter::execLinearize(affine::AffineLinearizeIndexOp op) {
   ArrayRef<int64_t> staticBasis = op.getStaticBasis();
   int64_t shift = op.hasOuterBound() ? 0 : 1;
   Reg out(8, uniform, numThreads);
-  SmallVector<int64_t> basis(staticBasis.size());
+  SmallVector<int64_t> basis(staticBasis.begin(), staticBasis.end());
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
-    for (size_t i = 0, next = 0; i < staticBasis.size(); ++i)
-      basis[i] = ShapedType::isDynamic(staticBasis[i])
-                     ? readIndex(*dynamicBasis[next++], t)
-                     : staticBasis[i];
+    for (size_t i = 0, next = 0; !dynamicBasis.empty() && i < basis.size(); ++i)
+      if (ShapedType::isDynamic(staticBasis[i]))
+        basis[i] = readIndex(*dynamicBasis[next++], t);
     uint64_t result = 0;
     for (size_t i = 0; i < indices.size(); ++i) {
       uint64_t index = uint64_t(readIndex(*indices[i], t));

@@ -123,40 +123,58 @@ static const HandlerTable &getHandlerTable() {
   return table;
 }
 
-LogicalResult Interpreter::runBlock(Block &block, ArrayRef<RtValue> blockArgs,
-                                    SmallVectorImpl<RtValue> &yielded) {
-  for (auto [arg, value] : llvm::zip(block.getArguments(), blockArgs))
-    values[arg] = value;
-  for (Operation &op : block) {
-    ++stats.operations;
-    if (op.hasTrait<OpTrait::IsTerminator>()) {
-      if (!isa<scf::YieldOp, func::ReturnOp, gpu::ReturnOp>(op))
-        return fail(&op, "unsupported terminator");
-      yielded.clear();
-      for (Value operand : op.getOperands()) {
-        const RtValue *rt = lookup(&op, operand);
-        if (!rt)
-          return failure();
-        yielded.push_back(*rt);
-      }
-      return success();
-    }
-    if (failed(execute(&op)))
-      return failure();
+Interpreter::DecodedOp Interpreter::decodeOp(Operation *op) const {
+  if (op->hasTrait<OpTrait::IsTerminator>()) {
+    if (!isa<scf::YieldOp, func::ReturnOp, gpu::ReturnOp>(op))
+      return {op, nullptr, "unsupported terminator"};
+    return {op, nullptr, nullptr};
   }
-  return fail(block.getParentOp(), "block without terminator");
-}
-
-LogicalResult Interpreter::execute(Operation *op) {
   Dialect *dialect = op->getDialect();
   if (isHost() && dialect &&
       isa<gpu::GPUDialect, amdgpu::AMDGPUDialect>(dialect) &&
       !isa<gpu::LaunchFuncOp>(op))
-    return fail(op, "device operation in host code");
+    return {op, nullptr, "device operation in host code"};
   if (!isHost() && isa<gpu::LaunchFuncOp, memref::AllocOp, memref::DeallocOp,
                        memref::CopyOp>(op))
-    return fail(op, "host operation in a kernel (not supported)");
+    return {op, nullptr, "host operation in a kernel (not supported)"};
   if (const OpHandler *handler = getHandlerTable().lookup(op))
-    return (*handler)(*this, op);
-  return fail(op, "unsupported operation");
+    return {op, handler, nullptr};
+  return {op, nullptr, "unsupported operation"};
+}
+
+const std::vector<Interpreter::DecodedOp> &
+Interpreter::getDecodedBlock(Block &block) {
+  std::unique_ptr<std::vector<DecodedOp>> &decoded = decodedBlocks[&block];
+  if (!decoded) {
+    decoded = std::make_unique<std::vector<DecodedOp>>();
+    for (Operation &op : block)
+      decoded->push_back(decodeOp(&op));
+  }
+  return *decoded;
+}
+
+LogicalResult Interpreter::runBlock(Block &block, ArrayRef<RtValue> blockArgs,
+                                    SmallVectorImpl<RtValue> &yielded) {
+  for (auto [arg, value] : llvm::zip(block.getArguments(), blockArgs))
+    values[arg] = value;
+  for (const DecodedOp &step : getDecodedBlock(block)) {
+    ++stats.operations;
+    if (step.error)
+      return fail(step.op, step.error);
+    if (step.handler) {
+      if (failed((*step.handler)(*this, step.op)))
+        return failure();
+      continue;
+    }
+    // The terminator.
+    yielded.clear();
+    for (Value operand : step.op->getOperands()) {
+      const RtValue *rt = lookup(step.op, operand);
+      if (!rt)
+        return failure();
+      yielded.push_back(*rt);
+    }
+    return success();
+  }
+  return fail(block.getParentOp(), "block without terminator");
 }

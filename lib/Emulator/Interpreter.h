@@ -56,6 +56,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mlir::mx::emu::detail {
 
@@ -103,15 +104,17 @@ std::optional<std::string> verifyOp(Operation *op);
 /// Executes one kernel launch or one host function (see the file header).
 class Interpreter {
 public:
-  /// Kernel mode: one launch of `kernel`.
+  /// Kernel mode: one launch of `kernel`, named `symbol` in progress reports.
   Interpreter(gpu::GPUFuncOp kernel, std::array<int64_t, 3> gridSize,
-              std::array<int64_t, 3> blockSize, RunStats &stats)
-      : kernel(kernel), gridSize(gridSize), blockSize(blockSize), stats(stats) {
-  }
+              std::array<int64_t, 3> blockSize, RunStats &stats,
+              const RunOptions &options, std::string symbol)
+      : kernel(kernel), gridSize(gridSize), blockSize(blockSize), stats(stats),
+        options(options), symbol(std::move(symbol)) {}
   /// Host mode: one run of the host function `function` (one thread).
-  Interpreter(func::FuncOp function, RunStats &stats, HostRunStats &hostStats)
+  Interpreter(func::FuncOp function, RunStats &stats, HostRunStats &hostStats,
+              const RunOptions &options)
       : hostFunction(function), gridSize({1, 1, 1}), blockSize({1, 1, 1}),
-        stats(stats), hostStats(&hostStats) {}
+        stats(stats), hostStats(&hostStats), options(options) {}
 
   /// Runs the whole launch. `verify`: verify the kernel first.
   LogicalResult run(ArrayRef<HostValue> args, bool verify);
@@ -250,7 +253,10 @@ private:
   /// The (up to 64-bit) integer of thread \p thread in \p reg.
   static int64_t readIndex(const Reg &reg, int64_t thread) {
     int64_t value = 0;
-    std::memcpy(&value, reg.at(thread), std::min<uint32_t>(8, reg.bytes));
+    if (reg.bytes >= 8) // index and i64: a fixed-size, inlined copy.
+      std::memcpy(&value, reg.at(thread), 8);
+    else
+      std::memcpy(&value, reg.at(thread), reg.bytes);
     return value;
   }
   /// The value of a uniform integer or index operand (all active threads
@@ -280,13 +286,22 @@ private:
 
   //===--- Execution (Interpreter.cpp) ------------------------------------===//
 
+  /// One op of a block, decoded once per interpreter: its handler, or for
+  /// the terminator none, or the error it gives when it is reached.
+  struct DecodedOp {
+    Operation *op;
+    const OpHandler *handler;
+    const char *error;
+  };
+  /// Decodes \p op: its handler in the HandlerTable, after checking that it
+  /// may run in the current mode (host or kernel).
+  DecodedOp decodeOp(Operation *op) const;
+  /// The decoded ops of \p block (decoded on first use).
+  const std::vector<DecodedOp> &getDecodedBlock(Block &block);
   /// Runs the ops of \p block with \p blockArgs bound to its arguments and
   /// returns the operands of its terminator in \p yielded.
   LogicalResult runBlock(Block &block, ArrayRef<RtValue> blockArgs,
                          SmallVectorImpl<RtValue> &yielded);
-  /// Executes \p op (not a terminator) by its handler in the HandlerTable,
-  /// after checking that it may run in the current mode (host or kernel).
-  LogicalResult execute(Operation *op);
 
   //===--- arith, math, affine (ArithOps.cpp) -----------------------------===//
 
@@ -405,6 +420,11 @@ private:
 
   //===--- Kernels, launches, host programs (Launch.cpp) ------------------===//
 
+  /// Checks the launch and binds the kernel arguments (kernel mode).
+  LogicalResult bindArguments(ArrayRef<HostValue> args);
+  /// Runs every workgroup, on up to options.threads host threads, each with
+  /// its own interpreter (a copy of this one's bound arguments).
+  LogicalResult runWorkgroups(ArrayRef<HostValue> args);
   /// Runs the kernel for the workgroup `blockId`.
   LogicalResult runWorkgroup();
   /// A value of every thread computed by \p fn from the thread id (gpu id
@@ -442,7 +462,8 @@ private:
   /// the workgroup memory `storage` against the accesses of the other waves
   /// since the last barrier and against unfinished copies (see LDSByte),
   /// then records it (`async`: a write by amdgpu.gather_to_lds, pending
-  /// until a wait completes it). Returns the race found, or "".
+  /// until a wait completes it). Returns the race found, or "" (after a race
+  /// the bytes before it are recorded: a race ends the run).
   std::string checkLDSAccess(Storage &storage, int64_t wave, int64_t begin,
                              int64_t numBytes, bool isWrite, bool async);
   /// Completes the copies of wave `wave` but its `keep` most recent ones.
@@ -462,12 +483,17 @@ private:
   RunStats &stats;
   /// Set in host mode.
   HostRunStats *hostStats = nullptr;
+  const RunOptions &options;
+  /// Kernel mode: "@module::@kernel", for progress reports.
+  std::string symbol;
   int64_t numThreads = 0;
   std::array<int64_t, 3> blockId = {0, 0, 0};
   bool anyWorkgroup = false;
   std::string error;
 
   DenseMap<Value, RtValue> values;
+  /// The blocks run so far, decoded (stable addresses: blocks nest).
+  DenseMap<Block *, std::unique_ptr<std::vector<DecodedOp>>> decodedBlocks;
   /// Kernel argument values, bound again in every workgroup.
   SmallVector<std::pair<Value, RtValue>> argValues;
   std::vector<std::unique_ptr<Storage>> argStorages;
@@ -483,6 +509,8 @@ private:
   DenseMap<HostBuffer *, Storage *> hostStorages;
   std::vector<std::unique_ptr<Storage>> longLivedStorages;
   int64_t hostBytes = 0;
+  /// The registers of gpu.thread_id x, y, z (empty until first used).
+  std::array<Reg, 3> threadIds;
   /// Workgroup barriers executed so far in the current workgroup.
   int32_t barrierPhase = 0;
   /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.

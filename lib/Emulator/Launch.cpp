@@ -17,6 +17,11 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
 using namespace mlir;
 using namespace mlir::mx::emu;
 using namespace mlir::mx::emu::detail;
@@ -29,15 +34,24 @@ void Interpreter::registerGPUHandlers(HandlerTable &table) {
   auto dimOf = [](gpu::Dimension dim) { return unsigned(dim); };
   table.add<gpu::ThreadIdOp>([dimOf](Interpreter &self, gpu::ThreadIdOp tid) {
     unsigned d = dimOf(tid.getDimension());
-    return self.execThreadValue(
-        tid,
-        [&](int64_t t) {
-          int64_t id[3] = {t % self.blockSize[0],
-                           (t / self.blockSize[0]) % self.blockSize[1],
-                           t / (self.blockSize[0] * self.blockSize[1])};
-          return id[d];
-        },
-        /*uniform=*/false);
+    // The same in every workgroup of the launch: computed once.
+    Reg &cached = self.threadIds[d];
+    if (cached.data.empty()) {
+      if (failed(self.execThreadValue(
+              tid,
+              [&](int64_t t) {
+                int64_t id[3] = {t % self.blockSize[0],
+                                 (t / self.blockSize[0]) % self.blockSize[1],
+                                 t / (self.blockSize[0] * self.blockSize[1])};
+                return id[d];
+              },
+              /*uniform=*/false)))
+        return failure();
+      cached = *self.getReg(tid, tid.getResult());
+      return success();
+    }
+    self.setReg(tid.getResult(), cached);
+    return success();
   });
   table.add<gpu::BlockIdOp>([dimOf](Interpreter &self, gpu::BlockIdOp bid) {
     unsigned d = dimOf(bid.getDimension());
@@ -95,7 +109,12 @@ LogicalResult Interpreter::run(ArrayRef<HostValue> args, bool verify) {
   if (!kernel.getBody().hasOneBlock())
     return failLaunch("unstructured control flow (several blocks) is not "
                       "supported");
+  if (failed(bindArguments(args)))
+    return failure();
+  return runWorkgroups(args);
+}
 
+LogicalResult Interpreter::bindArguments(ArrayRef<HostValue> args) {
   for (unsigned d = 0; d < 3; ++d) {
     if (gridSize[d] < 1 || blockSize[d] < 1 || blockSize[d] > kMaxThreads)
       return failLaunch("grid and block sizes must be positive (a workgroup "
@@ -189,16 +208,107 @@ LogicalResult Interpreter::run(ArrayRef<HostValue> args, bool verify) {
     }
     argValues.push_back({blockArg, std::move(rt)});
   }
-
-  for (blockId[2] = 0; blockId[2] < gridSize[2]; ++blockId[2])
-    for (blockId[1] = 0; blockId[1] < gridSize[1]; ++blockId[1])
-      for (blockId[0] = 0; blockId[0] < gridSize[0]; ++blockId[0]) {
-        anyWorkgroup = true;
-        if (failed(runWorkgroup()))
-          return failure();
-        ++stats.workgroups;
-      }
   return success();
+}
+
+/// Whether the workgroups of \p kernel may run on several host threads:
+/// they share nothing but the kernel arguments' memory, unless the kernel
+/// uses a mutable memref.global (each interpreter has its own copy).
+static bool mayRunConcurrently(gpu::GPUFuncOp kernel) {
+  WalkResult result = kernel.walk([&](memref::GetGlobalOp op) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        op, op.getNameAttr());
+    return global && global.getConstant() ? WalkResult::advance()
+                                          : WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+LogicalResult Interpreter::runWorkgroups(ArrayRef<HostValue> args) {
+  int64_t total = gridSize[0];
+  if (llvm::MulOverflow(total, gridSize[1], total) ||
+      llvm::MulOverflow(total, gridSize[2], total))
+    return failLaunch("the grid " + formatList(gridSize) +
+                      " has too many workgroups");
+  // Workgroup `linear` is (x, y, z) with x fastest.
+  auto setBlockId = [this](Interpreter &in, int64_t linear) {
+    in.blockId = {linear % gridSize[0], (linear / gridSize[0]) % gridSize[1],
+                  linear / (gridSize[0] * gridSize[1])};
+    in.anyWorkgroup = true;
+  };
+  std::mutex progressMutex;
+  int64_t done = 0;
+  auto reportDone = [&] {
+    if (!options.progress)
+      return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    options.progress(symbol, ++done, total);
+  };
+  unsigned threads = options.threads;
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<int64_t>(threads, total));
+  if (threads <= 1 || !mayRunConcurrently(kernel)) {
+    for (int64_t linear = 0; linear < total; ++linear) {
+      setBlockId(*this, linear);
+      if (failed(runWorkgroup()))
+        return failure();
+      ++stats.workgroups;
+      reportDone();
+    }
+    return success();
+  }
+
+  // One interpreter per host thread takes the next workgroup until all are
+  // done or one at a lower index than the next has failed; every workgroup
+  // below the lowest failing one runs, so its error is the one reported.
+  struct Worker {
+    RunStats stats;
+    std::unique_ptr<Interpreter> interpreter;
+    int64_t failedAt = -1;
+  };
+  std::vector<Worker> workers(threads);
+  for (Worker &worker : workers) {
+    worker.interpreter = std::make_unique<Interpreter>(
+        kernel, gridSize, blockSize, worker.stats, options, symbol);
+    if (failed(worker.interpreter->bindArguments(args))) {
+      error = worker.interpreter->getError();
+      return failure();
+    }
+  }
+  std::atomic<int64_t> next{0}, firstFailure{total};
+  auto work = [&](Worker &worker) {
+    for (;;) {
+      int64_t linear = next.fetch_add(1);
+      if (linear >= firstFailure.load())
+        return;
+      setBlockId(*worker.interpreter, linear);
+      if (failed(worker.interpreter->runWorkgroup())) {
+        worker.failedAt = linear;
+        int64_t lowest = firstFailure.load();
+        while (linear < lowest &&
+               !firstFailure.compare_exchange_weak(lowest, linear)) {
+        }
+        return;
+      }
+      ++worker.stats.workgroups;
+      reportDone();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i)
+    pool.emplace_back(work, std::ref(workers[i]));
+  work(workers[0]);
+  for (std::thread &thread : pool)
+    thread.join();
+  for (const Worker &worker : workers) {
+    stats.workgroups += worker.stats.workgroups;
+    stats.operations += worker.stats.operations;
+    stats.mfmas += worker.stats.mfmas;
+    if (worker.failedAt >= 0 && worker.failedAt == firstFailure.load())
+      error = worker.interpreter->getError();
+  }
+  return success(error.empty());
 }
 
 LogicalResult Interpreter::runWorkgroup() {
@@ -354,8 +464,13 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
   }
 
   RunStats kernelStats;
-  Interpreter launch(kernelFunc, grid, block, kernelStats);
+  Interpreter launch(kernelFunc, grid, block, kernelStats, options, symbol);
+  auto start = std::chrono::steady_clock::now();
   LogicalResult result = launch.run(args, /*verify=*/false);
+  if (kernelStats.mfmas)
+    hostStats->mfmaLaunchSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
   ++hostStats->launches;
   ++hostStats->launchesPerKernel[symbol];
   hostStats->workgroups += kernelStats.workgroups;
@@ -464,12 +579,14 @@ llvm::Error mlir::mx::emu::runKernel(gpu::GPUFuncOp kernel,
                                      ArrayRef<HostValue> args,
                                      std::array<int64_t, 3> gridSize,
                                      std::array<int64_t, 3> blockSize,
-                                     RunStats *stats) {
+                                     RunStats *stats,
+                                     const RunOptions &options) {
   if (!kernel)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "runKernel: null kernel");
   RunStats counters;
-  Interpreter interpreter(kernel, gridSize, blockSize, counters);
+  Interpreter interpreter(kernel, gridSize, blockSize, counters, options,
+                          ("@" + kernel.getName()).str());
   LogicalResult result = interpreter.run(args, /*verify=*/true);
   if (stats)
     *stats = counters;
@@ -481,13 +598,13 @@ llvm::Error mlir::mx::emu::runKernel(gpu::GPUFuncOp kernel,
 
 llvm::Expected<SmallVector<HostValue>>
 mlir::mx::emu::runHostFunction(func::FuncOp function, ArrayRef<HostValue> args,
-                               HostRunStats *stats) {
+                               HostRunStats *stats, const RunOptions &options) {
   if (!function)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "runHostFunction: null function");
   RunStats hostCounters;
   HostRunStats counters;
-  Interpreter interpreter(function, hostCounters, counters);
+  Interpreter interpreter(function, hostCounters, counters, options);
   SmallVector<HostValue> results;
   LogicalResult result = interpreter.runHost(args, results);
   counters.hostOperations = hostCounters.operations;

@@ -200,6 +200,52 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
   return view;
 }
 
+/// Whether bytes [begin, begin + numBytes) of \p storage were all written.
+/// Eight flags at a time: an access is a few bytes per thread, too few for
+/// a call to memchr to pay.
+static bool isInitialized(const Storage &storage, int64_t begin,
+                          int64_t numBytes) {
+  if (!storage.initialized)
+    return true;
+  const uint8_t *flags = storage.initialized + begin;
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  int64_t b = 0;
+  for (; b + 8 <= numBytes; b += 8) {
+    uint64_t word;
+    std::memcpy(&word, flags + b, 8);
+    if ((word - kOnes) & ~word & (kOnes << 7)) // Some byte is zero.
+      return false;
+  }
+  for (; b < numBytes; ++b)
+    if (!flags[b])
+      return false;
+  return true;
+}
+
+/// Copies \p numBytes bytes, eight at a time: an access copies a few bytes
+/// per thread, too few for a call to memcpy to pay.
+static void copyBytes(uint8_t *to, const uint8_t *from, int64_t numBytes) {
+  int64_t b = 0;
+  for (; b + 8 <= numBytes; b += 8)
+    std::memcpy(to + b, from + b, 8);
+  for (; b < numBytes; ++b)
+    to[b] = from[b];
+}
+
+/// Marks bytes [begin, begin + numBytes) of \p storage written (when it
+/// tracks initialization), as copyBytes copies them.
+static void markInitialized(Storage &storage, int64_t begin, int64_t numBytes) {
+  static const uint8_t kWritten[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  if (!storage.initialized)
+    return;
+  uint8_t *flags = storage.initialized + begin;
+  int64_t b = 0;
+  for (; b + 8 <= numBytes; b += 8)
+    std::memcpy(flags + b, kWritten, 8);
+  for (; b < numBytes; ++b)
+    flags[b] = 1;
+}
+
 LogicalResult Interpreter::access(Operation *op, Value memref,
                                   ValueRange indices, int64_t count,
                                   bool isWrite, Reg *loaded,
@@ -237,18 +283,32 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   if (isWrite && storage.readOnly)
     return fail(op, "write to the constant " + storage.name);
   SmallVector<int64_t, 6> idx(rank);
-  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
-    if (!uniform && !isActive(t))
-      continue;
-    int64_t linear = view.getOffset(t);
-    bool inBounds = true;
+  // The indices' part of the element offset, and whether they are in
+  // bounds, for thread t (once for all threads when the indices are
+  // uniform, e.g. private memory indexed by constants).
+  bool uniformIndices =
+      llvm::all_of(indexRegs, [](const Reg *reg) { return reg->uniform; });
+  int64_t indexOffset = 0;
+  bool inBounds = true;
+  auto readIndices = [&](int64_t t) {
+    indexOffset = 0;
+    inBounds = true;
     for (int64_t d = 0; d < rank; ++d) {
       idx[d] = readIndex(*indexRegs[d], t);
       int64_t extent = d == rank - 1 ? count : 1;
       if (idx[d] < 0 || idx[d] > view.sizes[d] - extent)
         inBounds = false;
-      linear += idx[d] * view.strides[d];
+      indexOffset += idx[d] * view.strides[d];
     }
+  };
+  if (uniformIndices)
+    readIndices(0);
+  for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
+    if (!uniform && !isActive(t))
+      continue;
+    if (!uniformIndices)
+      readIndices(t);
+    int64_t linear = view.getOffset(t) + indexOffset;
     auto describe = [&]() {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -284,12 +344,10 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
             std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
           continue;
         }
-        if (storage.initialized)
-          for (int64_t b = 0; b < view.elemBytes; ++b)
-            if (!storage.initialized[begin + b])
-              return failThread(op, t, uniform,
-                                "read at " + describe() +
-                                    " reads memory that was never written");
+        if (!isInitialized(storage, begin, view.elemBytes))
+          return failThread(op, t, uniform,
+                            "read at " + describe() +
+                                " reads memory that was never written");
         std::memcpy(loaded->at(t) + k * view.elemBytes, data,
                     size_t(view.elemBytes));
       }
@@ -325,17 +383,14 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
                               ": " + race);
     }
     if (isWrite) {
-      std::memcpy(storage.data + begin, stored->at(t), size_t(numBytes));
-      if (storage.initialized)
-        std::memset(storage.initialized + begin, 1, size_t(numBytes));
+      copyBytes(storage.data + begin, stored->at(t), numBytes);
+      markInitialized(storage, begin, numBytes);
     } else {
-      if (storage.initialized)
-        for (int64_t b = 0; b < numBytes; ++b)
-          if (!storage.initialized[begin + b])
-            return failThread(op, t, uniform,
-                              "read at " + describe() +
-                                  " reads memory that was never written");
-      std::memcpy(loaded->at(t), storage.data + begin, size_t(numBytes));
+      if (!isInitialized(storage, begin, numBytes))
+        return failThread(op, t, uniform,
+                          "read at " + describe() +
+                              " reads memory that was never written");
+      copyBytes(loaded->at(t), storage.data + begin, numBytes);
     }
   }
   return success();

@@ -21,7 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <vector>
+#include <type_traits>
 
 using namespace mlir::mx::emu;
 
@@ -250,7 +250,7 @@ double mlir::mx::emu::decodeElement(SourceFormat fmt, uint8_t code) {
 // Numerics
 //===----------------------------------------------------------------------===//
 
-float mlir::mx::emu::exactScaledDot(const ScaledDotInputs &in) {
+float mlir::mx::emu::wideScaledDot(const ScaledDotInputs &in) {
   constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
   constexpr float kInf = std::numeric_limits<float>::infinity();
   assert(in.k % kScaleBlock == 0 && "K must be a multiple of 32");
@@ -336,6 +336,284 @@ float mlir::mx::emu::exactScaledDot(const ScaledDotInputs &in) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fast exact path
+//===----------------------------------------------------------------------===//
+//
+// Every element of a format is an integer multiple of the format's smallest
+// subnormal 2^unitExp (E2M1 2^-1, E2M3 2^-3, E3M2 2^-4, E4M3 2^-9, E5M2
+// 2^-16), at most 12, 60, 448, 229376 and 57344 * 2^16 < 2^32 units. So the
+// 32 products of a K-block sum exactly to an integer below 32 * 2^64 = 2^69
+// in units of 2^(unitExp(A) + unitExp(B)), and the block then weighs
+// 2^(unitExp(A) + unitExp(B) + sA - 127 + sB - 127). What remains is C plus
+// at most a few such terms: when their set bits span at most 127 - log2(n)
+// bits (the usual case: scales that differ by less than about 2^60), one
+// signed 128-bit integer holds the sum exactly and is rounded once. Any
+// other case (specials, a NaN scale, a wider spread, an exact zero that may
+// be -0) is left to the wide path, so both give the same bits everywhere.
+
+namespace {
+
+/// A signed 128-bit integer (a GCC/Clang extension, as clang-22 builds mx).
+__extension__ typedef __int128 Int128;
+/// An unsigned 128-bit integer.
+__extension__ typedef unsigned __int128 UInt128;
+
+/// Most K-blocks one output of the fast path takes (ScaledDotInputs::k /
+/// 32); the instructions have 4 or 2.
+constexpr int kMaxFastBlocks = 8;
+
+/// The elements of one format as signed integers in units of 2^unitExp.
+struct ScaledIntTable {
+  /// Weight of one unit: the format's smallest subnormal.
+  int unitExp = 0;
+  /// Per 8-bit code (higher bits than the format width ignored): the value
+  /// in units, 0 for NaN and Inf codes.
+  std::array<int64_t, 256> value = {};
+  /// Per code: NaN or Inf (only E4M3 and E5M2 have any).
+  std::array<bool, 256> special = {};
+};
+
+/// Returns the integer table of \p fmt, built from its decode table.
+const ScaledIntTable &getScaledIntTable(SourceFormat fmt) {
+  static const std::array<ScaledIntTable, 5> tables = [] {
+    std::array<ScaledIntTable, 5> t;
+    for (int f = 0; f < 5; ++f) {
+      const DecodeTable &decode = getDecodeTable(static_cast<SourceFormat>(f));
+      // Code 1 is the smallest subnormal of every format: mantissa 1.
+      t[f].unitExp = decode[1].exponent;
+      for (int code = 0; code < 256; ++code) {
+        const Element &e = decode[code];
+        t[f].special[code] = e.kind != Element::Finite;
+        if (e.kind != Element::Finite)
+          continue;
+        int64_t units = static_cast<int64_t>(e.mantissa)
+                        << (e.exponent - t[f].unitExp);
+        t[f].value[code] = e.negative ? -units : units;
+      }
+    }
+    return t;
+  }();
+  return tables[static_cast<unsigned>(fmt)];
+}
+
+/// Returns the number of significant bits of \p v (0 for 0).
+int bitLength(UInt128 v) {
+  uint64_t high = static_cast<uint64_t>(v >> 64);
+  uint64_t low = static_cast<uint64_t>(v);
+  if (high)
+    return 128 - __builtin_clzll(high);
+  return low ? 64 - __builtin_clzll(low) : 0;
+}
+
+/// Returns the number of trailing zero bits of \p v != 0.
+int trailingZeros(UInt128 v) {
+  uint64_t low = static_cast<uint64_t>(v);
+  if (low)
+    return __builtin_ctzll(low);
+  return 64 + __builtin_ctzll(static_cast<uint64_t>(v >> 64));
+}
+
+/// Returns \p magnitude * 2^lsbExp (magnitude != 0, below 2^127) rounded to
+/// nearest-even f32: subnormals kept, values that round to 2^128 or more
+/// give +Inf. The same rounding as FixedPoint::roundToFloat.
+float roundMagnitude(UInt128 magnitude, int lsbExp) {
+  int top = bitLength(magnitude) - 1 + lsbExp; // Weight of the leading bit.
+  // f32 keeps 24 significant bits, and no bit below 2^-149.
+  int lsb = top - 23 > -149 ? top - 23 : -149;
+  int shift = lsb - lsbExp;
+  uint64_t q;
+  if (shift <= 0) {
+    q = static_cast<uint64_t>(magnitude) << -shift; // Below 2^24: exact.
+  } else if (shift >= 128) {
+    q = 0; // Below half of the smallest subnormal.
+  } else {
+    q = static_cast<uint64_t>(magnitude >> shift);
+    UInt128 rest = magnitude & ((static_cast<UInt128>(1) << shift) - 1);
+    UInt128 half = static_cast<UInt128>(1) << (shift - 1);
+    if (rest > half || (rest == half && (q & 1)))
+      ++q; // May become 2^24 (or reach 2^-126 from a subnormal): still exact.
+  }
+  if (q == 0)
+    return 0.0f;
+  if (bitLength(q) + lsb > 128)
+    return std::numeric_limits<float>::infinity();
+  return std::ldexp(static_cast<float>(q), lsb);
+}
+
+/// Computes C + sum_b sums[b] * 2^exps[b] (b < numBlocks <= kMaxFastBlocks,
+/// |sums[b]| < 2^70) rounded once to f32 into \p result, when the nonzero
+/// terms fit one 128-bit integer. Returns false, leaving the element to the
+/// wide path, when they do not, when C is NaN or Inf, or when the exact sum
+/// is zero with C = -0 (whose sign depends on the signs of the products).
+bool combineBlocks(const Int128 *sums, const int *exps, int numBlocks, float c,
+                   float &result) {
+  uint32_t cBits;
+  std::memcpy(&cBits, &c, sizeof(cBits));
+  uint32_t cExpField = (cBits >> 23) & 0xFF;
+  uint32_t cManField = cBits & 0x7FFFFF;
+  if (cExpField == 0xFF)
+    return false;
+
+  // The nonzero terms as odd magnitude * 2^exponent.
+  struct Term {
+    UInt128 magnitude;
+    int exponent;
+    bool negative;
+  };
+  Term terms[kMaxFastBlocks + 1];
+  int numTerms = 0;
+  int lo = std::numeric_limits<int>::max();
+  int hi = std::numeric_limits<int>::min();
+  auto addTerm = [&](UInt128 magnitude, int exponent, bool negative) {
+    int zeros = trailingZeros(magnitude);
+    magnitude >>= zeros;
+    exponent += zeros;
+    terms[numTerms++] = {magnitude, exponent, negative};
+    lo = std::min(lo, exponent);
+    hi = std::max(hi, exponent + bitLength(magnitude));
+  };
+  for (int blk = 0; blk < numBlocks; ++blk)
+    if (sums[blk] != 0)
+      addTerm(sums[blk] < 0 ? -static_cast<UInt128>(sums[blk])
+                            : static_cast<UInt128>(sums[blk]),
+              exps[blk], sums[blk] < 0);
+  if (cExpField != 0 || cManField != 0)
+    addTerm(cExpField ? (cManField | 0x800000u) : cManField,
+            cExpField ? static_cast<int>(cExpField) - 150 : -149, cBits >> 31);
+  if (numTerms == 0) {
+    // Every block sums to zero and C is +-0: -0 only if C and every
+    // product are -0, which the wide path works out.
+    if (cBits >> 31)
+      return false;
+    result = 0.0f;
+    return true;
+  }
+  // Each term is below 2^(hi - lo) units of 2^lo, the sum below numTerms
+  // times that: it must stay below 2^127.
+  if (hi - lo + bitLength(static_cast<UInt128>(numTerms)) > 127)
+    return false;
+  Int128 total = 0;
+  for (int t = 0; t < numTerms; ++t) {
+    Int128 v =
+        static_cast<Int128>(terms[t].magnitude << (terms[t].exponent - lo));
+    total += terms[t].negative ? -v : v;
+  }
+  // A zero sum of nonzero terms is +0 (IEEE sum rule under RNE).
+  if (total == 0) {
+    result = 0.0f;
+    return true;
+  }
+  bool negative = total < 0;
+  float magnitude = roundMagnitude(negative ? -static_cast<UInt128>(total)
+                                            : static_cast<UInt128>(total),
+                                   lo);
+  result = negative ? -magnitude : magnitude;
+  return true;
+}
+
+/// combineBlocks for block sums that fit 64 bits, in 64-bit integers and the
+/// host's correctly rounded int64 -> f32 conversion where the sum allows (the
+/// usual case); otherwise it defers to combineBlocks.
+bool combineSmallBlocks(const int64_t *sums, const int *exps, int numBlocks,
+                        float c, float &result) {
+  uint32_t cBits;
+  std::memcpy(&cBits, &c, sizeof(cBits));
+  uint32_t cExpField = (cBits >> 23) & 0xFF;
+  uint32_t cManField = cBits & 0x7FFFFF;
+  int64_t cMantissa = cExpField ? (cManField | 0x800000u) : cManField;
+  int cExp = cExpField ? static_cast<int>(cExpField) - 150 : -149;
+  if (cBits >> 31)
+    cMantissa = -cMantissa;
+  int lo = std::numeric_limits<int>::max();
+  for (int blk = 0; blk < numBlocks; ++blk)
+    if (sums[blk] != 0)
+      lo = std::min(lo, exps[blk]);
+  if (cMantissa != 0)
+    lo = std::min(lo, cExp);
+  // Each term must stay below 2^59 units of 2^lo, so that the sum of up to
+  // kMaxFastBlocks + 1 of them stays below 2^63.
+  auto fits = [&](int64_t value, int exponent) {
+    uint64_t magnitude = value < 0 ? -static_cast<uint64_t>(value) : value;
+    return exponent - lo < 59 &&
+           64 - __builtin_clzll(magnitude | 1) + (exponent - lo) <= 59;
+  };
+  int64_t total = 0;
+  bool small = cExpField != 0xFF && lo != std::numeric_limits<int>::max() &&
+               (cMantissa == 0 || fits(cMantissa, cExp));
+  for (int blk = 0; small && blk < numBlocks; ++blk) {
+    if (sums[blk] == 0)
+      continue;
+    small = fits(sums[blk], exps[blk]);
+    if (small)
+      total += sums[blk] * (int64_t(1) << (exps[blk] - lo));
+  }
+  if (small && cMantissa != 0)
+    total += cMantissa * (int64_t(1) << (cExp - lo));
+  uint64_t magnitude = total < 0 ? -static_cast<uint64_t>(total) : total;
+  // The leading bit's weight: below 2^-126 the result is subnormal and
+  // would be rounded twice by the conversion below; from 2^127 on it may
+  // overflow, which combineBlocks rounds.
+  int top = 63 - __builtin_clzll(magnitude | 1) + lo;
+  if (!small || total == 0 || top < -126 || top > 126 || lo < -1022) {
+    Int128 wide[kMaxFastBlocks];
+    for (int blk = 0; blk < numBlocks; ++blk)
+      wide[blk] = sums[blk];
+    return combineBlocks(wide, exps, numBlocks, c, result);
+  }
+  // One rounding to 24 bits (int64 -> f32 rounds to nearest-even), then an
+  // exact scaling by 2^lo in double.
+  double scale;
+  uint64_t scaleBits = static_cast<uint64_t>(lo + 1023) << 52;
+  std::memcpy(&scale, &scaleBits, sizeof(scale));
+  result = static_cast<float>(static_cast<double>(static_cast<float>(total)) *
+                              scale);
+  return true;
+}
+
+/// The weight of one unit of the block sums of K-block \p blk: 2^exponent.
+int blockExponent(const ScaledIntTable &ta, const ScaledIntTable &tb,
+                  uint8_t scaleA, uint8_t scaleB) {
+  return ta.unitExp + tb.unitExp + (static_cast<int>(scaleA) - 127) +
+         (static_cast<int>(scaleB) - 127);
+}
+
+} // namespace
+
+float mlir::mx::emu::exactScaledDot(const ScaledDotInputs &in) {
+  assert(in.k % kScaleBlock == 0 && "K must be a multiple of 32");
+  int numBlocks = in.k / kScaleBlock;
+  if (numBlocks > kMaxFastBlocks)
+    return wideScaledDot(in);
+  const ScaledIntTable &ta = getScaledIntTable(in.fmtA);
+  const ScaledIntTable &tb = getScaledIntTable(in.fmtB);
+  Int128 sums[kMaxFastBlocks];
+  int exps[kMaxFastBlocks];
+  for (int blk = 0; blk < numBlocks; ++blk) {
+    if (in.scaleA[blk] == 0xFF || in.scaleB[blk] == 0xFF)
+      return wideScaledDot(in);
+    Int128 sum = 0;
+    for (int k = blk * kScaleBlock; k < (blk + 1) * kScaleBlock; ++k) {
+      if (ta.special[in.a[k]] || tb.special[in.b[k]])
+        return wideScaledDot(in);
+      sum += static_cast<Int128>(ta.value[in.a[k]]) * tb.value[in.b[k]];
+    }
+    sums[blk] = sum;
+    exps[blk] = blockExponent(ta, tb, in.scaleA[blk], in.scaleB[blk]);
+  }
+  // The whole-wave path takes the 64-bit combination for every format pair
+  // but E5M2's: the same here, so that both are tested per element.
+  bool small = in.fmtA != SourceFormat::E5M2 && in.fmtB != SourceFormat::E5M2;
+  int64_t smallSums[kMaxFastBlocks];
+  for (int blk = 0; small && blk < numBlocks; ++blk)
+    smallSums[blk] = static_cast<int64_t>(sums[blk]);
+  float result;
+  if (small ? combineSmallBlocks(smallSums, exps, numBlocks, in.c, result)
+            : combineBlocks(sums, exps, numBlocks, in.c, result))
+    return result;
+  return wideScaledDot(in);
+}
+
+//===----------------------------------------------------------------------===//
 // Lane layouts
 //===----------------------------------------------------------------------===//
 
@@ -373,13 +651,29 @@ void accumulatorPosition(MFMAShape shape, int lane, int v, int &row, int &col) {
 void unpackOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
                    uint8_t *out) {
   int md = rowsOf(shape), depth = depthOf(shape);
-  int words = wordsPerLane(fmt), width = bitsOf(fmt);
+  int words = wordsPerLane(fmt);
   for (int lane = 0; lane < kWaveSize; ++lane) {
     int r = lane % md, g = lane / md;
     const uint32_t *laneWords = regs + lane * words;
+    uint8_t items[kItemsPerLane];
+    // A constant width lets the compiler unroll the extraction.
+    auto extractAll = [&](auto width) {
+      for (int t = 0; t < kItemsPerLane; ++t)
+        items[t] = extractItem(laneWords, width, t);
+    };
+    switch (bitsOf(fmt)) {
+    case 4:
+      extractAll(std::integral_constant<int, 4>());
+      break;
+    case 6:
+      extractAll(std::integral_constant<int, 6>());
+      break;
+    default:
+      extractAll(std::integral_constant<int, 8>());
+      break;
+    }
     for (int t = 0; t < kItemsPerLane; ++t)
-      out[r * depth + kIndexOf(fmt, depth, g, t)] =
-          extractItem(laneWords, width, t);
+      out[r * depth + kIndexOf(fmt, depth, g, t)] = items[t];
   }
 }
 
@@ -394,23 +688,169 @@ void unpackScales(MFMAShape shape, const uint32_t *regs, unsigned opsel,
         static_cast<uint8_t>(regs[lane] >> (8 * (opsel & 3)));
 }
 
+/// The logical operands of one scaled MFMA (see scaledMFMA): A [Md][K], B
+/// as [N][K], the scales [Md][blocks] of each and C [Md][Md]. The element
+/// codes are unpacked from the registers on first use (the fast path reads
+/// the registers directly and needs them only for a fallback).
+struct LogicalOperands {
+  const ScaledMFMAOperands &regs;
+  int md, depth, blocks;
+  const uint8_t *scaleA, *scaleB;
+  const float *c;
+  std::array<uint8_t, kWaveSize * kItemsPerLane> a, b;
+  bool unpacked = false;
+
+  LogicalOperands(const ScaledMFMAOperands &regs, const uint8_t *scaleA,
+                  const uint8_t *scaleB, const float *c)
+      : regs(regs), md(rowsOf(regs.shape)), depth(depthOf(regs.shape)),
+        blocks(blocksOf(regs.shape)), scaleA(scaleA), scaleB(scaleB), c(c) {}
+
+  /// The inputs of output element D[i][j].
+  ScaledDotInputs inputs(int i, int j) {
+    if (!unpacked) {
+      unpackOperand(regs.shape, regs.fmtA, regs.a, a.data());
+      unpackOperand(regs.shape, regs.fmtB, regs.b, b.data());
+      unpacked = true;
+    }
+    return {regs.fmtA,
+            regs.fmtB,
+            depth,
+            a.data() + i * depth,
+            b.data() + j * depth,
+            scaleA + i * blocks,
+            scaleB + j * blocks,
+            c[i * md + j]};
+  }
+};
+
+/// Decodes the A or B registers \p regs of format \p fmt straight into
+/// integer units, in the logical order of unpackOperand (out[r * K + k]),
+/// and sets wide[r] for the rows (columns of B) holding a NaN or Inf code.
+template <typename Elem>
+void decodeOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
+                   Elem *out, bool *wide) {
+  const ScaledIntTable &table = getScaledIntTable(fmt);
+  const int md = rowsOf(shape), depth = depthOf(shape);
+  const int words = wordsPerLane(fmt), width = bitsOf(fmt);
+  const bool hasSpecials =
+      fmt == SourceFormat::E4M3 || fmt == SourceFormat::E5M2;
+  for (int lane = 0; lane < kWaveSize; ++lane) {
+    int r = lane % md, g = lane / md;
+    const uint32_t *laneWords = regs + lane * words;
+    Elem *row = out + r * depth;
+    if (width == 4) {
+      // Byte i holds items 2i (low nibble) and 2i + 1: K 32g + 2i and up.
+      Elem *to = row + kScaleBlock * g;
+      for (int i = 0; i < kItemsPerLane / 2; ++i) {
+        uint8_t byte = static_cast<uint8_t>(laneWords[i / 4] >> (8 * (i % 4)));
+        to[2 * i] = static_cast<Elem>(table.value[byte & 0xF]);
+        to[2 * i + 1] = static_cast<Elem>(table.value[byte >> 4]);
+      }
+    } else if (width == 8) {
+      bool special = false;
+      for (int t = 0; t < kItemsPerLane; ++t) {
+        uint8_t code = static_cast<uint8_t>(laneWords[t / 4] >> (8 * (t % 4)));
+        row[kIndexOf(fmt, depth, g, t)] = static_cast<Elem>(table.value[code]);
+        special |= table.special[code];
+      }
+      wide[r] |= hasSpecials && special;
+    } else {
+      for (int t = 0; t < kItemsPerLane; ++t)
+        row[kScaleBlock * g + t] =
+            static_cast<Elem>(table.value[extractItem(laneWords, width, t)]);
+    }
+  }
+}
+
+/// The fast exact path of a whole MFMA (see exactScaledDot), with elements
+/// held as \p Elem and K-blocks summed in \p Acc, which must hold 32
+/// products of any two elements of the formats.
+template <typename Elem, typename Acc>
+void fastMFMAWith(LogicalOperands &ops, float *result) {
+  const ScaledIntTable &ta = getScaledIntTable(ops.regs.fmtA);
+  const ScaledIntTable &tb = getScaledIntTable(ops.regs.fmtB);
+  const int md = ops.md, depth = ops.depth, blocks = ops.blocks;
+  constexpr int kMaxElements = kWaveSize * kItemsPerLane;
+  Elem av[kMaxElements], bv[kMaxElements];
+  // Rows of A and columns of B with a NaN/Inf code or a NaN scale take the
+  // wide path; their (zero) integer values are not used.
+  bool rowWide[32] = {}, colWide[32] = {};
+  decodeOperand(ops.regs.shape, ops.regs.fmtA, ops.regs.a, av, rowWide);
+  decodeOperand(ops.regs.shape, ops.regs.fmtB, ops.regs.b, bv, colWide);
+  int expA[32 * kMaxFastBlocks], expB[32 * kMaxFastBlocks];
+  for (int r = 0; r < md; ++r)
+    for (int blk = 0; blk < blocks; ++blk) {
+      int index = r * blocks + blk;
+      rowWide[r] |= ops.scaleA[index] == 0xFF;
+      colWide[r] |= ops.scaleB[index] == 0xFF;
+      expA[index] = ta.unitExp + static_cast<int>(ops.scaleA[index]) - 127;
+      expB[index] = tb.unitExp + static_cast<int>(ops.scaleB[index]) - 127;
+    }
+
+  for (int i = 0; i < md; ++i)
+    for (int j = 0; j < md; ++j) {
+      float &out = result[i * md + j];
+      if (rowWide[i] || colWide[j]) {
+        out = wideScaledDot(ops.inputs(i, j));
+        continue;
+      }
+      using Sum = std::conditional_t<sizeof(Acc) <= 8, int64_t, Int128>;
+      Sum sums[kMaxFastBlocks];
+      int exps[kMaxFastBlocks];
+      for (int blk = 0; blk < blocks; ++blk) {
+        const Elem *pa = av + i * depth + blk * kScaleBlock;
+        const Elem *pb = bv + j * depth + blk * kScaleBlock;
+        Acc sum = 0;
+        for (int k = 0; k < kScaleBlock; ++k)
+          sum += static_cast<Acc>(pa[k]) * static_cast<Acc>(pb[k]);
+        sums[blk] = sum;
+        exps[blk] = expA[i * blocks + blk] + expB[j * blocks + blk];
+      }
+      bool done;
+      if constexpr (sizeof(Acc) <= 8)
+        done = combineSmallBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+      else
+        done = combineBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+      if (!done)
+        out = wideScaledDot(ops.inputs(i, j));
+    }
+}
+
+/// Computes every output of a whole MFMA with the numerics of exactScaledDot
+/// into \p result ([Md][Md]), with the narrowest integers that hold the
+/// formats' block sums exactly.
+void fastMFMA(LogicalOperands &ops, float *result) {
+  auto isSmall = [](SourceFormat fmt) {
+    return fmt == SourceFormat::E2M1 || fmt == SourceFormat::E2M3 ||
+           fmt == SourceFormat::E3M2;
+  };
+  SourceFormat fmtA = ops.regs.fmtA, fmtB = ops.regs.fmtB;
+  // fp4/fp6: elements below 2^9 units, 32 products below 2^23.
+  if (isSmall(fmtA) && isSmall(fmtB))
+    return fastMFMAWith<int16_t, int32_t>(ops, result);
+  // With E4M3: elements below 2^18 units, 32 products below 2^41.
+  if (fmtA != SourceFormat::E5M2 && fmtB != SourceFormat::E5M2)
+    return fastMFMAWith<int32_t, int64_t>(ops, result);
+  // With E5M2: elements below 2^32 units, 32 products below 2^69.
+  return fastMFMAWith<int64_t, Int128>(ops, result);
+}
+
 } // namespace
 
 void mlir::mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
                                ScaledDotFn numerics) {
   const MFMAShape shape = ops.shape;
-  const int md = rowsOf(shape), depth = depthOf(shape);
-  const int blocks = blocksOf(shape), acc = accumulatorsPerLane(shape);
+  const int md = rowsOf(shape), acc = accumulatorsPerLane(shape);
   static_assert(16 * 128 == kWaveSize * kItemsPerLane &&
                     32 * 64 == kWaveSize * kItemsPerLane,
                 "every lane item is one matrix element");
 
   // Logical operands: A [Md][K], B as [N][K], scales [Md][blocks], C [Md][Md].
-  std::vector<uint8_t> a(md * depth), b(md * depth);
-  std::vector<uint8_t> sa(md * blocks), sb(md * blocks);
-  std::vector<float> c(md * md), result(md * md);
-  unpackOperand(shape, ops.fmtA, ops.a, a.data());
-  unpackOperand(shape, ops.fmtB, ops.b, b.data());
+  // Fixed-size buffers, so that an MFMA allocates nothing.
+  constexpr int kScales = kWaveSize;
+  constexpr int kAccumulators = 32 * 32;
+  std::array<uint8_t, kScales> sa, sb;
+  std::array<float, kAccumulators> c, result;
   unpackScales(shape, ops.scaleA, ops.opselA, sa.data());
   unpackScales(shape, ops.scaleB, ops.opselB, sb.data());
   for (int lane = 0; lane < kWaveSize; ++lane)
@@ -420,13 +860,14 @@ void mlir::mx::emu::scaledMFMA(const ScaledMFMAOperands &ops, float *d,
       c[row * md + col] = ops.c[lane * acc + v];
     }
 
-  for (int i = 0; i < md; ++i)
-    for (int j = 0; j < md; ++j) {
-      ScaledDotInputs in{ops.fmtA,        ops.fmtB,      depth,
-                         &a[i * depth],   &b[j * depth], &sa[i * blocks],
-                         &sb[j * blocks], c[i * md + j]};
-      result[i * md + j] = numerics(in);
-    }
+  LogicalOperands logical(ops, sa.data(), sb.data(), c.data());
+  if (numerics == exactScaledDot) {
+    fastMFMA(logical, result.data());
+  } else {
+    for (int i = 0; i < md; ++i)
+      for (int j = 0; j < md; ++j)
+        result[i * md + j] = numerics(logical.inputs(i, j));
+  }
 
   // Written only after every input was read, so d may alias ops.c.
   for (int lane = 0; lane < kWaveSize; ++lane)

@@ -70,14 +70,11 @@ int64_t mlir::mx::emu::detail::getMemElemBytes(Type type) {
   return bits / 8;
 }
 
-/// Reads `width` bits at bit offset `bit` of `data` (little-endian stream).
-uint64_t mlir::mx::emu::detail::readBits(const uint8_t *data, uint64_t bit,
-                                         unsigned width) {
+/// readBits of a field that is not whole aligned bytes, bit by bit.
+uint64_t mlir::mx::emu::detail::readUnalignedBits(const uint8_t *data,
+                                                  uint64_t bit,
+                                                  unsigned width) {
   uint64_t value = 0;
-  if (width % 8 == 0 && bit % 8 == 0) {
-    std::memcpy(&value, data + bit / 8, width / 8);
-    return value;
-  }
   for (unsigned i = 0; i < width; ++i) {
     uint64_t b = bit + i;
     value |= uint64_t((data[b / 8] >> (b % 8)) & 1) << i;
@@ -85,13 +82,9 @@ uint64_t mlir::mx::emu::detail::readBits(const uint8_t *data, uint64_t bit,
   return value;
 }
 
-/// Writes the low `width` bits of `value` at bit offset `bit` of `data`.
-void mlir::mx::emu::detail::writeBits(uint8_t *data, uint64_t bit,
-                                      unsigned width, uint64_t value) {
-  if (width % 8 == 0 && bit % 8 == 0) {
-    std::memcpy(data + bit / 8, &value, width / 8);
-    return;
-  }
+/// writeBits of a field that is not whole aligned bytes, bit by bit.
+void mlir::mx::emu::detail::writeUnalignedBits(uint8_t *data, uint64_t bit,
+                                               unsigned width, uint64_t value) {
   for (unsigned i = 0; i < width; ++i) {
     uint64_t b = bit + i;
     uint8_t m = uint8_t(1u << (b % 8));

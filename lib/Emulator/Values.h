@@ -190,11 +190,29 @@ inline int64_t signExtend(uint64_t value, unsigned width) {
   return int64_t(value << (64 - width)) >> (64 - width);
 }
 
+/// readBits and writeBits for fields that are not whole aligned bytes.
+uint64_t readUnalignedBits(const uint8_t *data, uint64_t bit, unsigned width);
+void writeUnalignedBits(uint8_t *data, uint64_t bit, unsigned width,
+                        uint64_t value);
+
 /// Reads `width` bits at bit offset `bit` of `data` (little-endian stream).
-uint64_t readBits(const uint8_t *data, uint64_t bit, unsigned width);
+/// Inline: whole aligned bytes (every integer and float of 8 bits or more)
+/// are read on every element of every elementwise op.
+inline uint64_t readBits(const uint8_t *data, uint64_t bit, unsigned width) {
+  if (width % 8 != 0 || bit % 8 != 0)
+    return readUnalignedBits(data, bit, width);
+  uint64_t value = 0;
+  std::memcpy(&value, data + bit / 8, width / 8);
+  return value;
+}
 
 /// Writes the low `width` bits of `value` at bit offset `bit` of `data`.
-void writeBits(uint8_t *data, uint64_t bit, unsigned width, uint64_t value);
+inline void writeBits(uint8_t *data, uint64_t bit, unsigned width,
+                      uint64_t value) {
+  if (width % 8 != 0 || bit % 8 != 0)
+    return writeUnalignedBits(data, bit, width, value);
+  std::memcpy(data + bit / 8, &value, width / 8);
+}
 
 /// Copies `numBits` bits from `src` at `srcBit` to `dst` at `dstBit`.
 void copyBits(uint8_t *dst, uint64_t dstBit, const uint8_t *src,

@@ -12,8 +12,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mlir;
@@ -107,7 +109,7 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
 
   emu::HostRunStats stats;
   llvm::Expected<SmallVector<emu::HostValue>> results =
-      emu::runHostFunction(host, args, &stats);
+      emu::runHostFunction(host, args, &stats, options.run);
   if (!results)
     return func.emitError() << "the gfx950 emulator failed on @" << name << ": "
                             << llvm::toString(results.takeError());
@@ -118,6 +120,15 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
        << stats.launchesPerKernel.size() << " kernels), " << stats.workgroups
        << " workgroups, " << stats.mfmas << " MFMAs";
     options.reportStats(line);
+    if (stats.mfmas) {
+      line.clear();
+      os << "gfx950-emu @" << name << ": the launches with MFMAs took "
+         << llvm::format("%.3f", stats.mfmaLaunchSeconds) << " s: "
+         << llvm::format("%.0f", double(stats.mfmas) /
+                                     std::max(stats.mfmaLaunchSeconds, 1e-9))
+         << " MFMAs/s";
+      options.reportStats(line);
+    }
   }
 
   SmallVector<HostTensor> tensors;

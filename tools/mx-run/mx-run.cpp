@@ -32,10 +32,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 
 using namespace mlir;
@@ -143,6 +145,15 @@ static cl::opt<bool> emulatorStats(
              "workgroups and MFMAs executed"),
     cl::init(false), cl::cat(mxRunCategory));
 
+/// --threads; created in main (see registerThreadsOption).
+static cl::opt<unsigned> *emulatorThreads = nullptr;
+
+static cl::opt<cl::boolOrDefault> emulatorProgress(
+    "progress",
+    cl::desc("With the gfx950-emu backend, show the workgroups done of each "
+             "launch on stderr (default: when stderr is a terminal)"),
+    cl::cat(mxRunCategory));
+
 static cl::opt<std::string> preprocessPipeline(
     "preprocess",
     cl::desc("Textual pass pipeline run on the program before the backend, "
@@ -177,6 +188,28 @@ static bool compareAll(ArrayRef<HostTensor> got, ArrayRef<HostTensor> want,
     passed &= result.passed();
   }
   return passed;
+}
+
+/// A progress callback for the emulator: "mx-run: @module::@kernel:
+/// done/total workgroups" on stderr, at most every 200 ms and when a launch
+/// completes; rewritten in place on a terminal (\p terminal), one line per
+/// report otherwise (at most one a second).
+static std::function<void(StringRef, int64_t, int64_t)>
+makeProgressPrinter(bool terminal) {
+  using Clock = std::chrono::steady_clock;
+  auto last = std::make_shared<Clock::time_point>();
+  return [terminal, last](StringRef kernel, int64_t done, int64_t total) {
+    Clock::time_point now = Clock::now();
+    auto interval = terminal ? std::chrono::milliseconds(200)
+                             : std::chrono::milliseconds(1000);
+    if (done != total && now - *last < interval)
+      return;
+    *last = now;
+    llvm::errs() << (terminal ? "\r" : "") << "mx-run: " << kernel << ": "
+                 << done << "/" << total << " workgroups"
+                 << (terminal && done != total ? "\x1b[K" : "\n");
+    llvm::errs().flush();
+  };
 }
 
 /// The phase being timed (--timing); compilations nest their passes in it.
@@ -221,6 +254,11 @@ static int runMain() {
       options.reportStats = [](StringRef line) {
         llvm::outs() << line << "\n";
       };
+    options.run.threads = *emulatorThreads;
+    bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
+    if (emulatorProgress == cl::BOU_TRUE ||
+        (emulatorProgress == cl::BOU_UNSET && terminal))
+      options.run.progress = makeProgressPrinter(terminal);
     backend = std::make_unique<GFX950EmulatorBackend>(options);
   } else {
     backend = createExecutionBackend(backendName);
@@ -396,8 +434,25 @@ static int runMain() {
   return passed ? 0 : kExitMismatch;
 }
 
+/// Registers --threads. libLLVM already registers an internal, undocumented
+/// "threads" option of its own, which mx-run does not use: it is taken off
+/// the command line first, so that --threads is mx-run's.
+static void registerThreadsOption() {
+  auto &registered = cl::getRegisteredOptions();
+  if (cl::Option *existing = registered.lookup("threads"))
+    existing->removeArgument();
+  static cl::opt<unsigned> threads(
+      "threads",
+      cl::desc("With the gfx950-emu backend, host threads that run the "
+               "workgroups of each launch (default 0: one per hardware "
+               "thread; the results do not depend on it)"),
+      cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));
+  emulatorThreads = &threads;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  registerThreadsOption();
   registerMXPasses();
   registerPipelineUpstreamPasses();
   registerAsmPrinterCLOptions();

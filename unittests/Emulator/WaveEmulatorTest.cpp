@@ -44,9 +44,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <random>
 
 using namespace mlir;
@@ -54,6 +56,7 @@ using namespace mlir::mx;
 using mlir::mx::emu::HostBuffer;
 using mlir::mx::emu::HostValue;
 using mlir::mx::emu::runKernel;
+using mlir::mx::emu::RunOptions;
 using mlir::mx::emu::RunStats;
 namespace ref = ::mx::ref;
 
@@ -190,6 +193,74 @@ TEST_F(WaveEmulatorTest, ThreadAndBlockIdsLoopsAndStores) {
   for (int64_t i = 0; i < blocks * threads; ++i)
     EXPECT_EQ(values[i], 3 * i + n * (n - 1) / 2) << "element " << i;
   EXPECT_EQ(stats.workgroups, blocks);
+}
+
+/// Runs the @iota kernel of \p module (kSmallKernels: out[i] = 3 i +
+/// n (n - 1) / 2 for thread i of the grid) on \p blocks workgroups of
+/// \p threads threads into \p out (of \p outElements elements) with
+/// \p options; returns the error message ("" on success).
+std::string runIota(ModuleOp module, HostBuffer &out, int64_t outElements,
+                    int64_t blocks, int64_t threads, int64_t n,
+                    const RunOptions &options, RunStats *stats = nullptr) {
+  gpu::GPUFuncOp kernel = mlir::mx::emu::test::findKernel(module, "iota");
+  if (!kernel)
+    return "no kernel";
+  return message(runKernel(
+      kernel, {HostValue::memref(out, {outElements}), HostValue::integer(n)},
+      {blocks, 1, 1}, {threads, 1, 1}, stats, options));
+}
+
+/// Workgroups on several host threads: the same memory, counters and
+/// progress reports (every workgroup once, the last one total/total) as on
+/// one.
+TEST_F(WaveEmulatorTest, ParallelWorkgroupsMatchSequential) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  const int64_t blocks = 37, threads = 64, n = 4;
+  std::vector<std::vector<int32_t>> results;
+  for (unsigned hostThreads : {1u, 4u}) {
+    HostBuffer out(blocks * threads * 4);
+    RunStats stats;
+    RunOptions options;
+    options.threads = hostThreads;
+    int64_t calls = 0, lastDone = 0;
+    options.progress = [&](StringRef name, int64_t done, int64_t total) {
+      EXPECT_EQ(name, "@iota");
+      EXPECT_EQ(total, blocks);
+      EXPECT_EQ(done, lastDone + 1);
+      lastDone = done;
+      ++calls;
+    };
+    ASSERT_EQ(runIota(*module, out, blocks * threads, blocks, threads, n,
+                      options, &stats),
+              "");
+    EXPECT_EQ(stats.workgroups, blocks);
+    EXPECT_EQ(calls, blocks);
+    results.push_back(out.as<int32_t>());
+  }
+  for (int64_t i = 0; i < blocks * threads; ++i)
+    ASSERT_EQ(results[1][i], 3 * i + n * (n - 1) / 2) << "element " << i;
+  EXPECT_EQ(results[0], results[1]);
+}
+
+/// A failure on several host threads is the one of the lowest-numbered
+/// failing workgroup, word for word as on one thread.
+TEST_F(WaveEmulatorTest, ParallelFailureNamesTheLowestFailingWorkgroup) {
+  OwningOpRef<ModuleOp> module = parse(kSmallKernels);
+  ASSERT_TRUE(module);
+  // Workgroups 0-16 fit the buffer, 17-39 store out of bounds.
+  const int64_t blocks = 40, threads = 64, fitting = 17;
+  std::vector<std::string> errors;
+  for (unsigned hostThreads : {1u, 3u}) {
+    HostBuffer out(fitting * threads * 4);
+    RunOptions options;
+    options.threads = hostThreads;
+    errors.push_back(
+        runIota(*module, out, fitting * threads, blocks, threads, 1, options));
+  }
+  EXPECT_NE(errors[0].find("in workgroup (17, 0, 0)"), std::string::npos)
+      << errors[0];
+  EXPECT_EQ(errors[1], errors[0]);
 }
 
 TEST_F(WaveEmulatorTest, VectorsPrivateMemoryAndFloats) {
@@ -1144,19 +1215,26 @@ TEST_F(MXFP4UKernelTest, ReadingTheWrongStageIsDetected) {
 TEST_F(MXFP4UKernelTest, Throughput16x4x2) {
   OwningOpRef<ModuleOp> module = buildKernel(k16x4x2, true);
   ASSERT_TRUE(module);
-  Problem p = makeProblem(k16x4x2, 2, /*exact=*/false, 11);
+  const int64_t kTiles = 8;
+  Problem p = makeProblem(k16x4x2, kTiles, /*exact=*/false, 11);
   Buffers buf = layOut(k16x4x2, p, LayoutBug::None);
   RunStats stats;
+  // Wall time, and the CPU time of this thread (what the run costs when
+  // other processes share the cores).
   auto start = std::chrono::steady_clock::now();
+  std::clock_t cpuStart = std::clock();
   ASSERT_EQ(run(*module, k16x4x2, buf, &stats), "");
+  double cpuSeconds = double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::printf("[ perf ] 16x4x2 tile, 4 waves, Ko = 2: %lld MFMAs, %lld ops "
-              "in %.3f s: %.0f MFMAs/s\n",
-              (long long)stats.mfmas, (long long)stats.operations, seconds,
-              double(stats.mfmas) / seconds);
-  EXPECT_EQ(stats.mfmas, 4 * 16 * 4 * 2 * 2);
+  std::printf("[ perf ] 16x4x2 tile, 4 waves, Ko = %lld: %lld MFMAs, %lld ops "
+              "in %.3f s: %.0f MFMAs/s (CPU time %.3f s: %.0f MFMAs/s)\n",
+              (long long)kTiles, (long long)stats.mfmas,
+              (long long)stats.operations, seconds,
+              double(stats.mfmas) / seconds, cpuSeconds,
+              double(stats.mfmas) / std::max(cpuSeconds, 1e-9));
+  EXPECT_EQ(stats.mfmas, 4 * 16 * 4 * 2 * kTiles);
 }
 
 //===----------------------------------------------------------------------===//

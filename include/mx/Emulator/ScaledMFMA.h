@@ -9,8 +9,9 @@
 //   v_mfma_scale_f32_16x16x128_f8f6f4   (MLIR: amdgpu.scaled_mfma 16x16x128)
 //   v_mfma_scale_f32_32x32x64_f8f6f4    (MLIR: amdgpu.scaled_mfma 32x32x64)
 // as a pure function over the register contents of all 64 lanes of a wave.
-// Standard C++17 only: no MLIR/LLVM dependency, and no code shared with the
-// numeric reference (mx::ref) that it is checked against; element codes are
+// C++17 (the implementation also uses the GCC/Clang __int128 and bit
+// builtins): no MLIR/LLVM dependency, and no code shared with the numeric
+// reference (mx::ref) that it is checked against; element codes are
 // decoded by a small decoder of its own, built from the format parameters.
 // It lives in the emulator's namespace, mlir::mx::emu, without using MLIR.
 //
@@ -127,11 +128,13 @@ using ScaledDotFn = float (*)(const ScaledDotInputs &in);
 ///                                      * 2^(sB[k/32][j] - 127)
 ///                                      * decode(A[i][k]) * decode(B[k][j]) )
 ///
-/// The sum is computed EXACTLY for every input: each term is an integer
-/// mantissa times a power of two, accumulated in a 640-bit fixed-point
-/// integer with LSB 2^-320 (products span 2^-286 ... < 2^288 with the scales,
-/// C spans 2^-149 ... < 2^128, and 128 terms add < 8 bits), so no input can
-/// lose a bit before the single final round-to-nearest-even to f32.
+/// The sum is computed EXACTLY for every input, so no input can lose a bit
+/// before the single final round-to-nearest-even to f32. Two paths compute
+/// it: a fast one sums each K-block's products as integers (in units of the
+/// formats' smallest subnormals) and adds the blocks and C in one 128-bit
+/// integer when their set bits fit it; every other case (NaN/Inf codes, NaN
+/// scales, a wider exponent spread, a zero that may be -0) falls back to
+/// wideScaledDot, so the two paths give the same bits for every input.
 /// Denormal inputs (elements, C) and outputs are kept (never flushed);
 /// overflow gives +-Inf (MODE.FP16_OVFL = 0). Special values:
 ///   - a scale byte 0xFF (E8M0 NaN) in any block makes the result NaN, even
@@ -143,6 +146,14 @@ using ScaledDotFn = float (*)(const ScaledDotInputs &in);
 ///     (IEEE 754 sum-of-zeros rule under RNE), else +0.
 /// NaN results are the canonical quiet NaN 0x7FC00000.
 float exactScaledDot(const ScaledDotInputs &in);
+
+/// The wide path of exactScaledDot, for every input: each term is an integer
+/// mantissa times a power of two, accumulated in a 640-bit fixed-point
+/// integer with LSB 2^-320 (products span 2^-286 ... < 2^288 with the scales,
+/// C spans 2^-149 ... < 2^128, and up to 2^8 terms add < 8 bits). Same
+/// results as exactScaledDot, much slower; exposed so that tests compare the
+/// two paths.
+float wideScaledDot(const ScaledDotInputs &in);
 
 /// The operands of one scaled MFMA, for all 64 lanes of the wave.
 struct ScaledMFMAOperands {
@@ -172,8 +183,9 @@ struct ScaledMFMAOperands {
 /// Executes one scaled MFMA for the whole wave, writing the D accumulators
 /// \p d in the layout of C (kWaveSize * accumulatorsPerLane(shape) floats).
 /// \p d may alias ops.c (in-place accumulation). Every output element is
-/// computed by \p numerics from its logical inputs. EXEC is ignored (all 64
-/// lanes compute), as on hardware.
+/// computed by \p numerics from its logical inputs; with exactScaledDot the
+/// whole wave's elements are decoded once and summed by its fast path. EXEC
+/// is ignored (all 64 lanes compute), as on hardware.
 void scaledMFMA(const ScaledMFMAOperands &ops, float *d,
                 ScaledDotFn numerics = exactScaledDot);
 

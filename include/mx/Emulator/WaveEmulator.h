@@ -155,6 +155,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -346,18 +347,37 @@ struct RunStats {
   int64_t mfmas = 0;
 };
 
+/// How the emulator runs launches.
+struct RunOptions {
+  /// Host threads that run the workgroups of a launch: 1 runs them one after
+  /// the other in order (x fastest, then y, then z); N > 1 runs up to N at a
+  /// time, each workgroup still in lock step on one thread with its own
+  /// workgroup memory and LDS/barrier checks. Workgroups of a correct kernel
+  /// write disjoint global memory, so the results are the same for every N;
+  /// a failure reports the lowest-numbered failing workgroup, as with 1
+  /// (later workgroups may have run and written memory too). Kernels that
+  /// use a mutable memref.global run on one thread. 0 means one per
+  /// hardware thread.
+  unsigned threads = 1;
+  /// Called after each workgroup with the launch's kernel symbol
+  /// ("@module::@kernel", or "@kernel" for runKernel), the workgroups done
+  /// and their total; never concurrently.
+  std::function<void(StringRef kernel, int64_t done, int64_t total)> progress;
+};
+
 /// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with
 /// workgroups of \p blockSize threads (x fastest; at most 1024 threads) on
 /// the arguments \p args (one per function argument, in order). Workgroups
-/// run one after the other; the threads of a workgroup run in lock step, the
-/// waves being threads 64w .. 64w+63 of the linearized thread id. Returns an
-/// error describing the first failure (see the file header); memory written
-/// before the failure stays written. \p stats, when given, receives the
-/// counters of the launch.
+/// run as \p options says (by default one after the other); the threads of
+/// a workgroup run in lock step, the waves being threads 64w .. 64w+63 of
+/// the linearized thread id. Returns an error describing the first failure
+/// (see the file header); memory written before the failure stays written.
+/// \p stats, when given, receives the counters of the launch.
 llvm::Error runKernel(gpu::GPUFuncOp kernel, ArrayRef<HostValue> args,
                       std::array<int64_t, 3> gridSize,
                       std::array<int64_t, 3> blockSize,
-                      RunStats *stats = nullptr);
+                      RunStats *stats = nullptr,
+                      const RunOptions &options = {});
 
 /// Counters of one host function run.
 struct HostRunStats {
@@ -371,6 +391,9 @@ struct HostRunStats {
   int64_t hostOperations = 0;
   /// Launches per kernel, keyed by its symbol ("@module::@kernel").
   std::map<std::string, int64_t> launchesPerKernel;
+  /// Wall-clock seconds of the launches that executed MFMAs (for
+  /// throughput figures: mfmas / mfmaLaunchSeconds).
+  double mfmaLaunchSeconds = 0;
 };
 
 /// Interprets the host function \p function (a `func.func` of a module with
@@ -384,7 +407,7 @@ struct HostRunStats {
 /// the counters of the run (also on failure).
 llvm::Expected<SmallVector<HostValue>>
 runHostFunction(func::FuncOp function, ArrayRef<HostValue> args,
-                HostRunStats *stats = nullptr);
+                HostRunStats *stats = nullptr, const RunOptions &options = {});
 
 } // namespace mlir::mx::emu
 

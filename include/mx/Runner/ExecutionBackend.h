@@ -14,6 +14,7 @@
 #ifndef MX_RUNNER_EXECUTIONBACKEND_H
 #define MX_RUNNER_EXECUTIONBACKEND_H
 
+#include "mx/Emulator/WaveEmulator.h"
 #include "mx/Runner/HostTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -136,6 +137,9 @@ public:
     std::function<LogicalResult(PassManager &)> configurePassManager;
     /// If set, receives one line per run: launches, workgroups, MFMAs.
     std::function<void(StringRef)> reportStats;
+    /// How the emulator runs the launches: host threads per launch
+    /// (default 1) and a progress callback.
+    emu::RunOptions run;
   };
 
   GFX950EmulatorBackend() = default;
