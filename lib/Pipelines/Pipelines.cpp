@@ -89,6 +89,8 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   dispatches.workgroupSize = options.relayoutWorkgroupSize;
   pm.addNestedPass<func::FuncOp>(
       mx::createConvertLinalgToGPUDispatches(dispatches));
+  // The independent relayouts of the operands as one dispatch.
+  pm.addNestedPass<func::FuncOp>(mx::createMXMergeGPULaunches());
   pm.addPass(gfx950::createMXGFX950LowerTiledMMA());
   pm.addPass(gfx950::createMXGFX950SpecializeUKernels());
   pm.addPass(createCanonicalizerPass());

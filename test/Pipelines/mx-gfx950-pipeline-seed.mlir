@@ -23,23 +23,23 @@
 //     GPU-DAG:   %[[WG:.+]] = arith.constant 256 : index
 //     GPU-DAG:   %[[MO:.+]] = arith.constant 40 : index
 //     GPU-DAG:   %[[NO:.+]] = arith.constant 64 : index
-//     GPU-DAG:   gpu.launch_func @[[RA:seed_relayout[0-9]+_[a-z]+]]::@[[RA]] {{.*}} args(%[[A]] : memref<10000x8192xi8>, %[[TA:[^ ]+]] : memref<40x64x16x2x4x16x16xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RB:seed_relayout[0-9]+_[a-z]+]]::@[[RB]] {{.*}} args(%[[B]] : memref<16384x8192xi8>, %[[TB:[^ ]+]] : memref<64x64x4x4x2x4x16x16xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RSA:seed_relayout[0-9]+_[a-z]+]]::@[[RSA]] {{.*}} args(%[[SA]] : memref<10000x512xi8>, %[[TSA:[^ ]+]] : memref<40x64x4x16x16x2xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RSB:seed_relayout[0-9]+_[a-z]+]]::@[[RSB]] {{.*}} args(%[[SB]] : memref<16384x512xi8>, %[[TSB:[^ ]+]] : memref<64x64x4x4x16x4x2xi8>)
+// One dispatch relays out all operands (A, B, their scales, the
+// accumulator), then the GEMM, then the result's relayout: 3 dispatches.
+//         GPU:   gpu.launch_func @[[RA:seed_relayout[0-9]+_[a-z]+]]::@[[RA]] {{.*}} args(%[[A]] : memref<10000x8192xi8>, %[[TA:[^ ]+]] : memref<40x64x16x2x4x16x16xi8>,
+//    GPU-SAME:     %[[B]] : memref<16384x8192xi8>, %[[TB:[^ ]+]] : memref<64x64x4x4x2x4x16x16xi8>, %[[SA]] : memref<10000x512xi8>, %[[TSA:[^ ]+]] : memref<40x64x4x16x16x2xi8>,
+//    GPU-SAME:     %[[SB]] : memref<16384x512xi8>, %[[TSB:[^ ]+]] : memref<64x64x4x4x16x4x2xi8>
 //         GPU:   gpu.launch_func @seed_mma0::@seed_mma0 blocks in (%[[NO]], %[[MO]], %[[ONE]]) threads in (%[[WG]], %[[ONE]], %[[ONE]])
 //    GPU-SAME:     args(%[[TA]] : memref<40x64x16x2x4x16x16xi8>, %[[TB]] : memref<64x64x4x4x2x4x16x16xi8>, %[[TSA]] : memref<40x64x4x16x16x2xi8>, %[[TSB]] : memref<64x64x4x4x16x4x2xi8>, %[[TC:[^ ]+]] : memref<40x64x4x16x4x4x16x4xf32>)
 //         GPU:   gpu.launch_func @[[RC:seed_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<40x64x4x16x4x4x16x4xf32>, %[[R:[^ ]+]] : memref<10000x16384xf32>)
 //         GPU:   return %[[R]] : memref<10000x16384xf32>
 // The padded rows of A read as fp4 zeros, those of its scales as 1.0
-// (0x7F), never NaN.
+// (0x7F), never NaN; blocks past A's run the next relayout.
 //         GPU:   gpu.module @[[RA]]
 //         GPU:     %[[ZERO:.+]] = arith.constant 0 : i8
+//         GPU:     %[[ONESCALE:.+]] = arith.constant 127 : i8
 //         GPU:     %[[VA:.+]] = memref.load %{{.+}} : memref<10000x8192xi8>
 //    GPU-NEXT:     %[[PA:.+]] = arith.select %{{.+}}, %[[VA]], %[[ZERO]] : i8
 //    GPU-NEXT:     memref.store %[[PA]], %{{.+}} : memref<40x64x16x2x4x16x16xi8>
-//         GPU:   gpu.module @[[RSA]]
-//         GPU:     %[[ONESCALE:.+]] = arith.constant 127 : i8
 //         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
 //    GPU-NEXT:     memref.store %[[PSA]], %{{.+}} : memref<40x64x4x16x16x2xi8>

@@ -23,10 +23,10 @@
 
 // output=gpu: the host function takes and returns buffers; MX data are bytes
 // (fp4 rows of 8192 values are 4096 bytes) and keep their logical type in
-// mx.packed_type. Each operand is relaid out by a dispatch into the tiled
-// buffer [Mo, Ko, <tile>] that the contraction reads (lhs: [1, 32, 16 im,
-// 2 ik, 4 g, 16 r, 16 bytes]), the contraction is one launch of 1 x 1
-// workgroups of 4 waves, and a last dispatch relays the result back.
+// mx.packed_type. Each operand is relaid out into the tiled buffer [Mo, Ko,
+// <tile>] that the contraction reads (lhs: [1, 32, 16 im, 2 ik, 4 g, 16 r,
+// 16 bytes]), all of them by one dispatch; the contraction is one launch of
+// 1 x 1 workgroups of 4 waves, and a last dispatch relays the result back.
 //   GPU-LABEL: func.func @nt_fp4
 //    GPU-SAME:   (%[[A:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
 //    GPU-SAME:    %[[B:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
@@ -35,10 +35,12 @@
 //    GPU-SAME:    %[[C:[^:]+]]: memref<256x256xf32>) -> memref<256x256xf32>
 //     GPU-DAG:   %[[ONE:.+]] = arith.constant 1 : index
 //     GPU-DAG:   %[[WG:.+]] = arith.constant 256 : index
-//     GPU-DAG:   gpu.launch_func @[[RA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<256x4096xi8>, %[[TA:[^ ]+]] : memref<1x32x16x2x4x16x16xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RB:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RB]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[B]] : memref<256x4096xi8>, %[[TB:[^ ]+]] : memref<1x32x4x4x2x4x16x16xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RSA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RSA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[SA]] : memref<256x256xi8>, %[[TSA:[^ ]+]] : memref<1x32x4x16x16x2xi8>)
-//     GPU-DAG:   gpu.launch_func @[[RSB:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RSB]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]]) args(%[[SB]] : memref<256x256xi8>, %[[TSB:[^ ]+]] : memref<1x32x4x4x16x4x2xi8>)
+// The operands' relayouts are independent: one dispatch runs them all
+// (mx-merge-gpu-launches), its grid the sum of theirs.
+//         GPU:   gpu.launch_func @[[RA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]])
+//    GPU-SAME:     args(%[[A]] : memref<256x4096xi8>, %[[TA:[^ ]+]] : memref<1x32x16x2x4x16x16xi8>, %[[B]] : memref<256x4096xi8>, %[[TB:[^ ]+]] : memref<1x32x4x4x2x4x16x16xi8>,
+//    GPU-SAME:          %[[SA]] : memref<256x256xi8>, %[[TSA:[^ ]+]] : memref<1x32x4x16x16x2xi8>, %[[SB]] : memref<256x256xi8>, %[[TSB:[^ ]+]] : memref<1x32x4x4x16x4x2xi8>,
+//    GPU-SAME:          %[[C]] : memref<256x256xf32>, %{{[^ ]+}} : memref<1x1x4x16x4x4x16x4xf32>)
 //         GPU:   gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[WG]], %[[ONE]], %[[ONE]])
 //    GPU-SAME:     args(%[[TA]] : memref<1x32x16x2x4x16x16xi8>, %[[TB]] : memref<1x32x4x4x2x4x16x16xi8>, %[[TSA]] : memref<1x32x4x16x16x2xi8>, %[[TSB]] : memref<1x32x4x4x16x4x2xi8>, %[[TC:[^ ]+]] : memref<1x1x4x16x4x4x16x4xf32>)
 //         GPU:   gpu.launch_func @[[RC:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<1x1x4x16x4x4x16x4xf32>, %{{[^ ]+}} : memref<1x1x256x256xf32>)
@@ -47,7 +49,7 @@
 // specialized ukernel: a loop over the 32 K steps with 16 x 4 x 2 = 128
 // scaled MFMAs on fp4 fragments per step and wave.
 //         GPU:   gpu.module @[[RA]] [#rocdl.target<chip = "gfx950">]
-//         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>) kernel
+//         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>, {{.*}}) kernel
 //   GPU-LABEL:   gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
 //         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
 // The ukernel stages A and B through double-buffered LDS and peels the

@@ -88,4 +88,44 @@ def MXMemRefCopyToLinalg : Pass<"mx-memref-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MXMergeGPULaunches : Pass<"mx-merge-gpu-launches"> {
+  let summary = "Merge consecutive independent gpu.launch ops into one";
+  let description = [{
+    Data tiling relays out every operand of a GEMM with its own dispatch (A,
+    B, their scales, the accumulator): a launch each, although none depends
+    on another. This pass merges each run of consecutive `gpu.launch` ops
+    that are independent into one launch whose grid is the sum of theirs:
+    block `x` runs the first launch's body for `x < grid0`, the second's
+    for `grid0 <= x < grid0 + grid1` (with `x - grid0` as its block index),
+    and so on. The merged launch keeps the first launch's kernel name.
+
+    Launches merge when both have a one-dimensional grid and the same
+    one-dimensional block size, no async dependencies, workgroup or private
+    attributions or dynamic shared memory, and neither writes memory the
+    other accesses: the buffers are traced through view ops to their
+    allocation or function argument; distinct allocations do not alias,
+    function arguments may alias each other. Side-effect-free ops and
+    `memref.alloc`s between two launches move before the first; any other
+    op ends the run.
+
+    Example:
+
+    ```mlir
+    gpu.launch blocks(%bx, ...) in (%gx = %c8, ...) threads(...) in (%sx = %c256, ...) {
+      ... A relayout ...
+    }
+    %sa = memref.alloc() : memref<...>
+    gpu.launch blocks(%bx, ...) in (%gx = %c2, ...) threads(...) in (%sx = %c256, ...) {
+      ... A scales relayout ...
+    }
+    ```
+
+    becomes the allocation, then one launch of 10 blocks of 256 threads.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // MX_TRANSFORMS_PASSES_TD
