@@ -80,6 +80,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());
   pm.addPass(mx::createMXFuseRelayouts());
+  // Elementwise consumers of a relayout (e.g. the arith.truncf of the
+  // result) into its gather: one dispatch writes the converted result.
+  pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

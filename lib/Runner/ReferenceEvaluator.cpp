@@ -36,7 +36,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -503,10 +505,31 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
 
 /// Evaluates one f32 scalar op of a linalg.generic body, given the values of
 /// its operands; fails for ops the evaluator does not model.
+/// Rounds `value` to the float type `type` (nearest-even), as a float.
+static float roundTo(Type type, float value) {
+  std::optional<ElementKind> kind = getElementKind(type);
+  if (!kind || *kind == ElementKind::F32)
+    return value;
+  std::optional<uint64_t> bits = encodeElement(*kind, value);
+  return bits ? static_cast<float>(decodeElement(*kind, *bits)) : value;
+}
+
 static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
-  if (!op->getResult(0).getType().isF32())
-    return op->emitError() << "reference evaluator: only f32 results are "
-                              "supported in a linalg.generic body";
+  Type type = op->getResult(0).getType();
+  if (!type.isF32() && !type.isBF16() && !type.isF16())
+    return op->emitError() << "reference evaluator: only f32, bf16 and f16 "
+                              "results are supported in a linalg.generic body";
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto value = dyn_cast<FloatAttr>(constant.getValue()))
+      return static_cast<float>(value.getValueAsDouble());
+    return op->emitError() << "reference evaluator: unsupported constant";
+  }
+  // Values of bf16/f16 results are kept as the floats they round to.
+  if (isa<arith::TruncFOp>(op))
+    return roundTo(type, args[0]);
+  if (!type.isF32())
+    return op->emitError() << "reference evaluator: only arith.truncf may "
+                              "produce bf16 or f16 in a linalg.generic body";
   if (isa<arith::ScalingExtFOp>(op))
     return args[0] * args[1];
   if (isa<arith::ExtFOp>(op))
@@ -517,6 +540,19 @@ static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
     return args[0] + args[1];
   if (isa<arith::SubFOp>(op))
     return args[0] - args[1];
+  if (isa<arith::DivFOp>(op))
+    return args[0] / args[1];
+  if (isa<arith::NegFOp>(op))
+    return -args[0];
+  // IEEE 754-2019 maximum/minimum: NaN propagates, -0 < +0.
+  if (isa<arith::MaximumFOp, arith::MinimumFOp>(op)) {
+    if (std::isnan(args[0]) || std::isnan(args[1]))
+      return std::numeric_limits<float>::quiet_NaN();
+    bool max = isa<arith::MaximumFOp>(op);
+    if (args[0] == args[1])
+      return (std::signbit(args[0]) == max) ? args[1] : args[0];
+    return max ? std::max(args[0], args[1]) : std::min(args[0], args[1]);
+  }
   return op->emitError() << "reference evaluator does not support '"
                          << op->getName() << "' in a linalg.generic body";
 }
@@ -532,10 +568,12 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
       return failure();
     operands.push_back(*value);
   }
-  for (Value init : op.getDpsInits())
-    if (!getElementTypeOrSelf(init.getType()).isF32())
+  for (Value init : op.getDpsInits()) {
+    Type type = getElementTypeOrSelf(init.getType());
+    if (!type.isF32() && !type.isBF16() && !type.isF16())
       return op.emitError() << "reference evaluator: linalg.generic inits "
-                               "must be f32 tensors";
+                               "must be f32, bf16 or f16 tensors";
+  }
 
   // Loop ranges from the operand dimensions indexed by a plain dimension.
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -600,9 +638,14 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
       scalars[inner.getResult(0)] = *value;
     }
     for (auto [i, yielded] :
-         llvm::enumerate(body->getTerminator()->getOperands()))
-      results[i].setBits(linear[numInputs + i],
-                         llvm::bit_cast<uint32_t>(scalars.lookup(yielded)));
+         llvm::enumerate(body->getTerminator()->getOperands())) {
+      std::optional<uint64_t> bits =
+          encodeElement(results[i].getElementKind(), scalars.lookup(yielded));
+      if (!bits)
+        return op.emitError() << "reference evaluator: a yielded value does "
+                                 "not fit the init's element type";
+      results[i].setBits(linear[numInputs + i], *bits);
+    }
     int d = static_cast<int>(numLoops) - 1;
     for (; d >= 0; --d) {
       if (++point[d] < ranges[d])

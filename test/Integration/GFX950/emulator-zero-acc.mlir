@@ -12,10 +12,17 @@
 // RUN: %{run} --entry=fp8_fp4_f16_1x300x512 | FileCheck %s
 // RUN: %{run} --entry=batched_bf16 | FileCheck %s
 // RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG
+// Elementwise epilogues (bias along N, scale per row, ReLU; bias then bf16)
+// fused with the result's relayout: bit-exact (f32 arithmetic in the same
+// order as the reference, one rounding to bf16).
+// RUN: %{run} --entry=bias_scale_relu --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-2,hi=2 --emu-stats | FileCheck %s --check-prefixes=CHECK,EPILOGUE
+// RUN: %{run} --entry=bias_bf16 --arg=random:int,lo=-4,hi=4 | FileCheck %s
 
-// One dispatch for the four operand relayouts, the GEMM, the relayout of
-// the result and (bf16) its conversion; no accumulator fill.
-// STATS: gfx950-emu @fp4_bf16_33x47x224: 4 launches
+// One dispatch for the four operand relayouts, the GEMM, and one for the
+// relayout of the result with its conversion to bf16 or its epilogue; no
+// accumulator fill.
+// STATS: gfx950-emu @fp4_bf16_33x47x224: 3 launches
 // BIG: gfx950-emu @fp6_f32_255x513x4064: 3 launches
+// EPILOGUE: gfx950-emu @bias_scale_relu: 3 launches
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

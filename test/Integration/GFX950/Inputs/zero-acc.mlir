@@ -60,3 +60,55 @@ func.func @batched_bf16(%a: tensor<2x20x128xf4E2M1FN>, %b: tensor<2x24x128xf8E5M
   %t = arith.truncf %r : tensor<2x20x24xf32> to tensor<2x20x24xbf16>
   return %t : tensor<2x20x24xbf16>
 }
+
+// Elementwise epilogues: a bias along N, a scale per row, a ReLU, and (the
+// second) the result rounded to bf16; they fuse with the result's relayout.
+#id = affine_map<(m, n) -> (m, n)>
+#col = affine_map<(m, n) -> (n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @bias_scale_relu(%a: tensor<33x256xf4E2M1FN>, %b: tensor<47x256xf4E2M1FN>,
+    %sa: tensor<33x8xf8E8M0FNU>, %sb: tensor<47x8xf8E8M0FNU>, %bias: tensor<47xf32>,
+    %scale: tensor<33xf32>) -> tensor<33x47xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x47xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<33x47xf32>) -> tensor<33x47xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<33x256xf4E2M1FN>, tensor<47x256xf4E2M1FN>,
+                            tensor<33x8xf8E8M0FNU>, tensor<47x8xf8E8M0FNU>)
+      outs(%c : tensor<33x47xf32>) -> tensor<33x47xf32>
+  %o = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias, %scale : tensor<33x47xf32>, tensor<47xf32>, tensor<33xf32>) outs(%e : tensor<33x47xf32>) {
+  ^bb0(%x: f32, %y: f32, %s: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %sum = arith.addf %x, %y : f32
+    %scaled = arith.mulf %sum, %s : f32
+    %relu = arith.maximumf %scaled, %z : f32
+    linalg.yield %relu : f32
+  } -> tensor<33x47xf32>
+  return %o : tensor<33x47xf32>
+}
+
+func.func @bias_bf16(%a: tensor<33x256xf8E4M3FN>, %b: tensor<47x256xf6E2M3FN>,
+    %sa: tensor<33x8xf8E8M0FNU>, %sb: tensor<47x8xf8E8M0FNU>, %bias: tensor<47xf32>)
+    -> tensor<33x47xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33x47xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<33x47xf32>) -> tensor<33x47xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<33x256xf8E4M3FN>, tensor<47x256xf6E2M3FN>,
+                            tensor<33x8xf8E8M0FNU>, tensor<47x8xf8E8M0FNU>)
+      outs(%c : tensor<33x47xf32>) -> tensor<33x47xf32>
+  %eb = tensor.empty() : tensor<33x47xbf16>
+  %o = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<33x47xf32>, tensor<47xf32>) outs(%eb : tensor<33x47xbf16>) {
+  ^bb0(%x: f32, %y: f32, %out: bf16):
+    %sum = arith.addf %x, %y : f32
+    %t = arith.truncf %sum : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<33x47xbf16>
+  return %o : tensor<33x47xbf16>
+}
