@@ -33,16 +33,17 @@
 //         GPU:   gpu.launch_func @[[RC:seed_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<40x64x4x16x4x4x16x4xf32>, %[[R:[^ ]+]] : memref<10000x16384xf32>)
 //         GPU:   return %[[R]] : memref<10000x16384xf32>
 // The padded rows of A read as fp4 zeros, those of its scales as 1.0
-// (0x7F), never NaN; blocks past A's run the next relayout.
+// (0x7F), never NaN; blocks past A's run the next relayout. Each thread
+// writes 16 bytes (one lane's fragment row) at once.
 //         GPU:   gpu.module @[[RA]]
 //         GPU:     %[[ZERO:.+]] = arith.constant 0 : i8
 //         GPU:     %[[ONESCALE:.+]] = arith.constant 127 : i8
 //         GPU:     %[[VA:.+]] = memref.load %{{.+}} : memref<10000x8192xi8>
 //    GPU-NEXT:     %[[PA:.+]] = arith.select %{{.+}}, %[[VA]], %[[ZERO]] : i8
-//    GPU-NEXT:     memref.store %[[PA]], %{{.+}} : memref<40x64x16x2x4x16x16xi8>
+//         GPU:     %[[FA:.+]] = vector.from_elements %[[PA]], {{.*}} : vector<16xi8>
+//    GPU-NEXT:     vector.store %[[FA]], %{{.+}} : memref<40x64x16x2x4x16x16xi8>, vector<16xi8>
 //         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
-//    GPU-NEXT:     memref.store %[[PSA]], %{{.+}} : memref<40x64x4x16x16x2xi8>
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
 // The ukernel stages A and B through double-buffered LDS and peels the
 // last of the 64 K steps: the loop runs 63 steps of 128 MFMAs with the

@@ -63,7 +63,11 @@ def ConvertLinalgToGPUDispatches
     workgroup diverges there), delinearizes the id into the loop indices
     (the last loop fastest, so consecutive threads touch consecutive
     elements of the output), loads the inputs through their indexing maps,
-    runs the op's body and stores the outputs. Ops already inside a
+    runs the op's body and stores the outputs. When the op writes one buffer
+    in loop order (identity map and layout) and the innermost loop's size
+    allows, a thread owns 16 bytes of consecutive innermost points instead:
+    it runs the body for each and stores them with one `vector.store`, so
+    relayouts move 16 contiguous bytes per thread. Ops already inside a
     `gpu.launch` and ops with reduction iterators are left alone. After
     `gpu-kernel-outlining`, each launch is one kernel.
 
@@ -74,9 +78,10 @@ def ConvertLinalgToGPUDispatches
         outs(%b : memref<2x1x32x128xi8>) permutation = [0, 2, 1, 3]
     ```
 
-    becomes a `gpu.launch` of 32 workgroups of 256 threads whose body loads
-    `%a[i0, i2, i1, i3]` and stores `%b[i0, i1, i2, i3]` for the thread's
-    `(i0, i1, i2, i3)`.
+    becomes a `gpu.launch` of 2 workgroups of 256 threads (8192 bytes, 16 per
+    thread) whose body loads `%a[i0, i2, i1, 16 c + j]` for j in 0..15 and
+    stores them as one `vector<16xi8>` at `%b[i0, i1, i2, 16 c]` for the
+    thread's `(i0, i1, i2, c)`.
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "int64_t", "256",
@@ -85,7 +90,7 @@ def ConvertLinalgToGPUDispatches
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::mx {
@@ -60,10 +61,34 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
     sizes.push_back(range.size);
   }
 
-  // The number of iteration points, and the grid that covers them.
+  // Threads own `vector` consecutive points of the innermost loop when the
+  // op writes one buffer in loop order (identity map and layout) and the
+  // innermost size allows it: 16 bytes per thread, stored at once.
+  int64_t vector = 1;
+  if (op.getNumDpsInits() == 1 && !sizes.empty()) {
+    OpOperand &init = op.getDpsInitsMutable()[0];
+    auto type = cast<MemRefType>(init.get().getType());
+    unsigned bits = type.getElementTypeBitWidth();
+    std::optional<int64_t> inner = getConstantIntValue(sizes.back());
+    if (op.getMatchingIndexingMap(&init).isIdentity() &&
+        type.getLayout().isIdentity() && bits % 8 == 0 && bits <= 128 &&
+        inner) {
+      for (int64_t v = 16 / (bits / 8); v > 1; v /= 2)
+        if (*inner % v == 0) {
+          vector = v;
+          break;
+        }
+    }
+  }
+  SmallVector<OpFoldResult> chunkSizes(sizes);
+  if (vector > 1)
+    chunkSizes.back() =
+        b.getIndexAttr(*getConstantIntValue(sizes.back()) / vector);
+
+  // The number of threads, and the grid that covers them.
   std::optional<int64_t> staticTotal = 1;
   Value total = arith::ConstantIndexOp::create(b, loc, 1);
-  for (OpFoldResult size : sizes) {
+  for (OpFoldResult size : chunkSizes) {
     std::optional<int64_t> constant = getConstantIntValue(size);
     if (constant && staticTotal)
       *staticTotal *= *constant;
@@ -101,44 +126,69 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
   gpu::TerminatorOp::create(b, loc);
 
   b.setInsertionPointToStart(guardIf.thenBlock());
-  SmallVector<Value> ivs;
-  if (sizes.size() == 1) {
-    ivs.push_back(id);
-  } else if (!sizes.empty()) {
+  SmallVector<Value> chunk;
+  if (chunkSizes.size() == 1) {
+    chunk.push_back(id);
+  } else if (!chunkSizes.empty()) {
     auto delinearize =
-        affine::AffineDelinearizeIndexOp::create(b, loc, id, sizes);
-    ivs.assign(delinearize.getResults().begin(),
-               delinearize.getResults().end());
+        affine::AffineDelinearizeIndexOp::create(b, loc, id, chunkSizes);
+    chunk.assign(delinearize.getResults().begin(),
+                 delinearize.getResults().end());
   }
 
-  IRMapping mapping;
+  // The body once per point of the thread's chunk.
   Block *body = op.getBlock();
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument arg = op.getMatchingBlockArgument(&operand);
-    if (!isa<MemRefType>(operand.get().getType())) {
-      mapping.map(arg, operand.get());
-      continue;
-    }
-    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
-      continue;
-    SmallVector<Value> indices =
-        applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
-    mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
-  }
-  for (Operation &bodyOp : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
-      mapping.map(index.getResult(), ivs[index.getDim()]);
-      continue;
-    }
-    b.clone(bodyOp, mapping);
-  }
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  for (auto [value, init] :
-       llvm::zip_equal(yield.getValues(), op.getDpsInitsMutable())) {
+  SmallVector<SmallVector<Value>> yielded(yield.getNumOperands());
+  SmallVector<Value> first;
+  Value base;
+  if (vector > 1)
+    base = arith::MulIOp::create(
+        b, loc, chunk.back(), arith::ConstantIndexOp::create(b, loc, vector));
+  for (int64_t lane = 0; lane < vector; ++lane) {
+    SmallVector<Value> ivs(chunk);
+    if (vector > 1)
+      ivs.back() =
+          lane == 0
+              ? base
+              : arith::AddIOp::create(
+                    b, loc, base, arith::ConstantIndexOp::create(b, loc, lane));
+    if (lane == 0)
+      first = ivs;
+    IRMapping mapping;
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      if (!isa<MemRefType>(operand.get().getType())) {
+        mapping.map(arg, operand.get());
+        continue;
+      }
+      if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+        continue;
+      SmallVector<Value> indices =
+          applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
+      mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
+    }
+    for (Operation &bodyOp : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
+        mapping.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(bodyOp, mapping);
+    }
+    for (auto [i, value] : llvm::enumerate(yield.getValues()))
+      yielded[i].push_back(mapping.lookupOrDefault(value));
+  }
+  for (auto [values, init] :
+       llvm::zip_equal(yielded, op.getDpsInitsMutable())) {
     SmallVector<Value> indices =
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), ivs);
-    memref::StoreOp::create(b, loc, mapping.lookupOrDefault(value), init.get(),
-                            indices);
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), first);
+    if (vector == 1) {
+      memref::StoreOp::create(b, loc, values.front(), init.get(), indices);
+      continue;
+    }
+    auto vectorType = VectorType::get({vector}, values.front().getType());
+    Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
+    vector::StoreOp::create(b, loc, packed, init.get(), indices);
   }
   op->erase();
   return success();

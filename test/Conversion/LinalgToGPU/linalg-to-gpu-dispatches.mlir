@@ -3,22 +3,26 @@
 // RUN: mx-opt %s --pass-pipeline='builtin.module(func.func(convert-linalg-to-gpu-dispatches),canonicalize,gpu-launch-sink-index-computations,gpu-kernel-outlining)' | FileCheck %s --check-prefix=OUTLINE
 
 // convert-linalg-to-gpu-dispatches: every elementwise linalg op on memrefs
-// becomes a gpu.launch with one thread per iteration point: grid
-// ceil(points / workgroup-size) x 1 x 1, workgroup-size x 1 x 1 threads; the
-// thread's linear id (block_id.x * workgroup-size + thread_id.x) is bounds
-// checked, delinearized into the loop indices (last loop fastest), the
-// inputs are loaded through their indexing maps, the body is cloned and the
-// outputs are stored. Kernels are named <func>_relayout<i>_<op>.
+// becomes a gpu.launch with one thread per iteration point, or per 16 bytes
+// of consecutive points of the innermost loop when the op writes one buffer
+// in loop order and the innermost size allows: grid ceil(threads /
+// workgroup-size) x 1 x 1, workgroup-size x 1 x 1 threads; the thread's
+// linear id (block_id.x * workgroup-size + thread_id.x) is bounds checked,
+// delinearized into the loop indices (last loop fastest), the inputs are
+// loaded through their indexing maps, the body is cloned (once per point of
+// the thread) and the outputs are stored (16 bytes at once). Kernels are
+// named <func>_relayout<i>_<op>.
 
 // The column map 19 - j of @ops below, printed first.
 // CHECK: #[[$REV:.+]] = affine_map<(d0, d1) -> (-d1 + 19)>
 
 // The pass description's example: out[i0, i1, i2, i3] = in[i0, i2, i1, i3]
-// over 2 x 1 x 32 x 128 = 8192 points.
+// over 2 x 1 x 32 x 128 = 8192 points of one byte: 512 threads of 16
+// consecutive points each, stored as one vector<16xi8>.
 // CHECK-LABEL: func.func @transpose
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<2x32x1x128xi8>, %[[B:[^:]+]]: memref<2x1x32x128xi8>)
-//       CHECK:   %[[C128:.+]] = arith.constant 128 : index
-//  CHECK-NEXT:   %[[TOTAL:.+]] = arith.muli %{{.+}}, %[[C128]] : index
+//       CHECK:   %[[C8:.+]] = arith.constant 8 : index
+//  CHECK-NEXT:   %[[TOTAL:.+]] = arith.muli %{{.+}}, %[[C8]] : index
 //  CHECK-NEXT:   %[[ONE:.+]] = arith.constant 1 : index
 //  CHECK-NEXT:   %[[WG:.+]] = arith.constant 64 : index
 //  CHECK-NEXT:   %[[GRID:.+]] = arith.ceildivui %[[TOTAL]], %[[WG]] : index
@@ -30,23 +34,30 @@
 //  CHECK-NEXT:     %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
 //  CHECK-NEXT:     %[[IN:.+]] = arith.cmpi ult, %[[ID]], %[[TOTAL]] : index
 //  CHECK-NEXT:     scf.if %[[IN]] {
-//  CHECK-NEXT:       %[[I:.+]]:4 = affine.delinearize_index %[[ID]] into (2, 1, 32, 128) : index, index, index, index
-//  CHECK-NEXT:       %[[V:.+]] = memref.load %[[A]][%[[I]]#0, %[[I]]#2, %[[I]]#1, %[[I]]#3] : memref<2x32x1x128xi8>
-//  CHECK-NEXT:       memref.store %[[V]], %[[B]][%[[I]]#0, %[[I]]#1, %[[I]]#2, %[[I]]#3] : memref<2x1x32x128xi8>
+//  CHECK-NEXT:       %[[I:.+]]:4 = affine.delinearize_index %[[ID]] into (2, 1, 32, 8) : index, index, index, index
+//  CHECK-NEXT:       %[[C16:.+]] = arith.constant 16 : index
+//  CHECK-NEXT:       %[[K:.+]] = arith.muli %[[I]]#3, %[[C16]] : index
+//  CHECK-NEXT:       %[[V0:.+]] = memref.load %[[A]][%[[I]]#0, %[[I]]#2, %[[I]]#1, %[[K]]] : memref<2x32x1x128xi8>
+//  CHECK-NEXT:       %[[C1:.+]] = arith.constant 1 : index
+//  CHECK-NEXT:       %[[K1:.+]] = arith.addi %[[K]], %[[C1]] : index
+//  CHECK-NEXT:       %[[V1:.+]] = memref.load %[[A]][%[[I]]#0, %[[I]]#2, %[[I]]#1, %[[K1]]] : memref<2x32x1x128xi8>
+//  CHECK-COUNT-14:   memref.load %[[A]]
+//  CHECK-NEXT:       %[[V:.+]] = vector.from_elements %[[V0]], %[[V1]], {{.*}} : vector<16xi8>
+//  CHECK-NEXT:       vector.store %[[V]], %[[B]][%[[I]]#0, %[[I]]#1, %[[I]]#2, %[[K]]] : memref<2x1x32x128xi8>, vector<16xi8>
 //  CHECK-NEXT:     }
 //  CHECK-NEXT:     gpu.terminator
 //  CHECK-NEXT:   }
 //  CHECK-NEXT:   return
 
-// With the default 256 threads: 32 workgroups, and threads at or past 8192
+// With the default 256 threads: 2 workgroups, and threads at or past 512
 // do nothing.
 // FOLD-LABEL: func.func @transpose
 //   FOLD-DAG:   %[[C256:.+]] = arith.constant 256 : index
-//   FOLD-DAG:   %[[C8192:.+]] = arith.constant 8192 : index
-//   FOLD-DAG:   %[[C32:.+]] = arith.constant 32 : index
+//   FOLD-DAG:   %[[C512:.+]] = arith.constant 512 : index
+//   FOLD-DAG:   %[[C2:.+]] = arith.constant 2 : index
 //   FOLD-DAG:   %[[C1:.+]] = arith.constant 1 : index
-//       FOLD:   gpu.launch blocks({{.*}}) in (%{{[^ ]+}} = %[[C32]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]]) threads({{.*}}) in (%{{[^ ]+}} = %[[C256]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]])
-//       FOLD:     arith.cmpi ult, %{{.+}}, %[[C8192]] : index
+//       FOLD:   gpu.launch blocks({{.*}}) in (%{{[^ ]+}} = %[[C2]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]]) threads({{.*}}) in (%{{[^ ]+}} = %[[C256]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]])
+//       FOLD:     arith.cmpi ult, %{{.+}}, %[[C512]] : index
 
 // After outlining (constants sunk into the launch first, as the gfx950
 // pipeline does), one gpu.module and kernel per dispatch, with the name, whose
@@ -56,35 +67,36 @@
 // OUTLINE-LABEL: gpu.module @transpose_relayout0_transpose
 //       OUTLINE:   gpu.func @transpose_relayout0_transpose(%{{[^:]+}}: memref<2x32x1x128xi8>, %{{[^:]+}}: memref<2x1x32x128xi8>) kernel
 //  OUTLINE-SAME:     known_block_size = array<i32: 256, 1, 1>
-//  OUTLINE-SAME:     known_grid_size = array<i32: 32, 1, 1>
+//  OUTLINE-SAME:     known_grid_size = array<i32: 2, 1, 1>
 func.func @transpose(%a: memref<2x32x1x128xi8>, %b: memref<2x1x32x128xi8>) {
   linalg.transpose ins(%a : memref<2x32x1x128xi8>) outs(%b : memref<2x1x32x128xi8>)
       permutation = [0, 2, 1, 3]
   return
 }
 
-// Other elementwise ops: a fill (the scalar is used in the kernel), a 1-d
-// copy (the id is the index, no delinearization), a generic with a
+// Other elementwise ops, one thread per point (99 points, or two outputs):
+// a fill (the scalar is used in the kernel), a 1-d copy (the id is the
+// index, no delinearization), a generic with a
 // broadcast input, linalg.index, an output read by the body (%c) and one
 // written through a non-trivial map (%e, column 19 - j; not loaded since the
 // body does not read it). A copy with no points is erased; a reduction is
 // left alone.
 // CHECK-LABEL: func.func @ops
-//  CHECK-SAME:   (%[[A:[^:]+]]: memref<100xf32>, %[[B:[^:]+]]: memref<100xf32>, %[[C:[^:]+]]: memref<10x20xf32>, %[[D:[^:]+]]: memref<20xf32>, %[[E:[^:]+]]: memref<10x20xf32>,
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<99xf32>, %[[B:[^:]+]]: memref<99xf32>, %[[C:[^:]+]]: memref<10x20xf32>, %[[D:[^:]+]]: memref<20xf32>, %[[E:[^:]+]]: memref<10x20xf32>,
 //       CHECK:   %[[CST:.+]] = arith.constant 1.000000e+00 : f32
 //       CHECK:   gpu.launch blocks(%[[BX:[^,]+]], {{.*}} threads(%[[TX:[^,]+]], {{.*}} module(@ops_relayout0_fill) function(@ops_relayout0_fill)
 //       CHECK:     %[[BASE:.+]] = arith.muli %[[BX]], %{{.+}} : index
 //  CHECK-NEXT:     %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
 //  CHECK-NEXT:     %[[IN:.+]] = arith.cmpi ult, %[[ID]], %{{.+}} : index
 //  CHECK-NEXT:     scf.if %[[IN]] {
-//  CHECK-NEXT:       memref.store %[[CST]], %[[A]][%[[ID]]] : memref<100xf32>
+//  CHECK-NEXT:       memref.store %[[CST]], %[[A]][%[[ID]]] : memref<99xf32>
 //  CHECK-NEXT:     }
 //       CHECK:   gpu.launch blocks(%[[BX:[^,]+]], {{.*}} threads(%[[TX:[^,]+]], {{.*}} module(@ops_relayout1_copy) function(@ops_relayout1_copy)
 //       CHECK:     %[[BASE:.+]] = arith.muli %[[BX]], %{{.+}} : index
 //  CHECK-NEXT:     %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
 //       CHECK:     scf.if
-//  CHECK-NEXT:       %[[V:.+]] = memref.load %[[A]][%[[ID]]] : memref<100xf32>
-//  CHECK-NEXT:       memref.store %[[V]], %[[B]][%[[ID]]] : memref<100xf32>
+//  CHECK-NEXT:       %[[V:.+]] = memref.load %[[A]][%[[ID]]] : memref<99xf32>
+//  CHECK-NEXT:       memref.store %[[V]], %[[B]][%[[ID]]] : memref<99xf32>
 //       CHECK:   gpu.launch blocks(%[[BX:[^,]+]], {{.*}} threads(%[[TX:[^,]+]], {{.*}} module(@ops_relayout2_generic) function(@ops_relayout2_generic)
 //       CHECK:     %[[BASE:.+]] = arith.muli %[[BX]], %{{.+}} : index
 //  CHECK-NEXT:     %[[ID:.+]] = arith.addi %[[BASE]], %[[TX]] : index
@@ -104,12 +116,12 @@ func.func @transpose(%a: memref<2x32x1x128xi8>, %b: memref<2x1x32x128xi8>) {
 //       CHECK:   linalg.reduce ins(%[[C]] : memref<10x20xf32>) outs(%[[D]] : memref<20xf32>)
 //   CHECK-NOT:   gpu.launch
 //       CHECK:   return
-func.func @ops(%a: memref<100xf32>, %b: memref<100xf32>, %c: memref<10x20xf32>,
+func.func @ops(%a: memref<99xf32>, %b: memref<99xf32>, %c: memref<10x20xf32>,
                %d: memref<20xf32>, %e: memref<10x20xf32>, %s: memref<0x4xf32>,
                %t: memref<0x4xf32>) {
   %cst = arith.constant 1.0 : f32
-  linalg.fill ins(%cst : f32) outs(%a : memref<100xf32>)
-  linalg.copy ins(%a : memref<100xf32>) outs(%b : memref<100xf32>)
+  linalg.fill ins(%cst : f32) outs(%a : memref<99xf32>)
+  linalg.copy ins(%a : memref<99xf32>) outs(%b : memref<99xf32>)
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>,
                                    affine_map<(i, j) -> (i, j)>,
                                    affine_map<(i, j) -> (i, 19 - j)>],
