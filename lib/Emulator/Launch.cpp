@@ -99,16 +99,25 @@ void Interpreter::registerGPUHandlers(HandlerTable &table) {
 // Kernels
 //===----------------------------------------------------------------------===//
 
+/// Why `func` (the `what` being run) cannot be interpreted: it has no body,
+/// or more than one block; nullopt if it can.
+static std::optional<std::string> checkBody(FunctionOpInterface func,
+                                            StringRef what) {
+  if (func.isExternal())
+    return ("the " + what + " has no body").str();
+  if (!func.getFunctionBody().hasOneBlock())
+    return std::string("unstructured control flow (several blocks) is not "
+                       "supported");
+  return std::nullopt;
+}
+
 LogicalResult Interpreter::run(ArrayRef<HostValue> args, bool verify) {
   // Verify first: the interpreter relies on verified IR.
   if (verify)
     if (std::optional<std::string> diagnostics = verifyOp(kernel))
       return failLaunch("the kernel does not verify:\n" + *diagnostics);
-  if (kernel.isExternal())
-    return failLaunch("the kernel has no body");
-  if (!kernel.getBody().hasOneBlock())
-    return failLaunch("unstructured control flow (several blocks) is not "
-                      "supported");
+  if (std::optional<std::string> problem = checkBody(kernel, "kernel"))
+    return failLaunch(*problem);
   if (failed(bindArguments(args)))
     return failure();
   return runWorkgroups(args);
@@ -497,11 +506,8 @@ LogicalResult Interpreter::runHost(ArrayRef<HostValue> args,
     if (std::optional<std::string> diagnostics = verifyOp(top))
       return failLaunch("the module does not verify:\n" + *diagnostics);
   }
-  if (hostFunction.isExternal())
-    return failLaunch("the function has no body");
-  if (!hostFunction.getBody().hasOneBlock())
-    return failLaunch("unstructured control flow (several blocks) is not "
-                      "supported");
+  if (std::optional<std::string> problem = checkBody(hostFunction, "function"))
+    return failLaunch(*problem);
   numThreads = 1;
 
   FunctionType type = hostFunction.getFunctionType();

@@ -596,7 +596,8 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
 
   Block *body = op.getBlock();
   unsigned numInputs = op.getNumDpsInputs();
-  DenseMap<Value, float> scalars;
+  /// The value of each body value at the current point.
+  DenseMap<Value, float> bodyValues;
   SmallVector<int64_t> point(numLoops, 0), linear(operands.size());
   // Every point of a non-empty iteration space, the last loop innermost.
   bool done = llvm::is_contained(ranges, 0);
@@ -614,7 +615,7 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
       linear[i] = offset;
     }
     for (auto [i, arg] : llvm::enumerate(body->getArguments()))
-      scalars[arg] =
+      bodyValues[arg] =
           i < numInputs
               ? static_cast<float>(operands[i]->getValue(linear[i]))
               : static_cast<float>(results[i - numInputs].getValue(linear[i]));
@@ -625,8 +626,8 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
                << "' in a linalg.generic body";
       SmallVector<float> args;
       for (Value operand : inner.getOperands()) {
-        auto it = scalars.find(operand);
-        if (it == scalars.end())
+        auto it = bodyValues.find(operand);
+        if (it == bodyValues.end())
           return inner.emitError()
                  << "reference evaluator: an operand of '" << inner.getName()
                  << "' is not a value of the body";
@@ -635,12 +636,12 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
       FailureOr<float> value = evaluateScalar(&inner, args);
       if (failed(value))
         return failure();
-      scalars[inner.getResult(0)] = *value;
+      bodyValues[inner.getResult(0)] = *value;
     }
     for (auto [i, yielded] :
          llvm::enumerate(body->getTerminator()->getOperands())) {
-      std::optional<uint64_t> bits =
-          encodeElement(results[i].getElementKind(), scalars.lookup(yielded));
+      std::optional<uint64_t> bits = encodeElement(results[i].getElementKind(),
+                                                   bodyValues.lookup(yielded));
       if (!bits)
         return op.emitError() << "reference evaluator: a yielded value does "
                                  "not fit the init's element type";

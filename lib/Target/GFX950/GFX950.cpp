@@ -183,11 +183,6 @@ LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
   LayoutCost cost;
   cost.accRegisters =
       layout.getIntrinsicsM() * layout.getIntrinsicsN() * info.accPerLane;
-  TileSizes tile = getTileSizes(layout);
-  int64_t bytesA = tile.m * tile.k * getBitWidth(layout.getLhsType()) / 8;
-  int64_t bytesB = tile.n * tile.k * getBitWidth(layout.getRhsType()) / 8;
-  int64_t scales = (tile.m + tile.n) * (tile.k / kBlockSize);
-  cost.bytesPerKStep = bytesA + bytesB + scales;
   cost.ldsBytes = 2 * getUKernelStageBytes(layout);
   cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
                        layout.getIntrinsicsM() * layout.getIntrinsicsN() *

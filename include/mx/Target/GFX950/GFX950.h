@@ -78,8 +78,6 @@ struct LayoutCost {
   /// LDS bytes of the ukernels' staging of A and B: two K steps
   /// (getUKernelStageBytes).
   int64_t ldsBytes;
-  /// Bytes of A, B and scales loaded per K step of the workgroup tile.
-  int64_t bytesPerKStep;
   /// Intrinsics (MFMAs) per K step of the workgroup tile.
   int64_t mfmasPerKStep;
 };
