@@ -150,6 +150,7 @@ LogicalResult Interpreter::execIf(scf::IfOp op) {
       for (int64_t t = 0; t < numThreads; ++t)
         (*offsets)[t] = (takes(t) ? a : b).mem.getOffset(t);
       merged.mem.offset = 0;
+      merged.mem.baseOffset = 0;
       merged.mem.threadOffset = std::move(offsets);
       values[opResult] = std::move(merged);
       continue;

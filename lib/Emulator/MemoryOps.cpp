@@ -543,9 +543,11 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "only global memory can be viewed as a fat raw buffer "
                     "(not " +
                         view.storage->name + ")");
-  if (op.getResetOffset() && (view.threadOffset || view.offset != 0))
-    return fail(op, "resetOffset with a nonzero memref offset is not "
-                    "supported");
+  // With resetOffset the buffer starts at the view's offset (which must be
+  // the same for every thread: it becomes the descriptor's base address).
+  if (op.getResetOffset() && view.threadOffset)
+    return fail(op, "resetOffset with a memref offset that differs between "
+                    "threads is not supported");
   // Without bounds checking the result is a plain view (an access outside
   // the view's shape is an error, not a buffer-unchecked access).
   if (!op.getBoundsCheck())
@@ -568,7 +570,11 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "buffer size " + Twine(numRecords) +
                         " bytes does not fit in num_records (32 bits)");
   view.isBuffer = true;
-  view.bufferBase = 0;
+  if (op.getResetOffset()) {
+    view.baseOffset += view.offset;
+    view.offset = 0;
+  }
+  view.bufferBase = view.baseOffset * view.elemBytes;
   view.numRecords = numRecords;
   return setView(op, op.getResult(), view);
 }
@@ -839,7 +845,7 @@ LogicalResult Interpreter::execDealloc(memref::DeallocOp op) {
                         ", which is not a memref.alloc");
   if (storage.freed)
     return fail(op, "deallocates " + storage.name + " twice");
-  if (view->offset != 0 || view->threadOffset)
+  if (view->offset != 0 || view->baseOffset != 0 || view->threadOffset)
     return fail(op, "deallocates a view at offset " + Twine(view->offset) +
                         " of " + storage.name + ", not the allocation");
   storage.freed = true;
@@ -862,10 +868,10 @@ LogicalResult Interpreter::execCopy(memref::CopyOp op) {
   if (to.readOnly)
     return fail(op, "write to the constant " + to.name);
   StridedLayout fromLayout, toLayout;
-  fromLayout.offset = source->offset;
+  fromLayout.offset = source->baseOffset + source->offset;
   fromLayout.sizes.assign(source->sizes.begin(), source->sizes.end());
   fromLayout.strides.assign(source->strides.begin(), source->strides.end());
-  toLayout.offset = target->offset;
+  toLayout.offset = target->baseOffset + target->offset;
   toLayout.sizes = fromLayout.sizes;
   toLayout.strides.assign(target->strides.begin(), target->strides.end());
   int64_t elemBytes = source->elemBytes;

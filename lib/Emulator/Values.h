@@ -98,6 +98,10 @@ struct MemView {
   Storage *storage = nullptr;
   int64_t threadStride = 0;
   int64_t offset = 0;
+  /// Elements the view's base lies past the storage's start
+  /// (amdgpu.fat_raw_buffer_cast with resetOffset moves the base to the
+  /// view's offset, which becomes 0): addresses are baseOffset + offset + ...
+  int64_t baseOffset = 0;
   std::shared_ptr<const std::vector<int64_t>> threadOffset;
   SmallVector<int64_t, 6> sizes;
   SmallVector<int64_t, 6> strides;
@@ -112,12 +116,12 @@ struct MemView {
 
   /// The offset of the view for thread \p thread.
   int64_t getOffset(int64_t thread) const {
-    return offset + (threadOffset ? (*threadOffset)[thread] : 0);
+    return baseOffset + offset + (threadOffset ? (*threadOffset)[thread] : 0);
   }
   /// The view as a StridedLayout (the uniform offset).
   StridedLayout getLayout() const {
     StridedLayout layout;
-    layout.offset = offset;
+    layout.offset = baseOffset + offset;
     layout.sizes.assign(sizes.begin(), sizes.end());
     layout.strides.assign(strides.begin(), strides.end());
     return layout;

@@ -76,6 +76,8 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
                                    : std::nullopt,
       options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
       options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
+  // The GEMM reads and writes the accumulator in place (no relayout).
+  materialize.userLayoutResults = true;
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());

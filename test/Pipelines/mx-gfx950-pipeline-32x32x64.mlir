@@ -11,9 +11,10 @@
 // LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 4, subgroups_n = 4,
 
 // lhs tiles [Mo, Ko = 32, im 8, ik 4, g 2, r 32, 16 bytes]; 16 f32
-// accumulators per lane and intrinsic.
+// accumulators per lane and intrinsic, read from and written to C in place.
 //   GPU-LABEL: func.func @fp4_32x32x64
-//         GPU:   gpu.launch_func @fp4_32x32x64_mma0::@fp4_32x32x64_mma0 {{.*}} args(%{{[^ ]+}} : memref<1x32x8x4x2x32x16xi8>, %{{[^ ]+}} : memref<1x32x4x2x4x2x32x16xi8>, %{{[^ ]+}} : memref<1x32x2x32x8x4xi8>, %{{[^ ]+}} : memref<1x32x4x2x32x2x4xi8>, %{{[^ ]+}} : memref<1x1x4x8x2x2x32x4x4xf32>)
+//  GPU-SAME:     %[[C:[^:]+]]: memref<256x256xf32>
+//         GPU:   gpu.launch_func @fp4_32x32x64_mma0::@fp4_32x32x64_mma0 {{.*}} args(%[[C]] : memref<256x256xf32>, %{{[^ ]+}} : memref<1x32x8x4x2x32x16xi8>, %{{[^ ]+}} : memref<1x32x4x2x4x2x32x16xi8>, %{{[^ ]+}} : memref<1x32x2x32x8x4xi8>, %{{[^ ]+}} : memref<1x32x4x2x32x2x4xi8>)
 //         GPU:   gpu.module @fp4_32x32x64_mma0
 //         GPU:     scf.for
 //   GPU-COUNT-64:    amdgpu.scaled_mfma 32x32x64 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>

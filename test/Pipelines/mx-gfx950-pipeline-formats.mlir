@@ -16,7 +16,7 @@
 // holds two 16-value K chunks); one byte per element, no packing.
 //   GPU-LABEL: func.func @fp8
 //    GPU-SAME:   memref<256x8192xi8> {mx.packed_type = tensor<256x8192xf8E4M3FN>}
-//         GPU:   gpu.launch_func @fp8_mma0::@fp8_mma0 {{.*}} args(%{{[^ ]+}} : memref<1x64x16x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x16x4xi8>, %{{[^ ]+}} : memref<1x1x4x16x4x4x16x4xf32>)
+//         GPU:   gpu.launch_func @fp8_mma0::@fp8_mma0 {{.*}} args(%{{[^ ]+}} : memref<256x256xf32>, %{{[^ ]+}} : memref<1x64x16x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x16x4xi8>)
 //         GPU:   gpu.module @fp8_mma0
 //         GPU:     scf.for
 //   GPU-COUNT-64:    amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf32>
@@ -60,7 +60,7 @@ func.func @fp8(%a: tensor<256x8192xf8E4M3FN>, %b: tensor<256x8192xf8E4M3FN>,
 // fp8 lhs tiles as above, fp4 rhs tiles of 16 bytes per lane.
 //   GPU-LABEL: func.func @mixed
 //    GPU-SAME:   memref<256x8192xi8> {mx.packed_type = tensor<256x8192xf8E4M3FN>}, %{{[^:]+}}: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>}
-//         GPU:   gpu.launch_func @mixed_mma0::@mixed_mma0 {{.*}} args(%{{[^ ]+}} : memref<1x64x16x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x16x4xi8>, %{{[^ ]+}} : memref<1x1x4x16x4x4x16x4xf32>)
+//         GPU:   gpu.launch_func @mixed_mma0::@mixed_mma0 {{.*}} args(%{{[^ ]+}} : memref<256x256xf32>, %{{[^ ]+}} : memref<1x64x16x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x16x4xi8>)
 //         GPU:   gpu.module @mixed_mma0
 //         GPU:     scf.for
 //   GPU-COUNT-64:    amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>

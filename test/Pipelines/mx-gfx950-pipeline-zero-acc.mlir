@@ -3,27 +3,26 @@
 // The seed GEMM from a zero accumulator with a bf16 result: three
 // dispatches. The relayouts of A, B and their scales run as one (no
 // accumulator is filled or relaid out: the fill folds into the GEMM as
-// zero_acc); the GEMM starts its accumulators at +0.0; one dispatch relays
-// the result out and rounds it to bf16 (the arith.truncf fused into it).
+// zero_acc); the GEMM starts its accumulators at +0.0 and writes the f32
+// result in the user's layout; one dispatch rounds it to bf16 (the
+// arith.truncf).
 // CHECK-LABEL: func.func @seed_bf16
 //  CHECK-SAME:   -> memref<10000x16384xbf16>
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   gpu.launch_func @[[R:seed_bf16_relayout[0-9]+_[a-z]+]]::@[[R]] {{.*}} args(%{{[^ ]+}} : memref<10000x8192xi8>, %[[TA:[^ ]+]] : memref<40x64x16x2x4x16x16xi8>,
 //  CHECK-SAME:     memref<16384x8192xi8>, %{{[^ ]+}} : memref<64x64x4x4x2x4x16x16xi8>, %{{[^ ]+}} : memref<10000x512xi8>, %{{[^ ]+}} : memref<40x64x4x16x16x2xi8>,
 //  CHECK-SAME:     memref<16384x512xi8>, %{{[^ ]+}} : memref<64x64x4x4x16x4x2xi8>)
-//       CHECK:   gpu.launch_func @seed_bf16_mma0::@seed_bf16_mma0 {{.*}} args(%[[TA]] : {{.*}}, %[[TC:[^ ]+]] : memref<40x64x4x16x4x4x16x4xf32>)
-//       CHECK:   gpu.launch_func @[[U:seed_bf16_relayout[0-9]+_[a-z]+]]::@[[U]] {{.*}} args(%[[TC]] : memref<40x64x4x16x4x4x16x4xf32>, %[[D:[^ ]+]] : memref<10000x16384xbf16>)
+//       CHECK:   gpu.launch_func @seed_bf16_mma0::@seed_bf16_mma0 {{.*}} args(%[[TC:[^ ]+]] : memref<10000x16384xf32>, %[[TA]] : {{.*}})
+//       CHECK:   gpu.launch_func @[[U:seed_bf16_relayout[0-9]+_[a-z]+]]::@[[U]] {{.*}} args(%[[TC]] : memref<10000x16384xf32>, %[[D:[^ ]+]] : memref<10000x16384xbf16>)
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   return %[[D]] : memref<10000x16384xbf16>
 // The GEMM kernel loads no accumulator: its only f32 accesses are the
-// stores of the result tile.
+// stores of the result through a bounds-checked buffer.
 //       CHECK:   gpu.module @seed_bf16_mma0
-// (With C += A x B the prologue loads it with vector.load ... vector<4xf32>:
-// mx-gfx950-pipeline-seed.mlir.)
-//   CHECK-NOT:     vector.load {{.*}}vector<4xf32>
+//   CHECK-NOT:     memref.load {{.*}}fat_raw_buffer
 //       CHECK:     scf.for
-//   CHECK-NOT:     vector.load {{.*}}vector<4xf32>
-//       CHECK:     vector.store {{.*}}xf32, strided<{{.*}}>, 1>, vector<4xf32>
+//   CHECK-NOT:     memref.load {{.*}}fat_raw_buffer
+//       CHECK:     memref.store {{.*}} : memref<10000x16384xf32, #amdgpu.address_space<fat_raw_buffer>>
 func.func @seed_bf16(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                      %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>)
     -> tensor<10000x16384xbf16> {

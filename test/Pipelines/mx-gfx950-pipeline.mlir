@@ -26,7 +26,8 @@
 // mx.packed_type. Each operand is relaid out into the tiled buffer [Mo, Ko,
 // <tile>] that the contraction reads (lhs: [1, 32, 16 im, 2 ik, 4 g, 16 r,
 // 16 bytes]), all of them by one dispatch; the contraction is one launch of
-// 1 x 1 workgroups of 4 waves, and a last dispatch relays the result back.
+// 1 x 1 workgroups of 4 waves, which reads C and writes the result in
+// place, in the user's layout.
 //   GPU-LABEL: func.func @nt_fp4
 //    GPU-SAME:   (%[[A:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
 //    GPU-SAME:    %[[B:[^:]+]]: memref<256x4096xi8> {mx.packed_type = tensor<256x8192xf4E2M1FN>},
@@ -39,12 +40,11 @@
 // (mx-merge-gpu-launches), its grid the sum of theirs.
 //         GPU:   gpu.launch_func @[[RA:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RA]] blocks in ({{.*}}) threads in (%[[WG]], %[[ONE]], %[[ONE]])
 //    GPU-SAME:     args(%[[A]] : memref<256x4096xi8>, %[[TA:[^ ]+]] : memref<1x32x16x2x4x16x16xi8>, %[[B]] : memref<256x4096xi8>, %[[TB:[^ ]+]] : memref<1x32x4x4x2x4x16x16xi8>,
-//    GPU-SAME:          %[[SA]] : memref<256x256xi8>, %[[TSA:[^ ]+]] : memref<1x32x4x16x16x2xi8>, %[[SB]] : memref<256x256xi8>, %[[TSB:[^ ]+]] : memref<1x32x4x4x16x4x2xi8>,
-//    GPU-SAME:          %[[C]] : memref<256x256xf32>, %{{[^ ]+}} : memref<1x1x4x16x4x4x16x4xf32>)
+//    GPU-SAME:          %[[SA]] : memref<256x256xi8>, %[[TSA:[^ ]+]] : memref<1x32x4x16x16x2xi8>, %[[SB]] : memref<256x256xi8>, %[[TSB:[^ ]+]] : memref<1x32x4x4x16x4x2xi8>)
 //         GPU:   gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[ONE]], %[[ONE]], %[[ONE]]) threads in (%[[WG]], %[[ONE]], %[[ONE]])
-//    GPU-SAME:     args(%[[TA]] : memref<1x32x16x2x4x16x16xi8>, %[[TB]] : memref<1x32x4x4x2x4x16x16xi8>, %[[TSA]] : memref<1x32x4x16x16x2xi8>, %[[TSB]] : memref<1x32x4x4x16x4x2xi8>, %[[TC:[^ ]+]] : memref<1x1x4x16x4x4x16x4xf32>)
-//         GPU:   gpu.launch_func @[[RC:nt_fp4_relayout[0-9]+_[a-z]+]]::@[[RC]] {{.*}} args(%[[TC]] : memref<1x1x4x16x4x4x16x4xf32>, %{{[^ ]+}} : memref<1x1x256x256xf32>)
-//         GPU:   return %{{.+}} : memref<256x256xf32>
+//    GPU-SAME:     args(%[[C]] : memref<256x256xf32>, %[[TA]] : memref<1x32x16x2x4x16x16xi8>, %[[TB]] : memref<1x32x4x4x2x4x16x16xi8>, %[[TSA]] : memref<1x32x4x16x16x2xi8>, %[[TSB]] : memref<1x32x4x4x16x4x2xi8>)
+//     GPU-NOT:   gpu.launch_func
+//         GPU:   return %[[C]] : memref<256x256xf32>
 // One gpu.module per dispatch, for gfx950. The contraction kernel is the
 // specialized ukernel: a loop over the 32 K steps with 16 x 4 x 2 = 128
 // scaled MFMAs on fp4 fragments per step and wave.
@@ -101,14 +101,14 @@
 // HSACO: gpu.binary @nt_fp4_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, bin = "\7FELF\02\01\01@{{\\[0-9A-F][0-9A-F]}}\00\00\00\00\00\00\00\03\00\E0\00
 
 // Pinned 4 x 4 intrinsics on 2 x 2 waves: 128 x 128 tiles, a 2 x 2 grid;
-// relayout dispatches of 128 threads.
+// the operands' relayout dispatch has 128 threads per workgroup.
 //   PINNED-DAG: %[[C2:.+]] = arith.constant 2 : index
 //   PINNED-DAG: %[[C128:.+]] = arith.constant 128 : index
 //   PINNED-DAG: %[[C256:.+]] = arith.constant 256 : index
 //   PINNED-DAG: %[[C1:.+]] = arith.constant 1 : index
 //       PINNED: gpu.launch_func @nt_fp4_relayout{{[0-9]+}}_{{[a-z]+}}::@{{.+}} threads in (%[[C128]], %[[C1]], %[[C1]])
 //       PINNED: gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[C2]], %[[C2]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
-//       PINNED: gpu.launch_func @nt_fp4_relayout{{[0-9]+}}_{{[a-z]+}}::@{{.+}} threads in (%[[C128]], %[[C1]], %[[C1]])
+//   PINNED-NOT: gpu.launch_func
 // 4 x 4 x 2 = 32 MFMAs per wave and K step.
 // PINNED-REPORT-LABEL: kernel nt_fp4_mma0
 //       PINNED-REPORT:   main_loop.mfma: 32

@@ -21,8 +21,9 @@
 //     E3M2, the f8 ones E4M3 and E5M2).
 //  2. Tile sizes (intrinsics_m/n/k, and the subgroup counts, the static
 //     sizes of dimension 1 of lhs / rhs) and the accumulator's start (the
-//     last argument, zero_acc: 1 starts the accumulators at +0.0 without
-//     reading acc, 0 loads them), the last four arguments: the
+//     last argument, zero_acc: 1 starts the accumulators at +0.0, 0 starts
+//     them with the values the caller put in accs), the last four
+//     arguments: the
 //     body is cloned into the caller, the constants folded and the loops
 //     marked mx.unroll fully unrolled, so the private arrays indexed by the
 //     unroll indices (accumulators, fragments, scale groups) become
@@ -33,14 +34,19 @@
 // It computes one wave's part of one workgroup tile over all K tiles; the
 // caller passes byte views of the tiles, the lane dimensions (g, r) merged
 // into one of 64 lanes, W being the bytes of one lane's 32 values (16 for
-// fp4, 24 for fp6, 32 for fp8; see getUKernelTileShape) and V the
-// accumulators per lane (4 for 16x16x128, 16 for 32x32x64):
+// fp4, 24 for fp6, 32 for fp8; see getUKernelTileShape), and the lane's
+// accumulators `accs`, a private array of V f32 values per intrinsic (4 for
+// 16x16x128, 16 for 32x32x64), read and written as vectors, that the
+// caller owns: it loads them before
+// the call unless zero_acc, and stores them, in whatever layout and type
+// its result has, after it (mx-gfx950-lower-tiled-mma). After inlining and
+// unrolling the array is registers.
 //
 //   lhs        [Ko, subgroups_m, intrinsics_m, intrinsics_k, 64, W_A B]
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
 //   lhs_scales [Ko, subgroups_m, 64, intrinsics_m * intrinsics_k B]
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
-//   acc        [subgroups_m, subgroups_n, intrinsics_m, intrinsics_n, 64, V x f32]
+//   accs       [intrinsics_m, intrinsics_n, V x f32], private
 //
 // One data movement scheme serves every type: a lane's W bytes are copied
 // as one or two 16-byte chunks (fp4: one; fp6: two that overlap, its bytes
@@ -104,7 +110,7 @@ func.func private @mx_uk_scaled_mma(
     %rhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
     %lhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
     %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
-    %acc: memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
+    %accs: memref<?x?x?xf32, 5>,
     %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %wave_m: index, %wave_n: index, %lane: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index,
@@ -164,29 +170,20 @@ func.func private @mx_uk_scaled_mma(
   %groups_a = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_m, %intrinsics_k]
   %groups_b = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_n, %intrinsics_k]
 
-  %accs = memref.alloca(%intrinsics_m, %intrinsics_n) : memref<?x?xvector<4xf32>, 5>
   %frag_a = memref.alloca(%intrinsics_m, %intrinsics_k) : memref<?x?xvector<32xf8E4M3FN>, 5>
   %frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
   %scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
   %next_scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %next_scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
-  // The accumulators: +0.0, or loaded from acc.
+  // The accumulators start at +0.0, or with the caller's values.
   %from_zero = arith.cmpi ne, %zero_acc, %c0 : index
   scf.if %from_zero {
     %f0 = arith.constant 0.0 : f32
     %zeros = vector.broadcast %f0 : f32 to vector<4xf32>
     scf.for %i = %c0 to %intrinsics_m step %c1 {
       scf.for %j = %c0 to %intrinsics_n step %c1 {
-        memref.store %zeros, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
-      } {mx.unroll}
-    } {mx.unroll}
-  } else {
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
-        %v = vector.load %acc[%wave_m, %wave_n, %i, %j, %lane, %c0]
-            : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
-        memref.store %v, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+        vector.store %zeros, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
       } {mx.unroll}
     } {mx.unroll}
   }
@@ -324,10 +321,10 @@ func.func private @mx_uk_scaled_mma(
           %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
           %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
               : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
         } {mx.unroll}
       } {mx.unroll}
     } {mx.unroll}
@@ -389,25 +386,14 @@ func.func private @mx_uk_scaled_mma(
           %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
           %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
           %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
               : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
         } {mx.unroll}
       } {mx.unroll}
     } {mx.unroll}
   }
-  // The accumulators out, addressed with the lane index recomputed
-  // (gpu.lane_id): sharing the prologue's addresses would keep one register
-  // pair per accumulator group alive through the K loop.
-  %lane_out = gpu.lane_id
-  scf.for %i = %c0 to %intrinsics_m step %c1 {
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      %v = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
-      vector.store %v, %acc[%wave_m, %wave_n, %i, %j, %lane_out, %c0]
-          : memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>, vector<4xf32>
-    } {mx.unroll}
-  } {mx.unroll}
   return
 }
 

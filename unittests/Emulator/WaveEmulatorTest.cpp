@@ -506,7 +506,7 @@ module attributes {gpu.container_module} {
   gpu.module @k {
     func.func private @UKERNEL(
         memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64xACC_VALUESxf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>,
         index, index, index, index, index, index, index)
     gpu.func @matmul(%lhs: memref<?xSUBGROUPS_MxINTRINSICS_MxINTRINSICS_Kx64xLHS_BYTESxi8, 1>,
@@ -532,11 +532,28 @@ module attributes {gpu.container_module} {
           to memref<?x?x?x?x64xRHS_BYTESxi8, 1>
       %l = memref.cast %lds : memref<LDS_BYTESxi8, #gpu.address_space<workgroup>>
           to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @UKERNEL(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %c0)
+      // The lane's accumulators, loaded before and stored after the call
+      // (what mx-gfx950-lower-tiled-mma emits for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca() : memref<INTRINSICS_MxINTRINSICS_NxACC_VALUESxf32, 5>
+      %accs_d = memref.cast %accs : memref<INTRINSICS_MxINTRINSICS_NxACC_VALUESxf32, 5> to memref<?x?x?xf32, 5>
+      scf.for %i = %c0 to %im step %c1 {
+        scf.for %j = %c0 to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %c0] : memref<?x?x?x?x64xACC_VALUESxf32, 1>, vector<ACC_VALUESxf32>
+          vector.store %v, %accs[%i, %j, %c0] : memref<INTRINSICS_MxINTRINSICS_NxACC_VALUESxf32, 5>, vector<ACC_VALUESxf32>
+        }
+      }
+      func.call @UKERNEL(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c0)
           {mx.ukernel.type_parameters = TYPE_PARAMETERS}
           : (memref<?x?x?x?x64xLHS_BYTESxi8, 1>, memref<?x?x?x?x64xRHS_BYTESxi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64xACC_VALUESxf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>,
              index, index, index, index, index, index, index) -> ()
+      scf.for %i = %c0 to %im step %c1 {
+        scf.for %j = %c0 to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %c0] : memref<INTRINSICS_MxINTRINSICS_NxACC_VALUESxf32, 5>, vector<ACC_VALUESxf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %c0] : memref<?x?x?x?x64xACC_VALUESxf32, 1>, vector<ACC_VALUESxf32>
+        }
+      }
       gpu.return
     }
   }

@@ -599,8 +599,36 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
     Value rhs = toPlain(op.getRhs(), OperandRole::rhs).first;
     Value lhsScales = toPlain(op.getLhsScales(), OperandRole::lhs_scales).first;
     Value rhsScales = toPlain(op.getRhsScales(), OperandRole::rhs_scales).first;
-    auto [acc, accInfo] =
-        toPlain(op.getAcc(), OperandRole::result, !op.getZeroAcc());
+    bool userLayout = op.hasUserLayoutAcc();
+    Value acc;
+    RelayoutInfo accInfo;
+    if (userLayout) {
+      // The accumulator is M x N as it is: the operands' padding rows and
+      // columns, which only feed values outside it, are cut off.
+      acc = op.getAcc();
+      auto rows = [&](Value plain, unsigned d) {
+        auto type = cast<RankedTensorType>(plain.getType());
+        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes =
+            tensor::getMixedSizes(rewriter, loc, plain);
+        SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+        sizes[numBatch] = tensor::getMixedSize(rewriter, loc, acc, d);
+        SmallVector<int64_t> shape(type.getShape());
+        shape[numBatch] = cast<RankedTensorType>(acc.getType()).getDimSize(d);
+        return tensor::ExtractSliceOp::create(
+                   rewriter, loc,
+                   RankedTensorType::get(shape, type.getElementType()), plain,
+                   offsets, sizes, strides)
+            .getResult();
+      };
+      lhs = rows(lhs, numBatch);
+      lhsScales = rows(lhsScales, numBatch);
+      rhs = rows(rhs, numBatch + 1);
+      rhsScales = rows(rhsScales, numBatch + 1);
+    } else {
+      std::tie(acc, accInfo) =
+          toPlain(op.getAcc(), OperandRole::result, !op.getZeroAcc());
+    }
     if (op.getZeroAcc()) {
       // The accumulator starts at +0.0; its values are not read.
       Value zero = arith::ConstantOp::create(
@@ -625,7 +653,9 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
         ScaledContractionOp::create(rewriter, loc, acc.getType(), lhs, rhs,
                                     lhsScales, rhsScales, acc, maps)
             .getResult();
-    rewriter.replaceOp(op, packAndSwizzle(rewriter, loc, result, accInfo));
+    rewriter.replaceOp(
+        op,
+        userLayout ? result : packAndSwizzle(rewriter, loc, result, accInfo));
     return success();
   }
 };

@@ -36,8 +36,21 @@ using namespace mlir::mx::gfx950;
 
 /// The global address space the ukernels read and write.
 static constexpr int64_t kGlobalAddressSpace = 1;
+/// The private (per-lane) address space of the accumulator array.
+static constexpr int64_t kPrivateAddressSpace = 5;
 
 namespace {
+/// How a lane's accumulator vector (i, j) is loaded from and stored to the
+/// op's accumulator, given the wave (waveM, waveN) and the lane.
+struct AccumulatorStore {
+  std::function<Value(int64_t i, int64_t j, Value waveM, Value waveN,
+                      Value lane)>
+      load;
+  std::function<void(int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
+                     Value v)>
+      store;
+};
+
 /// Builds the launch of one mx.tiled_scaled_mma.
 class TiledMMALowering {
 public:
@@ -59,6 +72,22 @@ private:
   /// the outer indices `outer` select the tile, `withKo` keeps the K tile
   /// dimension in front.
   Value tileView(Value memref, OperandRole role, ValueRange outer, bool withKo);
+  /// Loads and stores of the accumulators of the workgroup at tile (mIndex,
+  /// nIndex) of batch `batch` in `acc`: whole vectors in the swizzled tile,
+  /// or value by value in the user's layout (masked at the edges).
+  AccumulatorStore getAccumulatorStore(Value acc, ValueRange batch,
+                                       Value mIndex, Value nIndex,
+                                       bool userLayout);
+  /// The coordinates (row, column) in the workgroup's result tile of value
+  /// `t` of accumulator vector (i, j) of lane `lane` of wave (waveM, waveN):
+  /// the ukernel's view of the tile, linearized, is the swizzled tile of
+  /// the layout, whose swizzle (mx::TileSwizzle) is undone. The view's
+  /// dimensions are merged swizzled dimensions, so the coordinates are the
+  /// sum of those of each index alone.
+  std::pair<Value, Value> getTileCoords(Value waveM, Value waveN, Value i,
+                                        Value j, Value lane, Value t);
+  /// The same for constant indices.
+  std::pair<int64_t, int64_t> getTileCoords(ArrayRef<int64_t> viewPosition);
 
   TiledScaledMMAOp op;
   DataTiledLayoutAttr layout;
@@ -118,6 +147,160 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
       b, loc, viewType, globalMemRef, OpFoldResult(offset), sizes, strideFolds);
 }
 
+AccumulatorStore
+TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
+                                      Value nIndex, bool userLayout) {
+  int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
+  auto vectorType = VectorType::get({accPerLane}, b.getF32Type());
+  if (!userLayout) {
+    SmallVector<Value> outer(batch);
+    outer.push_back(mIndex);
+    outer.push_back(nIndex);
+    Value view = tileView(acc, OperandRole::result, outer, false);
+    auto indices = [this](int64_t i, int64_t j, Value waveM, Value waveN,
+                          Value lane) {
+      return SmallVector<Value>{waveM,    waveN, index(i),
+                                index(j), lane,  index(0)};
+    };
+    return {[=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane) {
+              return vector::LoadOp::create(b, loc, vectorType, view,
+                                            indices(i, j, waveM, waveN, lane))
+                  .getResult();
+            },
+            [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
+                Value v) {
+              vector::StoreOp::create(b, loc, v, view,
+                                      indices(i, j, waveM, waveN, lane));
+            }};
+  }
+
+  // The user's layout, through a bounds-checked buffer of the batch's
+  // M x N matrix, so that a row past M is out of range: its loads read 0
+  // and its stores are dropped by the hardware. Value t of vector (i, j) of
+  // a lane is at (row + dr, col + dc), (row, col) where the lane's value 0
+  // of vector (0, 0) is and (dr, dc) constants; a value whose column is
+  // past N gets row M instead of row, which puts it out of range too.
+  auto type = cast<MemRefType>(acc.getType());
+  auto globalType =
+      MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
+                      b.getI64IntegerAttr(kGlobalAddressSpace));
+  Value matrix = memref::MemorySpaceCastOp::create(b, loc, globalType, acc);
+  unsigned numBatch = batch.size();
+  Value rows = dim(acc, numBatch), cols = dim(acc, numBatch + 1);
+  if (numBatch > 0) {
+    SmallVector<OpFoldResult> offsets(batch.begin(), batch.end());
+    offsets.append({b.getIndexAttr(0), b.getIndexAttr(0)});
+    SmallVector<OpFoldResult> sizes(numBatch, b.getIndexAttr(1));
+    sizes.append({memref::getMixedSize(b, loc, matrix, numBatch),
+                  memref::getMixedSize(b, loc, matrix, numBatch + 1)});
+    SmallVector<OpFoldResult> strides(numBatch + 2, b.getIndexAttr(1));
+    auto sliceType = memref::SubViewOp::inferRankReducedResultType(
+        type.getShape().take_back(2), cast<MemRefType>(matrix.getType()),
+        offsets, sizes, strides);
+    matrix = memref::SubViewOp::create(b, loc, cast<MemRefType>(sliceType),
+                                       matrix, offsets, sizes, strides);
+  }
+  Value buffer = amdgpu::FatRawBufferCastOp::create(
+      b, loc, matrix, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
+      /*boundsCheck=*/true, /*resetOffset=*/true);
+  TileSizes tile = getTileSizes(layout);
+  Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
+  Value colBase = arith::MulIOp::create(b, loc, nIndex, index(tile.n));
+  // The indices of each value of vector (i, j).
+  auto forEachValue = [=](int64_t i, int64_t j, Value waveM, Value waveN,
+                          Value lane,
+                          function_ref<void(int64_t t, ValueRange)> body) {
+    Value zero = index(0);
+    auto [r, c] = getTileCoords(waveM, waveN, zero, zero, lane, zero);
+    Value row0 = arith::AddIOp::create(b, loc, rowBase, r);
+    Value col0 = arith::AddIOp::create(b, loc, colBase, c);
+    llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> byColumn;
+    for (int64_t t = 0; t < accPerLane; ++t) {
+      auto [dr, dc] = getTileCoords({0, 0, i, j, 0, t});
+      auto [it, inserted] = byColumn.try_emplace(dc);
+      if (inserted) {
+        Value col = arith::AddIOp::create(b, loc, col0, index(dc));
+        Value inside =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, cols);
+        it->second = {arith::SelectOp::create(b, loc, inside, row0, rows), col};
+      }
+      auto [row, col] = it->second;
+      body(t, {arith::AddIOp::create(b, loc, row, index(dr)), col});
+    }
+  };
+  auto load = [=](int64_t i, int64_t j, Value waveM, Value waveN,
+                  Value lane) -> Value {
+    Value v = arith::ConstantOp::create(
+        b, loc, vectorType, DenseElementsAttr::get(vectorType, 0.0f));
+    forEachValue(i, j, waveM, waveN, lane, [&](int64_t t, ValueRange at) {
+      Value x = memref::LoadOp::create(b, loc, buffer, at);
+      v = vector::InsertOp::create(b, loc, x, v, t);
+    });
+    return v;
+  };
+  auto store = [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
+                   Value v) {
+    forEachValue(i, j, waveM, waveN, lane, [&](int64_t t, ValueRange at) {
+      Value x = vector::ExtractOp::create(b, loc, v, t);
+      memref::StoreOp::create(b, loc, x, buffer, at);
+    });
+  };
+  return {load, store};
+}
+
+std::pair<int64_t, int64_t>
+TiledMMALowering::getTileCoords(ArrayRef<int64_t> viewPosition) {
+  SmallVector<int64_t> view = getUKernelTileShape(layout, OperandRole::result);
+  TileSwizzle swizzle = getSwizzle(layout, OperandRole::result);
+  int64_t linear = 0;
+  for (auto [p, size] : llvm::zip_equal(viewPosition, view))
+    linear = linear * size + p;
+  SmallVector<int64_t> swizzled = swizzle.getSwizzledShape();
+  SmallVector<int64_t> position(swizzled.size());
+  for (int64_t d = int64_t(swizzled.size()) - 1; d >= 0; --d) {
+    position[d] = linear % swizzled[d];
+    linear /= swizzled[d];
+  }
+  SmallVector<int64_t> coords = swizzle.getTileCoords(position);
+  return {coords[0], coords[1]};
+}
+
+std::pair<Value, Value> TiledMMALowering::getTileCoords(Value waveM,
+                                                        Value waveN, Value i,
+                                                        Value j, Value lane,
+                                                        Value t) {
+  SmallVector<int64_t> view = getUKernelTileShape(layout, OperandRole::result);
+  TileSwizzle swizzle = getSwizzle(layout, OperandRole::result);
+  SmallVector<int64_t> swizzled = swizzle.getSwizzledShape();
+  auto foldSizes = [&](ArrayRef<int64_t> sizes) {
+    return llvm::map_to_vector(sizes, [&](int64_t size) -> OpFoldResult {
+      return b.getIndexAttr(size);
+    });
+  };
+  Value linear = affine::AffineLinearizeIndexOp::create(
+      b, loc, ValueRange{waveM, waveN, i, j, lane, t}, foldSizes(view),
+      /*disjoint=*/true);
+  ValueRange position = affine::AffineDelinearizeIndexOp::create(
+                            b, loc, linear, foldSizes(swizzled),
+                            /*hasOuterBound=*/true)
+                            .getResults();
+  // Expanded dimension permutation[d] is swizzled dimension d.
+  SmallVector<Value> expanded(position.size());
+  for (auto [d, source] : llvm::enumerate(swizzle.permutation))
+    expanded[source] = position[d];
+  SmallVector<Value> coords;
+  unsigned next = 0;
+  for (const SmallVector<TileSwizzle::Dim> &group : swizzle.expandShape) {
+    SmallVector<int64_t> sizes = llvm::map_to_vector(
+        group, [](const TileSwizzle::Dim &dim) { return dim.size; });
+    ArrayRef<Value> indices(expanded.data() + next, group.size());
+    next += group.size();
+    coords.push_back(affine::AffineLinearizeIndexOp::create(
+        b, loc, indices, foldSizes(sizes), /*disjoint=*/true));
+  }
+  return {coords[0], coords[1]};
+}
+
 LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
                                     StringRef kernelName) {
   SmallVector<Value> operands = {op.getLhs(), op.getRhs(), op.getLhsScales(),
@@ -126,8 +309,13 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
                                OperandRole::lhs_scales, OperandRole::rhs_scales,
                                OperandRole::result};
   unsigned numBatch = op.getNumBatchDims();
+  bool userLayoutAcc = op.hasUserLayoutAcc();
   for (auto [value, role] : llvm::zip_equal(operands, roles)) {
     auto type = cast<MemRefType>(value.getType());
+    // An accumulator in the user's layout is read and written value by
+    // value, through any strides.
+    if (role == OperandRole::result && userLayoutAcc)
+      continue;
     if (!type.getLayout().isIdentity())
       return op.emitOpError()
              << stringifyOperandRole(role)
@@ -180,7 +368,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   Value batch = one;
   for (unsigned d = 0; d < numBatch; ++d)
     batch = arith::MulIOp::create(b, loc, batch, dim(acc, d));
-  Value mo = dim(acc, numBatch), no = dim(acc, numBatch + 1);
+  Value mo = dim(lhs, numBatch), no = dim(op.getRhs(), numBatch);
   int64_t subgroupsN = layout.getSubgroupsN();
   int64_t threads = kWaveSize * layout.getSubgroupsM() * subgroupsN;
   auto ldsType = MemRefType::get(
@@ -216,15 +404,41 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     indices.push_back(tileIndex);
     return indices;
   };
-  SmallVector<Value> accOuter = outer(mIndex);
-  accOuter.push_back(nIndex);
+  Value wave =
+      arith::DivUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
+  Value lane =
+      arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
+  Value waveM = arith::DivUIOp::create(b, loc, wave, index(subgroupsN));
+  Value waveN = arith::RemUIOp::create(b, loc, wave, index(subgroupsN));
+
+  // The lane's accumulators, a private array the ukernel works on: this
+  // function loads them before the call (unless they start at zero) and
+  // stores them after it, in the result's layout.
+  int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
+  auto accVectorType = VectorType::get({accPerLane}, b.getF32Type());
+  auto accsType = MemRefType::get(
+      {layout.getIntrinsicsM(), layout.getIntrinsicsN(), accPerLane},
+      b.getF32Type(), MemRefLayoutAttrInterface(),
+      b.getI64IntegerAttr(kPrivateAddressSpace));
+  Value accs = memref::AllocaOp::create(b, loc, accsType);
+  AccumulatorStore store =
+      getAccumulatorStore(acc, batchIndices, mIndex, nIndex, userLayoutAcc);
+  int64_t intrinsicsM = layout.getIntrinsicsM();
+  int64_t intrinsicsN = layout.getIntrinsicsN();
+  if (!op.getZeroAcc())
+    for (int64_t i = 0; i < intrinsicsM; ++i)
+      for (int64_t j = 0; j < intrinsicsN; ++j) {
+        Value v = store.load(i, j, waveM, waveN, lane);
+        vector::StoreOp::create(b, loc, v, accs,
+                                ValueRange{index(i), index(j), index(0)});
+      }
 
   SmallVector<Value> args = {
       tileView(lhs, OperandRole::lhs, outer(mIndex), true),
       tileView(op.getRhs(), OperandRole::rhs, outer(nIndex), true),
       tileView(op.getLhsScales(), OperandRole::lhs_scales, outer(mIndex), true),
       tileView(op.getRhsScales(), OperandRole::rhs_scales, outer(nIndex), true),
-      tileView(acc, OperandRole::result, accOuter, false),
+      accs,
       launch.getWorkgroupAttributions().front()};
   if (ukernelType->getNumInputs() != args.size() + 7)
     return op.emitOpError() << "ukernel '" << ukernel
@@ -241,12 +455,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     arg = memref::CastOp::create(b, loc, expected, arg);
   }
 
-  Value wave =
-      arith::DivUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
-  Value lane =
-      arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
-  args.push_back(arith::DivUIOp::create(b, loc, wave, index(subgroupsN)));
-  args.push_back(arith::RemUIOp::create(b, loc, wave, index(subgroupsN)));
+  args.push_back(waveM);
+  args.push_back(waveN);
   args.push_back(lane);
   args.push_back(index(layout.getIntrinsicsM()));
   args.push_back(index(layout.getIntrinsicsN()));
@@ -264,6 +474,18 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   auto call = func::CallOp::create(b, loc, ukernel, TypeRange(), args);
   if (hasTypeParameters)
     call->setAttr(kUKernelTypeParameters, getUKernelTypeParameters(layout));
+
+  // The accumulators out, addressed with the lane index recomputed
+  // (gpu.lane_id): sharing the prologue's addresses would keep one register
+  // pair per accumulator group alive through the K loop.
+  Value laneOut = gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr);
+  for (int64_t i = 0; i < intrinsicsM; ++i)
+    for (int64_t j = 0; j < intrinsicsN; ++j) {
+      Value v =
+          vector::LoadOp::create(b, loc, accVectorType, accs,
+                                 ValueRange{index(i), index(j), index(0)});
+      store.store(i, j, waveM, waveN, laneOut, v);
+    }
   op.erase();
   return success();
 }

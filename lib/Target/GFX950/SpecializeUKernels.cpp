@@ -29,10 +29,10 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::kUnroll;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
 static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
-static constexpr StringLiteral kUnroll = "mx.unroll";
 
 namespace {
 /// Feeds a scale byte taken out of a 4-byte scale vector through the MFMA's

@@ -22,7 +22,7 @@
 // relayout of the result with its conversion to bf16 or its epilogue; no
 // accumulator fill.
 // STATS: gfx950-emu @fp4_bf16_33x47x224: 3 launches
-// BIG: gfx950-emu @fp6_f32_255x513x4064: 3 launches
+// BIG: gfx950-emu @fp6_f32_255x513x4064: 2 launches
 // EPILOGUE: gfx950-emu @bias_scale_relu: 3 launches
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

@@ -33,6 +33,22 @@
 //       CHECK:   gpu.launch blocks(%[[BX:[^,]+]], %[[BY:[^,]+]], %{{[^)]+}}) in (%{{[^ ]+}} = %[[C5]], %{{[^ ]+}} = %[[C3]], %{{[^ ]+}} = %[[C1]])
 //  CHECK-SAME:     threads(%[[TX:[^,]+]], %{{[^,]+}}, %{{[^)]+}}) in (%{{[^ ]+}} = %[[C128]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]])
 //  CHECK-SAME:     module(@fp4_mma0) function(@fp4_mma0)
+// Wave w = tid / 64 is subgroup (w / 1, w % 1) = (w, 0).
+//  CHECK-NEXT:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
+//  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
+// The lane's accumulators, a private [im, in, f32 per lane] array loaded
+// from its tile of acc: BY * 5 + BX, of 2 x 1 x 2 x 2 x 64 x 4 = 2048 floats.
+//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() : memref<2x2x4xf32, 5>
+//  CHECK-NEXT:     %[[MN:.+]] = arith.muli %[[BY]], %[[C5]] : index
+//  CHECK-NEXT:     %[[LIN:.+]] = arith.addi %[[MN]], %[[BX]] : index
+//  CHECK-NEXT:     %[[OC:.+]] = arith.muli %[[LIN]], %[[C2048]] : index
+//  CHECK-NEXT:     %[[GC:.+]] = memref.memory_space_cast %[[C]] : memref<3x5x2x2x2x4x16x4xf32> to memref<3x5x2x2x2x4x16x4xf32, 1>
+//  CHECK-NEXT:     %[[VC:.+]] = memref.reinterpret_cast %[[GC]] to offset: [%[[OC]]], sizes: [2, 1, 2, 2, 64, 4], strides: [1024, 1024, 512, 256, 4, 1]
+//  CHECK-NEXT:     %[[A00:.+]] = vector.load %[[VC]][%[[WAVE]], %[[C0]], %[[C0]], %[[C0]], %[[LANE]], %[[C0]]] : {{.*}}, vector<4xf32>
+//  CHECK-NEXT:     vector.store %[[A00]], %[[ACCS]][%[[C0]], %[[C0]], %[[C0]]] : memref<2x2x4xf32, 5>, vector<4xf32>
+//  CHECK-NEXT:     %[[A01:.+]] = vector.load %[[VC]][%[[WAVE]], %[[C0]], %[[C0]], %[[C1]], %[[LANE]], %[[C0]]]
+//  CHECK-NEXT:     vector.store %[[A01]], %[[ACCS]][%[[C0]], %[[C1]], %[[C0]]]
+//  CHECK-COUNT-2:  vector.store %{{.+}}, %[[ACCS]]
 // lhs: M tile BY, 4 K steps of 2 x 2 x 2 x 64 x 16 = 8192 bytes.
 //  CHECK-NEXT:     %[[OA:.+]] = arith.muli %[[BY]], %[[C32768]] : index
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]] : memref<3x4x2x2x2x4x16x16xi8> to memref<3x4x2x2x2x4x16x16xi8, 1>
@@ -49,25 +65,22 @@
 //  CHECK-NEXT:     %[[OSB:.+]] = arith.muli %[[BX]], %[[C1024]] : index
 //  CHECK-NEXT:     %[[GSB:.+]] = memref.memory_space_cast %[[SB]]
 //  CHECK-NEXT:     %[[VSB:.+]] = memref.reinterpret_cast %[[GSB]] to offset: [%[[OSB]]], sizes: [4, 1, 64, 4], strides: [256, 256, 4, 1]
-// acc: tile BY * 5 + BX of 2 x 1 x 2 x 2 x 64 x 4 = 2048 floats.
-//  CHECK-NEXT:     %[[MN:.+]] = arith.muli %[[BY]], %[[C5]] : index
-//  CHECK-NEXT:     %[[LIN:.+]] = arith.addi %[[MN]], %[[BX]] : index
-//  CHECK-NEXT:     %[[OC:.+]] = arith.muli %[[LIN]], %[[C2048]] : index
-//  CHECK-NEXT:     %[[GC:.+]] = memref.memory_space_cast %[[C]] : memref<3x5x2x2x2x4x16x4xf32> to memref<3x5x2x2x2x4x16x4xf32, 1>
-//  CHECK-NEXT:     %[[VC:.+]] = memref.reinterpret_cast %[[GC]] to offset: [%[[OC]]], sizes: [2, 1, 2, 2, 64, 4], strides: [1024, 1024, 512, 256, 4, 1]
 // The ukernel takes dynamically shaped views (the bytes per lane too: its
-// element types are parameters).
+// element types are parameters) and the accumulator array.
 //  CHECK-NEXT:     %[[CA:.+]] = memref.cast %[[VA]] : {{.*}} to memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CB:.+]] = memref.cast %[[VB]] : {{.*}} to memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CSA:.+]] = memref.cast %[[VSA]] : {{.*}} to memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CSB:.+]] = memref.cast %[[VSB]] : {{.*}} to memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>
-//  CHECK-NEXT:     %[[CC:.+]] = memref.cast %[[VC]] : {{.*}} to memref<?x?x?x?x64x?xf32, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
-// Wave w = tid / 64 is subgroup (w / 1, w % 1) = (w, 0).
-//       CHECK:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
-//  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
+//  CHECK-NEXT:     %[[CACCS:.+]] = memref.cast %[[ACCS]] : memref<2x2x4xf32, 5> to memref<?x?x?xf32, 5>
+//  CHECK-NEXT:     %[[CL:.+]] = memref.cast
 // The type parameters from the layout, the tile sizes as constants.
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CC]], {{.*}}%[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]], %[[C0]])
+//  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CACCS]], %[[CL]], %[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]], %[[C0]])
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+// The accumulators back to the tile, the lane index recomputed.
+//  CHECK-NEXT:     %[[LANE2:.+]] = gpu.lane_id
+//  CHECK-NEXT:     %[[R00:.+]] = vector.load %[[ACCS]][%[[C0]], %[[C0]], %[[C0]]]
+//  CHECK-NEXT:     vector.store %[[R00]], %[[VC]][%[[WAVE]], %[[C0]], %[[C0]], %[[C0]], %[[LANE2]], %[[C0]]]
+//  CHECK-COUNT-3:  vector.store %{{.+}}, %[[VC]]
 //  CHECK-NEXT:     gpu.terminator
 //   CHECK-NOT:   mx.tiled_scaled_mma
 //       CHECK:   return
@@ -98,10 +111,21 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //  CHECK-SAME:     threads(%[[TX:[^,]+]], %{{[^,]+}}, %{{[^)]+}}) in (%{{[^ ]+}} = %[[C256]], %{{[^ ]+}} = %[[C1]], %{{[^ ]+}} = %[[C1]])
 //  CHECK-SAME:     module(@fp8_batched_mma0) function(@fp8_batched_mma0)
 //  CHECK-NEXT:     %[[BATCH:.+]]:2 = affine.delinearize_index %[[BZ]] into (2, 3) : index, index
+// Wave w is subgroup (w / 2, w % 2).
+//  CHECK-NEXT:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
+//  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
+//  CHECK-NEXT:     %[[WM:.+]] = arith.divui %[[WAVE]], %[[C2]] : index
+//  CHECK-NEXT:     %[[WN:.+]] = arith.remui %[[WAVE]], %[[C2]] : index
+//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() : memref<4x4x4xf32, 5>
 //  CHECK-NEXT:     %[[B0:.+]] = arith.muli %[[BATCH]]#0, %[[C3]] : index
 //  CHECK-NEXT:     %[[BLIN:.+]] = arith.addi %[[B0]], %[[BATCH]]#1 : index
 //  CHECK-NEXT:     %[[BM:.+]] = arith.muli %[[BLIN]], %[[C2]] : index
 //  CHECK-NEXT:     %[[BMLIN:.+]] = arith.addi %[[BM]], %[[BY]] : index
+// The accumulator tile (batch, BY, BX) of 2 x 2 x 4 x 4 x 64 x 4 floats,
+// 16 vectors per lane.
+//       CHECK:     %[[VC:.+]] = memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 4, 4, 64, 4], strides: [8192, 4096, 1024, 256, 4, 1]
+//  CHECK-NEXT:     vector.load %[[VC]][%[[WM]], %[[WN]], %{{.+}}, %{{.+}}, %[[LANE]], %{{.+}}] {{.*}} vector<4xf32>
+//  CHECK-COUNT-16: vector.store %{{.+}}, %[[ACCS]]
 // 5 K steps of 2 x 4 x 1 x 64 x 32 = 16384 bytes.
 //  CHECK-NEXT:     %[[OA:.+]] = arith.muli %[[BMLIN]], %[[C81920]] : index
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]]
@@ -113,13 +137,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //  CHECK-NEXT:     memref.reinterpret_cast %[[GB]] to offset: [%[[OB]]], sizes: [5, 2, 4, 1, 64, 32], strides: [16384, 8192, 2048, 2048, 32, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
-//       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 4, 4, 64, 4], strides: [8192, 4096, 1024, 256, 4, 1]
-// Wave w is subgroup (w / 2, w % 2).
-//       CHECK:     %[[WAVE:.+]] = arith.divui %[[TX]], %[[C64]] : index
-//  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
-//  CHECK-NEXT:     %[[WM:.+]] = arith.divui %[[WAVE]], %[[C2]] : index
-//  CHECK-NEXT:     %[[WN:.+]] = arith.remui %[[WAVE]], %[[C2]] : index
-//  CHECK-NEXT:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]], %{{[^)]+}})
+//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]], %{{[^)]+}})
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
 func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x2x4x4x16x2x16xi8>,
                        %sa: memref<2x3x2x5x2x4x16x4xi8>, %sb: memref<2x3x7x5x2x4x16x4xi8>,
@@ -131,24 +149,26 @@ func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x
 }
 
 // The 32x32x64 intrinsic (16 accumulators per lane), dynamic tile counts:
-// the grid is (No, Mo) of the accumulator, Ko comes from lhs.
+// the grid is (No, Mo) of rhs and lhs, Ko comes from lhs.
 #k32 = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @fp4_32x32x64
-//  CHECK-SAME:   (%[[A:[^:]+]]: memref<?x?x2x4x2x32x16xi8>, %{{[^:]+}}: memref<?x?x2x4x2x32x16xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %[[C:[^:]+]]: memref<?x?x2x2x2x32x4x4xf32>)
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<?x?x2x4x2x32x16xi8>, %[[B:[^:]+]]: memref<?x?x2x4x2x32x16xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %[[C:[^:]+]]: memref<?x?x2x2x2x32x4x4xf32>)
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
 //   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
 //   CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
 //   CHECK-DAG:   %[[C8192:.+]] = arith.constant 8192 : index
-//       CHECK:   %[[MO:.+]] = memref.dim %[[C]], %[[C0]]
-//       CHECK:   %[[NO:.+]] = memref.dim %[[C]], %[[C1]]
+//       CHECK:   %[[MO:.+]] = memref.dim %[[A]], %[[C0]]
+//       CHECK:   %[[NO:.+]] = memref.dim %[[B]], %[[C0]]
 //       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[BY:[^,]+]], %{{[^)]+}}) in (%{{[^ ]+}} = %[[NO]], %{{[^ ]+}} = %[[MO]], %{{[^ ]+}} = %[[C1]])
 //  CHECK-SAME:     module(@fp4_32x32x64_mma0) function(@fp4_32x32x64_mma0)
-//  CHECK-NEXT:     %[[KO:.+]] = memref.dim %[[A]], %[[C1]]
+//       CHECK:     memref.alloca() : memref<1x1x16xf32, 5>
+//       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 1, 1, 64, 16], strides: [2048, 1024, 1024, 1024, 16, 1]
+//       CHECK:     vector.load {{.*}} vector<16xf32>
+//       CHECK:     %[[KO:.+]] = memref.dim %[[A]], %[[C1]]
 //  CHECK-NEXT:     %[[STEP:.+]] = arith.muli %[[KO]], %[[C8192]] : index
 //  CHECK-NEXT:     %[[OA:.+]] = arith.muli %[[BY]], %[[STEP]] : index
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]]
 //  CHECK-NEXT:     memref.reinterpret_cast %[[GA]] to offset: [%[[OA]]], sizes: [%[[KO]], 2, 1, 4, 64, 16], strides: [8192, 4096, 4096, 1024, 16, 1]
-//       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 2, 1, 1, 64, 16], strides: [2048, 1024, 1024, 1024, 16, 1]
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C1]], %[[C1]], %[[C4]], %[[C0]])
 //  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
 func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x16xi8>,

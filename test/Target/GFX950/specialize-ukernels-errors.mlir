@@ -2,18 +2,18 @@
 
 func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
 func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
                              %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                             %acc: memref<?x?x?x?x64x4xf32, 1>,
+                             %acc: memref<?x?x?xf32, 5>,
                              %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index, %im: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   // expected-error @+1 {{ukernel parameter #0 of 'mx_uk_scaled_mma' must be a constant}}
   func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %im, %c2, %c2, %c0) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>,
          index, index, index, index, index, index, index) -> ()
   return
 }
@@ -24,11 +24,11 @@ func.func @dynamic_parameter(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?
 // copy loops with dynamic bounds.
 func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
 func.func @dynamic_subgroups(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
                              %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                             %acc: memref<?x?x?x?x64x4xf32, 1>,
+                             %acc: memref<?x?x?xf32, 5>,
                              %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
@@ -36,7 +36,7 @@ func.func @dynamic_subgroups(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?
   // expected-error @+1 {{ukernel 'mx_uk_scaled_mma': a loop marked mx.unroll has bounds that are not constant after specialization}}
   func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c2, %c0) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>,
          index, index, index, index, index, index, index) -> ()
   return
 }
@@ -63,18 +63,18 @@ func.func @wrong_signature(%i: index) {
 
 // A call to the type-parameterized ukernel must say which types it wants.
 func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
 func.func @no_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                    %acc: memref<?x?x?x?x64x4xf32, 1>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                    %acc: memref<?x?x?xf32, 5>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
                     %lane: index) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   // expected-error @+1 {{ukernel 'mx_uk_scaled_mma' needs its type parameters (mx.ukernel.type_parameters, e.g. {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN})}}
   func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4, %c0)
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
   return
 }
 
@@ -82,11 +82,11 @@ func.func @no_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x1
 
 // Type parameters must be an intrinsic and two MX element types.
 func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
 func.func @bad_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
                      %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
-                     %acc: memref<?x?x?x?x64x4xf32, 1>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                     %acc: memref<?x?x?xf32, 5>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
                      %lane: index) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
@@ -94,6 +94,6 @@ func.func @bad_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x
   func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4, %c0)
       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f16, rhs_type = f4E2M1FN}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-         memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
   return
 }

@@ -22,7 +22,7 @@
 // fragments of 1 KiB (32 KiB, 64 KiB double-buffered), 8 copies per wave.
 // IR-LABEL: gpu.func @matmul_4x4x2
 //   IR-NOT:   func.call
-//       IR:   memref.alloca() : memref<4x4xvector<4xf32>, 5>
+//       IR:   memref.alloca() : memref<4x4x4xf32, 5>
 //       IR:   scf.if
 //   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
@@ -71,7 +71,7 @@ module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_4x4x2(%lhs: memref<?x2x4x2x64x16xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
@@ -91,9 +91,26 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
       gpu.return
     }
   }
@@ -135,7 +152,7 @@ module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_16x4x2(%lhs: memref<?x1x16x2x64x16xi8, 1>, %rhs: memref<?x4x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
@@ -155,9 +172,26 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x1x16x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x4x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
       gpu.return
     }
   }
@@ -195,7 +229,7 @@ module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_fp8_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x32xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
@@ -215,9 +249,26 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
       gpu.return
     }
   }
@@ -251,7 +302,7 @@ module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x4xf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_fp8_fp4_4x4x2(%lhs: memref<?x2x4x2x64x32xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
@@ -271,9 +322,26 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x4x2x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
       %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<98304xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}}
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x4xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
       gpu.return
     }
   }
@@ -285,7 +353,7 @@ module attributes {gpu.container_module} {
 // two scale blocks) on 2 x 2 waves: 128 x 128 x 256 tiles, 16 MFMAs per K
 // step and wave, 4 x 16 accumulators per lane; 16 + 16 fragments per K step.
 // IR-LABEL: gpu.func @matmul_32x32x64_2x2x4
-//       IR:   memref.alloca() : memref<2x2xvector<16xf32>, 5>
+//       IR:   memref.alloca() : memref<2x2x16xf32, 5>
 //       IR:   scf.for
 //   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-COUNT-8: amdgpu.gather_to_lds
@@ -308,7 +376,7 @@ module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
         memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
-        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?x?x64x16xf32, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
         memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
     gpu.func @matmul_32x32x64_2x2x4(%lhs: memref<?x2x2x4x64x16xi8, 1>, %rhs: memref<?x2x2x4x64x16xi8, 1>,
         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x16xf32, 1>)
@@ -328,9 +396,26 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x16xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x16xf32, 1>, vector<16xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x16xf32, 5>, vector<16xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x16xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
-             memref<?x?x?x?x64x16xf32, 1>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x16xf32, 5>, vector<16xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x16xf32, 1>, vector<16xf32>
+        } {mx.unroll}
+      } {mx.unroll}
       gpu.return
     }
   }

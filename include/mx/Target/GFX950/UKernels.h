@@ -43,6 +43,10 @@ constexpr llvm::StringLiteral kScaledMMAUKernel = "mx_uk_scaled_mma";
 /// the values its body is written for, and of a call to it, with the values
 /// it wants: `{intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN,
 /// rhs_type = f4E2M1FN}`.
+/// Marks an scf.for of a ukernel, or of the code around a ukernel call,
+/// that mx-gfx950-specialize-ukernels fully unrolls once its bounds are
+/// constants.
+constexpr llvm::StringLiteral kUnroll = "mx.unroll";
 constexpr llvm::StringLiteral kUKernelTypeParameters =
     "mx.ukernel.type_parameters";
 

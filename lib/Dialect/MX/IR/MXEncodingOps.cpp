@@ -84,6 +84,11 @@ unsigned TiledScaledMMAOp::getNumBatchDims() {
   return cast<ShapedType>(getLhs().getType()).getRank() - 2 - inner;
 }
 
+bool TiledScaledMMAOp::hasUserLayoutAcc() {
+  return cast<ShapedType>(getAcc().getType()).getRank() ==
+         getNumBatchDims() + 2;
+}
+
 MutableOperandRange TiledScaledMMAOp::getDpsInitsMutable() {
   return getAccMutable();
 }
@@ -204,9 +209,29 @@ LogicalResult TiledScaledMMAOp::verify() {
                          << types[4].getElementType();
 
   int64_t numBatch = -1;
+  bool userLayoutAcc = false;
   for (auto [index, operand] : llvm::enumerate(kTiledOperands)) {
     ShapedType type = types[index];
     auto [role, name] = operand;
+    // The accumulator in the user's layout: [B.., M, N], its M and N within
+    // the last tile of the operands' tile counts.
+    if (role == OperandRole::result && type.getRank() == numBatch + 2) {
+      userLayoutAcc = true;
+      SmallVector<int64_t> tile = layout.getInnerTileSizes(role);
+      for (unsigned d = 0; d < 2; ++d) {
+        int64_t size = type.getDimSize(numBatch + d);
+        int64_t tiles = types[d].getDimSize(numBatch);
+        if (ShapedType::isDynamic(size) || ShapedType::isDynamic(tiles) ||
+            llvm::divideCeil(size, tile[d]) == tiles)
+          continue;
+        return emitOpError()
+               << "acc in the user's layout has " << size << " "
+               << (d == 0 ? "rows" : "columns") << ", which is not " << tiles
+               << " tiles of " << tile[d] << " (as " << kTiledOperands[d].second
+               << ")";
+      }
+      continue;
+    }
     SmallVector<int64_t> inner = layout.getSwizzle(role).getSwizzledShape();
     if (packed[index]) {
       Type layoutType = layout.getElementType(role);
@@ -253,8 +278,9 @@ LogicalResult TiledScaledMMAOp::verify() {
                          << kTiledOperands[a.first].second << " vs " << y
                          << " in " << kTiledOperands[b.first].second;
   };
-  if (failed(same("M", {0, 0}, {4, 0})) || failed(same("M", {0, 0}, {2, 0})) ||
-      failed(same("N", {1, 0}, {4, 1})) || failed(same("N", {1, 0}, {3, 0})) ||
+  if ((!userLayoutAcc && (failed(same("M", {0, 0}, {4, 0})) ||
+                          failed(same("N", {1, 0}, {4, 1})))) ||
+      failed(same("M", {0, 0}, {2, 0})) || failed(same("N", {1, 0}, {3, 0})) ||
       failed(same("K", {0, 1}, {1, 1})) || failed(same("K", {0, 1}, {2, 1})) ||
       failed(same("K", {0, 1}, {3, 1})))
     return failure();

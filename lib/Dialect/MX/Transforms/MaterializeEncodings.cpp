@@ -101,6 +101,18 @@ struct MaterializeEncodingsPass
     WalkResult result = getOperation()->walk([&](Operation *op) {
       OpBuilder b(op);
       if (auto set = dyn_cast<SetEncodingOp>(op)) {
+        // An accumulator that only contractions use stays as it is.
+        if (userLayoutResults &&
+            set.getEncoding().getRole() == OperandRole::result &&
+            llvm::all_of(set->getUses(), [](OpOperand &use) {
+              auto contraction = dyn_cast<ScaledContractionOp>(use.getOwner());
+              return contraction && use.getOperandNumber() == 4;
+            })) {
+          mapping.map(set.getResult(), set.getSource());
+          userLayout.insert(set.getSource());
+          toErase.push_back(op);
+          return WalkResult::advance();
+        }
         FailureOr<RelayoutInfo> info = getInfo(op, set.getEncoding());
         if (failed(info))
           return WalkResult::interrupt();
@@ -114,6 +126,15 @@ struct MaterializeEncodingsPass
         if (!tiled) {
           op->emitOpError("source is not produced by a materialized encoding");
           return WalkResult::interrupt();
+        }
+        if (userLayout.contains(tiled)) {
+          Value result = tiled;
+          if (result.getType() != unset.getResult().getType())
+            result = tensor::CastOp::create(b, op->getLoc(),
+                                            unset.getResult().getType(), tiled);
+          unset.replaceAllUsesWith(result);
+          toErase.push_back(op);
+          return WalkResult::advance();
         }
         FailureOr<RelayoutInfo> info = getInfo(op, unset.getEncoding());
         if (failed(info))
@@ -145,6 +166,8 @@ struct MaterializeEncodingsPass
             b, op->getLoc(), operands[4].getType(), operands[0], operands[1],
             operands[2], operands[3], operands[4], *layout);
         mapping.map(contraction.getResult(), tiled.getResult());
+        if (userLayout.contains(operands[4]))
+          userLayout.insert(tiled.getResult());
         toErase.push_back(op);
         return WalkResult::advance();
       }
@@ -169,6 +192,8 @@ struct MaterializeEncodingsPass
     return std::nullopt;
   }
 
+  /// Accumulators and results kept in the user's layout.
+  llvm::SmallPtrSet<Value, 4> userLayout;
   /// The resolver given by the `target` option, if any.
   LayoutResolverAttrInterface optionResolver;
 };

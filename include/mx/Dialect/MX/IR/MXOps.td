@@ -301,6 +301,9 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     unsigned getNumBatchDims();
     /// The updated accumulator of the tensor form.
     Value getResult() { return getResults().front(); }
+    /// Whether `acc` is in the user's layout ([B.., M, N]) rather than
+    /// data-tiled.
+    bool hasUserLayoutAcc();
   }];
 }
 

@@ -138,6 +138,12 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     * `mx.unset_encoding` into `linalg.transpose`, `tensor.collapse_shape`
       and `linalg.unpack`.
 
+    With `user-layout-results`, the accumulator and the result of a
+    contraction stay in the user's layout: `mx.tiled_scaled_mma` gets the
+    accumulator `[B.., M, N]` as it is and its result replaces the
+    `mx.unset_encoding`, so neither is relaid out (for targets whose
+    lowering reads and writes the accumulator in place, like gfx950's).
+
     The target is an attribute implementing `LayoutResolverAttrInterface`
     (e.g. `#mx_gfx950.target<...>`, which carries gfx950's layout pins): the
     `mx.target` attribute of the nearest enclosing op that has one (module or
@@ -162,7 +168,10 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   let options = [
     Option<"target", "target", "std::string", "\"\"",
            "The target (layout resolver) attribute for ops with no enclosing "
-           "mx.target, e.g. '#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>'">
+           "mx.target, e.g. '#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>'">,
+    Option<"userLayoutResults", "user-layout-results", "bool", "false",
+           "Keep each contraction's accumulator and result in the user's "
+           "layout instead of relaying them out around mx.tiled_scaled_mma">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
