@@ -145,6 +145,8 @@
 #ifndef MX_EMULATOR_WAVEEMULATOR_H
 #define MX_EMULATOR_WAVEEMULATOR_H
 
+#include "mx/Emulator/ScaledMFMA.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
@@ -363,6 +365,10 @@ struct RunOptions {
   /// ("@module::@kernel", or "@kernel" for runKernel), the workgroups done
   /// and their total; never concurrently.
   std::function<void(StringRef kernel, int64_t done, int64_t total)> progress;
+  /// The arithmetic of amdgpu.scaled_mfma: how each output element is
+  /// computed from its logical inputs (see ScaledMFMA.h; exactScaledDot, the
+  /// default, or e.g. getScaledDotFn(MFMAArithmetic::CDNA3Grouped)).
+  ScaledDotFn mfmaNumerics = exactScaledDot;
 };
 
 /// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with
