@@ -722,7 +722,7 @@ float addGroup(const ScaledDotInputs &in, int begin, float acc) {
           products[t], kProductBits - fracBits - (halfExp[t % 2] - leads[t]));
   int groupExp = std::max(halfExp[0], halfExp[1]);
   if (groupExp == std::numeric_limits<int>::min())
-    return acc; // No nonzero product.
+    return acc;    // No nonzero product.
   int64_t sum = 0; // In units of 2^(groupExp - 24).
   for (int h = 0; h < 2; ++h)
     if (halfExp[h] != std::numeric_limits<int>::min())
@@ -734,13 +734,15 @@ float addGroup(const ScaledDotInputs &in, int begin, float acc) {
   uint32_t bits;
   std::memcpy(&bits, &acc, sizeof(bits));
   uint32_t expField = (bits >> 23) & 0xFF;
-  int64_t accMantissa = expField ? ((bits & 0x7FFFFF) | 0x800000) : (bits & 0x7FFFFF);
+  int64_t accMantissa =
+      expField ? ((bits & 0x7FFFFF) | 0x800000) : (bits & 0x7FFFFF);
   if (bits >> 31)
     accMantissa = -accMantissa;
   int accLead = expField ? static_cast<int>(expField) - 127 : -126;
   int top = std::max(groupExp, accLead);
   // In units of 2^(top - 31).
-  int64_t total = shiftFloor(sum, (kGroupSumBits - kProductBits) - (top - groupExp));
+  int64_t total =
+      shiftFloor(sum, (kGroupSumBits - kProductBits) - (top - groupExp));
   if (accLead >= top - kAccDropDistance)
     total += shiftFloor(accMantissa, kAccBits - 23 - (top - accLead))
              << (kGroupSumBits - kAccBits);

@@ -133,8 +133,8 @@ int elementExponent(ElemFormat f, double x) {
 }
 
 /// One instruction with Exact arithmetic: acc + products[begin, end).
-float exactStep(const std::vector<double> &products, int64_t begin,
-                int64_t end, float acc) {
+float exactStep(const std::vector<double> &products, int64_t begin, int64_t end,
+                float acc) {
   bool anyNaN = std::isnan(acc), posInf = acc == INFINITY,
        negInf = acc == -INFINITY;
   bool allNegativeZero = acc == 0 && std::signbit(acc);
@@ -231,11 +231,16 @@ static void forEachOutput(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                           int64_t length, bool exponents, Fn fn) {
   assert(K % 32 == 0 && "K must be a multiple of 32");
   int64_t numBlocks = K / 32;
-  std::array<double, 256> decodeA, decodeB;
-  for (int code = 0; code < 256; ++code) {
-    decodeA[code] = decode(fa, static_cast<uint8_t>(code));
-    decodeB[code] = decode(fb, static_cast<uint8_t>(code));
-  }
+  static const std::array<std::array<double, 256>, 5> tables = [] {
+    std::array<std::array<double, 256>, 5> t;
+    for (int f = 0; f < 5; ++f)
+      for (int code = 0; code < 256; ++code)
+        t[f][code] =
+            decode(static_cast<ElemFormat>(f), static_cast<uint8_t>(code));
+    return t;
+  }();
+  const std::array<double, 256> &decodeA = tables[static_cast<int>(fa)];
+  const std::array<double, 256> &decodeB = tables[static_cast<int>(fb)];
   OutputOperands ops;
   ops.products.assign(length, 0.0);
   ops.exponents.assign(exponents ? length : 0, 0);
@@ -276,8 +281,8 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
                   float value = acc ? acc[m * N + n] : 0.0f;
                   for (int64_t begin = 0; begin < padded; begin += kStep) {
                     if (!grouped) {
-                      value = exactStep(ops.products, begin, begin + kStep,
-                                        value);
+                      value =
+                          exactStep(ops.products, begin, begin + kStep, value);
                       continue;
                     }
                     for (int64_t g = begin; g < begin + kStep; g += 16)
@@ -288,10 +293,11 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
   return result;
 }
 
-std::vector<double> mx::ref::scaledMatmulAbsSum(
-    const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
-    const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
-    bool bTransposed, const float *acc) {
+std::vector<double>
+mx::ref::scaledMatmulAbsSum(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                            const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                            int64_t M, int64_t N, int64_t K, bool bTransposed,
+                            const float *acc) {
   std::vector<double> result(M * N);
   forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, K,
                 /*exponents=*/false,

@@ -41,10 +41,10 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
   result.numElements = got.getNumElements();
   result.hasAbsSums = int64_t(absSums.size()) == result.numElements;
   result.hasBounds = int64_t(bounds.size()) == result.numElements;
-  bool exact = !isIEEEFloat(kind) ||
-               (options.rtol == 0 && options.atol == 0 &&
-                (options.sumTol == 0 || !result.hasAbsSums) &&
-                !result.hasBounds);
+  bool exact =
+      !isIEEEFloat(kind) ||
+      (options.rtol == 0 && options.atol == 0 &&
+       (options.sumTol == 0 || !result.hasAbsSums) && !result.hasBounds);
   for (int64_t i = 0; i < result.numElements; ++i) {
     uint64_t gotBits = got.getBits(i), wantBits = want.getBits(i);
     double gotValue = decodeElement(kind, gotBits);
@@ -70,9 +70,9 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
             result.maxUlp, distance < 0 ? -uint64_t(distance) : distance);
       }
       if (result.hasAbsSums && absErr != 0)
-        result.maxErrPerAbsSum = std::max(
-            result.maxErrPerAbsSum,
-            absSums[i] == 0 ? double(INFINITY) : absErr / absSums[i]);
+        result.maxErrPerAbsSum =
+            std::max(result.maxErrPerAbsSum,
+                     absSums[i] == 0 ? double(INFINITY) : absErr / absSums[i]);
     }
 
     bool matches;

@@ -55,15 +55,15 @@ GFX950EmulatorBackend::getLowering(bool dataTilingOnly) const {
   Lowering lowering;
   lowering.configurePassManager = options.configurePassManager;
   std::string text = options.pipelineOptions;
-  lowering.buildPipeline = [text, dataTilingOnly](
-                               PassManager &pm,
-                               func::FuncOp func) -> LogicalResult {
+  lowering.buildPipeline =
+      [text, dataTilingOnly](PassManager &pm,
+                             func::FuncOp func) -> LogicalResult {
     std::string pipelineErrors;
     llvm::raw_string_ostream errorStream(pipelineErrors);
     auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
     if (failed(pipelineOptions->parseFromString(text, errorStream)))
-      return func.emitError() << "invalid mx-gfx950-pipeline options '"
-                              << text << "': " << pipelineErrors;
+      return func.emitError() << "invalid mx-gfx950-pipeline options '" << text
+                              << "': " << pipelineErrors;
     pipelineOptions->output = GFX950Output::GPU;
     if (dataTilingOnly)
       buildGFX950DataTilingPipeline(pm, *pipelineOptions);
@@ -80,8 +80,8 @@ GFX950EmulatorBackend::getLowering(bool dataTilingOnly) const {
 FailureOr<SmallVector<LocatedContractionOrder>>
 GFX950EmulatorBackend::getContractionOrders(ModuleOp module, StringRef entry,
                                             ArrayRef<HostTensor> inputs) {
-  FailureOr<LoweredEntry> tiled = lowerEntry(
-      module, entry, inputs, getLowering(/*dataTilingOnly=*/true));
+  FailureOr<LoweredEntry> tiled =
+      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/true));
   if (failed(tiled))
     return failure();
   SmallVector<LocatedContractionOrder> orders;
@@ -101,8 +101,8 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
                            ArrayRef<HostTensor> inputs) {
   // Compile a copy holding the entry (and what it calls) down to the level
   // the emulator runs; other functions of the file are not compiled.
-  FailureOr<LoweredEntry> loweredEntry = lowerEntry(
-      module, entry, inputs, getLowering(/*dataTilingOnly=*/false));
+  FailureOr<LoweredEntry> loweredEntry =
+      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/false));
   if (failed(loweredEntry))
     return failure();
   const EntrySignature *signature = &loweredEntry->signature;

@@ -514,13 +514,13 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
         for (int64_t n = 0; n < N; ++n)
           c[m * N + n] = accData[accBatch[batch] + accM[m] + accN[n]];
       std::vector<float> out =
-          order ? ref::scaledMatmulPerInstruction(
-                      a.data(), sa.data(), *lhsFormat, b.data(), sb.data(),
-                      *rhsFormat, M, N, K, /*bTransposed=*/true, c.data(),
-                      *order)
-                : ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
-                                    sb.data(), *rhsFormat, M, N, K,
-                                    /*bTransposed=*/true, c.data());
+          order
+              ? ref::scaledMatmulPerInstruction(
+                    a.data(), sa.data(), *lhsFormat, b.data(), sb.data(),
+                    *rhsFormat, M, N, K, /*bTransposed=*/true, c.data(), *order)
+              : ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
+                                  sb.data(), *rhsFormat, M, N, K,
+                                  /*bTransposed=*/true, c.data());
       std::vector<double> sums = ref::scaledMatmulAbsSum(
           a.data(), sa.data(), *lhsFormat, b.data(), sb.data(), *rhsFormat, M,
           N, K, /*bTransposed=*/true, c.data());

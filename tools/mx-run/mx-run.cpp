@@ -242,11 +242,11 @@ static bool compareAll(ArrayRef<HostTensor> got, ArrayRef<HostTensor> want,
   bool passed = true;
   for (auto [index, pair] : llvm::enumerate(llvm::zip_equal(got, want))) {
     auto [gotTensor, wantTensor] = pair;
-    CompareResult result =
-        reference ? compareTensors(gotTensor, wantTensor, options,
-                                   reference->absSums[index],
-                                   reference->bounds[index])
-                  : compareTensors(gotTensor, wantTensor, options);
+    CompareResult result = reference
+                               ? compareTensors(gotTensor, wantTensor, options,
+                                                reference->absSums[index],
+                                                reference->bounds[index])
+                               : compareTensors(gotTensor, wantTensor, options);
     printCompareResult(llvm::outs(), index, gotTensor, wantTensor, result,
                        options);
     passed &= result.passed();
@@ -311,10 +311,10 @@ getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
     return success();
   OwningOpRef<ModuleOp> tagged = module.clone();
   for (auto [index, op] : llvm::enumerate(contractionsOf(*tagged)))
-    op->setLoc(NameLoc::get(
-        StringAttr::get(module.getContext(),
-                        kContractionTag + std::to_string(index)),
-        op->getLoc()));
+    op->setLoc(
+        NameLoc::get(StringAttr::get(module.getContext(),
+                                     kContractionTag + std::to_string(index)),
+                     op->getLoc()));
   if (failed(preprocess(*tagged)))
     return failure();
   FailureOr<SmallVector<LocatedContractionOrder>> located =
@@ -328,7 +328,8 @@ getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
       auto name = dyn_cast<NameLoc>(loc);
       unsigned index;
       if (!name || !name.getName().strref().starts_with(kContractionTag) ||
-          name.getName().strref()
+          name.getName()
+              .strref()
               .drop_front(kContractionTag.size())
               .getAsInteger(10, index) ||
           index >= original.size())
@@ -386,10 +387,10 @@ static int runMain() {
         llvm::outs() << line << "\n";
       };
     options.run.threads = *emulatorThreads;
-    options.run.mfmaNumerics = emu::getScaledDotFn(
-        mfmaArithmetic == MFMAArithmeticOption::Exact
-            ? emu::MFMAArithmetic::Exact
-            : emu::MFMAArithmetic::CDNA3Grouped);
+    options.run.mfmaNumerics =
+        emu::getScaledDotFn(mfmaArithmetic == MFMAArithmeticOption::Exact
+                                ? emu::MFMAArithmetic::Exact
+                                : emu::MFMAArithmetic::CDNA3Grouped);
     bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
     if (emulatorProgress == cl::BOU_TRUE ||
         (emulatorProgress == cl::BOU_UNSET && terminal))
@@ -580,8 +581,8 @@ static int runMain() {
   if (compareReference) {
     os << "comparing @" << funcName << " on " << backend->getName()
        << " with the reference evaluator:\n";
-    passed &= compareAll(*results, reference.values, compareOptions,
-                         &reference);
+    passed &=
+        compareAll(*results, reference.values, compareOptions, &reference);
   }
   if (!expected.empty()) {
     os << "comparing @" << funcName << " on " << backend->getName()

@@ -226,10 +226,11 @@ struct InstructionOrder {
 /// \p order's arithmetic, rounding to f32 each time. With Exact arithmetic
 /// an exact zero is -0 only when the accumulator and every product of the
 /// instruction are -0. Operand layouts as scaledMatmul.
-std::vector<float> scaledMatmulPerInstruction(
-    const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
-    const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
-    bool bTransposed, const float *acc, const InstructionOrder &order);
+std::vector<float>
+scaledMatmulPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                           const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                           int64_t M, int64_t N, int64_t K, bool bTransposed,
+                           const float *acc, const InstructionOrder &order);
 
 /// Returns, per output of scaledMatmul, |acc[m,n]| + sum_k |scaled product|
 /// (in double; NaN where a scale or code is NaN, Inf where one is Inf): the
