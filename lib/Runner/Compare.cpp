@@ -66,8 +66,12 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
       if (isIEEEFloat(kind)) {
         int64_t distance =
             orderedBits(kind, gotBits) - orderedBits(kind, wantBits);
-        result.maxUlp = std::max<uint64_t>(
-            result.maxUlp, distance < 0 ? -uint64_t(distance) : distance);
+        uint64_t ulps = distance < 0 ? -uint64_t(distance) : distance;
+        if (ulps > result.maxUlp) {
+          result.maxUlp = ulps;
+          result.maxUlpIndex = i;
+          result.maxUlpAbsSum = result.hasAbsSums ? absSums[i] : 0;
+        }
       }
       if (result.hasAbsSums && absErr != 0)
         result.maxErrPerAbsSum =
@@ -143,9 +147,14 @@ void mlir::mx::printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
   else
     os << ": within tolerance\n";
   if (result.hasAbsSums && !result.bitExact) {
+    int64_t at = result.maxUlpIndex;
     os << "  max_err/sum|a*b|=" << formatDouble(result.maxErrPerAbsSum)
-       << " max_ulp=" << result.maxUlp
-       << " (sum_tol=" << formatDouble(options.sumTol);
+       << " max_ulp=" << result.maxUlp << " at "
+       << formatIndex(got.type.shape, at) << " (got "
+       << formatElement(kind, got.getBits(at)) << ", want "
+       << formatElement(kind, want.getBits(at)) << ", sum|a*b| "
+       << formatDouble(result.maxUlpAbsSum)
+       << ") (sum_tol=" << formatDouble(options.sumTol);
     if (result.hasBounds)
       os << ", plus the bound of an unknown K order";
     os << ")\n";

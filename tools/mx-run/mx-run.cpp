@@ -526,12 +526,16 @@ static int runMain() {
       pm.enableTiming(*currentPhase);
     std::string pipelineErrors;
     llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
-    if (failed(parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream)))
-      return fail("invalid --preprocess pipeline '" + preprocessPipeline +
-                  "': " + pipelineErrors),
-             failure();
-    if (failed(pm.run(program)))
-      return fail("--preprocess pipeline failed"), failure();
+    if (failed(
+            parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream))) {
+      fail("invalid --preprocess pipeline '" + preprocessPipeline +
+           "': " + pipelineErrors);
+      return failure();
+    }
+    if (failed(pm.run(program))) {
+      fail("--preprocess pipeline failed");
+      return failure();
+    }
     return success();
   };
   OwningOpRef<ModuleOp> program = module->clone();

@@ -31,24 +31,6 @@ using namespace mlir::mx::emu::test;
 
 namespace {
 
-/// The reference's name of an emulator source format (both follow the OCP
-/// format names; the enums are independent).
-mx::ref::ElemFormat toRef(SourceFormat fmt) {
-  switch (fmt) {
-  case SourceFormat::E4M3:
-    return mx::ref::ElemFormat::E4M3;
-  case SourceFormat::E5M2:
-    return mx::ref::ElemFormat::E5M2;
-  case SourceFormat::E2M3:
-    return mx::ref::ElemFormat::E2M3;
-  case SourceFormat::E3M2:
-    return mx::ref::ElemFormat::E3M2;
-  case SourceFormat::E2M1:
-    return mx::ref::ElemFormat::E2M1;
-  }
-  return mx::ref::ElemFormat::E2M1;
-}
-
 /// The reference's result for one instruction's inputs \p in.
 float referenceDot(const ScaledDotInputs &in,
                    mx::ref::InstructionArithmetic arithmetic) {
@@ -72,18 +54,9 @@ void checkAgainstReference(MFMAArithmetic arithmetic,
   auto numerics = mlir::mx::emu::getScaledDotFn(arithmetic);
   forEachPairAndShape([&](SourceFormat fa, SourceFormat fb, MFMAShape shape) {
     int k = mlir::mx::emu::depthOf(shape);
-    int blocks = mlir::mx::emu::blocksOf(shape);
-    std::vector<uint8_t> a(k), b(k), sa(blocks), sb(blocks);
+    RandomDot dot;
     for (int iter = 0; iter < iterations; ++iter) {
-      Scenario s = randomScenario(rng);
-      fillCodes(fa, s, /*flip=*/true, k, a.data(), rng);
-      fillCodes(fb, s, /*flip=*/false, k, b.data(), rng);
-      for (int blk = 0; blk < blocks; ++blk) {
-        sa[blk] = randomScale(s, rng);
-        sb[blk] = randomScale(s, rng);
-      }
-      ScaledDotInputs in{fa,       fb,        k,         a.data(),
-                         b.data(), sa.data(), sb.data(), randomC(s, rng)};
+      ScaledDotInputs in = dot.draw(fa, fb, k, rng);
       float emulated = numerics(in);
       float reference = referenceDot(in, refArithmetic);
       ASSERT_TRUE(sameResult(emulated, reference))

@@ -9,7 +9,8 @@
 // Random inputs of one output element of a scaled MFMA (ScaledDotInputs)
 // for differential tests of its numerics: ordinary data mixed with extreme
 // and NaN scales, NaN/Inf codes, zeros of both signs, cancellation to exact
-// zero, and C from zero to Inf/NaN and denormals.
+// zero, and C from zero to Inf/NaN and denormals; and the reference's name
+// of a format, to compare with mx::ref.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,13 @@
 #define MX_UNITTESTS_EMULATOR_RANDOMDOTINPUTS_H
 
 #include "mx/Emulator/ScaledMFMA.h"
+#include "mx/Reference/Reference.h"
 
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace mlir::mx::emu::test {
 
@@ -165,6 +168,54 @@ template <typename Fn> void forEachPairAndShape(Fn fn) {
     for (SourceFormat fb : kFormats)
       for (MFMAShape shape : kShapes)
         fn(fa, fb, shape);
+}
+
+/// The inputs of one output element, drawn at random (a fresh scenario per
+/// draw), with their storage.
+struct RandomDot {
+  std::vector<uint8_t> a, b, scaleA, scaleB;
+
+  ScaledDotInputs draw(SourceFormat fa, SourceFormat fb, int k,
+                       std::mt19937_64 &rng) {
+    int blocks = k / kScaleBlock;
+    a.resize(k);
+    b.resize(k);
+    scaleA.resize(blocks);
+    scaleB.resize(blocks);
+    Scenario s = randomScenario(rng);
+    fillCodes(fa, s, /*flip=*/true, k, a.data(), rng);
+    fillCodes(fb, s, /*flip=*/false, k, b.data(), rng);
+    for (int blk = 0; blk < blocks; ++blk) {
+      scaleA[blk] = randomScale(s, rng);
+      scaleB[blk] = randomScale(s, rng);
+    }
+    return {fa,
+            fb,
+            k,
+            a.data(),
+            b.data(),
+            scaleA.data(),
+            scaleB.data(),
+            randomC(s, rng)};
+  }
+};
+
+/// The reference's name of an emulator source format (both follow the OCP
+/// format names; the enums are independent).
+inline ::mx::ref::ElemFormat toRef(SourceFormat fmt) {
+  switch (fmt) {
+  case SourceFormat::E4M3:
+    return ::mx::ref::ElemFormat::E4M3;
+  case SourceFormat::E5M2:
+    return ::mx::ref::ElemFormat::E5M2;
+  case SourceFormat::E2M3:
+    return ::mx::ref::ElemFormat::E2M3;
+  case SourceFormat::E3M2:
+    return ::mx::ref::ElemFormat::E3M2;
+  case SourceFormat::E2M1:
+    return ::mx::ref::ElemFormat::E2M1;
+  }
+  return ::mx::ref::ElemFormat::E2M1;
 }
 
 } // namespace mlir::mx::emu::test

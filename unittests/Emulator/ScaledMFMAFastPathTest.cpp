@@ -41,18 +41,9 @@ TEST(EmulatorFastPath, DotMatchesWidePathForAllFormatPairs) {
   std::mt19937_64 rng(20261123);
   forEachPairAndShape([&](SourceFormat fa, SourceFormat fb, MFMAShape shape) {
     int k = mlir::mx::emu::depthOf(shape);
-    int blocks = mlir::mx::emu::blocksOf(shape);
-    std::vector<uint8_t> a(k), b(k), sa(blocks), sb(blocks);
+    RandomDot dot;
     for (int iter = 0; iter < 600; ++iter) {
-      Scenario s = randomScenario(rng);
-      fillCodes(fa, s, /*flip=*/true, k, a.data(), rng);
-      fillCodes(fb, s, /*flip=*/false, k, b.data(), rng);
-      for (int blk = 0; blk < blocks; ++blk) {
-        sa[blk] = randomScale(s, rng);
-        sb[blk] = randomScale(s, rng);
-      }
-      ScaledDotInputs in{fa,       fb,        k,         a.data(),
-                         b.data(), sa.data(), sb.data(), randomC(s, rng)};
+      ScaledDotInputs in = dot.draw(fa, fb, k, rng);
       float fast = mlir::mx::emu::exactScaledDot(in);
       float wide = mlir::mx::emu::wideScaledDot(in);
       ASSERT_EQ(bitsOf(fast), bitsOf(wide))

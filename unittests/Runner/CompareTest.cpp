@@ -110,7 +110,8 @@ TEST(Compare, SumToleranceAndBounds) {
   sumTol.sumTol = 1e-6;
   printCompareResult(os, 0, got, want,
                      compareTensors(got, want, sumTol, absSums), sumTol);
-  EXPECT_NE(text.find("max_err/sum|a*b|=2.38418579e-09 max_ulp=2 "
+  EXPECT_NE(text.find("max_err/sum|a*b|=2.38418579e-09 max_ulp=2 at [0] "
+                      "(got 1.00000024, want 1, sum|a*b| 100) "
                       "(sum_tol=1e-06)"),
             std::string::npos)
       << text;

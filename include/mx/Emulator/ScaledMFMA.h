@@ -35,7 +35,8 @@
 // as one wide integer: item t of a w-bit format occupies bits
 // [w*t + w-1 : w*t], word 0 holding the lowest 32 bits (ISA §7.1.4).
 //
-// Numerics: see ScaledDotFn and exactScaledDot.
+// Numerics: see ScaledDotFn; two models, exactScaledDot (the default) and
+// cdna3GroupedScaledDot, selected by MFMAArithmetic.
 //
 //===----------------------------------------------------------------------===//
 

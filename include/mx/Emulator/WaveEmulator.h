@@ -12,7 +12,8 @@
 // (uniform values are stored once). `amdgpu.scaled_mfma` gathers the 64 lanes
 // of each wave (threads 64w .. 64w+63 of the linearized thread id), builds
 // their register tuples and runs the instruction semantics of
-// mx/Emulator/ScaledMFMA.h (ISA lane layouts, exact numerics).
+// mx/Emulator/ScaledMFMA.h (ISA lane layouts; the arithmetic model of
+// RunOptions::mfmaNumerics, exact by default).
 //
 // runHostFunction executes a whole lowered program: the host `func.func`
 // (allocations, globals, views, copies, calls) runs once, and each

@@ -55,6 +55,9 @@ struct CompareResult {
   /// finite values of the same sign convention: the number of representable
   /// values from one to the other.
   uint64_t maxUlp = 0;
+  /// The first element at that distance, and its absSum (with absSums).
+  int64_t maxUlpIndex = 0;
+  double maxUlpAbsSum = 0;
   /// With absSums: the largest |got - want| / absSum over finite elements
   /// (0 where absSum is 0 and the values are equal).
   double maxErrPerAbsSum = 0;
@@ -77,7 +80,8 @@ CompareResult compareTensors(const HostTensor &got, const HostTensor &want,
 ///   result #0 tensor<64x64xf32>: max_abs_err=0 max_rel_err=0
 ///   mismatches=0/4096 (rtol=0, atol=0): bit-exact
 /// then, for a result that is not bit-exact and has absSums, e.g.
-///   max_err/sum|a*b|=1.2e-07 max_ulp=2 (sum_tol=1e-06)
+///   max_err/sum|a*b|=1.2e-07 max_ulp=2 at [3, 1] (got 0.25, want 0.5,
+///   sum|a*b| 1e+06) (sum_tol=1e-06)
 /// followed by one indented line per listed mismatch.
 void printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
                         const HostTensor &got, const HostTensor &want,

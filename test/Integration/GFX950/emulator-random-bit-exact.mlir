@@ -49,7 +49,7 @@
 // per-instruction rounding accounts for.
 // RUN: not %{run} --entry=e4m3_e4m3 %{codes} --reference-rounding=once | FileCheck %s --check-prefix=ONCE
 // ONCE: result #0 tensor<48x40xf32>: {{.*}} mismatches={{[1-9][0-9]*}}/1920 (rtol=0, atol=0): FAIL
-// ONCE-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} (sum_tol=0)
+// ONCE-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} at [{{[0-9]+}}, {{[0-9]+}}] (got {{.+}}, want {{.+}}, sum|a*b| {{.+}}) (sum_tol=0)
 // ONCE: FAIL
 
 // Random-data tolerances are stated relative to |acc| + sum |a*b|: the
@@ -58,5 +58,5 @@
 // RUN: %{run} --entry=e4m3_e4m3 %{codes} --mfma-arithmetic=cdna3-grouped --reference-arithmetic=exact --sum-tol=4e-7 | FileCheck %s --check-prefix=SUM
 // RUN: %{run} --entry=e2m1_e2m1 %{codes} --mfma-arithmetic=cdna3-grouped --reference-rounding=once --sum-tol=4e-7 | FileCheck %s --check-prefix=SUM
 // SUM: result #0 tensor<48x40xf32>: {{.*}} mismatches=0/1920 (rtol=0, atol=0): within tolerance
-// SUM-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} (sum_tol=4e-07)
+// SUM-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} at [{{[0-9]+}}, {{[0-9]+}}] (got {{.+}}, want {{.+}}, sum|a*b| {{.+}}) (sum_tol=4e-07)
 // SUM-NEXT: PASS
