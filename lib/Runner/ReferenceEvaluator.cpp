@@ -12,8 +12,11 @@
 //   - scaled_contraction gathers lhs into [batch, M, K] and rhs into
 //     [batch, N, K] (M, N and batch each flattening their iteration
 //     dimensions in iteration-space order), the scales likewise with K / 32,
-//     calls ref::scaledMatmul per batch with bTransposed = true and scatters
-//     the [batch, M, N] result back through the acc map.
+//     calls ref::scaledMatmul (or, in per-instruction mode with the
+//     kernel's order, ref::scaledMatmulPerInstruction) per batch with
+//     bTransposed = true and scatters the [batch, M, N] result back through
+//     the acc map, with ref::scaledMatmulAbsSum's |acc| + sum |a*b| per
+//     element (and, in per-instruction mode without an order, the bound).
 //
 // A linalg.generic on tensors (the upstream form of a scaled matmul, which
 // mx-raise-scaled-matmul raises) is interpreted as written, independently of

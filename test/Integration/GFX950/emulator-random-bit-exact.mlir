@@ -53,10 +53,11 @@
 // ONCE: FAIL
 
 // Random-data tolerances are stated relative to |acc| + sum |a*b|: the
-// grouped model stays within 4e-7 of it from the exact one (the envelope of
-// bench/mfma-arithmetic.sh).
-// RUN: %{run} --entry=e4m3_e4m3 %{codes} --mfma-arithmetic=cdna3-grouped --reference-arithmetic=exact --sum-tol=4e-7 | FileCheck %s --check-prefix=SUM
-// RUN: %{run} --entry=e2m1_e2m1 %{codes} --mfma-arithmetic=cdna3-grouped --reference-rounding=once --sum-tol=4e-7 | FileCheck %s --check-prefix=SUM
+// grouped model stays within 7e-7 of it from the exact one and from the
+// exact result rounded once (the envelope of bench/mfma_arithmetic.py at
+// K = 1024), so 1e-6 holds.
+// RUN: %{run} --entry=e4m3_e4m3 %{codes} --mfma-arithmetic=cdna3-grouped --reference-arithmetic=exact --sum-tol=1e-6 | FileCheck %s --check-prefix=SUM
+// RUN: %{run} --entry=e5m2_e2m3 %{codes} --mfma-arithmetic=cdna3-grouped --reference-rounding=once --sum-tol=1e-6 %{mfma32} | FileCheck %s --check-prefix=SUM
 // SUM: result #0 tensor<48x40xf32>: {{.*}} mismatches=0/1920 (rtol=0, atol=0): within tolerance
-// SUM-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} at [{{[0-9]+}}, {{[0-9]+}}] (got {{.+}}, want {{.+}}, sum|a*b| {{.+}}) (sum_tol=4e-07)
+// SUM-NEXT: max_err/sum|a*b|={{[0-9.e-]+}} max_ulp={{[0-9]+}} at [{{[0-9]+}}, {{[0-9]+}}] (got {{.+}}, want {{.+}}, sum|a*b| {{.+}}) (sum_tol=1e-06)
 // SUM-NEXT: PASS
