@@ -30,29 +30,27 @@ using namespace mx::ref;
 
 namespace {
 
-/// An exact sum of doubles whose set bits lie in [2^kLsb, 2^kMsb): 32-bit
-/// digits held in 64-bit integers, so that carries are resolved only once,
-/// when the sum is read. Products of two elements and two scales have their
-/// lowest set bit at 2^-286 or above and stay below 2^296 (E5M2: 57344^2 *
-/// 2^254 times 128 products); f32 accumulators lie in [2^-149, 2^128).
+/// An exact sum of doubles whose significands lie in [2^kLsb, 2^320):
+/// 32-bit digits held in 64-bit integers, so that carries are resolved only
+/// once, when the sum is read. Products of two elements and two scales are
+/// doubles of at least 2^-286 (so their significand's last bit is at least
+/// 2^-338) and stay below 2^296 (E5M2: 57344^2 * 2^254 times 128
+/// products); f32 accumulators lie in [2^-149, 2^128).
 class ExactSum {
 public:
-  static constexpr int kLsb = -320;
-  static constexpr int kDigits = 20; // Up to 2^320.
+  static constexpr int kLsb = -352;
+  static constexpr int kDigits = 21; // Up to 2^320.
 
-  /// Adds \p value (finite, its set bits within the range).
+  /// Adds \p value (finite and normal, within the range).
   void add(double value) {
     if (value == 0)
       return;
-    int exponent;
-    double fraction = std::frexp(std::fabs(value), &exponent);
-    // value = mantissa * 2^(exponent - 53), mantissa < 2^53.
-    auto mantissa = static_cast<uint64_t>(std::ldexp(fraction, 53));
-    int shift = exponent - 53;
-    while ((mantissa & 1) == 0) {
-      mantissa >>= 1;
-      ++shift;
-    }
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    // value = mantissa * 2^(biased exponent - 1075).
+    uint64_t mantissa =
+        (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+    int shift = static_cast<int>((bits >> 52) & 0x7FF) - 1075;
     int position = shift - kLsb;
     assert(position >= 0 && position + 53 <= 32 * kDigits &&
            "term outside the exact sum's range");
@@ -132,16 +130,24 @@ int elementExponent(ElemFormat f, double x) {
   return std::max(std::ilogb(x), minNormal);
 }
 
-/// One instruction with Exact arithmetic: acc + products[begin, end).
-float exactStep(const std::vector<double> &products, int64_t begin, int64_t end,
-                float acc) {
+/// Returns \p value (the exact sum) rounded to f32; +-Inf from the
+/// rounding threshold 2^128 - 2^103 on.
+float toFloat(double value) {
+  if (std::fabs(value) >= 0x1p128 - 0x1p103)
+    return value > 0 ? INFINITY : -INFINITY;
+  return static_cast<float>(value);
+}
+
+/// One instruction with Exact arithmetic: acc + products[0, count), for any
+/// inputs (NaN, Inf, signed zeros, any exponent spread).
+float exactStep(const double *products, int64_t count, float acc) {
   bool anyNaN = std::isnan(acc), posInf = acc == INFINITY,
        negInf = acc == -INFINITY;
   bool allNegativeZero = acc == 0 && std::signbit(acc);
   ExactSum sum;
   if (std::isfinite(acc))
     sum.add(acc);
-  for (int64_t k = begin; k < end; ++k) {
+  for (int64_t k = 0; k < count; ++k) {
     double p = products[k];
     anyNaN |= std::isnan(p);
     posInf |= p == INFINITY;
@@ -222,6 +228,19 @@ float groupedStep(const OutputOperands &ops, int64_t begin, float acc) {
 
 } // namespace
 
+/// Returns the value of every 8-bit code of \p f.
+static const std::array<double, 256> &getDecodeTable(ElemFormat f) {
+  static const std::array<std::array<double, 256>, 5> tables = [] {
+    std::array<std::array<double, 256>, 5> t;
+    for (int format = 0; format < 5; ++format)
+      for (int code = 0; code < 256; ++code)
+        t[format][code] =
+            decode(static_cast<ElemFormat>(format), static_cast<uint8_t>(code));
+    return t;
+  }();
+  return tables[static_cast<int>(f)];
+}
+
 /// Calls \p fn(m, n, operands) for every output with its scaled products (and
 /// CDNA3Grouped exponents when \p exponents) in K order.
 template <typename Fn>
@@ -231,63 +250,138 @@ static void forEachOutput(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                           int64_t length, bool exponents, Fn fn) {
   assert(K % 32 == 0 && "K must be a multiple of 32");
   int64_t numBlocks = K / 32;
-  static const std::array<std::array<double, 256>, 5> tables = [] {
-    std::array<std::array<double, 256>, 5> t;
-    for (int f = 0; f < 5; ++f)
-      for (int code = 0; code < 256; ++code)
-        t[f][code] =
-            decode(static_cast<ElemFormat>(f), static_cast<uint8_t>(code));
-    return t;
-  }();
-  const std::array<double, 256> &decodeA = tables[static_cast<int>(fa)];
-  const std::array<double, 256> &decodeB = tables[static_cast<int>(fb)];
+  const std::array<double, 256> &decodeA = getDecodeTable(fa);
+  const std::array<double, 256> &decodeB = getDecodeTable(fb);
   OutputOperands ops;
   ops.products.assign(length, 0.0);
   ops.exponents.assign(exponents ? length : 0, 0);
+  std::vector<double> scales(numBlocks);
   for (int64_t m = 0; m < M; ++m) {
     for (int64_t n = 0; n < N; ++n) {
-      for (int64_t k = 0; k < K; ++k) {
-        int64_t blk = k / 32;
-        double x = decodeA[a[m * K + k]];
-        double y = decodeB[b[bTransposed ? n * K + k : k * N + n]];
+      for (int64_t blk = 0; blk < numBlocks; ++blk) {
         double scaleA = decodeScale(sa[m * numBlocks + blk]);
         double scaleB =
             decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
-        ops.products[k] = x * y * scaleA * scaleB;
+        scales[blk] = scaleA * scaleB;
+      }
+      for (int64_t k = 0; k < K; ++k) {
+        double x = decodeA[a[m * K + k]];
+        double y = decodeB[b[bTransposed ? n * K + k : k * N + n]];
+        double scale = scales[k / 32];
+        ops.products[k] = x * y * scale;
         if (exponents && x != 0 && y != 0 && std::isfinite(x * y) &&
-            std::isfinite(scaleA * scaleB))
+            std::isfinite(scale))
           ops.exponents[k] = elementExponent(fa, x) + elementExponent(fb, y) +
-                             std::ilogb(scaleA) + std::ilogb(scaleB);
+                             std::ilogb(scale);
       }
       fn(m, n, ops);
     }
   }
 }
 
+/// scaledMatmulPerInstruction with Exact arithmetic. Per instruction, a fast
+/// path sums in double: every term is a multiple of 2^lsb (the formats'
+/// smallest subnormals times the block's scales, or the accumulator's last
+/// bit), so when the sum of the magnitudes is below 2^(lsb + 52) every
+/// partial sum is exact and the one conversion to float is the rounding.
+/// Anything else (NaN/Inf, a zero sum of zeros, a wider spread) is summed
+/// exactly by exactStep.
+static std::vector<float>
+exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                    int64_t M, int64_t N, int64_t K, bool bTransposed,
+                    const float *acc, int64_t kStep, int64_t padded,
+                    std::vector<double> *absSums) {
+  int64_t numBlocks = K / 32;
+  const std::array<double, 256> &decodeA = getDecodeTable(fa);
+  const std::array<double, 256> &decodeB = getDecodeTable(fb);
+  int unitExp = std::ilogb(getFormatInfo(fa).minSubnormal) +
+                std::ilogb(getFormatInfo(fb).minSubnormal);
+  std::vector<float> result(M * N);
+  std::vector<double> bColumn(K), scales(numBlocks), products(kStep);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k)
+      bColumn[k] = decodeB[b[bTransposed ? n * K + k : k * N + n]];
+    for (int64_t m = 0; m < M; ++m) {
+      const uint8_t *aRow = a + m * K;
+      for (int64_t blk = 0; blk < numBlocks; ++blk)
+        scales[blk] =
+            decodeScale(sa[m * numBlocks + blk]) *
+            decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
+      float value = acc ? acc[m * N + n] : 0.0f;
+      double absSum = std::fabs(value);
+      for (int64_t begin = 0; begin < padded; begin += kStep) {
+        int64_t end = std::min(begin + kStep, K);
+        double sum = 0, magnitude = 0;
+        int lsb = std::numeric_limits<int>::max();
+        if (value != 0) {
+          sum = value;
+          magnitude = std::fabs(value);
+          if (std::isfinite(value))
+            lsb = std::ilogb(value) - 23;
+        }
+        bool finiteScales = true;
+        for (int64_t blk = begin / 32; blk < end / 32; ++blk) {
+          double blockSum = 0, blockMagnitude = 0;
+          for (int64_t k = blk * 32; k < blk * 32 + 32; ++k) {
+            double p = decodeA[aRow[k]] * bColumn[k];
+            blockSum += p;
+            blockMagnitude += std::fabs(p);
+          }
+          sum += blockSum * scales[blk];
+          magnitude += blockMagnitude * scales[blk];
+          absSum += blockMagnitude * scales[blk];
+          finiteScales &= std::isfinite(scales[blk]);
+          if (std::isfinite(scales[blk]))
+            lsb = std::min(lsb, unitExp + std::ilogb(scales[blk]));
+        }
+        if (finiteScales && std::isfinite(magnitude) && magnitude > 0 &&
+            lsb != std::numeric_limits<int>::max() &&
+            magnitude < std::ldexp(1.0, lsb + 52)) {
+          value = sum == 0 ? 0.0f : toFloat(sum);
+          continue;
+        }
+        // Products beyond K are +0.
+        for (int64_t k = begin; k < begin + kStep; ++k)
+          products[k - begin] =
+              k < end ? decodeA[aRow[k]] * bColumn[k] * scales[k / 32] : 0.0;
+        value = exactStep(products.data(), kStep, value);
+      }
+      result[m * N + n] = value;
+      if (absSums)
+        (*absSums)[m * N + n] = absSum;
+    }
+  }
+  return result;
+}
+
 std::vector<float> mx::ref::scaledMatmulPerInstruction(
     const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
     const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
-    bool bTransposed, const float *acc, const InstructionOrder &order) {
+    bool bTransposed, const float *acc, const InstructionOrder &order,
+    std::vector<double> *absSums) {
   assert(order.kStep > 0 && order.kStep % 32 == 0 &&
          "an instruction takes whole K-blocks");
+  assert(K % 32 == 0 && "K must be a multiple of 32");
   int64_t kStep = order.kStep;
   int64_t padded = std::max(order.paddedK, K);
   padded = (padded + kStep - 1) / kStep * kStep;
-  bool grouped = order.arithmetic == InstructionArithmetic::CDNA3Grouped;
+  if (absSums)
+    absSums->assign(M * N, 0.0);
+  if (order.arithmetic == InstructionArithmetic::Exact)
+    return exactPerInstruction(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc,
+                               kStep, padded, absSums);
+  if (absSums)
+    *absSums =
+        scaledMatmulAbsSum(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc);
   std::vector<float> result(M * N);
   // Products beyond K stay +0 (ops.products is sized `padded`).
-  forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded, grouped,
+  forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
+                /*exponents=*/true,
                 [&](int64_t m, int64_t n, const OutputOperands &ops) {
                   float value = acc ? acc[m * N + n] : 0.0f;
-                  for (int64_t begin = 0; begin < padded; begin += kStep) {
-                    if (!grouped) {
-                      value =
-                          exactStep(ops.products, begin, begin + kStep, value);
-                      continue;
-                    }
-                    for (int64_t g = begin; g < begin + kStep; g += 16)
-                      value = groupedStep(ops, g, value);
-                  }
+                  for (int64_t g = 0; g < padded; g += 16)
+                    value = groupedStep(ops, g, value);
                   result[m * N + n] = value;
                 });
   return result;
@@ -298,14 +392,28 @@ mx::ref::scaledMatmulAbsSum(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                             const uint8_t *b, const uint8_t *sb, ElemFormat fb,
                             int64_t M, int64_t N, int64_t K, bool bTransposed,
                             const float *acc) {
-  std::vector<double> result(M * N);
-  forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, K,
-                /*exponents=*/false,
-                [&](int64_t m, int64_t n, const OutputOperands &ops) {
-                  double sum = acc ? std::fabs(acc[m * N + n]) : 0.0;
-                  for (double p : ops.products)
-                    sum += std::fabs(p);
-                  result[m * N + n] = sum;
-                });
+  assert(K % 32 == 0 && "K must be a multiple of 32");
+  int64_t numBlocks = K / 32;
+  std::array<double, 256> absA = getDecodeTable(fa), absB = getDecodeTable(fb);
+  for (int code = 0; code < 256; ++code) {
+    absA[code] = std::fabs(absA[code]);
+    absB[code] = std::fabs(absB[code]);
+  }
+  std::vector<double> result(M * N), bColumn(K);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k)
+      bColumn[k] = absB[b[bTransposed ? n * K + k : k * N + n]];
+    for (int64_t m = 0; m < M; ++m) {
+      double sum = acc ? std::fabs(acc[m * N + n]) : 0.0;
+      for (int64_t blk = 0; blk < numBlocks; ++blk) {
+        double blockSum = 0;
+        for (int64_t k = blk * 32; k < blk * 32 + 32; ++k)
+          blockSum += absA[a[m * K + k]] * bColumn[k];
+        sum += blockSum * decodeScale(sa[m * numBlocks + blk]) *
+               decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
+      }
+      result[m * N + n] = sum;
+    }
+  }
   return result;
 }

@@ -516,17 +516,20 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
       for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < N; ++n)
           c[m * N + n] = accData[accBatch[batch] + accM[m] + accN[n]];
-      std::vector<float> out =
-          order
-              ? ref::scaledMatmulPerInstruction(
-                    a.data(), sa.data(), *lhsFormat, b.data(), sb.data(),
-                    *rhsFormat, M, N, K, /*bTransposed=*/true, c.data(), *order)
-              : ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
-                                  sb.data(), *rhsFormat, M, N, K,
-                                  /*bTransposed=*/true, c.data());
-      std::vector<double> sums = ref::scaledMatmulAbsSum(
-          a.data(), sa.data(), *lhsFormat, b.data(), sb.data(), *rhsFormat, M,
-          N, K, /*bTransposed=*/true, c.data());
+      std::vector<double> sums;
+      std::vector<float> out;
+      if (order) {
+        out = ref::scaledMatmulPerInstruction(
+            a.data(), sa.data(), *lhsFormat, b.data(), sb.data(), *rhsFormat, M,
+            N, K, /*bTransposed=*/true, c.data(), *order, &sums);
+      } else {
+        out = ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
+                                sb.data(), *rhsFormat, M, N, K,
+                                /*bTransposed=*/true, c.data());
+        sums = ref::scaledMatmulAbsSum(a.data(), sa.data(), *lhsFormat,
+                                       b.data(), sb.data(), *rhsFormat, M, N, K,
+                                       /*bTransposed=*/true, c.data());
+      }
       for (int64_t m = 0; m < M; ++m) {
         for (int64_t n = 0; n < N; ++n) {
           int64_t index = accBatch[batch] + accM[m] + accN[n];

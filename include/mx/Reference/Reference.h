@@ -225,12 +225,15 @@ struct InstructionOrder {
 /// +0 beyond K up to paddedK (rounded up to a multiple of kStep), with
 /// \p order's arithmetic, rounding to f32 each time. With Exact arithmetic
 /// an exact zero is -0 only when the accumulator and every product of the
-/// instruction are -0. Operand layouts as scaledMatmul.
+/// instruction are -0. Operand layouts as scaledMatmul. \p absSums, when
+/// given, receives the values of scaledMatmulAbsSum (with Exact arithmetic
+/// from the same pass).
 std::vector<float>
 scaledMatmulPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                            const uint8_t *b, const uint8_t *sb, ElemFormat fb,
                            int64_t M, int64_t N, int64_t K, bool bTransposed,
-                           const float *acc, const InstructionOrder &order);
+                           const float *acc, const InstructionOrder &order,
+                           std::vector<double> *absSums = nullptr);
 
 /// Returns, per output of scaledMatmul, |acc[m,n]| + sum_k |scaled product|
 /// (in double; NaN where a scale or code is NaN, Inf where one is Inf): the
