@@ -155,7 +155,7 @@ LogicalResult Interpreter::execScaledMFMA(amdgpu::ScaledMFMAOp op) {
     operands.scaleB = sb.data();
     operands.opselB = op.getScalesIdxB();
     // d is per thread: the wave's accumulators are one block.
-    scaledMFMA(operands, wd.data());
+    scaledMFMA(operands, wd.data(), options.mfmaNumerics);
     std::memcpy(d.at(first), wd.data(), size_t(lanes * 4 * accumulators));
     ++stats.mfmas;
   }

@@ -598,3 +598,32 @@ void layout::printSVG(llvm::raw_ostream &os,
   }
   os << "</svg>\n";
 }
+
+std::optional<int64_t>
+mlir::mx::layout::getInstructionKStep(TiledLayoutAttrInterface layout) {
+  TileSwizzle swizzle = layout.getSwizzle(OperandRole::lhs);
+  if (swizzle.expandShape.size() != 2)
+    return std::nullopt;
+  // Expanded dimensions are numbered group by group.
+  int64_t first = swizzle.expandShape[0].size();
+  int64_t kStep = 1;
+  SmallVector<int64_t> intrinsics;
+  for (auto [i, dim] : llvm::enumerate(swizzle.expandShape[1])) {
+    if (dim.kind != Kind::Intrinsic) {
+      kStep *= dim.size;
+      continue;
+    }
+    if (kStep != 1)
+      return std::nullopt; // An Intrinsic dimension inside one instruction.
+    intrinsics.push_back(first + int64_t(i));
+  }
+  // The Intrinsic dimensions, in swizzled order, must linearize as in the
+  // expansion.
+  SmallVector<int64_t> swizzled;
+  for (int64_t e : swizzle.permutation)
+    if (llvm::is_contained(intrinsics, e))
+      swizzled.push_back(e);
+  if (swizzled != intrinsics)
+    return std::nullopt;
+  return kStep;
+}

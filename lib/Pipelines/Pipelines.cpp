@@ -63,8 +63,8 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mx::buildGFX950Pipeline(OpPassManager &pm,
-                             const GFX950PipelineOptions &options) {
+void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
+                                       const GFX950PipelineOptions &options) {
   // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
   // (e.g. arith.truncf of a result) as linalg; then data tiling, on tensors.
   pm.addPass(mx::createMXRaiseScaledMatmul());
@@ -79,6 +79,11 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   // The GEMM reads and writes the accumulator in place (no relayout).
   materialize.userLayoutResults = true;
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
+}
+
+void mx::buildGFX950Pipeline(OpPassManager &pm,
+                             const GFX950PipelineOptions &options) {
+  buildGFX950DataTilingPipeline(pm, options);
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());
   pm.addPass(mx::createMXFuseRelayouts());

@@ -15,9 +15,21 @@
 using namespace mlir;
 using namespace mlir::mx;
 
+/// Returns the position of the IEEE value \p bits of \p kind on a line where
+/// consecutive representable values are consecutive integers (-0 and +0
+/// both 0).
+static int64_t orderedBits(ElementKind kind, uint64_t bits) {
+  unsigned width = getBitWidth(kind);
+  uint64_t sign = uint64_t(1) << (width - 1);
+  int64_t magnitude = static_cast<int64_t>(bits & (sign - 1));
+  return (bits & sign) ? -magnitude : magnitude;
+}
+
 CompareResult mlir::mx::compareTensors(const HostTensor &got,
                                        const HostTensor &want,
-                                       const CompareOptions &options) {
+                                       const CompareOptions &options,
+                                       ArrayRef<double> absSums,
+                                       ArrayRef<double> bounds) {
   CompareResult result;
   if (got.type != want.type) {
     result.typeError =
@@ -26,8 +38,13 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
     return result;
   }
   ElementKind kind = got.getElementKind();
-  bool exact = !isIEEEFloat(kind) || (options.rtol == 0 && options.atol == 0);
   result.numElements = got.getNumElements();
+  result.hasAbsSums = int64_t(absSums.size()) == result.numElements;
+  result.hasBounds = int64_t(bounds.size()) == result.numElements;
+  bool exact =
+      !isIEEEFloat(kind) ||
+      (options.rtol == 0 && options.atol == 0 &&
+       (options.sumTol == 0 || !result.hasAbsSums) && !result.hasBounds);
   for (int64_t i = 0; i < result.numElements; ++i) {
     uint64_t gotBits = got.getBits(i), wantBits = want.getBits(i);
     double gotValue = decodeElement(kind, gotBits);
@@ -46,15 +63,33 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
                                        : absErr / std::fabs(wantValue);
       result.maxAbsErr = std::max(result.maxAbsErr, absErr);
       result.maxRelErr = std::max(result.maxRelErr, relErr);
+      if (isIEEEFloat(kind)) {
+        int64_t distance =
+            orderedBits(kind, gotBits) - orderedBits(kind, wantBits);
+        uint64_t ulps = distance < 0 ? -uint64_t(distance) : distance;
+        if (ulps > result.maxUlp) {
+          result.maxUlp = ulps;
+          result.maxUlpIndex = i;
+          result.maxUlpAbsSum = result.hasAbsSums ? absSums[i] : 0;
+        }
+      }
+      if (result.hasAbsSums && absErr != 0)
+        result.maxErrPerAbsSum =
+            std::max(result.maxErrPerAbsSum,
+                     absSums[i] == 0 ? double(INFINITY) : absErr / absSums[i]);
     }
 
     bool matches;
     if (exact) {
       matches = sameBits;
     } else {
+      double allowed = options.atol + options.rtol * std::fabs(wantValue);
+      if (result.hasAbsSums)
+        allowed += options.sumTol * absSums[i];
+      if (result.hasBounds)
+        allowed += bounds[i];
       matches = bothNaN || gotValue == wantValue ||
-                std::fabs(gotValue - wantValue) <=
-                    options.atol + options.rtol * std::fabs(wantValue);
+                std::fabs(gotValue - wantValue) <= allowed;
     }
     if (!matches) {
       ++result.numMismatches;
@@ -111,6 +146,19 @@ void mlir::mx::printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
     os << ": bit-exact\n";
   else
     os << ": within tolerance\n";
+  if (result.hasAbsSums && !result.bitExact) {
+    int64_t at = result.maxUlpIndex;
+    os << "  max_err/sum|a*b|=" << formatDouble(result.maxErrPerAbsSum)
+       << " max_ulp=" << result.maxUlp << " at "
+       << formatIndex(got.type.shape, at) << " (got "
+       << formatElement(kind, got.getBits(at)) << ", want "
+       << formatElement(kind, want.getBits(at)) << ", sum|a*b| "
+       << formatDouble(result.maxUlpAbsSum)
+       << ") (sum_tol=" << formatDouble(options.sumTol);
+    if (result.hasBounds)
+      os << ", plus the bound of an unknown K order";
+    os << ")\n";
+  }
   for (const Mismatch &mismatch : result.mismatches)
     os << "  at " << formatIndex(got.type.shape, mismatch.index) << ": got "
        << formatElement(kind, mismatch.gotBits) << ", want "

@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Emulator/WaveEmulator.h"
+#include "mx/Layout/LayoutQuery.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Runner/ExecutionBackend.h"
 #include "mx/Runner/TensorIO.h"
@@ -48,32 +50,59 @@ static std::vector<uint8_t> readBytes(const emu::HostValue &value,
   return bytes;
 }
 
-FailureOr<SmallVector<HostTensor>>
-GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
-                           ArrayRef<HostTensor> inputs) {
-  // Compile a copy holding the entry (and what it calls) down to the level
-  // the emulator runs; other functions of the file are not compiled.
+ExecutionBackend::Lowering
+GFX950EmulatorBackend::getLowering(bool dataTilingOnly) const {
   Lowering lowering;
   lowering.configurePassManager = options.configurePassManager;
-  lowering.buildPipeline = [&](PassManager &pm,
-                               func::FuncOp func) -> LogicalResult {
+  std::string text = options.pipelineOptions;
+  lowering.buildPipeline =
+      [text, dataTilingOnly](PassManager &pm,
+                             func::FuncOp func) -> LogicalResult {
     std::string pipelineErrors;
     llvm::raw_string_ostream errorStream(pipelineErrors);
     auto pipelineOptions = std::make_unique<GFX950PipelineOptions>();
-    if (failed(pipelineOptions->parseFromString(options.pipelineOptions,
-                                                errorStream)))
-      return func.emitError()
-             << "invalid mx-gfx950-pipeline options '"
-             << options.pipelineOptions << "': " << pipelineErrors;
+    if (failed(pipelineOptions->parseFromString(text, errorStream)))
+      return func.emitError() << "invalid mx-gfx950-pipeline options '" << text
+                              << "': " << pipelineErrors;
     pipelineOptions->output = GFX950Output::GPU;
-    buildGFX950Pipeline(pm, *pipelineOptions);
+    if (dataTilingOnly)
+      buildGFX950DataTilingPipeline(pm, *pipelineOptions);
+    else
+      buildGFX950Pipeline(pm, *pipelineOptions);
     return success();
   };
   lowering.onlyEntry = true;
   lowering.pipelineFailure = "the gfx950 pipeline (mx-gfx950-pipeline) failed "
                              "on";
+  return lowering;
+}
+
+FailureOr<SmallVector<LocatedContractionOrder>>
+GFX950EmulatorBackend::getContractionOrders(ModuleOp module, StringRef entry,
+                                            ArrayRef<HostTensor> inputs) {
+  FailureOr<LoweredEntry> tiled =
+      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/true));
+  if (failed(tiled))
+    return failure();
+  SmallVector<LocatedContractionOrder> orders;
+  tiled->module->walk([&](TiledScaledMMAOp op) {
+    TiledLayoutAttrInterface layout = op.getLayout();
+    std::optional<int64_t> kStep = layout::getInstructionKStep(layout);
+    if (!kStep)
+      return;
+    int64_t kTile = layout.getInnerTileSizes(OperandRole::lhs)[1];
+    orders.push_back({op.getLoc(), ContractionOrder{*kStep, kTile}});
+  });
+  return orders;
+}
+
+FailureOr<SmallVector<HostTensor>>
+GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
+                           ArrayRef<HostTensor> inputs) {
+  // Compile a copy holding the entry (and what it calls) down to the level
+  // the emulator runs; other functions of the file are not compiled.
   FailureOr<LoweredEntry> loweredEntry =
-      lowerEntry(module, entry, inputs, lowering);
+      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/false));
   if (failed(loweredEntry))
     return failure();
   const EntrySignature *signature = &loweredEntry->signature;

@@ -12,8 +12,11 @@
 //   - scaled_contraction gathers lhs into [batch, M, K] and rhs into
 //     [batch, N, K] (M, N and batch each flattening their iteration
 //     dimensions in iteration-space order), the scales likewise with K / 32,
-//     calls ref::scaledMatmul per batch with bTransposed = true and scatters
-//     the [batch, M, N] result back through the acc map.
+//     calls ref::scaledMatmul (or, in per-instruction mode with the
+//     kernel's order, ref::scaledMatmulPerInstruction) per batch with
+//     bTransposed = true and scatters the [batch, M, N] result back through
+//     the acc map, with ref::scaledMatmulAbsSum's |acc| + sum |a*b| per
+//     element (and, in per-instruction mode without an order, the bound).
 //
 // A linalg.generic on tensors (the upstream form of a scaled matmul, which
 // mx-raise-scaled-matmul raises) is interpreted as written, independently of
@@ -48,8 +51,9 @@ namespace {
 /// Evaluates one function body.
 class Evaluator {
 public:
-  FailureOr<SmallVector<HostTensor>> run(func::FuncOp func,
-                                         ArrayRef<HostTensor> inputs);
+  explicit Evaluator(const ReferenceOptions &options) : options(options) {}
+  FailureOr<ReferenceResults> run(func::FuncOp func,
+                                  ArrayRef<HostTensor> inputs);
 
 private:
   LogicalResult evaluate(Operation *op);
@@ -69,10 +73,15 @@ private:
   /// Returns the element kind of the tensor \p value.
   FailureOr<ElementKind> getKind(Operation *op, Value value);
 
+  const ReferenceOptions &options;
   DenseMap<Value, HostTensor> values;
+  /// Per element of a contraction's result (and of its tensor.casts):
+  /// |acc| + sum |a*b|, and the error bound where the kernel's order is
+  /// unknown (see ReferenceResults).
+  DenseMap<Value, std::vector<double>> absSums, bounds;
   /// Scalar float and integer constants (the values of fills).
   DenseMap<Value, double> scalars;
-  SmallVector<HostTensor> results;
+  ReferenceResults results;
   bool returned = false;
 };
 } // namespace
@@ -456,6 +465,23 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
 
   int64_t M = lhsM.size(), N = rhsN.size(), KB = K / blockSize;
   HostTensor result = **acc;
+  int64_t numElements = result.getNumElements();
+  std::vector<double> absSum(numElements, 0.0), bound;
+  // Per instruction in the kernel's K order where it is known; otherwise the
+  // exact result rounded once, within a bound of any order's rounding.
+  std::optional<ref::InstructionOrder> order;
+  if (options.perInstruction) {
+    auto it = options.orders.find(op);
+    if (it != options.orders.end()) {
+      order = ref::InstructionOrder{
+          it->second.kStep,
+          llvm::divideCeilSigned(K, it->second.kTile) * it->second.kTile,
+          options.arithmetic};
+    } else {
+      bound.assign(numElements, 0.0);
+    }
+  }
+  double boundPerAbsSum = getUnorderedErrorBound(options.arithmetic, K);
   const uint8_t *lhsData = (*lhs)->data.data();
   const uint8_t *rhsData = (*rhs)->data.data();
   const uint8_t *lhsScaleData = (*lhsScales)->data.data();
@@ -490,16 +516,35 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
       for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < N; ++n)
           c[m * N + n] = accData[accBatch[batch] + accM[m] + accN[n]];
-      std::vector<float> out =
-          ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
-                            sb.data(), *rhsFormat, M, N, K,
-                            /*bTransposed=*/true, c.data());
-      for (int64_t m = 0; m < M; ++m)
-        for (int64_t n = 0; n < N; ++n)
-          resultData[accBatch[batch] + accM[m] + accN[n]] = out[m * N + n];
+      std::vector<double> sums;
+      std::vector<float> out;
+      if (order) {
+        out = ref::scaledMatmulPerInstruction(
+            a.data(), sa.data(), *lhsFormat, b.data(), sb.data(), *rhsFormat, M,
+            N, K, /*bTransposed=*/true, c.data(), *order, &sums);
+      } else {
+        out = ref::scaledMatmul(a.data(), sa.data(), *lhsFormat, b.data(),
+                                sb.data(), *rhsFormat, M, N, K,
+                                /*bTransposed=*/true, c.data());
+        sums = ref::scaledMatmulAbsSum(a.data(), sa.data(), *lhsFormat,
+                                       b.data(), sb.data(), *rhsFormat, M, N, K,
+                                       /*bTransposed=*/true, c.data());
+      }
+      for (int64_t m = 0; m < M; ++m) {
+        for (int64_t n = 0; n < N; ++n) {
+          int64_t index = accBatch[batch] + accM[m] + accN[n];
+          resultData[index] = out[m * N + n];
+          absSum[index] = sums[m * N + n];
+          if (!bound.empty())
+            bound[index] = boundPerAbsSum * sums[m * N + n];
+        }
+      }
     }
   }
   values[op.getResult()] = std::move(result);
+  absSums[op.getResult()] = std::move(absSum);
+  if (!bound.empty())
+    bounds[op.getResult()] = std::move(bound);
   return success();
 }
 
@@ -679,6 +724,9 @@ LogicalResult Evaluator::evaluate(Operation *op) {
         if (failed(value))
           return failure();
         values[cast.getResult()] = **value;
+        for (auto *map : {&absSums, &bounds})
+          if (map->count(cast.getSource()))
+            (*map)[cast.getResult()] = map->lookup(cast.getSource());
         return success();
       })
       .Case<func::ReturnOp>([&](func::ReturnOp ret) -> LogicalResult {
@@ -686,7 +734,9 @@ LogicalResult Evaluator::evaluate(Operation *op) {
           FailureOr<const HostTensor *> value = lookup(ret, operand);
           if (failed(value))
             return failure();
-          results.push_back(**value);
+          results.values.push_back(**value);
+          results.absSums.push_back(absSums.lookup(operand));
+          results.bounds.push_back(bounds.lookup(operand));
         }
         returned = true;
         return success();
@@ -697,8 +747,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
       });
 }
 
-FailureOr<SmallVector<HostTensor>> Evaluator::run(func::FuncOp func,
-                                                  ArrayRef<HostTensor> inputs) {
+FailureOr<ReferenceResults> Evaluator::run(func::FuncOp func,
+                                           ArrayRef<HostTensor> inputs) {
   if (!func.getBody().hasOneBlock())
     return func.emitError()
            << "reference evaluator supports only single-block functions";
@@ -713,11 +763,49 @@ FailureOr<SmallVector<HostTensor>> Evaluator::run(func::FuncOp func,
   return std::move(results);
 }
 
-FailureOr<SmallVector<HostTensor>>
+FailureOr<ReferenceResults>
 mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
-                            ArrayRef<HostTensor> inputs) {
+                            ArrayRef<HostTensor> inputs,
+                            const ReferenceOptions &options) {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
   if (failed(signature) || failed(verifyInputs(*signature, inputs)))
     return failure();
-  return Evaluator().run(signature->func, inputs);
+  return Evaluator(options).run(signature->func, inputs);
+}
+
+FailureOr<SmallVector<HostTensor>>
+mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
+                            ArrayRef<HostTensor> inputs) {
+  FailureOr<ReferenceResults> results =
+      evaluateReference(module, entry, inputs, ReferenceOptions());
+  if (failed(results))
+    return failure();
+  return std::move(results->values);
+}
+
+double mlir::mx::getUnorderedErrorBound(ref::InstructionArithmetic arithmetic,
+                                        int64_t k) {
+  // u: the unit roundoff of f32 round-to-nearest.
+  constexpr double u = 0x1p-24;
+  double perAbsSum;
+  if (arithmetic == ref::InstructionArithmetic::Exact) {
+    // At most one rounding per K-block plus one combining partial sums:
+    // n = K/32 + 1 roundings of partial sums, each below the sum of the
+    // magnitudes, so |error| <= gamma_n * absSum (gamma_n = n u / (1 - n u),
+    // Higham, Accuracy and Stability, Lemma 3.1 and 4.2).
+    double n = double(k / kBlockSize + 1);
+    perAbsSum = n * u / (1 - n * u);
+  } else {
+    // Per group of 16: 8 truncations per half below 2^(E_h - 24) each, two
+    // floors of the halves and one of s (below 2^(E - 24) and 2^(T - 31)),
+    // acc floored or dropped (below 2^(T - 24)) and the final rounding (u
+    // times the result): with 2^E_h, 2^E <= the largest product and 2^T <=
+    // max(|acc|, largest product), at most 2^-20 (|acc| + sum |p|) per
+    // group; over G = K / 16 groups, with acc growing by at most the errors
+    // made so far: gamma-like G 2^-20 / (1 - G 2^-20).
+    double g = double(k / 16) * 0x1p-20;
+    perAbsSum = g / (1 - g);
+  }
+  // Plus the reference's own single rounding.
+  return perAbsSum + u;
 }

@@ -14,6 +14,8 @@
 #ifdef MX_INCLUDE_TESTS
 #include "TestTarget.h"
 #endif
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Emulator/ScaledMFMA.h"
 #include "mx/InitMX.h"
 #include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
@@ -162,6 +164,63 @@ static cl::opt<std::string> preprocessPipeline(
              "the original program"),
     cl::value_desc("PIPELINE"), cl::cat(mxRunCategory));
 
+/// The arithmetic models of one scaled MFMA (--mfma-arithmetic,
+/// --reference-arithmetic): the emulator's (emu::MFMAArithmetic) and the
+/// per-instruction reference's (ref::InstructionArithmetic) implement each.
+enum class MFMAArithmeticOption { Exact, CDNA3Grouped };
+
+static auto mfmaArithmeticValues() {
+  return cl::values(
+      clEnumValN(MFMAArithmeticOption::Exact, "exact",
+                 "exact dot product of the instruction plus C, rounded once "
+                 "to f32 (the default: the ISA's definition, and where "
+                 "gfx950's internals are unpublished, the model that "
+                 "assumes nothing)"),
+      clEnumValN(MFMAArithmeticOption::CDNA3Grouped, "cdna3-grouped",
+                 "CDNA3's fp8 MFMA as MMA-Sim (arXiv 2511.10909) models it: "
+                 "groups of 16 products, aligned and truncated to 24 "
+                 "fractional bits, added to C with one rounding per group"));
+}
+
+static cl::opt<MFMAArithmeticOption> mfmaArithmetic(
+    "mfma-arithmetic",
+    cl::desc("Arithmetic of the gfx950-emu backend's scaled MFMA, and of the "
+             "reference's per-instruction rounding (default exact)"),
+    cl::init(MFMAArithmeticOption::Exact), mfmaArithmeticValues(),
+    cl::cat(mxRunCategory));
+
+static cl::opt<MFMAArithmeticOption> referenceArithmetic(
+    "reference-arithmetic",
+    cl::desc("Arithmetic of the reference's per-instruction rounding when it "
+             "differs from --mfma-arithmetic (e.g. to measure one model "
+             "against the other)"),
+    mfmaArithmeticValues(), cl::cat(mxRunCategory));
+
+enum class ReferenceRounding { Auto, Once, PerInstruction };
+static cl::opt<ReferenceRounding> referenceRounding(
+    "reference-rounding",
+    cl::desc("How --compare=reference rounds scaled contractions"),
+    cl::init(ReferenceRounding::Auto),
+    cl::values(
+        clEnumValN(ReferenceRounding::Auto, "auto",
+                   "per-instruction on gfx950-emu, once otherwise (default)"),
+        clEnumValN(ReferenceRounding::Once, "once",
+                   "the exact result rounded once to f32"),
+        clEnumValN(ReferenceRounding::PerInstruction, "per-instruction",
+                   "to f32 after every matrix instruction, in the backend "
+                   "kernel's K order with the MFMA arithmetic: bit-exact on "
+                   "any data; a contraction whose order the backend does not "
+                   "know is rounded once and compared within an error bound "
+                   "derived from |acc| + sum |a*b|")),
+    cl::cat(mxRunCategory));
+
+static cl::opt<double> sumTolerance(
+    "sum-tol",
+    cl::desc("Tolerance of scaled contraction results relative to the sum "
+             "of the magnitudes of their terms, |acc| + sum |a*b| (default "
+             "0)"),
+    cl::value_desc("R"), cl::init(0), cl::cat(mxRunCategory));
+
 /// Prints "mx-run: error: <message>" and returns kExitError.
 static int fail(const Twine &message) {
   llvm::WithColor::error(llvm::errs(), "mx-run") << message << "\n";
@@ -178,11 +237,16 @@ static std::string describe(StringRef what, unsigned index, StringRef func,
 /// Compares \p got with \p want result by result and prints the reports;
 /// returns true if all match.
 static bool compareAll(ArrayRef<HostTensor> got, ArrayRef<HostTensor> want,
-                       const CompareOptions &options) {
+                       const CompareOptions &options,
+                       const ReferenceResults *reference = nullptr) {
   bool passed = true;
   for (auto [index, pair] : llvm::enumerate(llvm::zip_equal(got, want))) {
     auto [gotTensor, wantTensor] = pair;
-    CompareResult result = compareTensors(gotTensor, wantTensor, options);
+    CompareResult result = reference
+                               ? compareTensors(gotTensor, wantTensor, options,
+                                                reference->absSums[index],
+                                                reference->bounds[index])
+                               : compareTensors(gotTensor, wantTensor, options);
     printCompareResult(llvm::outs(), index, gotTensor, wantTensor, result,
                        options);
     passed &= result.passed();
@@ -223,6 +287,74 @@ static LogicalResult configurePassManager(PassManager &pm) {
   return applyPassManagerCLOptions(pm);
 }
 
+/// The prefix of the location names that tag contractions for
+/// getKernelOrders.
+static constexpr StringLiteral kContractionTag = "mx-run.contraction.";
+
+/// Fills \p orders with the K order that \p backend's kernels give the
+/// mx.scaled_contraction ops of \p entry in \p module, found by compiling a
+/// copy whose contractions carry their index in a location name (through
+/// \p preprocess first).
+static LogicalResult
+getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
+                ArrayRef<HostTensor> inputs,
+                function_ref<LogicalResult(ModuleOp)> preprocess,
+                DenseMap<Operation *, ContractionOrder> &orders) {
+  auto contractionsOf = [&](ModuleOp m) {
+    SmallVector<Operation *> ops;
+    if (auto func = m.lookupSymbol<func::FuncOp>(entry))
+      func.walk([&](ScaledContractionOp op) { ops.push_back(op); });
+    return ops;
+  };
+  SmallVector<Operation *> original = contractionsOf(module);
+  if (original.empty())
+    return success();
+  OwningOpRef<ModuleOp> tagged = module.clone();
+  for (auto [index, op] : llvm::enumerate(contractionsOf(*tagged)))
+    op->setLoc(
+        NameLoc::get(StringAttr::get(module.getContext(),
+                                     kContractionTag + std::to_string(index)),
+                     op->getLoc()));
+  if (failed(preprocess(*tagged)))
+    return failure();
+  FailureOr<SmallVector<LocatedContractionOrder>> located =
+      backend.getContractionOrders(*tagged, entry, inputs);
+  if (failed(located))
+    return failure();
+  // A contraction compiled twice with different orders has none.
+  DenseMap<Operation *, std::optional<ContractionOrder>> found;
+  for (const LocatedContractionOrder &item : *located) {
+    item.loc->walk([&](Location loc) {
+      auto name = dyn_cast<NameLoc>(loc);
+      unsigned index;
+      if (!name || !name.getName().strref().starts_with(kContractionTag) ||
+          name.getName()
+              .strref()
+              .drop_front(kContractionTag.size())
+              .getAsInteger(10, index) ||
+          index >= original.size())
+        return WalkResult::advance();
+      auto [it, inserted] = found.try_emplace(original[index], item.order);
+      if (!inserted && it->second &&
+          (it->second->kStep != item.order.kStep ||
+           it->second->kTile != item.order.kTile))
+        it->second.reset();
+      return WalkResult::advance();
+    });
+  }
+  for (auto [op, order] : found)
+    if (order)
+      orders[op] = *order;
+  return success();
+}
+
+static ::mx::ref::InstructionArithmetic
+toReference(MFMAArithmeticOption arithmetic) {
+  return arithmetic == MFMAArithmeticOption::Exact
+             ? ::mx::ref::InstructionArithmetic::Exact
+             : ::mx::ref::InstructionArithmetic::CDNA3Grouped;
+}
+
 static int runMain() {
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
@@ -255,6 +387,10 @@ static int runMain() {
         llvm::outs() << line << "\n";
       };
     options.run.threads = *emulatorThreads;
+    options.run.mfmaNumerics =
+        emu::getScaledDotFn(mfmaArithmetic == MFMAArithmeticOption::Exact
+                                ? emu::MFMAArithmetic::Exact
+                                : emu::MFMAArithmetic::CDNA3Grouped);
     bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
     if (emulatorProgress == cl::BOU_TRUE ||
         (emulatorProgress == cl::BOU_UNSET && terminal))
@@ -276,9 +412,20 @@ static int runMain() {
   CompareOptions compareOptions;
   compareOptions.rtol = relativeTolerance;
   compareOptions.atol = absoluteTolerance;
+  compareOptions.sumTol = sumTolerance;
   if (!(compareOptions.rtol >= 0 && std::isfinite(compareOptions.rtol)) ||
-      !(compareOptions.atol >= 0 && std::isfinite(compareOptions.atol)))
-    return fail("--rtol and --atol must be finite and non-negative");
+      !(compareOptions.atol >= 0 && std::isfinite(compareOptions.atol)) ||
+      !(compareOptions.sumTol >= 0 && std::isfinite(compareOptions.sumTol)))
+    return fail("--rtol, --atol and --sum-tol must be finite and "
+                "non-negative");
+  ReferenceOptions referenceOptions;
+  referenceOptions.perInstruction =
+      referenceRounding == ReferenceRounding::PerInstruction ||
+      (referenceRounding == ReferenceRounding::Auto &&
+       backend->getName() == "gfx950-emu");
+  referenceOptions.arithmetic = toReference(
+      referenceArithmetic.getNumOccurrences() ? referenceArithmetic.getValue()
+                                              : mfmaArithmetic.getValue());
 
   SmallVector<InputSpec> inputSpecs, expectedSpecs;
   for (auto [index, text] : llvm::enumerate(argSpecs)) {
@@ -371,30 +518,46 @@ static int runMain() {
   }
 
   // Run, on a preprocessed copy of the program if asked.
-  OwningOpRef<ModuleOp> program = module->clone();
-  if (!preprocessPipeline.empty()) {
-    startPhase("preprocess");
+  auto preprocess = [&](ModuleOp program) -> LogicalResult {
+    if (preprocessPipeline.empty())
+      return success();
     PassManager pm(&context, ModuleOp::getOperationName());
     if (currentPhase)
       pm.enableTiming(*currentPhase);
     std::string pipelineErrors;
     llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
-    if (failed(parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream)))
-      return fail("invalid --preprocess pipeline '" + preprocessPipeline +
-                  "': " + pipelineErrors);
-    if (failed(pm.run(*program)))
-      return fail("--preprocess pipeline failed");
+    if (failed(
+            parsePassPipeline(preprocessPipeline, pm, pipelineErrorStream))) {
+      fail("invalid --preprocess pipeline '" + preprocessPipeline +
+           "': " + pipelineErrors);
+      return failure();
+    }
+    if (failed(pm.run(program))) {
+      fail("--preprocess pipeline failed");
+      return failure();
+    }
+    return success();
+  };
+  OwningOpRef<ModuleOp> program = module->clone();
+  if (!preprocessPipeline.empty()) {
+    startPhase("preprocess");
+    if (failed(preprocess(*program)))
+      return kExitError;
   }
   startPhase(("run on " + backend->getName()).str());
   FailureOr<SmallVector<HostTensor>> results =
       backend->run(*program, funcName, inputs);
   if (failed(results))
     return kExitError;
-  SmallVector<HostTensor> reference;
+  ReferenceResults reference;
   if (compareReference) {
     startPhase("reference");
-    FailureOr<SmallVector<HostTensor>> evaluated =
-        evaluateReference(*module, funcName, inputs);
+    if (referenceOptions.perInstruction &&
+        failed(getKernelOrders(*backend, *module, funcName, inputs, preprocess,
+                               referenceOptions.orders)))
+      return kExitError;
+    FailureOr<ReferenceResults> evaluated =
+        evaluateReference(*module, funcName, inputs, referenceOptions);
     if (failed(evaluated))
       return kExitError;
     reference = std::move(*evaluated);
@@ -422,7 +585,8 @@ static int runMain() {
   if (compareReference) {
     os << "comparing @" << funcName << " on " << backend->getName()
        << " with the reference evaluator:\n";
-    passed &= compareAll(*results, reference, compareOptions);
+    passed &=
+        compareAll(*results, reference.values, compareOptions, &reference);
   }
   if (!expected.empty()) {
     os << "comparing @" << funcName << " on " << backend->getName()

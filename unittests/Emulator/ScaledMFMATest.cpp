@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RandomDotInputs.h"
+
 #include "mx/Emulator/ScaledMFMA.h"
 #include "mx/Reference/Reference.h"
 
@@ -32,6 +34,7 @@
 
 using mlir::mx::emu::MFMAShape;
 using mlir::mx::emu::SourceFormat;
+using mlir::mx::emu::test::toRef;
 
 namespace {
 
@@ -70,22 +73,6 @@ int codeBits(SourceFormat f) {
   return 0;
 }
 int laneWords(SourceFormat f) { return codeBits(f); } // 32 items * bits / 32
-
-mx::ref::ElemFormat toRef(SourceFormat f) {
-  switch (f) {
-  case SourceFormat::E4M3:
-    return mx::ref::ElemFormat::E4M3;
-  case SourceFormat::E5M2:
-    return mx::ref::ElemFormat::E5M2;
-  case SourceFormat::E2M3:
-    return mx::ref::ElemFormat::E2M3;
-  case SourceFormat::E3M2:
-    return mx::ref::ElemFormat::E3M2;
-  case SourceFormat::E2M1:
-    return mx::ref::ElemFormat::E2M1;
-  }
-  return mx::ref::ElemFormat::E2M1;
-}
 
 const char *nameOf(SourceFormat f) {
   switch (f) {

@@ -239,6 +239,37 @@ TEST_F(LayoutQueryTest, UnrolledLayoutMatchesEmulatorLaneTables) {
 
 /// The "what does lane L of wave W hold in register R" query on fp6: items
 /// straddling two registers are in both.
+/// getInstructionKStep is the instruction's K, and instruction q of a K step
+/// (ElementPlace::intrinsicK) holds exactly the K columns [q kStep,
+/// (q + 1) kStep) of the lhs tile, with or without the K unroll interleaved.
+TEST_F(LayoutQueryTest, InstructionKStepMatchesPlaces) {
+  for (auto [intrinsic, shape] : {std::pair(k16, emu::MFMAShape::M16N16K128),
+                                  std::pair(k32, emu::MFMAShape::M32N32K64)}) {
+    for (emu::SourceFormat fmt :
+         {emu::SourceFormat::E2M1, emu::SourceFormat::E3M2,
+          emu::SourceFormat::E4M3}) {
+      for (int64_t ik : {1, 2, 4}) {
+        for (bool interleave : {false, true}) {
+          SmallVector<OperandRole> interleaveK = {OperandRole::lhs_scales};
+          if (interleave)
+            interleaveK.push_back(OperandRole::lhs);
+          auto layout = DataTiledLayoutAttr::get(
+              &ctx, intrinsic, typeOf(fmt), typeOf(fmt), 2, 1, ik, 1, 1,
+              {OperandRole::lhs_scales}, {}, interleaveK);
+          std::optional<int64_t> kStep = layout::getInstructionKStep(
+              cast<TiledLayoutAttrInterface>(Attribute(layout)));
+          ASSERT_TRUE(kStep.has_value());
+          EXPECT_EQ(*kStep, emu::depthOf(shape));
+          OperandPlaces lhs = places(layout, OperandRole::lhs);
+          for (int64_t k = 0; k < lhs.getCols(); ++k)
+            EXPECT_EQ(std::max<int64_t>(0, lhs.at(0, k).intrinsicK), k / *kStep)
+                << "k = " << k << ", intrinsics_k = " << ik;
+        }
+      }
+    }
+  }
+}
+
 TEST_F(LayoutQueryTest, HeldByCountsStraddlingItems) {
   auto layout = DataTiledLayoutAttr::get(&ctx, k16, Float6E2M3FNType::get(&ctx),
                                          Float4E2M1FNType::get(&ctx), 1, 1, 1,

@@ -253,4 +253,67 @@ TEST(Pack, RoundTripAllFormats) {
   }
 }
 
+/// scaledMatmulPerInstruction rounds after every instruction of kStep K
+/// values: A = B = fp4 [1, 384], 1.0 at k = 0, 128 and 256 (one per
+/// 128-wide instruction), block 0 scaled by 2^24 on A: the terms are 2^24,
+/// 1, 1. Rounded once: 2^24 + 2. Per 128 (or 64) K: 2^24 + 1 is a tie that
+/// rounds to the even 2^24, each time. One instruction of 384: once.
+TEST(ScaledMatmulPerInstruction, RoundsAfterEveryInstruction) {
+  constexpr int64_t K = 384;
+  std::vector<uint8_t> a(K, 0), b(K, 0), sa(K / 32, 127), sb(K / 32, 127);
+  for (int64_t k : {0, 128, 256})
+    a[k] = b[k] = 0x2; // 1.0
+  sa[0] = 127 + 24;
+  auto run = [&](int64_t kStep, InstructionArithmetic arithmetic) {
+    return scaledMatmulPerInstruction(
+        a.data(), sa.data(), ElemFormat::E2M1, b.data(), sb.data(),
+        ElemFormat::E2M1, 1, 1, K, /*bTransposed=*/true, nullptr,
+        InstructionOrder{kStep, K, arithmetic})[0];
+  };
+  EXPECT_EQ(scaledMatmul(a.data(), sa.data(), ElemFormat::E2M1, b.data(),
+                         sb.data(), ElemFormat::E2M1, 1, 1, K,
+                         /*bTransposed=*/true, nullptr)[0],
+            16777218.0f);
+  for (InstructionArithmetic arithmetic :
+       {InstructionArithmetic::Exact, InstructionArithmetic::CDNA3Grouped}) {
+    EXPECT_EQ(run(128, arithmetic), 16777216.0f);
+    EXPECT_EQ(run(64, arithmetic), 16777216.0f);
+  }
+  EXPECT_EQ(run(384, InstructionArithmetic::Exact), 16777218.0f);
+  // The grouped model rounds after every 16 products even within one
+  // instruction.
+  EXPECT_EQ(run(384, InstructionArithmetic::CDNA3Grouped), 16777216.0f);
+}
+
+/// Padding K with zero products: an exact zero is -0 only when the
+/// accumulator and every product of the instruction are -0 (products
+/// -0 * +0), and the padding's products are +0.
+TEST(ScaledMatmulPerInstruction, PaddingGivesPositiveZeroProducts) {
+  std::vector<uint8_t> a(32, 0x8), b(32, 0), sa(1, 127), sb(1, 127);
+  float acc = -0.0f;
+  auto run = [&](int64_t paddedK) {
+    return scaledMatmulPerInstruction(
+        a.data(), sa.data(), ElemFormat::E2M1, b.data(), sb.data(),
+        ElemFormat::E2M1, 1, 1, 32, /*bTransposed=*/true, &acc,
+        InstructionOrder{32, paddedK, InstructionArithmetic::Exact})[0];
+  };
+  EXPECT_TRUE(std::signbit(run(32)));
+  EXPECT_FALSE(std::signbit(run(64)));
+}
+
+/// scaledMatmulAbsSum: |acc| + sum |scaled product|. A = [1, 64] fp4 with
+/// 2, -3 at k = 0, 1 (scale 2^1) and 4 at k = 32 (scale 2^-1); B = 1.5
+/// everywhere (scale 1); acc = -2: 2 + (3 + 4.5) * 2 + 6 * 0.5 = 20.
+TEST(ScaledMatmulAbsSum, SumsMagnitudes) {
+  std::vector<uint8_t> a(64, 0), b(64, 0x3), sa = {128, 126}, sb = {127, 127};
+  a[0] = 0x4;  // 2
+  a[1] = 0xD;  // -3
+  a[32] = 0x6; // 4
+  float acc = -2.0f;
+  EXPECT_EQ(scaledMatmulAbsSum(a.data(), sa.data(), ElemFormat::E2M1, b.data(),
+                               sb.data(), ElemFormat::E2M1, 1, 1, 64,
+                               /*bTransposed=*/true, &acc)[0],
+            20.0);
+}
+
 } // namespace

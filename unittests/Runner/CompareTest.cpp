@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -73,6 +74,47 @@ TEST(Compare, ToleranceAndReport) {
             "mismatches=2/5 (rtol=0.1, atol=0): FAIL\n"
             "  at [1]: got 2.5, want 2\n"
             "  ... and 1 more\n");
+}
+
+/// Tolerances relative to |acc| + sum |a*b| and per-element bounds: an
+/// element matches within atol + rtol |want| + sumTol * absSum + bound.
+TEST(Compare, SumToleranceAndBounds) {
+  float one = 1.0f;
+  float twoUlps = std::nextafter(std::nextafter(one, 2.0f), 2.0f);
+  HostTensor got = makeF32({twoUlps, 4});
+  HostTensor want = makeF32({1, 4});
+  double diff = double(twoUlps) - 1.0; // 2^-22.
+  std::vector<double> absSums = {100, 100};
+
+  CompareResult exact = compareTensors(got, want, {});
+  EXPECT_EQ(exact.numMismatches, 1);
+  EXPECT_EQ(exact.maxUlp, 2u);
+  EXPECT_FALSE(exact.hasAbsSums);
+
+  CompareOptions sumTol;
+  sumTol.sumTol = diff / 100;
+  CompareResult within = compareTensors(got, want, sumTol, absSums);
+  EXPECT_TRUE(within.passed());
+  EXPECT_FALSE(within.bitExact);
+  EXPECT_DOUBLE_EQ(within.maxErrPerAbsSum, diff / 100);
+  sumTol.sumTol = diff / 200;
+  EXPECT_FALSE(compareTensors(got, want, sumTol, absSums).passed());
+
+  std::vector<double> bounds = {diff, 0};
+  EXPECT_TRUE(compareTensors(got, want, {}, absSums, bounds).passed());
+  bounds[0] = diff / 2;
+  EXPECT_FALSE(compareTensors(got, want, {}, absSums, bounds).passed());
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  sumTol.sumTol = 1e-6;
+  printCompareResult(os, 0, got, want,
+                     compareTensors(got, want, sumTol, absSums), sumTol);
+  EXPECT_NE(text.find("max_err/sum|a*b|=2.38418579e-09 max_ulp=2 at [0] "
+                      "(got 1.00000024, want 1, sum|a*b| 100) "
+                      "(sum_tol=1e-06)"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Compare, CodeTypesCompareExactlyWhateverTheTolerance) {

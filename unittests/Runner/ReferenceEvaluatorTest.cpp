@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Runner/ReferenceEvaluator.h"
+#include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/InitMX.h"
 #include "mx/Runner/InputSpec.h"
 
@@ -158,6 +159,78 @@ TEST_F(ReferenceEvaluatorTest, RejectsUnsupportedOps) {
       *module, "", {HostTensor(HostTensorType(ElementKind::F32, {4}))});
   EXPECT_TRUE(failed(results));
   EXPECT_EQ(message, "reference evaluator does not support 'arith.addf'");
+}
+
+/// Per-instruction mode: a contraction with a kernel order is rounded after
+/// every instruction; one without gets the exact result rounded once and a
+/// bound of getUnorderedErrorBound times |acc| + sum |a*b|.
+TEST_F(ReferenceEvaluatorTest, PerInstructionRoundingAndBounds) {
+  // A 1 x 1 x 96 fp4 product: 2^24 from K-block 0 (1 * 1 * 2^24), then 1
+  // from each of K-blocks 1 and 2 (codes 1.0 at k = 32 and 64).
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f(%lhs: tensor<1x96xf4E2M1FN>, %rhs: tensor<1x96xf4E2M1FN>,
+                 %ls: tensor<1x3xf8E8M0FNU>, %rs: tensor<1x3xf8E8M0FNU>,
+                 %acc: tensor<1x1xf32>) -> tensor<1x1xf32> {
+      %r = mx.scaled_contraction
+          indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                           affine_map<(m, n, k) -> (n, k)>,
+                           affine_map<(m, n, k) -> (m, n)>]
+          ins(%lhs, %rhs, %ls, %rs : tensor<1x96xf4E2M1FN>, tensor<1x96xf4E2M1FN>,
+                                     tensor<1x3xf8E8M0FNU>, tensor<1x3xf8E8M0FNU>)
+          outs(%acc : tensor<1x1xf32>) -> tensor<1x1xf32>
+      return %r : tensor<1x1xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  HostTensor lhs(HostTensorType(ElementKind::F4E2M1FN, {1, 96}));
+  HostTensor rhs(HostTensorType(ElementKind::F4E2M1FN, {1, 96}));
+  for (int64_t k : {0, 32, 64}) {
+    lhs.setBits(k, 0x2); // 1.0
+    rhs.setBits(k, 0x2);
+  }
+  HostTensor ls(HostTensorType(ElementKind::F8E8M0FNU, {1, 3}));
+  HostTensor rs(HostTensorType(ElementKind::F8E8M0FNU, {1, 3}));
+  for (int64_t b = 0; b < 3; ++b) {
+    ls.setBits(b, b == 0 ? 127 + 24 : 127);
+    rs.setBits(b, 127);
+  }
+  HostTensor acc(HostTensorType(ElementKind::F32, {1, 1}));
+  SmallVector<HostTensor> inputs = {lhs, rhs, ls, rs, acc};
+  Operation *contraction = nullptr;
+  module->walk([&](ScaledContractionOp op) { contraction = op; });
+
+  // Once: 2^24 + 2. Per instruction of 32 K values: 2^24 + 1 is a tie that
+  // rounds to the even 2^24, twice. With 64: [2^24 + 1], then + 1: 2^24.
+  auto evaluate = [&](const ReferenceOptions &options) {
+    FailureOr<ReferenceResults> results =
+        evaluateReference(*module, "f", inputs, options);
+    EXPECT_TRUE(succeeded(results));
+    return std::move(*results);
+  };
+  ReferenceOptions once;
+  ReferenceResults onceResults = evaluate(once);
+  EXPECT_EQ(onceResults.values[0].getValue(0), 16777218.0);
+  ASSERT_EQ(onceResults.absSums[0].size(), 1u);
+  EXPECT_EQ(onceResults.absSums[0][0], 16777218.0);
+  EXPECT_TRUE(onceResults.bounds[0].empty());
+
+  for (int64_t kStep : {32, 64}) {
+    ReferenceOptions perInstruction;
+    perInstruction.perInstruction = true;
+    perInstruction.orders[contraction] = ContractionOrder{kStep, 128};
+    ReferenceResults results = evaluate(perInstruction);
+    EXPECT_EQ(results.values[0].getValue(0), 16777216.0) << kStep;
+    EXPECT_TRUE(results.bounds[0].empty());
+  }
+
+  ReferenceOptions unknown;
+  unknown.perInstruction = true;
+  ReferenceResults unknownResults = evaluate(unknown);
+  EXPECT_EQ(unknownResults.values[0].getValue(0), 16777218.0);
+  ASSERT_EQ(unknownResults.bounds[0].size(), 1u);
+  // 96 / 32 + 1 = 4 roundings: gamma_4 + u, times 2^24 + 2.
+  double u = std::ldexp(1.0, -24);
+  EXPECT_DOUBLE_EQ(unknownResults.bounds[0][0],
+                   (4 * u / (1 - 4 * u) + u) * 16777218.0);
 }
 
 } // namespace

@@ -35,7 +35,8 @@
 // as one wide integer: item t of a w-bit format occupies bits
 // [w*t + w-1 : w*t], word 0 holding the lowest 32 bits (ISA §7.1.4).
 //
-// Numerics: see ScaledDotFn and exactScaledDot.
+// Numerics: see ScaledDotFn; two models, exactScaledDot (the default) and
+// cdna3GroupedScaledDot, selected by MFMAArithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +155,48 @@ float exactScaledDot(const ScaledDotInputs &in);
 /// results as exactScaledDot, much slower; exposed so that tests compare the
 /// two paths.
 float wideScaledDot(const ScaledDotInputs &in);
+
+/// A CDNA3-style model of the instruction's internal arithmetic, from the
+/// description of CDNA3's fp8 MFMA that MMA-Sim (Microsoft Research,
+/// arXiv 2511.10909) reproduces bit for bit, applied to every format pair of
+/// the gfx950 scaled MFMA (whose own internals are unpublished). The K
+/// products are taken in groups of 16 consecutive K values (a group lies in
+/// one K-block, so it has one pair of scales), in increasing K; each group
+/// is added to the f32 accumulator acc as follows, acc being C before the
+/// first group and the result of the previous group after it:
+///   1. every nonzero product p = 2^(sA - 127) 2^(sB - 127) decode(a)
+///      decode(b) has the leading exponent e_p = ea + eb + sA - 127 + sB - 127
+///      (ea, eb: the exponents of the elements' leading significand bits, the
+///      formats' minimum normal exponent for subnormals); zero products take
+///      no part (they neither set an exponent nor add anything);
+///   2. the products at even and at odd positions of the group form two
+///      halves; in each, E_h = max e_p and every product is truncated toward
+///      zero to a multiple of 2^(E_h - 24), then the half is summed exactly;
+///   3. both halves are rounded toward -infinity to multiples of
+///      2^(E - 24), E = max E_h, and added: s;
+///   4. with E_acc = max(E, e_acc) (e_acc: the leading exponent of acc, -126
+///      for subnormals; a zero acc takes no part), s is rounded toward
+///      -infinity to a multiple of 2^(E_acc - 31) and acc to a multiple of
+///      2^(E_acc - 24) — or dropped (0) when e_acc < E_acc - 25;
+///   5. their sum is rounded to nearest-even f32 (subnormals kept, overflow
+///      to +-Inf): the new acc. An exact zero is +0.
+/// A group without a nonzero product leaves acc unchanged (-0 included).
+/// Special values are IEEE-style per group, as in exactScaledDot: a NaN
+/// scale, NaN code or NaN acc gives NaN, Inf * 0 and Inf + (-Inf) give NaN,
+/// otherwise an Inf product or acc gives that Inf. Data with few significant
+/// bits (small integers, whose aligned products and sums need no more than
+/// 24 fractional bits) gives the same bits as exactScaledDot; random data
+/// differs in the last bits, mostly downward.
+float cdna3GroupedScaledDot(const ScaledDotInputs &in);
+
+/// The models of the instruction's arithmetic the emulator implements.
+enum class MFMAArithmetic {
+  Exact,        ///< exactScaledDot: exact dot product, one rounding.
+  CDNA3Grouped, ///< cdna3GroupedScaledDot: groups of 16, truncated sums.
+};
+
+/// Returns the numerics function of \p arithmetic.
+ScaledDotFn getScaledDotFn(MFMAArithmetic arithmetic);
 
 /// The operands of one scaled MFMA, for all 64 lanes of the wave.
 struct ScaledMFMAOperands {

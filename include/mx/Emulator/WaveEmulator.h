@@ -12,7 +12,8 @@
 // (uniform values are stored once). `amdgpu.scaled_mfma` gathers the 64 lanes
 // of each wave (threads 64w .. 64w+63 of the linearized thread id), builds
 // their register tuples and runs the instruction semantics of
-// mx/Emulator/ScaledMFMA.h (ISA lane layouts, exact numerics).
+// mx/Emulator/ScaledMFMA.h (ISA lane layouts; the arithmetic model of
+// RunOptions::mfmaNumerics, exact by default).
 //
 // runHostFunction executes a whole lowered program: the host `func.func`
 // (allocations, globals, views, copies, calls) runs once, and each
@@ -144,6 +145,8 @@
 
 #ifndef MX_EMULATOR_WAVEEMULATOR_H
 #define MX_EMULATOR_WAVEEMULATOR_H
+
+#include "mx/Emulator/ScaledMFMA.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -363,6 +366,10 @@ struct RunOptions {
   /// ("@module::@kernel", or "@kernel" for runKernel), the workgroups done
   /// and their total; never concurrently.
   std::function<void(StringRef kernel, int64_t done, int64_t total)> progress;
+  /// The arithmetic of amdgpu.scaled_mfma: how each output element is
+  /// computed from its logical inputs (see ScaledMFMA.h; exactScaledDot, the
+  /// default, or e.g. getScaledDotFn(MFMAArithmetic::CDNA3Grouped)).
+  ScaledDotFn mfmaNumerics = exactScaledDot;
 };
 
 /// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with

@@ -110,6 +110,14 @@ private:
   std::vector<ElementPlace> places;
 };
 
+/// The K extent of one instruction of `layout`, when every instruction takes
+/// consecutive K values: instruction q of a K step (the K intrinsic index of
+/// ElementPlace) takes K in [q * kStep, (q + 1) * kStep) of the workgroup
+/// tile. That holds when the Intrinsic dimensions of the lhs tile's K group
+/// come before its other dimensions in the expansion and keep their order in
+/// the swizzle; otherwise returns nullopt.
+std::optional<int64_t> getInstructionKStep(TiledLayoutAttrInterface layout);
+
 /// Prints `place` of `operand` on one line: its tile coordinates, waves,
 /// intrinsic, lane, item, and register and bytes (bits when not
 /// byte-aligned) within the lane's values.

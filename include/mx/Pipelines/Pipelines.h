@@ -103,6 +103,13 @@ struct GFX950PipelineOptions
 void buildGFX950Pipeline(OpPassManager &pm,
                          const GFX950PipelineOptions &options);
 
+/// Builds the first stage of buildGFX950Pipeline, data tiling on tensors:
+/// upstream-form scaled matmuls raised to mx ops, encodings set, and each
+/// mx.scaled_contraction materialized as an mx.tiled_scaled_mma with the
+/// data-tiled layout that the whole pipeline compiles it with.
+void buildGFX950DataTilingPipeline(OpPassManager &pm,
+                                   const GFX950PipelineOptions &options);
+
 /// Registers the mx pipelines (`mx-cpu-pipeline`, `mx-gfx950-pipeline`) for
 /// textual use.
 void registerPipelines();

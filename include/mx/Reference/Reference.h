@@ -184,6 +184,66 @@ std::vector<float> scaledMatmul(const uint8_t *a, const uint8_t *sa,
                                 int64_t N, int64_t K, bool bTransposed,
                                 const float *acc);
 
+/// The arithmetic of one matrix instruction of scaledMatmulPerInstruction.
+enum class InstructionArithmetic {
+  /// The instruction's exact dot product plus the accumulator, rounded once
+  /// to f32 (RNE, subnormals kept, overflow to +-Inf).
+  Exact,
+  /// The CDNA3 fp8 MFMA as MMA-Sim (arXiv 2511.10909) describes it, for
+  /// every format pair: the instruction's products in groups of 16
+  /// consecutive K values, each group added to the accumulator acc with one
+  /// rounding to f32, in increasing K:
+  ///   - a nonzero product p gets the exponent e_p = e(a) + e(b) + sA + sB,
+  ///     e(x) = max(floor(log2 |x|), 1 - bias) of an element and sA, sB the
+  ///     unbiased scale exponents; zero products take no part;
+  ///   - the products at even and at odd positions of the group are two
+  ///     halves; in each, E_h = max e_p, and every product is truncated
+  ///     (toward zero) to a multiple of 2^(E_h - 24), then summed;
+  ///   - each half's sum is rounded down (toward -inf) to a multiple of
+  ///     2^(E - 24), E = max E_h, and both are added: s;
+  ///   - T = max(E, e(acc)) (e(acc) = max(floor(log2 |acc|), -126); a zero
+  ///     acc takes no part); s is rounded down to a multiple of 2^(T - 31),
+  ///     acc to a multiple of 2^(T - 24), or to 0 when e(acc) < T - 25;
+  ///   - their sum, rounded to nearest-even f32, is the new acc (+0 when
+  ///     zero). A group without nonzero products leaves acc as it is.
+  /// NaN and Inf as IEEE arithmetic on the group's products and acc.
+  CDNA3Grouped,
+};
+
+/// The order in which a kernel accumulates one scaled matrix product.
+struct InstructionOrder {
+  /// K values per instruction: a multiple of 32 (64 or 128 on gfx950).
+  int64_t kStep = 128;
+  /// K padded with zero products (the kernel's K tile): at least K.
+  int64_t paddedK = 0;
+  InstructionArithmetic arithmetic = InstructionArithmetic::Exact;
+};
+
+/// scaledMatmul as a kernel of matrix instructions computes it: the f32
+/// accumulator starts at acc[m,n] (+0 when acc is null); instruction
+/// t = 0, 1, ... adds the scaled products of K in [t kStep, (t+1) kStep),
+/// +0 beyond K up to paddedK (rounded up to a multiple of kStep), with
+/// \p order's arithmetic, rounding to f32 each time. With Exact arithmetic
+/// an exact zero is -0 only when the accumulator and every product of the
+/// instruction are -0. Operand layouts as scaledMatmul. \p absSums, when
+/// given, receives the values of scaledMatmulAbsSum (with Exact arithmetic
+/// from the same pass).
+std::vector<float>
+scaledMatmulPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                           const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                           int64_t M, int64_t N, int64_t K, bool bTransposed,
+                           const float *acc, const InstructionOrder &order,
+                           std::vector<double> *absSums = nullptr);
+
+/// Returns, per output of scaledMatmul, |acc[m,n]| + sum_k |scaled product|
+/// (in double; NaN where a scale or code is NaN, Inf where one is Inf): the
+/// magnitude that rounding error bounds of any summation order scale with.
+std::vector<double> scaledMatmulAbsSum(const uint8_t *a, const uint8_t *sa,
+                                       ElemFormat fa, const uint8_t *b,
+                                       const uint8_t *sb, ElemFormat fb,
+                                       int64_t M, int64_t N, int64_t K,
+                                       bool bTransposed, const float *acc);
+
 /// Packs \p n unpacked codes into the memory/register layout of the ISA:
 ///   - FP4: two per byte, element 2i in the low nibble, 2i+1 in the high
 ///     nibble (an odd n leaves the last high nibble 0);

@@ -50,6 +50,24 @@ FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry);
 LogicalResult verifyInputs(const EntrySignature &signature,
                            ArrayRef<HostTensor> inputs);
 
+/// How a backend's kernel accumulates one scaled contraction along K: in f32,
+/// starting from the accumulator input, with one rounding per matrix
+/// instruction; instruction t takes the K values [t kStep, (t + 1) kStep) in
+/// increasing t, K being padded with zero products to a multiple of kTile.
+/// (Where partial sums of one output are combined in an order the kernel
+/// does not fix, e.g. split-K with atomics, there is no ContractionOrder.)
+struct ContractionOrder {
+  int64_t kStep = 0;
+  int64_t kTile = 0;
+};
+
+/// A scaled contraction a backend compiles, with its K order: \p loc is the
+/// location of the contraction in the module given to getContractionOrders.
+struct LocatedContractionOrder {
+  Location loc;
+  ContractionOrder order;
+};
+
 /// Runs a function of a tensor-level module.
 class ExecutionBackend {
 public:
@@ -62,6 +80,15 @@ public:
   /// argument types). \p module is left unchanged.
   virtual FailureOr<SmallVector<HostTensor>>
   run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) = 0;
+
+  /// Returns the K order of the scaled contractions of \p entry whose order
+  /// the backend knows (none by default), for a run of run() on the same
+  /// module and inputs.
+  virtual FailureOr<SmallVector<LocatedContractionOrder>>
+  getContractionOrders(ModuleOp module, StringRef entry,
+                       ArrayRef<HostTensor> inputs) {
+    return SmallVector<LocatedContractionOrder>();
+  }
 
 protected:
   /// How a backend compiles the module it runs (see lowerEntry).
@@ -148,8 +175,23 @@ public:
   StringRef getName() const override { return "gfx950-emu"; }
   FailureOr<SmallVector<HostTensor>> run(ModuleOp module, StringRef entry,
                                          ArrayRef<HostTensor> inputs) override;
+  /// Every mx.tiled_scaled_mma that data tiling (the first stage of the
+  /// pipeline, buildGFX950DataTilingPipeline) makes of the entry, at its
+  /// location: the ukernel (ukernels/gfx950/mx_uk_scaled_mma.mlir) walks
+  /// the K tiles in increasing order and, within a K tile, the K unroll in
+  /// increasing order, each MFMA adding its products to the accumulators in
+  /// registers, so the order is the layout's (kStep: one instruction's K,
+  /// layout::getInstructionKStep; kTile: the tile's K). A layout whose
+  /// instructions take K values that are not consecutive is left out.
+  FailureOr<SmallVector<LocatedContractionOrder>>
+  getContractionOrders(ModuleOp module, StringRef entry,
+                       ArrayRef<HostTensor> inputs) override;
 
 private:
+  /// The lowering of the entry (and what it calls) by the pipeline of
+  /// `options`, or by its first stage only when \p dataTilingOnly.
+  Lowering getLowering(bool dataTilingOnly) const;
+
   Options options;
 };
 

@@ -20,6 +20,8 @@
 #ifndef MX_RUNNER_REFERENCEEVALUATOR_H
 #define MX_RUNNER_REFERENCEEVALUATOR_H
 
+#include "mx/Reference/Reference.h"
+#include "mx/Runner/ExecutionBackend.h"
 #include "mx/Runner/HostTensor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,12 +29,50 @@
 
 namespace mlir::mx {
 
+/// How evaluateReference rounds the f32 accumulation of mx.scaled_contraction.
+struct ReferenceOptions {
+  /// False: the exact result rounded once to f32 (ref::scaledMatmul). True:
+  /// as the backend's kernel does, one rounding per matrix instruction in its
+  /// K order, with `arithmetic` (ref::scaledMatmulPerInstruction), for the
+  /// contractions in `orders`; any other contraction is rounded once and
+  /// gets an error bound (getUnorderedErrorBound).
+  bool perInstruction = false;
+  ::mx::ref::InstructionArithmetic arithmetic =
+      ::mx::ref::InstructionArithmetic::Exact;
+  /// The kernel's K order of contractions of the evaluated function.
+  DenseMap<Operation *, ContractionOrder> orders;
+};
+
+/// The results of evaluateReference, with what error bounds need. absSums
+/// and bounds have one entry per result: empty, or one value per element.
+struct ReferenceResults {
+  SmallVector<HostTensor> values;
+  /// For a result that is a contraction's (or a tensor.cast of it): |acc| +
+  /// sum over K of |scaled product|, per element.
+  SmallVector<std::vector<double>> absSums;
+  /// For a result of a contraction whose kernel order is not known (in
+  /// per-instruction mode): the largest |backend - reference| that any
+  /// order of rounding allows, per element.
+  SmallVector<std::vector<double>> bounds;
+};
+
 /// Evaluates \p entry of \p module (see getEntrySignature for the entry
-/// rules) on \p inputs. Emits an error and fails on unsupported ops or
-/// types.
+/// rules) on \p inputs, as \p options say. Emits an error and fails on
+/// unsupported ops or types.
+FailureOr<ReferenceResults> evaluateReference(ModuleOp module, StringRef entry,
+                                              ArrayRef<HostTensor> inputs,
+                                              const ReferenceOptions &options);
+
+/// evaluateReference rounding once, without the bounds.
 FailureOr<SmallVector<HostTensor>>
 evaluateReference(ModuleOp module, StringRef entry,
                   ArrayRef<HostTensor> inputs);
+
+/// Returns c such that c * (|acc| + sum |a*b|) bounds the difference between
+/// the exact result rounded once and a kernel's result with \p arithmetic
+/// over \p k values of K in any order of instructions and partial sums.
+double getUnorderedErrorBound(::mx::ref::InstructionArithmetic arithmetic,
+                              int64_t k);
 
 } // namespace mlir::mx
 

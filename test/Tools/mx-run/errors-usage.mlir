@@ -21,7 +21,7 @@
 // RUN: not mx-run %s --compare=golden --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=COMPARE
 // COMPARE: mx-run: error: unknown --compare value 'golden' (expected 'reference')
 // RUN: not mx-run %s --rtol=-1 --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=TOLERANCE
-// TOLERANCE: mx-run: error: --rtol and --atol must be finite and non-negative
+// TOLERANCE: mx-run: error: --rtol, --atol and --sum-tol must be finite and non-negative
 // RUN: not mx-run %s --opt-level=4 --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: mx-run: error: --opt-level must be 0, 1, 2 or 3
 

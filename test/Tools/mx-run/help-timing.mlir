@@ -1,7 +1,16 @@
-// --help lists every backend; --timing reports each phase, with the passes of
+// --help lists every backend and the MFMA arithmetic models; --timing reports each phase, with the passes of
 // the compilation nested in the run, on stderr (stdout keeps the results).
 // RUN: mx-run --help | FileCheck %s --check-prefix=HELP
 // HELP: --backend=<NAME> - Execution backend: cpu, gfx950-emu (default: cpu)
+// HELP: --mfma-arithmetic=<value>
+// HELP-NEXT: =exact
+// HELP-NEXT: =cdna3-grouped
+// HELP: --reference-arithmetic=<value>
+// HELP: --reference-rounding=<value>
+// HELP-NEXT: =auto
+// HELP-NEXT: =once
+// HELP-NEXT: =per-instruction
+// HELP: --sum-tol=<R>
 // HELP: --timing
 
 // RUN: mx-run %s --arg=fill:2 --print --timing 2>%t.timing | FileCheck %s --check-prefix=RESULT

@@ -1,0 +1,419 @@
+//===- Instructions.cpp - scaled matmul rounded per instruction -----------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every scaled product is an exact double (element significands of at most
+// 4 bits, scales powers of two within 2^-254 ... 2^254), so both arithmetics
+// start from the products as doubles:
+//   - Exact sums them and the accumulator in a long fixed-point integer
+//     (ExactSum) and rounds that once;
+//   - CDNA3Grouped works on doubles with exact power-of-two scaling
+//     (std::ldexp), std::trunc and std::floor: every intermediate is an
+//     integer below 2^40 times a power of two, so no double operation
+//     rounds, and the final conversion to float is the one rounding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Reference/Reference.h"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mx::ref;
+
+namespace {
+
+/// An exact sum of doubles whose significands lie in [2^kLsb, 2^320):
+/// 32-bit digits held in 64-bit integers, so that carries are resolved only
+/// once, when the sum is read. Products of two elements and two scales are
+/// doubles of at least 2^-286 (so their significand's last bit is at least
+/// 2^-338) and stay below 2^296 (E5M2: 57344^2 * 2^254 times 128
+/// products); f32 accumulators lie in [2^-149, 2^128).
+class ExactSum {
+public:
+  static constexpr int kLsb = -352;
+  static constexpr int kDigits = 21; // Up to 2^320.
+
+  /// Adds \p value (finite and normal, within the range).
+  void add(double value) {
+    if (value == 0)
+      return;
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    // value = mantissa * 2^(biased exponent - 1075).
+    uint64_t mantissa =
+        (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
+    int shift = static_cast<int>((bits >> 52) & 0x7FF) - 1075;
+    int position = shift - kLsb;
+    assert(position >= 0 && position + 53 <= 32 * kDigits &&
+           "term outside the exact sum's range");
+    int digit = position / 32, offset = position % 32;
+    // mantissa << offset spans at most 85 bits: three digits.
+    uint64_t low = mantissa << offset;
+    uint64_t high = offset ? mantissa >> (64 - offset) : 0;
+    int64_t parts[3] = {static_cast<int64_t>(low & 0xFFFFFFFFu),
+                        static_cast<int64_t>(low >> 32),
+                        static_cast<int64_t>(high)};
+    for (int i = 0; i < 3 && digit + i < kDigits; ++i)
+      digits[digit + i] += value < 0 ? -parts[i] : parts[i];
+  }
+
+  /// Returns the sum rounded to nearest-even f32 (subnormals kept, +-Inf
+  /// from 2^128 on); an exact zero is -0 if \p negativeZero, else +0.
+  float round(bool negativeZero) const {
+    std::array<int64_t, kDigits> d = digits;
+    normalize(d);
+    bool negative = d[kDigits - 1] < 0;
+    if (negative) {
+      for (int64_t &digit : d)
+        digit = -digit;
+      normalize(d);
+    }
+    int top = -1;
+    for (int i = kDigits - 1; i >= 0 && top < 0; --i)
+      for (int b = 31; b >= 0; --b)
+        if ((d[i] >> b) & 1) {
+          top = 32 * i + b;
+          break;
+        }
+    if (top < 0)
+      return negativeZero ? -0.0f : 0.0f;
+    auto bit = [&](int i) -> uint64_t {
+      return i < 0 ? 0 : (static_cast<uint64_t>(d[i / 32]) >> (i % 32)) & 1;
+    };
+    // 24 significant bits, none below 2^-149.
+    int lsb = std::max(top - 23, -149 - kLsb);
+    uint64_t q = 0;
+    for (int i = top; i >= lsb; --i)
+      q = (q << 1) | bit(i);
+    bool half = bit(lsb - 1) != 0;
+    bool rest = false;
+    for (int i = lsb - 2; i >= 0 && !rest; --i)
+      rest = bit(i) != 0;
+    if (half && (rest || (q & 1)))
+      ++q;
+    double value = std::ldexp(static_cast<double>(q), lsb + kLsb);
+    float result = value >= 0x1p128 ? std::numeric_limits<float>::infinity()
+                                    : static_cast<float>(value);
+    return negative ? -result : result;
+  }
+
+private:
+  static void normalize(std::array<int64_t, kDigits> &d) {
+    for (int i = 0; i + 1 < kDigits; ++i) {
+      // Floor division by 2^32 for either sign.
+      int64_t carry = (d[i] - (d[i] & 0xFFFFFFFF)) / (int64_t(1) << 32);
+      d[i] &= 0xFFFFFFFF;
+      d[i + 1] += carry;
+    }
+  }
+
+  std::array<int64_t, kDigits> digits = {};
+};
+
+/// The operands of one output, gathered in K order.
+struct OutputOperands {
+  std::vector<double> products; ///< Scaled products, K order (exact).
+  std::vector<int> exponents;   ///< e(a) + e(b) + sA + sB (CDNA3Grouped).
+};
+
+/// Returns e(x) of an element value (nonzero, finite) of format \p f.
+int elementExponent(ElemFormat f, double x) {
+  int minNormal = std::ilogb(getFormatInfo(f).minNormal);
+  return std::max(std::ilogb(x), minNormal);
+}
+
+/// Returns \p value (the exact sum) rounded to f32; +-Inf from the
+/// rounding threshold 2^128 - 2^103 on.
+float toFloat(double value) {
+  if (std::fabs(value) >= 0x1p128 - 0x1p103)
+    return value > 0 ? INFINITY : -INFINITY;
+  return static_cast<float>(value);
+}
+
+/// One instruction with Exact arithmetic: acc + products[0, count), for any
+/// inputs (NaN, Inf, signed zeros, any exponent spread).
+float exactStep(const double *products, int64_t count, float acc) {
+  bool anyNaN = std::isnan(acc), posInf = acc == INFINITY,
+       negInf = acc == -INFINITY;
+  bool allNegativeZero = acc == 0 && std::signbit(acc);
+  ExactSum sum;
+  if (std::isfinite(acc))
+    sum.add(acc);
+  for (int64_t k = 0; k < count; ++k) {
+    double p = products[k];
+    anyNaN |= std::isnan(p);
+    posInf |= p == INFINITY;
+    negInf |= p == -INFINITY;
+    allNegativeZero &= p == 0 && std::signbit(p);
+    if (std::isfinite(p))
+      sum.add(p);
+  }
+  if (anyNaN || (posInf && negInf))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (posInf || negInf)
+    return posInf ? INFINITY : -INFINITY;
+  return sum.round(allNegativeZero);
+}
+
+/// One group of CDNA3Grouped arithmetic: acc + products[begin, begin + 16).
+float groupedStep(const OutputOperands &ops, int64_t begin, float acc) {
+  constexpr int kGroup = 16;
+  bool anyNaN = std::isnan(acc), posInf = acc == INFINITY,
+       negInf = acc == -INFINITY;
+  for (int64_t k = begin; k < begin + kGroup; ++k) {
+    double p = ops.products[k];
+    anyNaN |= std::isnan(p);
+    posInf |= p == INFINITY;
+    negInf |= p == -INFINITY;
+  }
+  if (anyNaN || (posInf && negInf))
+    return std::numeric_limits<float>::quiet_NaN();
+  if (posInf || negInf)
+    return posInf ? INFINITY : -INFINITY;
+
+  // The two halves: even and odd positions.
+  bool present[2] = {false, false};
+  int maxExp[2] = {0, 0};
+  for (int64_t t = 0; t < kGroup; ++t) {
+    if (ops.products[begin + t] == 0)
+      continue;
+    int h = t % 2, e = ops.exponents[begin + t];
+    maxExp[h] = present[h] ? std::max(maxExp[h], e) : e;
+    present[h] = true;
+  }
+  if (!present[0] && !present[1])
+    return acc;
+  double halfSum[2] = {0, 0};
+  for (int64_t t = 0; t < kGroup; ++t) {
+    double p = ops.products[begin + t];
+    if (p != 0)
+      halfSum[t % 2] += std::trunc(std::ldexp(p, 24 - maxExp[t % 2]));
+  }
+  int groupExp = present[0] && present[1] ? std::max(maxExp[0], maxExp[1])
+                 : present[0]             ? maxExp[0]
+                                          : maxExp[1];
+  double s = 0; // In units of 2^(groupExp - 24).
+  for (int h = 0; h < 2; ++h)
+    if (present[h])
+      s += std::floor(std::ldexp(halfSum[h], maxExp[h] - groupExp));
+
+  double total;
+  int totalExp; // total is in units of 2^totalExp.
+  if (acc == 0) {
+    total = s;
+    totalExp = groupExp - 24;
+  } else {
+    int accExp = std::max(std::ilogb(acc), -126);
+    int top = std::max(groupExp, accExp);
+    total = std::floor(std::ldexp(s, 7 - (top - groupExp)));
+    if (accExp >= top - 25)
+      total += 128 * std::floor(std::ldexp(static_cast<double>(acc), 24 - top));
+    totalExp = top - 31;
+  }
+  if (total == 0)
+    return 0.0f;
+  double value = std::ldexp(total, totalExp);
+  if (std::fabs(value) >= 0x1p128)
+    return value > 0 ? INFINITY : -INFINITY;
+  return static_cast<float>(value);
+}
+
+} // namespace
+
+/// Returns the value of every 8-bit code of \p f.
+static const std::array<double, 256> &getDecodeTable(ElemFormat f) {
+  static const std::array<std::array<double, 256>, 5> tables = [] {
+    std::array<std::array<double, 256>, 5> t;
+    for (int format = 0; format < 5; ++format)
+      for (int code = 0; code < 256; ++code)
+        t[format][code] =
+            decode(static_cast<ElemFormat>(format), static_cast<uint8_t>(code));
+    return t;
+  }();
+  return tables[static_cast<int>(f)];
+}
+
+/// Calls \p fn(m, n, operands) for every output with its scaled products (and
+/// CDNA3Grouped exponents when \p exponents) in K order.
+template <typename Fn>
+static void forEachOutput(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                          const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                          int64_t M, int64_t N, int64_t K, bool bTransposed,
+                          int64_t length, bool exponents, Fn fn) {
+  assert(K % 32 == 0 && "K must be a multiple of 32");
+  int64_t numBlocks = K / 32;
+  const std::array<double, 256> &decodeA = getDecodeTable(fa);
+  const std::array<double, 256> &decodeB = getDecodeTable(fb);
+  OutputOperands ops;
+  ops.products.assign(length, 0.0);
+  ops.exponents.assign(exponents ? length : 0, 0);
+  std::vector<double> scales(numBlocks);
+  for (int64_t m = 0; m < M; ++m) {
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t blk = 0; blk < numBlocks; ++blk) {
+        double scaleA = decodeScale(sa[m * numBlocks + blk]);
+        double scaleB =
+            decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
+        scales[blk] = scaleA * scaleB;
+      }
+      for (int64_t k = 0; k < K; ++k) {
+        double x = decodeA[a[m * K + k]];
+        double y = decodeB[b[bTransposed ? n * K + k : k * N + n]];
+        double scale = scales[k / 32];
+        ops.products[k] = x * y * scale;
+        if (exponents && x != 0 && y != 0 && std::isfinite(x * y) &&
+            std::isfinite(scale))
+          ops.exponents[k] = elementExponent(fa, x) + elementExponent(fb, y) +
+                             std::ilogb(scale);
+      }
+      fn(m, n, ops);
+    }
+  }
+}
+
+/// scaledMatmulPerInstruction with Exact arithmetic. Per instruction, a fast
+/// path sums in double: every term is a multiple of 2^lsb (the formats'
+/// smallest subnormals times the block's scales, or the accumulator's last
+/// bit), so when the sum of the magnitudes is below 2^(lsb + 52) every
+/// partial sum is exact and the one conversion to float is the rounding.
+/// Anything else (NaN/Inf, a zero sum of zeros, a wider spread) is summed
+/// exactly by exactStep.
+static std::vector<float>
+exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                    int64_t M, int64_t N, int64_t K, bool bTransposed,
+                    const float *acc, int64_t kStep, int64_t padded,
+                    std::vector<double> *absSums) {
+  int64_t numBlocks = K / 32;
+  const std::array<double, 256> &decodeA = getDecodeTable(fa);
+  const std::array<double, 256> &decodeB = getDecodeTable(fb);
+  int unitExp = std::ilogb(getFormatInfo(fa).minSubnormal) +
+                std::ilogb(getFormatInfo(fb).minSubnormal);
+  std::vector<float> result(M * N);
+  std::vector<double> bColumn(K), scales(numBlocks), products(kStep);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k)
+      bColumn[k] = decodeB[b[bTransposed ? n * K + k : k * N + n]];
+    for (int64_t m = 0; m < M; ++m) {
+      const uint8_t *aRow = a + m * K;
+      for (int64_t blk = 0; blk < numBlocks; ++blk)
+        scales[blk] =
+            decodeScale(sa[m * numBlocks + blk]) *
+            decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
+      float value = acc ? acc[m * N + n] : 0.0f;
+      double absSum = std::fabs(value);
+      for (int64_t begin = 0; begin < padded; begin += kStep) {
+        int64_t end = std::min(begin + kStep, K);
+        double sum = 0, magnitude = 0;
+        int lsb = std::numeric_limits<int>::max();
+        if (value != 0) {
+          sum = value;
+          magnitude = std::fabs(value);
+          if (std::isfinite(value))
+            lsb = std::ilogb(value) - 23;
+        }
+        bool finiteScales = true;
+        for (int64_t blk = begin / 32; blk < end / 32; ++blk) {
+          double blockSum = 0, blockMagnitude = 0;
+          for (int64_t k = blk * 32; k < blk * 32 + 32; ++k) {
+            double p = decodeA[aRow[k]] * bColumn[k];
+            blockSum += p;
+            blockMagnitude += std::fabs(p);
+          }
+          sum += blockSum * scales[blk];
+          magnitude += blockMagnitude * scales[blk];
+          absSum += blockMagnitude * scales[blk];
+          finiteScales &= std::isfinite(scales[blk]);
+          if (std::isfinite(scales[blk]))
+            lsb = std::min(lsb, unitExp + std::ilogb(scales[blk]));
+        }
+        if (finiteScales && std::isfinite(magnitude) && magnitude > 0 &&
+            lsb != std::numeric_limits<int>::max() &&
+            magnitude < std::ldexp(1.0, lsb + 52)) {
+          value = sum == 0 ? 0.0f : toFloat(sum);
+          continue;
+        }
+        // Products beyond K are +0.
+        for (int64_t k = begin; k < begin + kStep; ++k)
+          products[k - begin] =
+              k < end ? decodeA[aRow[k]] * bColumn[k] * scales[k / 32] : 0.0;
+        value = exactStep(products.data(), kStep, value);
+      }
+      result[m * N + n] = value;
+      if (absSums)
+        (*absSums)[m * N + n] = absSum;
+    }
+  }
+  return result;
+}
+
+std::vector<float> mx::ref::scaledMatmulPerInstruction(
+    const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
+    const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
+    bool bTransposed, const float *acc, const InstructionOrder &order,
+    std::vector<double> *absSums) {
+  assert(order.kStep > 0 && order.kStep % 32 == 0 &&
+         "an instruction takes whole K-blocks");
+  assert(K % 32 == 0 && "K must be a multiple of 32");
+  int64_t kStep = order.kStep;
+  int64_t padded = std::max(order.paddedK, K);
+  padded = (padded + kStep - 1) / kStep * kStep;
+  if (absSums)
+    absSums->assign(M * N, 0.0);
+  if (order.arithmetic == InstructionArithmetic::Exact)
+    return exactPerInstruction(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc,
+                               kStep, padded, absSums);
+  if (absSums)
+    *absSums =
+        scaledMatmulAbsSum(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc);
+  std::vector<float> result(M * N);
+  // Products beyond K stay +0 (ops.products is sized `padded`).
+  forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
+                /*exponents=*/true,
+                [&](int64_t m, int64_t n, const OutputOperands &ops) {
+                  float value = acc ? acc[m * N + n] : 0.0f;
+                  for (int64_t g = 0; g < padded; g += 16)
+                    value = groupedStep(ops, g, value);
+                  result[m * N + n] = value;
+                });
+  return result;
+}
+
+std::vector<double>
+mx::ref::scaledMatmulAbsSum(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                            const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                            int64_t M, int64_t N, int64_t K, bool bTransposed,
+                            const float *acc) {
+  assert(K % 32 == 0 && "K must be a multiple of 32");
+  int64_t numBlocks = K / 32;
+  std::array<double, 256> absA = getDecodeTable(fa), absB = getDecodeTable(fb);
+  for (int code = 0; code < 256; ++code) {
+    absA[code] = std::fabs(absA[code]);
+    absB[code] = std::fabs(absB[code]);
+  }
+  std::vector<double> result(M * N), bColumn(K);
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t k = 0; k < K; ++k)
+      bColumn[k] = absB[b[bTransposed ? n * K + k : k * N + n]];
+    for (int64_t m = 0; m < M; ++m) {
+      double sum = acc ? std::fabs(acc[m * N + n]) : 0.0;
+      for (int64_t blk = 0; blk < numBlocks; ++blk) {
+        double blockSum = 0;
+        for (int64_t k = blk * 32; k < blk * 32 + 32; ++k)
+          blockSum += absA[a[m * K + k]] * bColumn[k];
+        sum += blockSum * decodeScale(sa[m * numBlocks + blk]) *
+               decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
+      }
+      result[m * N + n] = sum;
+    }
+  }
+  return result;
+}
