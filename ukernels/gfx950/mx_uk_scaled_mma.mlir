@@ -80,25 +80,47 @@
 // interleaving, and `scale_bytes_multiple_of` dividing intrinsics_m *
 // intrinsics_k and intrinsics_n * intrinsics_k.
 
-// The type-independent shape of the body: the prologue's copies, then the K
-// loop reading LDS, copying the next step and running the MFMAs.
+// The type-independent shape of the body: the choice of schedule, then the
+// pipelined one (prologue copies of two steps; a K loop whose rows read the
+// next step's fragments, with a barrier and the copies of the step after
+// next in the middle; the last step), then the simple one (prologue copies;
+// a K loop reading LDS, copying the next step and running the MFMAs).
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma(
 //  CHECK-SAME:   %{{.+}}: memref<?xi8, #gpu.address_space<workgroup>>
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
 //  CHECK-SAME:   mx.ukernel.num_parameters = 4 : i64
 //  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
-//       CHECK:   call @mx_uk_copy_lhs
-//       CHECK:   call @mx_uk_copy_rhs
-//       CHECK:   amdgpu.memory_counter_wait load(0)
-//  CHECK-NEXT:   amdgpu.lds_barrier
-//       CHECK:   scf.for
-//       CHECK:     call @mx_uk_read_lhs
-//       CHECK:     call @mx_uk_read_rhs
+//       CHECK:   %[[PIPELINED:.+]] = arith.andi
+//       CHECK:   scf.if %[[PIPELINED]] {
 //       CHECK:     call @mx_uk_copy_lhs
-//       CHECK:     amdgpu.scaled_mfma 16x16x128
-//       CHECK:     amdgpu.sched_barrier allow = <none>
-//  CHECK-NEXT:     amdgpu.memory_counter_wait load(0)
+//       CHECK:     call @mx_uk_copy_rhs
+//       CHECK:     amdgpu.memory_counter_wait load(0)
 //  CHECK-NEXT:     amdgpu.lds_barrier
+//       CHECK:     call @mx_uk_read_lhs
+//       CHECK:     scf.for
+//       CHECK:       amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:       amdgpu.lds_barrier
+//       CHECK:       amdgpu.scaled_mfma 16x16x128
+//       CHECK:       call @mx_uk_read_lhs
+//       CHECK:       amdgpu.lds_barrier
+//       CHECK:       call @mx_uk_copy_lhs
+//       CHECK:       amdgpu.sched_barrier allow = <none>
+//       CHECK:       call @mx_uk_read_rhs
+//       CHECK:     amdgpu.scaled_mfma 16x16x128
+//       CHECK:     amdgpu.memory_counter_wait load(0)
+//       CHECK:   } else {
+//       CHECK:     call @mx_uk_copy_lhs
+//       CHECK:     call @mx_uk_copy_rhs
+//       CHECK:     amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:     amdgpu.lds_barrier
+//       CHECK:     scf.for
+//       CHECK:       call @mx_uk_read_lhs
+//       CHECK:       call @mx_uk_read_rhs
+//       CHECK:       call @mx_uk_copy_lhs
+//       CHECK:       amdgpu.scaled_mfma 16x16x128
+//       CHECK:       amdgpu.sched_barrier allow = <none>
+//  CHECK-NEXT:       amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:       amdgpu.lds_barrier
 func.func private @mx_uk_scaled_mma(
     %lhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
     %rhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
@@ -125,7 +147,10 @@ func.func private @mx_uk_scaled_mma(
                                     scale_bytes_multiple_of = 4 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c5 = arith.constant 5 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
   %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_m = memref.dim %lhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -160,6 +185,7 @@ func.func private @mx_uk_scaled_mma(
   %rest_b = arith.remui %frags_b, %waves : index
   %has_rest_a = arith.cmpi ult, %wave, %rest_a : index
   %has_rest_b = arith.cmpi ult, %wave, %rest_b : index
+  %intrinsics_m_1 = arith.subi %intrinsics_m, %c1 : index
   // Scale bytes of one lane and K step, in 4-byte groups.
   %groups_a = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_m, %intrinsics_k]
   %groups_b = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_n, %intrinsics_k]
@@ -191,211 +217,477 @@ func.func private @mx_uk_scaled_mma(
     } {mx.unroll}
   }
 
-  // Prologue: K step 0 into stage 0, its scales into registers.
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
-  scf.if %any {
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %r = %c0 to %rounds_a step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = arith.muli %f, %frag_lds_a : index
-      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_a {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-      %d = arith.muli %f, %frag_lds_a : index
-      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-    scf.for %r = %c0 to %rounds_b step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_b {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-  }
-  amdgpu.memory_counter_wait load(0)
-  amdgpu.lds_barrier
-
-  // All K steps but the last: each also copies the next one.
   %k_last = arith.subi %k_tiles, %c1 : index
-  scf.for %k = %c0 to %k_last step %c1 {
-    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
-    %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
-    // This wave's fragments of step k, from LDS.
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
-        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
-        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
+  // pairs keep the simple one (with wider A fragments or fp6 operands the
+  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
+  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
+  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
+  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  scf.if %pipelined {
+    // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
+    // registers, then step 0's fragments into registers.
+    scf.if %any {
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    } {mx.unroll}
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
-            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
-        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
-        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    } {mx.unroll}
-
-    // Step k + 1 (no LDS reads after this point): scales into registers,
-    // fragments into the other stage.
-    %k1 = arith.addi %k, %c1 : index
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %r = %c0 to %rounds_a step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_a {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      scf.for %s = %c0 to %c2 step %c1 {
+        %in_range = arith.cmpi ult, %s, %k_tiles : index
+        scf.if %in_range {
+          %base = arith.muli %s, %stage : index
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_flat, %s, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.for %r = %c0 to %rounds_b step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_flat, %s, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_a {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_flat, %s, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+          scf.if %has_rest_b {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_flat, %s, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+        }
+      } {mx.unroll}
     }
-    scf.for %r = %c0 to %rounds_b step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_b {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-
-    // The MFMAs of step k.
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
-        scf.for %q = %c0 to %intrinsics_k step %c1 {
-          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
-          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
-          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
-          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
-          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
-          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
-          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
-          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
-          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
-          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
-          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
-          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
-          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
-        } {mx.unroll}
-      } {mx.unroll}
-    } {mx.unroll}
-
-    // Step k + 1's scales become the current ones.
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-      memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
-      memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    // This wave's copies are done; after the barrier everybody's are, and
-    // stage k mod 2 is free. The scheduling barrier keeps the wait behind
-    // the MFMAs, which hide the copies' latency.
-    amdgpu.sched_barrier allow = <none>
     amdgpu.memory_counter_wait load(0)
     amdgpu.lds_barrier
-  }
-  // The last K step: no more copies.
-  scf.if %any {
-    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k_last)[%stage]
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
-        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
-        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-      } {mx.unroll}
-    } {mx.unroll}
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
-            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
-        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
-        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-      } {mx.unroll}
-    } {mx.unroll}
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
+    // The first half of the rows (see the K loop).
+    %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
+    scf.if %any {
+      scf.for %i = %c0 to %h step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
-          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
-          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
-          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
-          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
-          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
-          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
-          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
-          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
-          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
-          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
-          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
-          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
-          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          %o = affine.apply affine_map<(u, q)[w, n, k, fa] -> (((w * n + u) * k + q) * fa)>
+              (%i, %q)[%wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
         } {mx.unroll}
       } {mx.unroll}
-    } {mx.unroll}
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[a, w, n, k, fb] -> (a + ((w * n + u) * k + q) * fb)>
+              (%j, %q)[%stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+    }
+
+    // All K steps but the last, software-pipelined. Step k's MFMAs run from
+    // registers, one row (intrinsic i of the M unroll) at a time, in two
+    // halves. After each row i of the first half (rows 0 .. h - 1, h =
+    // ceil(intrinsics_m / 2)) the wave reads from LDS, into registers free at
+    // that point, row i's A fragments of step k + 1 (into the registers row i
+    // just used) and row h + i's of step k (used in the second half; their
+    // registers were freed at the end of the previous iteration); after row 0
+    // also B's fragments of step k + 1 (into a second set). Then, one row into
+    // the second half, the workgroup meets at a barrier (every read of step
+    // k's stage is done) and the copies of step k + 2 go into that stage; the
+    // rest of the second half reads nothing, so LLVM's wait before the next
+    // LDS read (it cannot tell the stages apart and waits for every copy)
+    // falls at the top of the next iteration, where the copies of step k + 1
+    // (issued one iteration earlier) must be complete anyway. Scheduling
+    // barriers keep this order (LLVM would otherwise hoist every LDS read to
+    // the top of the iteration).
+    %mid = arith.minui %h, %intrinsics_m_1 : index
+    scf.for %k = %c0 to %k_last step %c1 {
+      %k1 = arith.addi %k, %c1 : index
+      // The last iterations copy the last step again (harmless: into the
+      // stage of a step no longer read) instead of branching.
+      %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
+      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
+      // Step k + 1 is in LDS for every wave.
+      amdgpu.memory_counter_wait load(0)
+      amdgpu.lds_barrier
+      // Step k + 1's scales into registers.
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+        %first = arith.cmpi eq, %i, %c0 : index
+        %upper = arith.cmpi ult, %i, %h : index
+        scf.if %upper {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                (%i, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+            %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+            memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          } {mx.unroll}
+          %i2 = arith.addi %i, %h : index
+          %has_i2 = arith.cmpi ult, %i2, %intrinsics_m : index
+          scf.if %has_i2 {
+            scf.for %q = %c0 to %intrinsics_k step %c1 {
+              %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                  (%i2, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+              %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                  : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+              memref.store %v, %frag_a[%i2, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            } {mx.unroll}
+          }
+        }
+        %at_mid = arith.cmpi eq, %i, %mid : index
+        scf.if %at_mid {
+          // Nobody reads step k's stage any more: copy step k + 2 there.
+          amdgpu.lds_barrier
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_flat, %k2, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_a {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_flat, %k2, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+          scf.for %r = %c0 to %rounds_b step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_flat, %k2, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_b {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_flat, %k2, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+        }
+        amdgpu.sched_barrier allow = <none>
+      } {mx.unroll}
+      // Step k + 1's B fragments, used by every row, once the last row is
+      // done (the wait LLVM puts before them for the copies above falls half
+      // an iteration after the copies).
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+                (%j, %q)[%stage_next, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+            %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+    }
+    // The last K step: its second half's A fragments, then its MFMAs; then
+    // no copy may still be writing LDS when the workgroup ends.
+    scf.if %any {
+      %stage_last = affine.apply affine_map<()[k, s] -> ((k mod 2) * s)>()[%k_last, %stage]
+      scf.for %i = %h to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_last, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+    }
+    amdgpu.memory_counter_wait load(0)
+  } else {
+    // Prologue: K step 0 into stage 0, its scales into registers.
+    scf.if %any {
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %r = %c0 to %rounds_a step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = arith.muli %f, %frag_lds_a : index
+        func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_a {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+        %d = arith.muli %f, %frag_lds_a : index
+        func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+      scf.for %r = %c0 to %rounds_b step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_b {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+        %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+    }
+    amdgpu.memory_counter_wait load(0)
+    amdgpu.lds_barrier
+
+    // All K steps but the last: each also copies the next one.
+    scf.for %k = %c0 to %k_last step %c1 {
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
+      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
+      // This wave's fragments of step k, from LDS.
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+              (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+
+      // Step k + 1 (no LDS reads after this point): scales into registers,
+      // fragments into the other stage.
+      %k1 = arith.addi %k, %c1 : index
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %r = %c0 to %rounds_a step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+        func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_a {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+        %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+        func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+      scf.for %r = %c0 to %rounds_b step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_b {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+        %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+
+      // The MFMAs of step k.
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+
+      // Step k + 1's scales become the current ones.
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      // This wave's copies are done; after the barrier everybody's are, and
+      // stage k mod 2 is free. The scheduling barrier keeps the wait behind
+      // the MFMAs, which hide the copies' latency.
+      amdgpu.sched_barrier allow = <none>
+      amdgpu.memory_counter_wait load(0)
+      amdgpu.lds_barrier
+    }
+    // The last K step: no more copies.
+    scf.if %any {
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k_last)[%stage]
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+              (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = memref.load %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            memref.store %y, %accs[%i, %j] : memref<?x?xvector<4xf32>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+    }
   }
   // The accumulators out, addressed with the lane index recomputed
   // (gpu.lane_id): sharing the prologue's addresses would keep one register

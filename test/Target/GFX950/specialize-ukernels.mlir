@@ -7,12 +7,15 @@
 // mx-gfx950-lower-tiled-mma launches: static tile views (the ukernels take
 // the subgroup counts from them), the wave index made wave-uniform, and an
 // LDS buffer for two K steps of the workgroup's A and B tiles. After
-// specialization the unroll loops are gone: the prologue copies K step 0
-// into LDS (amdgpu.gather_to_lds, split over the waves), the K loop reads
-// the wave's fragments from LDS, copies the next step into the other stage
-// and runs the MFMAs (each taking its scale byte through scalesIdx from a
-// 4-byte group in registers), then waits for its copies and meets the other
-// waves at a barrier; the last K step runs after the loop without copies.
+// specialization the unroll loops are gone: the prologue copies K steps 0
+// and 1 into LDS (amdgpu.gather_to_lds, split over the waves) and reads step
+// 0's B fragments and the first half of its A fragments; each K iteration
+// waits for its copies and meets the other waves at a barrier, then runs
+// its MFMAs row by row (each taking its scale byte through scalesIdx from a
+// 4-byte group in registers), reading the next step's fragments after the
+// rows of the first half, and one row into the second half meets the other
+// waves again and copies step k + 2 (sched_barriers keep that order); the
+// last K step runs after the loop without copies.
 // The code has no scratch and no spills, and fits LDS and the instruction
 // cache. The kernels are lowered as mx-gfx950-pipeline lowers them
 // (expand-strided-metadata, lower-affine, scf-to-cf, gpu-to-rocdl).
@@ -24,32 +27,52 @@
 //   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<4x4xvector<4xf32>, 5>
 //       IR:   scf.if
-//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
+// Step 0's 8 B fragments and its A fragments of rows 0 and 1.
+//   IR-COUNT-12: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //       IR:   scf.for
 //   IR-NOT:   scf.
-// The wave's 8 A and 8 B fragments of step k, then the copies of step k + 1.
-//   IR-COUNT-16: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-NOT:   scf.
-//   IR-COUNT-8: amdgpu.gather_to_lds
-//   IR-NOT:   scf.
+//       IR:   amdgpu.memory_counter_wait load(0)
+//  IR-NEXT:   amdgpu.lds_barrier
+// Row 0: its 8 MFMAs, then the A fragments of row 0 (step k + 1) and row 2
+// (step k).
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[2] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[3] * %{{.+}})
-//   IR-COUNT-28: amdgpu.scaled_mfma
-//   IR-NOT:   scf.
+//   IR-COUNT-4: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   amdgpu.scaled_mfma
 //       IR:   amdgpu.sched_barrier allow = <none>
-//  IR-NEXT:   amdgpu.memory_counter_wait load(0)
-//  IR-NEXT:   amdgpu.lds_barrier
-// The last K step.
+// Row 1: rows 1 and 3.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   amdgpu.sched_barrier allow = <none>
+// Row 2: the barrier and the copies of step k + 2; row 3 reads nothing.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//       IR:   amdgpu.sched_barrier allow = <none>
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8
+//       IR:   amdgpu.sched_barrier allow = <none>
+// Then the 8 B fragments of step k + 1.
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   amdgpu.scaled_mfma
+// The last K step: the A fragments of rows 2 and 3, its MFMAs, and the wait
+// for the (repeated) copies of the last iteration.
 //       IR:   scf.if
-//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-NOT:   amdgpu.gather_to_lds
 //   IR-COUNT-32: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.memory_counter_wait load(0)
 //       IR:   gpu.return
 //   IR-NOT: mx_uk_
 
@@ -110,11 +133,20 @@ module attributes {gpu.container_module} {
 // memory, the A tile 4 times over).
 // IR-LABEL: gpu.func @matmul_16x4x2
 //       IR:   scf.for
-//   IR-COUNT-40: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds
-//   IR-COUNT-128: amdgpu.scaled_mfma
-//   IR-NOT:   scf.
 //       IR:   amdgpu.lds_barrier
+// Rows 0-7: 8 MFMAs and 4 A reads each; row 8: 8 MFMAs, the barrier and
+// the copies; rows 9-15 without LDS accesses; then the 8 B reads.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-7: amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-16: amdgpu.gather_to_lds
+//   IR-COUNT-56: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2
 //       REPORT:   agprs: {{[1-9][0-9]*}}
@@ -287,12 +319,19 @@ module attributes {gpu.container_module} {
 // IR-LABEL: gpu.func @matmul_32x32x64_2x2x4
 //       IR:   memref.alloca() : memref<2x2xvector<16xf32>, 5>
 //       IR:   scf.for
-//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-8: amdgpu.gather_to_lds
-//       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>
-//   IR-COUNT-15: amdgpu.scaled_mfma 32x32x64
-//   IR-NOT:   scf.
 //       IR:   amdgpu.lds_barrier
+// Row 0 (the first half): 8 MFMAs, then the 8 A reads; row 1: 8 MFMAs,
+// the barrier and the copies of step k + 2; then the 8 B reads.
+//       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>
+//   IR-COUNT-7: amdgpu.scaled_mfma 32x32x64
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma 32x32x64
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   scf.
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 
 // REPORT-LABEL: kernel matmul_32x32x64_2x2x4
 //       REPORT:   lds_bytes: 65536
