@@ -543,9 +543,14 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "only global memory can be viewed as a fat raw buffer "
                     "(not " +
                         view.storage->name + ")");
-  if (op.getResetOffset() && (view.threadOffset || view.offset != 0))
-    return fail(op, "resetOffset with a nonzero memref offset is not "
-                    "supported");
+  // resetOffset moves the buffer's base to the view's first element (the
+  // result's offset is 0): the same bytes at the same indices, so the view
+  // stays as it is. A bounds-checked buffer would also move where
+  // num_records counts from, which is not modeled.
+  if (op.getResetOffset() &&
+      (view.threadOffset || (view.offset != 0 && op.getBoundsCheck())))
+    return fail(op, "resetOffset with a per-thread offset, or with a nonzero "
+                    "offset and bounds checking, is not supported");
   // Without bounds checking the result is a plain view (an access outside
   // the view's shape is an error, not a buffer-unchecked access).
   if (!op.getBoundsCheck())

@@ -170,6 +170,11 @@ func.func private @mx_uk_scaled_mma(
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
   %rhs_flat = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  // The copies read one K step of them at a time through a buffer resource
+  // whose base is that step (a scalar advance per step), each lane at a
+  // fixed 32-bit offset.
+  %row_a = memref.dim %lhs_flat, %c1 : memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %row_b = memref.dim %rhs_flat, %c1 : memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
   %wave = affine.apply affine_map<(m, n)[s] -> (m * s + n)>(%wave_m_u, %wave_n_u)[%subgroups_n]
   // Fragments of one K step and the stage size (bytes); the waves share the
   // copies: `rounds` fragments each, then one more for waves < `rest`.
@@ -225,6 +230,10 @@ func.func private @mx_uk_scaled_mma(
   %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
   %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
   %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  %lhs_0_v = memref.subview %lhs_flat[%c0, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %lhs_0 = amdgpu.fat_raw_buffer_cast %lhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+  %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
   scf.if %pipelined {
     // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
     // registers, then step 0's fragments into registers.
@@ -247,29 +256,33 @@ func.func private @mx_uk_scaled_mma(
         %in_range = arith.cmpi ult, %s, %k_tiles : index
         scf.if %in_range {
           %base = arith.muli %s, %stage : index
+          %lhs_s_v = memref.subview %lhs_flat[%s, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+          %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+          %rhs_s_v = memref.subview %rhs_flat[%s, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+          %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
           scf.for %r = %c0 to %rounds_a step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_flat, %s, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_flat, %s, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_a {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_flat, %s, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
           scf.if %has_rest_b {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_flat, %s, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }
       } {mx.unroll}
@@ -321,6 +334,10 @@ func.func private @mx_uk_scaled_mma(
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
       %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
+      %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+      %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+      %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
       %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1 is in LDS for every wave.
@@ -396,26 +413,26 @@ func.func private @mx_uk_scaled_mma(
           scf.for %r = %c0 to %rounds_a step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_flat, %k2, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_a {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_flat, %k2, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_flat, %k2, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_b {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_flat, %k2, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }
         amdgpu.sched_barrier allow = <none>
@@ -503,26 +520,26 @@ func.func private @mx_uk_scaled_mma(
       scf.for %r = %c0 to %rounds_a step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = arith.muli %f, %frag_lds_a : index
-        func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_a {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
         %d = arith.muli %f, %frag_lds_a : index
-        func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
       scf.for %r = %c0 to %rounds_b step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-        func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_b {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
         %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-        func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
     }
     amdgpu.memory_counter_wait load(0)
@@ -555,6 +572,10 @@ func.func private @mx_uk_scaled_mma(
       // Step k + 1 (no LDS reads after this point): scales into registers,
       // fragments into the other stage.
       %k1 = arith.addi %k, %c1 : index
+      %lhs_k1_v = memref.subview %lhs_flat[%k1, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+      %lhs_k1 = amdgpu.fat_raw_buffer_cast %lhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
       scf.for %g = %c0 to %groups_a step %c1 {
         %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
         %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
@@ -572,26 +593,26 @@ func.func private @mx_uk_scaled_mma(
       scf.for %r = %c0 to %rounds_a step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-        func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_a {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
         %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-        func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
       scf.for %r = %c0 to %rounds_b step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-        func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_b {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
         %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-        func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
 
       // The MFMAs of step k.
@@ -709,8 +730,8 @@ func.func private @mx_uk_scaled_mma(
 //         step) into LDS at byte `dst`, chunk by chunk;
 //   read: this lane's 32 values of the fragment at LDS byte `base`, as the
 //         MFMA operand.
-func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
-func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
 func.func private @mx_uk_read_lhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
 func.func private @mx_uk_read_rhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
 
@@ -718,12 +739,12 @@ func.func private @mx_uk_read_rhs(memref<?xi8, #gpu.address_space<workgroup>>, i
 // lower K in the low nibble).
 // CHECK-LABEL: func.func private @mx_uk_copy_f4
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %o = affine.apply affine_map<(f, l) -> (f * 1024 + l * 16)>(%f, %lane)
   amdgpu.gather_to_lds %src[%k, %o], %lds[%dst]
-      : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+      : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   return
 }
 // CHECK-LABEL: func.func private @mx_uk_read_f4
@@ -745,7 +766,7 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
 // register and cost copies).
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -755,7 +776,7 @@ func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
     %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 8)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -777,7 +798,7 @@ func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup
 // read as two 16-byte chunks.
 // CHECK-LABEL: func.func private @mx_uk_copy_f8
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -787,7 +808,7 @@ func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
     %o = affine.apply affine_map<(f, l, h) -> (f * 2048 + l * 32 + h * 16)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }

@@ -27,7 +27,9 @@
 //   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<4x4xvector<4xf32>, 5>
 //       IR:   scf.if
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
+// The copies read a buffer resource of one K step of the tile (its base
+// the step: a scalar advance), at fixed per-lane offsets.
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}}[%c0, %{{.+}}] : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
@@ -35,6 +37,7 @@
 //   IR-COUNT-12: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //       IR:   scf.for
 //   IR-NOT:   scf.
+//       IR:   amdgpu.fat_raw_buffer_cast %{{.+}} boundsCheck(false) resetOffset
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
 // Row 0: its 8 MFMAs, then the A fragments of row 0 (step k + 1) and row 2
@@ -207,7 +210,7 @@ module attributes {gpu.container_module} {
 //  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
 //   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x32768xi8, 1>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
 //   IR-COUNT-31: amdgpu.scaled_mfma
 //   IR-NOT:   scf.
