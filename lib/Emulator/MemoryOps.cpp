@@ -552,9 +552,21 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "resetOffset with a per-thread offset, or with a nonzero "
                     "offset and bounds checking, is not supported");
   // Without bounds checking the result is a plain view (an access outside
-  // the view's shape is an error, not a buffer-unchecked access).
-  if (!op.getBoundsCheck())
-    return setView(op, op.getResult(), view);
+  // the view's shape is an error, not a buffer-unchecked access). With
+  // resetOffset its type says offset 0 while the view keeps addressing its
+  // bytes from the storage's start, so the offset is not checked against the
+  // type (nothing reads a buffer's offset back).
+  if (!op.getBoundsCheck()) {
+    if (!op.getResetOffset() || view.offset == 0)
+      return setView(op, op.getResult(), view);
+    std::string mismatch =
+        checkViewAgainstType(op.getResult().getType(), /*offset=*/std::nullopt,
+                             view.sizes, view.strides);
+    if (!mismatch.empty())
+      return fail(op, "run-time " + mismatch);
+    setMem(op.getResult(), std::move(view));
+    return success();
+  }
   int64_t numRecords = 0;
   if (Value validBytes = op.getValidBytes()) {
     FailureOr<int64_t> value = getUniformInt(op, validBytes, "validBytes");

@@ -166,15 +166,17 @@ func.func private @mx_uk_scaled_mma(
   %wave_m_u = gpu.subgroup_broadcast %wave_m, first_active_lane : index
   %wave_n_u = gpu.subgroup_broadcast %wave_n, first_active_lane : index
   // The tiles as one row of bytes per K step, the copies' sources.
-  %lhs_flat = memref.collapse_shape %lhs [[0], [1, 2, 3, 4, 5]]
+  %lhs_rows = memref.collapse_shape %lhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-  %rhs_flat = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
+  %lhs_flat = memref.cast %lhs_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %rhs_rows = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %rhs_flat = memref.cast %rhs_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
   // The copies read one K step of them at a time through a buffer resource
   // whose base is that step (a scalar advance per step), each lane at a
   // fixed 32-bit offset.
-  %row_a = memref.dim %lhs_flat, %c1 : memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-  %row_b = memref.dim %rhs_flat, %c1 : memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %row_a = memref.dim %lhs_flat, %c1 : memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %row_b = memref.dim %rhs_flat, %c1 : memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
   %wave = affine.apply affine_map<(m, n)[s] -> (m * s + n)>(%wave_m_u, %wave_n_u)[%subgroups_n]
   // Fragments of one K step and the stage size (bytes); the waves share the
   // copies: `rounds` fragments each, then one more for waves < `rest`.
@@ -183,11 +185,27 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  %stage = affine.apply affine_map<()[a, fa, b, fb] -> (a * fa + b * fb)>()[%frags_a, %frag_lds_a, %frags_b, %frag_lds_b]
+  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
+  // pairs keep the simple one (with wider A fragments or fp6 operands the
+  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
+  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
+  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
+  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  // In the pipelined schedule a B fragment that only one wave uses
+  // (subgroups_m = 1) goes from global memory straight to that wave's
+  // registers, one step ahead, without LDS.
+  %one_wave_m = arith.cmpi eq, %subgroups_m, %c1 : index
+  %b_private = arith.andi %pipelined, %one_wave_m : i1
+  %frags_b_lds = arith.select %b_private, %c0, %frags_b : index
+  %lhs_0_v = memref.subview %lhs_flat[%c0, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %lhs_0 = amdgpu.fat_raw_buffer_cast %lhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+  %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+  %stage = affine.apply affine_map<()[a, fa, b, fb] -> (a * fa + b * fb)>()[%frags_a, %frag_lds_a, %frags_b_lds, %frag_lds_b]
   %rounds_a = arith.divui %frags_a, %waves : index
   %rest_a = arith.remui %frags_a, %waves : index
-  %rounds_b = arith.divui %frags_b, %waves : index
-  %rest_b = arith.remui %frags_b, %waves : index
+  %rounds_b = arith.divui %frags_b_lds, %waves : index
+  %rest_b = arith.remui %frags_b_lds, %waves : index
   %has_rest_a = arith.cmpi ult, %wave, %rest_a : index
   %has_rest_b = arith.cmpi ult, %wave, %rest_b : index
   %intrinsics_m_1 = arith.subi %intrinsics_m, %c1 : index
@@ -202,6 +220,7 @@ func.func private @mx_uk_scaled_mma(
   %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
   %next_scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %next_scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
+  %next_frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
   // The accumulators: +0.0, or loaded from acc.
   %from_zero = arith.cmpi ne, %zero_acc, %c0 : index
   scf.if %from_zero {
@@ -224,16 +243,6 @@ func.func private @mx_uk_scaled_mma(
 
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
   %k_last = arith.subi %k_tiles, %c1 : index
-  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
-  // pairs keep the simple one (with wider A fragments or fp6 operands the
-  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
-  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
-  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
-  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
-  %lhs_0_v = memref.subview %lhs_flat[%c0, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-  %lhs_0 = amdgpu.fat_raw_buffer_cast %lhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
-  %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-  %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
   scf.if %pipelined {
     // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
     // registers, then step 0's fragments into registers.
@@ -256,33 +265,33 @@ func.func private @mx_uk_scaled_mma(
         %in_range = arith.cmpi ult, %s, %k_tiles : index
         scf.if %in_range {
           %base = arith.muli %s, %stage : index
-          %lhs_s_v = memref.subview %lhs_flat[%s, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-          %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
-          %rhs_s_v = memref.subview %rhs_flat[%s, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-          %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+          %lhs_s_v = memref.subview %lhs_flat[%s, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+          %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+          %rhs_s_v = memref.subview %rhs_flat[%s, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+          %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
           scf.for %r = %c0 to %rounds_a step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_a {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
           scf.if %has_rest_b {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }
       } {mx.unroll}
@@ -301,15 +310,27 @@ func.func private @mx_uk_scaled_mma(
           memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
         } {mx.unroll}
       } {mx.unroll}
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
-        scf.for %q = %c0 to %intrinsics_k step %c1 {
-          %o = affine.apply affine_map<(u, q)[a, w, n, k, fb] -> (a + ((w * n + u) * k + q) * fb)>
-              (%j, %q)[%stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
-          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
-              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
-          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+            %v = func.call @mx_uk_load_rhs(%rhs_0, %o)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
         } {mx.unroll}
-      } {mx.unroll}
+      } else {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[a, w, n, k, fb] -> (a + ((w * n + u) * k + q) * fb)>
+                (%j, %q)[%stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+            %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
     }
 
     // All K steps but the last, software-pipelined. Step k's MFMAs run from
@@ -334,10 +355,12 @@ func.func private @mx_uk_scaled_mma(
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
       %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
-      %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-      %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
-      %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-      %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1 is in LDS for every wave.
@@ -358,6 +381,18 @@ func.func private @mx_uk_scaled_mma(
         %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
         memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
+      // Step k + 1's private B fragments, straight into registers.
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+            %v = func.call @mx_uk_load_rhs(%rhs_k1, %o)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
       scf.for %i = %c0 to %intrinsics_m step %c1 {
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
@@ -414,32 +449,41 @@ func.func private @mx_uk_scaled_mma(
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_a {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_b {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }
         amdgpu.sched_barrier allow = <none>
       } {mx.unroll}
-      // Step k + 1's B fragments, used by every row, once the last row is
-      // done (the wait LLVM puts before them for the copies above falls half
-      // an iteration after the copies).
+      // Step k + 1's B fragments become the current ones: loaded at the
+      // top, or read from LDS once the last row is done (the wait LLVM puts
+      // before them for the copies above falls half an iteration after the
+      // copies).
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %v = memref.load %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } else {
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
@@ -449,6 +493,7 @@ func.func private @mx_uk_scaled_mma(
             memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
           } {mx.unroll}
         } {mx.unroll}
+      }
       scf.for %g = %c0 to %groups_a step %c1 {
         %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
         memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
@@ -521,25 +566,25 @@ func.func private @mx_uk_scaled_mma(
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = arith.muli %f, %frag_lds_a : index
         func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_a {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
         %d = arith.muli %f, %frag_lds_a : index
         func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
       scf.for %r = %c0 to %rounds_b step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
         func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_b {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
         %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
         func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
     }
     amdgpu.memory_counter_wait load(0)
@@ -572,10 +617,10 @@ func.func private @mx_uk_scaled_mma(
       // Step k + 1 (no LDS reads after this point): scales into registers,
       // fragments into the other stage.
       %k1 = arith.addi %k, %c1 : index
-      %lhs_k1_v = memref.subview %lhs_flat[%k1, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-      %lhs_k1 = amdgpu.fat_raw_buffer_cast %lhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
-      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+      %lhs_k1_v = memref.subview %lhs_flat[%k1, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %lhs_k1 = amdgpu.fat_raw_buffer_cast %lhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       scf.for %g = %c0 to %groups_a step %c1 {
         %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
         %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
@@ -594,25 +639,25 @@ func.func private @mx_uk_scaled_mma(
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
         func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_a {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
         %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
         func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
       scf.for %r = %c0 to %rounds_b step %c1 {
         %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
         %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
         func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       } {mx.unroll}
       scf.if %has_rest_b {
         %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
         %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
         func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
-            : (memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
       }
 
       // The MFMAs of step k.
@@ -730,21 +775,22 @@ func.func private @mx_uk_scaled_mma(
 //         step) into LDS at byte `dst`, chunk by chunk;
 //   read: this lane's 32 values of the fragment at LDS byte `base`, as the
 //         MFMA operand.
-func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
-func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
 func.func private @mx_uk_read_lhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
 func.func private @mx_uk_read_rhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+func.func private @mx_uk_load_rhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
 
 // fp4: one 16-byte chunk per lane (values k = 32 g + t, two per byte, the
 // lower K in the low nibble).
 // CHECK-LABEL: func.func private @mx_uk_copy_f4
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
+func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %o = affine.apply affine_map<(f, l) -> (f * 1024 + l * 16)>(%f, %lane)
   amdgpu.gather_to_lds %src[%k, %o], %lds[%dst]
-      : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+      : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   return
 }
 // CHECK-LABEL: func.func private @mx_uk_read_f4
@@ -752,6 +798,16 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
     %base: index, %lane: index) -> vector<32xf4E2M1FN> {
   %o = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
   %v = vector.load %lds[%o] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %n = vector.bitcast %v : vector<16xi8> to vector<32xi4>
+  %x = arith.bitcast %n : vector<32xi4> to vector<32xf4E2M1FN>
+  return %x : vector<32xf4E2M1FN>
+}
+
+// CHECK-LABEL: func.func private @mx_uk_load_f4
+func.func private @mx_uk_load_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf4E2M1FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 16 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
   %n = vector.bitcast %v : vector<16xi8> to vector<32xi4>
   %x = arith.bitcast %n : vector<32xi4> to vector<32xf4E2M1FN>
   return %x : vector<32xf4E2M1FN>
@@ -766,7 +822,7 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
 // register and cost copies).
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
+func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -776,7 +832,7 @@ func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.a
     %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 8)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -793,12 +849,22 @@ func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup
   return %x : vector<32xf6E2M3FN>
 }
 
+// CHECK-LABEL: func.func private @mx_uk_load_f6
+func.func private @mx_uk_load_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf6E2M3FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 8 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<24xi8>
+  %n = vector.bitcast %v : vector<24xi8> to vector<32xi6>
+  %x = arith.bitcast %n : vector<32xi6> to vector<32xf6E2M3FN>
+  return %x : vector<32xf6E2M3FN>
+}
+
 // fp8: 32 bytes per lane, its two 16-value K chunks (lane group g holds
 // k = 16 g + u, then k = K/2 + 16 g + u, of each intrinsic's K), copied and
 // read as two 16-byte chunks.
 // CHECK-LABEL: func.func private @mx_uk_copy_f8
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>,
+func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -808,7 +874,7 @@ func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?]>, #amdgpu.a
     %o = affine.apply affine_map<(f, l, h) -> (f * 2048 + l * 32 + h * 16)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -820,6 +886,14 @@ func.func private @mx_uk_read_f8(%lds: memref<?xi8, #gpu.address_space<workgroup
   %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
   %hi = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
   %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+  %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
+  return %x : vector<32xf8E4M3FN>
+}
+// CHECK-LABEL: func.func private @mx_uk_load_f8
+func.func private @mx_uk_load_f8(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf8E4M3FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 16 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xi8>
   %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
   return %x : vector<32xf8E4M3FN>
 }

@@ -29,7 +29,7 @@
 //       IR:   scf.if
 // The copies read a buffer resource of one K step of the tile (its base
 // the step: a scalar advance), at fixed per-lane offsets.
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}}[%c0, %{{.+}}] : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>, memref<65536xi8, #gpu.address_space<workgroup>>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}}[%c0, %{{.+}}] : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
@@ -130,25 +130,29 @@ module attributes {gpu.container_module} {
 // The seed shape's layout: 4 waves (1 x 4) of 16 x 4 intrinsics, 2 K steps,
 // 256 accumulators per lane (the AGPRs take part of them), 128 MFMAs per K
 // step and wave, still without scratch or spills. Per K step the workgroup
-// stages 32 A and 32 B fragments (64 KiB, 128 KiB double-buffered), 16
-// copies per wave; each wave reads all 32 A fragments and its 8 B
-// fragments from LDS (before, each wave loaded its 40 fragments from global
-// memory, the A tile 4 times over).
+// stages its 32 A fragments (32 KiB per stage; the LDS allocation still
+// counts B), 8 copies per wave; each wave reads all 32 A fragments from LDS
+// and loads its own 8 B fragments from global memory.
 // IR-LABEL: gpu.func @matmul_16x4x2
 //       IR:   scf.for
 //       IR:   amdgpu.lds_barrier
+// One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
+// they go from global memory straight to registers, one step ahead (8 loads
+// at the top), and only A is staged through LDS (8 copies per wave).
 // Rows 0-7: 8 MFMAs and 4 A reads each; row 8: 8 MFMAs, the barrier and
-// the copies; rows 9-15 without LDS accesses; then the 8 B reads.
+// the copies; rows 9-15 without LDS accesses.
+//   IR-COUNT-8: vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-COUNT-7: amdgpu.sched_barrier
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //       IR:   amdgpu.lds_barrier
-//   IR-COUNT-16: amdgpu.gather_to_lds
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   amdgpu.gather_to_lds
 //   IR-COUNT-56: amdgpu.scaled_mfma
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   amdgpu.sched_barrier
-//   IR-COUNT-8: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2
@@ -162,10 +166,10 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
 //       REPORT:   main_loop.mfma: 128
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
-// 32 + 8 scale bytes per lane in 3 loads.
-//  REPORT-NEXT:   main_loop.global_loads: 3
-//  REPORT-NEXT:   main_loop.lds_loads: 40
-//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
+// 32 + 8 scale bytes per lane in 3 loads, and 8 B fragments.
+//  REPORT-NEXT:   main_loop.global_loads: 11
+//  REPORT-NEXT:   main_loop.lds_loads: 32
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
@@ -210,7 +214,7 @@ module attributes {gpu.container_module} {
 //  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
 //   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x?xi8, strided<[?, ?]>, #amdgpu.address_space<fat_raw_buffer>>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
 //   IR-COUNT-31: amdgpu.scaled_mfma
 //   IR-NOT:   scf.
