@@ -57,20 +57,44 @@
 //
 // K step k lives in stage k mod 2. The waves of the workgroup copy each K step
 // cooperatively (fragment f of A, then of B, goes to wave f mod waves) with
-// amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l), one
-// step ahead of the MFMAs: iteration k reads its fragments from stage k mod 2,
-// then loads step k + 1's scales (global, wide, into registers) and issues
-// the copies of step k + 1 into the other stage, then runs its MFMAs; the
-// copies complete behind them. The last step runs after the loop, without
-// copies (the loop body has no branch). Reading before issuing the copies
-// keeps LLVM from waiting for the copies before the LDS reads (it cannot
-// tell the two stages apart), and loading the scales before the copies keeps
-// the scales' wait from waiting for the copies. At the end of each iteration
+// amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l)
+// from a buffer resource of that step (memref.subview of the step +
+// amdgpu.fat_raw_buffer_cast resetOffset: the step's base advances in scalar
+// registers, each lane keeps a fixed 32-bit offset). The accumulators and
+// the current scales stay in registers for the whole K loop; each step's
+// scales are loaded (global, wide) one step ahead. Two schedules, chosen by
+// the operand widths (the choice folds away at specialization):
+//
+// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two
+// steps ahead, the fragment reads one step ahead. Iteration k waits for its
+// copies of step k + 1 (issued one iteration earlier) and meets the other
+// waves at a barrier, then runs step k's MFMAs row by row (row i: the MFMAs
+// of A fragment i) from registers. After each row i of the first half (h =
+// ceil(intrinsics_m / 2) rows) it reads into registers freed by then row
+// i's A fragments of step k + 1 and row h + i's of step k (used in the
+// second half). One row into the second half the waves meet again (nobody
+// reads step k's stage any more) and the copies of step k + 2 go into that
+// stage; the rest of the second half touches no LDS. LLVM waits for every
+// pending copy before any LDS read (it cannot tell the stages apart), so
+// the next LDS read must come well after the copies: here half an
+// iteration. amdgpu.sched_barrier after each row keeps this order. When one
+// wave per M (subgroups_m = 1) makes each wave's B fragments its own, B goes
+// from global memory straight to registers one step ahead and only A is
+// staged (the stages shrink to A's fragments); otherwise B's fragments of
+// step k + 1 are read after the last row.
+//
+// Simple (the other pairs: with wider A or fp6 operands the pipelined
+// schedule makes LLVM spill). Iteration k reads its fragments from stage k
+// mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
+// the other stage, then runs its MFMAs; the copies complete behind them.
+// Reading before issuing the copies keeps LLVM from waiting for the copies
+// before the LDS reads, and loading the scales before the copies keeps the
+// scales' wait from waiting for the copies. At the end of each iteration
 // each wave waits for its copies (amdgpu.memory_counter_wait load(0)) and
-// the workgroup meets at amdgpu.lds_barrier: step k + 1 is then in LDS for
-// every wave, and nobody reads stage k mod 2 any more, so the next iteration
-// may refill it. The accumulators and the current scales stay in registers
-// for the whole K loop.
+// the workgroup meets at amdgpu.lds_barrier.
+//
+// Both run the last step after the loop, without copies (the loop body has
+// no branch).
 //
 // wave (wave_m, wave_n) is wave wave_m * subgroups_n + wave_n of the
 // workgroup.
