@@ -45,6 +45,14 @@ Columns:
   relayout MB sum over the relayout dispatches of the sizes of the buffers
               they take (each reads its input and writes its output once;
               fills only write): the extra traffic data tiling costs.
+  o/MFMA      non-MFMA instructions per MFMA in the main loop.
+  LDS B/clk   LDS bytes (reads and DMA writes) per clock and CU that the
+              main loop needs to keep the MFMA pipes busy.
+  cyc/iter    predicted cycles of one main-loop iteration / its MFMA pipe
+              cycles (bench/mx_perf_model.py; equal when MFMA-bound).
+  pred us     predicted time of the contraction dispatch on MI355X, and
+  PF/s        its PFLOP/s (the model, calibrated on AITER's kernel).
+  relayout us the relayout MB at HBM peak (8 TB/s): a lower bound.
   t_hsaco     seconds of wall time of mx-opt compiling the program to code
               objects (output=hsaco); the fastest of --repeat runs.
 
@@ -64,7 +72,11 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mx_perf_model  # noqa: E402
 
 SHAPES = [  # (name, M, N, K)
     ("seed", 10000, 16384, 16384),
@@ -237,8 +249,11 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
     layout = parse_layout(materialized)
     pipeline = "--mx-gfx950-pipeline=%s" % options
     gpu, _ = run([mx_opt, "-", pipeline + " output=gpu"], ir)
-    report_text, _ = run([mx_opt, "-", pipeline + " output=isa",
-                          "--mx-gfx950-kernel-report", "-o", os.devnull], ir)
+    with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
+        isa_ir, _ = run([mx_opt, "-", pipeline + " output=isa",
+                         "--mx-gfx950-kernel-report=output=" + report.name],
+                        ir)
+        report_text = report.read()
     t_hsaco = min(run([mx_opt, "-", pipeline, "-o", os.devnull], ir)[1]
                   for _ in range(repeat))
 
@@ -275,6 +290,10 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
     stats = parse_report(report_text).get(kernel)
     if stats is None:
         raise Failure("no report for kernel %s" % kernel)
+    predicted = predict(isa_ir, kernel, shape, sm * sn,
+                        sm * im * layout["shape"][0],
+                        sn * inn * layout["shape"][1], stats, result,
+                        relayout)
     im_, in_, ik_ = layout["shape"]
     tile = "%dx%dx%d" % (sm * im * im_, sn * inn * in_, ik * ik_)
     lds_dma = int(stats.get("main_loop.direct_to_lds_loads", 0))
@@ -292,14 +311,56 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
         stats["scratch_bytes"],
         str(int(stats["vgpr_spills"]) + int(stats["sgpr_spills"])),
         stats["waves_per_simd"], stats["code_bytes"],
-        str(len(launches)), "%.1f" % (relayout / 1e6), "%.2f" % t_hsaco,
-    ]
+        str(len(launches)), "%.1f" % (relayout / 1e6),
+    ] + predicted + ["%.2f" % t_hsaco]
+
+
+def predict(isa_ir, kernel, shape, waves, tile_m, tile_n, stats, result,
+            relayout_bytes):
+    """The static performance model's columns (bench/mx_perf_model.py):
+    other instructions per MFMA in the main loop, LDS demand, the main
+    loop's cycles against its MFMA cycles, the contraction dispatch's
+    predicted time and PFLOP/s, and the relayouts' time at HBM speed."""
+    asm = mx_perf_model.assemblies_from_ir(isa_ir).get(kernel)
+    if asm is None:
+        return ["-"] * 6
+    instrs, labels = mx_perf_model.parse_isa(asm)
+    body = mx_perf_model.main_loop(instrs, labels)
+    if body is None:
+        return ["-"] * 6
+    machine = calibrated_machine()
+    wgs = max(1, int(stats["waves_per_simd"]) * 4 // waves)
+    loop = mx_perf_model.analyze_loop(body, machine, waves_per_cu=waves * wgs)
+    _, m, n, k = shape
+    out_bytes = {"f32": 4, "bf16": 2, "f16": 2}[result]
+    gemm = mx_perf_model.predict_gemm(loop, m, n, k, tile_m, tile_n, waves,
+                                      wgs, out_bytes, machine)
+    return ["%.2f" % loop.other_per_mfma, "%.0f" % loop.lds_demand,
+            "%.0f/%d" % (loop.cycles, loop.mfma_cycles),
+            "%.0f" % (gemm.seconds * 1e6), "%.2f" % gemm.pflops,
+            "%.0f" % (mx_perf_model.relayout_seconds(relayout_bytes,
+                                                     machine) * 1e6)]
+
+
+_MACHINE = []
+
+
+def calibrated_machine():
+    """The model's machine with its efficiency fitted on AITER's kernel
+    (once per run; 0.621 when the AITER snapshot is not on this machine)."""
+    if not _MACHINE:
+        try:
+            _MACHINE.append(mx_perf_model.calibrate()[0])
+        except (OSError, subprocess.CalledProcessError):
+            _MACHINE.append(mx_perf_model.Machine(efficiency=0.621))
+    return _MACHINE[0]
 
 
 HEADER = ["shape", "layout (intrinsic im x in x ik, waves, tile)", "MFMA/step",
           "MFMA/iter", "gload/iter", "B/MFMA wg", "B/MFMA wave", "VGPR",
           "AGPR", "SGPR", "LDS", "scratch", "spills", "waves/SIMD", "code B",
-          "disp", "relayout MB", "t_hsaco s"]
+          "disp", "relayout MB", "o/MFMA", "LDS B/clk", "cyc/iter",
+          "pred us", "PF/s", "relayout us", "t_hsaco s"]
 
 
 def print_table(rows):

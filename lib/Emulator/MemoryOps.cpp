@@ -543,11 +543,16 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "only global memory can be viewed as a fat raw buffer "
                     "(not " +
                         view.storage->name + ")");
-  // With resetOffset the buffer starts at the view's offset (which must be
-  // the same for every thread: it becomes the descriptor's base address).
-  if (op.getResetOffset() && view.threadOffset)
-    return fail(op, "resetOffset with a memref offset that differs between "
-                    "threads is not supported");
+  // With resetOffset the buffer's base moves to the view's offset (which
+  // must be the same for every thread: it becomes the descriptor's base
+  // address), and the result's offset is 0.
+  if (op.getResetOffset()) {
+    if (view.threadOffset)
+      return fail(op, "resetOffset with a memref offset that differs between "
+                      "threads is not supported");
+    view.baseOffset += view.offset;
+    view.offset = 0;
+  }
   // Without bounds checking the result is a plain view (an access outside
   // the view's shape is an error, not a buffer-unchecked access).
   if (!op.getBoundsCheck())
@@ -570,10 +575,6 @@ LogicalResult Interpreter::execFatRawBufferCast(amdgpu::FatRawBufferCastOp op) {
     return fail(op, "buffer size " + Twine(numRecords) +
                         " bytes does not fit in num_records (32 bits)");
   view.isBuffer = true;
-  if (op.getResetOffset()) {
-    view.baseOffset += view.offset;
-    view.offset = 0;
-  }
   view.bufferBase = view.baseOffset * view.elemBytes;
   view.numRecords = numRecords;
   return setView(op, op.getResult(), view);

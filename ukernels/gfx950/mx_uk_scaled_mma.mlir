@@ -21,8 +21,8 @@
 //     E3M2, the f8 ones E4M3 and E5M2).
 //  2. Tile sizes (intrinsics_m/n/k, and the subgroup counts, the static
 //     sizes of dimension 1 of lhs / rhs) and the accumulator's start (the
-//     last argument, zero_acc: 1 starts the accumulators at +0.0, 0 starts
-//     them with the values the caller put in accs), the last four
+//     last argument, zero_acc: 1 starts the accumulators at +0.0, 0
+//     starts them with the values the caller put in accs), the last four
 //     arguments: the
 //     body is cloned into the caller, the constants folded and the loops
 //     marked mx.unroll fully unrolled, so the private arrays indexed by the
@@ -37,10 +37,10 @@
 // fp4, 24 for fp6, 32 for fp8; see getUKernelTileShape), and the lane's
 // accumulators `accs`, a private array of V f32 values per intrinsic (4 for
 // 16x16x128, 16 for 32x32x64), read and written as vectors, that the
-// caller owns: it loads them before
-// the call unless zero_acc, and stores them, in whatever layout and type
-// its result has, after it (mx-gfx950-lower-tiled-mma). After inlining and
-// unrolling the array is registers.
+// caller owns: it loads them before the call unless zero_acc, and stores
+// them, in whatever layout and type its result has, after it
+// (mx-gfx950-lower-tiled-mma). After inlining and unrolling the array is
+// registers.
 //
 //   lhs        [Ko, subgroups_m, intrinsics_m, intrinsics_k, 64, W_A B]
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
@@ -63,20 +63,44 @@
 //
 // K step k lives in stage k mod 2. The waves of the workgroup copy each K step
 // cooperatively (fragment f of A, then of B, goes to wave f mod waves) with
-// amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l), one
-// step ahead of the MFMAs: iteration k reads its fragments from stage k mod 2,
-// then loads step k + 1's scales (global, wide, into registers) and issues
-// the copies of step k + 1 into the other stage, then runs its MFMAs; the
-// copies complete behind them. The last step runs after the loop, without
-// copies (the loop body has no branch). Reading before issuing the copies
-// keeps LLVM from waiting for the copies before the LDS reads (it cannot
-// tell the two stages apart), and loading the scales before the copies keeps
-// the scales' wait from waiting for the copies. At the end of each iteration
+// amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l)
+// from a buffer resource of that step (memref.subview of the step +
+// amdgpu.fat_raw_buffer_cast resetOffset: the step's base advances in scalar
+// registers, each lane keeps a fixed 32-bit offset). The accumulators and
+// the current scales stay in registers for the whole K loop; each step's
+// scales are loaded (global, wide) one step ahead. Two schedules, chosen by
+// the operand widths (the choice folds away at specialization):
+//
+// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two
+// steps ahead, the fragment reads one step ahead. Iteration k waits for its
+// copies of step k + 1 (issued one iteration earlier) and meets the other
+// waves at a barrier, then runs step k's MFMAs row by row (row i: the MFMAs
+// of A fragment i) from registers. After each row i of the first half (h =
+// ceil(intrinsics_m / 2) rows) it reads into registers freed by then row
+// i's A fragments of step k + 1 and row h + i's of step k (used in the
+// second half). One row into the second half the waves meet again (nobody
+// reads step k's stage any more) and the copies of step k + 2 go into that
+// stage; the rest of the second half touches no LDS. LLVM waits for every
+// pending copy before any LDS read (it cannot tell the stages apart), so
+// the next LDS read must come well after the copies: here half an
+// iteration. amdgpu.sched_barrier after each row keeps this order. When one
+// wave per M (subgroups_m = 1) makes each wave's B fragments its own, B goes
+// from global memory straight to registers one step ahead and only A is
+// staged (the stages shrink to A's fragments); otherwise B's fragments of
+// step k + 1 are read after the last row.
+//
+// Simple (the other pairs: with wider A or fp6 operands the pipelined
+// schedule makes LLVM spill). Iteration k reads its fragments from stage k
+// mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
+// the other stage, then runs its MFMAs; the copies complete behind them.
+// Reading before issuing the copies keeps LLVM from waiting for the copies
+// before the LDS reads, and loading the scales before the copies keeps the
+// scales' wait from waiting for the copies. At the end of each iteration
 // each wave waits for its copies (amdgpu.memory_counter_wait load(0)) and
-// the workgroup meets at amdgpu.lds_barrier: step k + 1 is then in LDS for
-// every wave, and nobody reads stage k mod 2 any more, so the next iteration
-// may refill it. The accumulators and the current scales stay in registers
-// for the whole K loop.
+// the workgroup meets at amdgpu.lds_barrier.
+//
+// Both run the last step after the loop, without copies (the loop body has
+// no branch).
 //
 // wave (wave_m, wave_n) is wave wave_m * subgroups_n + wave_n of the
 // workgroup.
@@ -86,25 +110,47 @@
 // interleaving, and `scale_bytes_multiple_of` dividing intrinsics_m *
 // intrinsics_k and intrinsics_n * intrinsics_k.
 
-// The type-independent shape of the body: the prologue's copies, then the K
-// loop reading LDS, copying the next step and running the MFMAs.
+// The type-independent shape of the body: the choice of schedule, then the
+// pipelined one (prologue copies of two steps; a K loop whose rows read the
+// next step's fragments, with a barrier and the copies of the step after
+// next in the middle; the last step), then the simple one (prologue copies;
+// a K loop reading LDS, copying the next step and running the MFMAs).
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma(
 //  CHECK-SAME:   %{{.+}}: memref<?xi8, #gpu.address_space<workgroup>>
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
 //  CHECK-SAME:   mx.ukernel.num_parameters = 4 : i64
 //  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
-//       CHECK:   call @mx_uk_copy_lhs
-//       CHECK:   call @mx_uk_copy_rhs
-//       CHECK:   amdgpu.memory_counter_wait load(0)
-//  CHECK-NEXT:   amdgpu.lds_barrier
-//       CHECK:   scf.for
-//       CHECK:     call @mx_uk_read_lhs
-//       CHECK:     call @mx_uk_read_rhs
+//       CHECK:   %[[PIPELINED:.+]] = arith.andi
+//       CHECK:   scf.if %[[PIPELINED]] {
 //       CHECK:     call @mx_uk_copy_lhs
-//       CHECK:     amdgpu.scaled_mfma 16x16x128
-//       CHECK:     amdgpu.sched_barrier allow = <none>
-//  CHECK-NEXT:     amdgpu.memory_counter_wait load(0)
+//       CHECK:     call @mx_uk_copy_rhs
+//       CHECK:     amdgpu.memory_counter_wait load(0)
 //  CHECK-NEXT:     amdgpu.lds_barrier
+//       CHECK:     call @mx_uk_read_lhs
+//       CHECK:     scf.for
+//       CHECK:       amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:       amdgpu.lds_barrier
+//       CHECK:       amdgpu.scaled_mfma 16x16x128
+//       CHECK:       call @mx_uk_read_lhs
+//       CHECK:       amdgpu.lds_barrier
+//       CHECK:       call @mx_uk_copy_lhs
+//       CHECK:       amdgpu.sched_barrier allow = <none>
+//       CHECK:       call @mx_uk_read_rhs
+//       CHECK:     amdgpu.scaled_mfma 16x16x128
+//       CHECK:     amdgpu.memory_counter_wait load(0)
+//       CHECK:   } else {
+//       CHECK:     call @mx_uk_copy_lhs
+//       CHECK:     call @mx_uk_copy_rhs
+//       CHECK:     amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:     amdgpu.lds_barrier
+//       CHECK:     scf.for
+//       CHECK:       call @mx_uk_read_lhs
+//       CHECK:       call @mx_uk_read_rhs
+//       CHECK:       call @mx_uk_copy_lhs
+//       CHECK:       amdgpu.scaled_mfma 16x16x128
+//       CHECK:       amdgpu.sched_barrier allow = <none>
+//  CHECK-NEXT:       amdgpu.memory_counter_wait load(0)
+//  CHECK-NEXT:       amdgpu.lds_barrier
 func.func private @mx_uk_scaled_mma(
     %lhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
     %rhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
@@ -131,7 +177,10 @@ func.func private @mx_uk_scaled_mma(
                                     scale_bytes_multiple_of = 4 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c5 = arith.constant 5 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
   %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_m = memref.dim %lhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -147,10 +196,17 @@ func.func private @mx_uk_scaled_mma(
   %wave_m_u = gpu.subgroup_broadcast %wave_m, first_active_lane : index
   %wave_n_u = gpu.subgroup_broadcast %wave_n, first_active_lane : index
   // The tiles as one row of bytes per K step, the copies' sources.
-  %lhs_flat = memref.collapse_shape %lhs [[0], [1, 2, 3, 4, 5]]
+  %lhs_rows = memref.collapse_shape %lhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
-  %rhs_flat = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
+  %lhs_flat = memref.cast %lhs_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %rhs_rows = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %rhs_flat = memref.cast %rhs_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  // The copies read one K step of them at a time through a buffer resource
+  // whose base is that step (a scalar advance per step), each lane at a
+  // fixed 32-bit offset.
+  %row_a = memref.dim %lhs_flat, %c1 : memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %row_b = memref.dim %rhs_flat, %c1 : memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
   %wave = affine.apply affine_map<(m, n)[s] -> (m * s + n)>(%wave_m_u, %wave_n_u)[%subgroups_n]
   // Fragments of one K step and the stage size (bytes); the waves share the
   // copies: `rounds` fragments each, then one more for waves < `rest`.
@@ -159,13 +215,30 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  %stage = affine.apply affine_map<()[a, fa, b, fb] -> (a * fa + b * fb)>()[%frags_a, %frag_lds_a, %frags_b, %frag_lds_b]
+  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
+  // pairs keep the simple one (with wider A fragments or fp6 operands the
+  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
+  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
+  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
+  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  // In the pipelined schedule a B fragment that only one wave uses
+  // (subgroups_m = 1) goes from global memory straight to that wave's
+  // registers, one step ahead, without LDS.
+  %one_wave_m = arith.cmpi eq, %subgroups_m, %c1 : index
+  %b_private = arith.andi %pipelined, %one_wave_m : i1
+  %frags_b_lds = arith.select %b_private, %c0, %frags_b : index
+  %lhs_0_v = memref.subview %lhs_flat[%c0, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %lhs_0 = amdgpu.fat_raw_buffer_cast %lhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+  %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+  %stage = affine.apply affine_map<()[a, fa, b, fb] -> (a * fa + b * fb)>()[%frags_a, %frag_lds_a, %frags_b_lds, %frag_lds_b]
   %rounds_a = arith.divui %frags_a, %waves : index
   %rest_a = arith.remui %frags_a, %waves : index
-  %rounds_b = arith.divui %frags_b, %waves : index
-  %rest_b = arith.remui %frags_b, %waves : index
+  %rounds_b = arith.divui %frags_b_lds, %waves : index
+  %rest_b = arith.remui %frags_b_lds, %waves : index
   %has_rest_a = arith.cmpi ult, %wave, %rest_a : index
   %has_rest_b = arith.cmpi ult, %wave, %rest_b : index
+  %intrinsics_m_1 = arith.subi %intrinsics_m, %c1 : index
   // Scale bytes of one lane and K step, in 4-byte groups.
   %groups_a = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_m, %intrinsics_k]
   %groups_b = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_n, %intrinsics_k]
@@ -176,6 +249,7 @@ func.func private @mx_uk_scaled_mma(
   %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
   %next_scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %next_scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
+  %next_frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
   // The accumulators start at +0.0, or with the caller's values.
   %from_zero = arith.cmpi ne, %zero_acc, %c0 : index
   scf.if %from_zero {
@@ -188,211 +262,519 @@ func.func private @mx_uk_scaled_mma(
     } {mx.unroll}
   }
 
-  // Prologue: K step 0 into stage 0, its scales into registers.
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
-  scf.if %any {
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %r = %c0 to %rounds_a step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = arith.muli %f, %frag_lds_a : index
-      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_a {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-      %d = arith.muli %f, %frag_lds_a : index
-      func.call @mx_uk_copy_lhs(%lhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-    scf.for %r = %c0 to %rounds_b step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_b {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-      %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %c0, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-  }
-  amdgpu.memory_counter_wait load(0)
-  amdgpu.lds_barrier
-
-  // All K steps but the last: each also copies the next one.
   %k_last = arith.subi %k_tiles, %c1 : index
-  scf.for %k = %c0 to %k_last step %c1 {
-    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
-    %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
-    // This wave's fragments of step k, from LDS.
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
-        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
-        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+  scf.if %pipelined {
+    // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
+    // registers, then step 0's fragments into registers.
+    scf.if %any {
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    } {mx.unroll}
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
-            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
-        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
-        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    } {mx.unroll}
-
-    // Step k + 1 (no LDS reads after this point): scales into registers,
-    // fragments into the other stage.
-    %k1 = arith.addi %k, %c1 : index
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-      %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
-          : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-      %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-      memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %r = %c0 to %rounds_a step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_a {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-      %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
-      func.call @mx_uk_copy_lhs(%lhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      scf.for %s = %c0 to %c2 step %c1 {
+        %in_range = arith.cmpi ult, %s, %k_tiles : index
+        scf.if %in_range {
+          %base = arith.muli %s, %stage : index
+          %lhs_s_v = memref.subview %lhs_flat[%s, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+          %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+          %rhs_s_v = memref.subview %rhs_flat[%s, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+          %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.for %r = %c0 to %rounds_b step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_a {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+          scf.if %has_rest_b {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+        }
+      } {mx.unroll}
     }
-    scf.for %r = %c0 to %rounds_b step %c1 {
-      %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    } {mx.unroll}
-    scf.if %has_rest_b {
-      %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-      %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
-      func.call @mx_uk_copy_rhs(%rhs_flat, %k1, %f, %lds, %d, %lane)
-          : (memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-    }
-
-    // The MFMAs of step k.
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
-        scf.for %q = %c0 to %intrinsics_k step %c1 {
-          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
-          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
-          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
-          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
-          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
-          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
-          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
-          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
-          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
-          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
-          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
-          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-        } {mx.unroll}
-      } {mx.unroll}
-    } {mx.unroll}
-
-    // Step k + 1's scales become the current ones.
-    scf.for %g = %c0 to %groups_a step %c1 {
-      %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-      memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    scf.for %g = %c0 to %groups_b step %c1 {
-      %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
-      memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
-    } {mx.unroll}
-    // This wave's copies are done; after the barrier everybody's are, and
-    // stage k mod 2 is free. The scheduling barrier keeps the wait behind
-    // the MFMAs, which hide the copies' latency.
-    amdgpu.sched_barrier allow = <none>
     amdgpu.memory_counter_wait load(0)
     amdgpu.lds_barrier
-  }
-  // The last K step: no more copies.
-  scf.if %any {
-    %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k_last)[%stage]
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-            (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
-        %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
-        memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-      } {mx.unroll}
-    } {mx.unroll}
-    scf.for %j = %c0 to %intrinsics_n step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
-            (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
-        %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
-            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
-        memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-      } {mx.unroll}
-    } {mx.unroll}
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %j = %c0 to %intrinsics_n step %c1 {
+    // The first half of the rows (see the K loop).
+    %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
+    scf.if %any {
+      scf.for %i = %c0 to %h step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
-          %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-          %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          // Scale byte (i, q) of this lane, read as part of its 4-byte group.
-          %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
-          %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
-          %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
-          %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
-          %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
-          %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
-          %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
-          %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
-          %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
-          %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
-          %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
-          %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
-          %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-          %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-              : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
-          vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+          %o = affine.apply affine_map<(u, q)[w, n, k, fa] -> (((w * n + u) * k + q) * fa)>
+              (%i, %q)[%wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
         } {mx.unroll}
       } {mx.unroll}
-    } {mx.unroll}
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+            %v = func.call @mx_uk_load_rhs(%rhs_0, %o)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } else {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[a, w, n, k, fb] -> (a + ((w * n + u) * k + q) * fb)>
+                (%j, %q)[%stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+            %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
+    }
+
+    // All K steps but the last, software-pipelined. Step k's MFMAs run from
+    // registers, one row (intrinsic i of the M unroll) at a time, in two
+    // halves. After each row i of the first half (rows 0 .. h - 1, h =
+    // ceil(intrinsics_m / 2)) the wave reads from LDS, into registers free at
+    // that point, row i's A fragments of step k + 1 (into the registers row i
+    // just used) and row h + i's of step k (used in the second half; their
+    // registers were freed at the end of the previous iteration); after row 0
+    // also B's fragments of step k + 1 (into a second set). Then, one row into
+    // the second half, the workgroup meets at a barrier (every read of step
+    // k's stage is done) and the copies of step k + 2 go into that stage; the
+    // rest of the second half reads nothing, so LLVM's wait before the next
+    // LDS read (it cannot tell the stages apart and waits for every copy)
+    // falls at the top of the next iteration, where the copies of step k + 1
+    // (issued one iteration earlier) must be complete anyway. Scheduling
+    // barriers keep this order (LLVM would otherwise hoist every LDS read to
+    // the top of the iteration).
+    %mid = arith.minui %h, %intrinsics_m_1 : index
+    scf.for %k = %c0 to %k_last step %c1 {
+      %k1 = arith.addi %k, %c1 : index
+      // The last iterations copy the last step again (harmless: into the
+      // stage of a step no longer read) instead of branching.
+      %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
+      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
+      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
+      // Step k + 1 is in LDS for every wave.
+      amdgpu.memory_counter_wait load(0)
+      amdgpu.lds_barrier
+      // Step k + 1's scales into registers.
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      // Step k + 1's private B fragments, straight into registers.
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+            %v = func.call @mx_uk_load_rhs(%rhs_k1, %o)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+        %first = arith.cmpi eq, %i, %c0 : index
+        %upper = arith.cmpi ult, %i, %h : index
+        scf.if %upper {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                (%i, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+            %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+            memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          } {mx.unroll}
+          %i2 = arith.addi %i, %h : index
+          %has_i2 = arith.cmpi ult, %i2, %intrinsics_m : index
+          scf.if %has_i2 {
+            scf.for %q = %c0 to %intrinsics_k step %c1 {
+              %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                  (%i2, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+              %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                  : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+              memref.store %v, %frag_a[%i2, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            } {mx.unroll}
+          }
+        }
+        %at_mid = arith.cmpi eq, %i, %mid : index
+        scf.if %at_mid {
+          // Nobody reads step k's stage any more: copy step k + 2 there.
+          amdgpu.lds_barrier
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_a {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+          scf.for %r = %c0 to %rounds_b step %c1 {
+            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          } {mx.unroll}
+          scf.if %has_rest_b {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+        }
+        amdgpu.sched_barrier allow = <none>
+      } {mx.unroll}
+      // Step k + 1's B fragments become the current ones: loaded at the
+      // top, or read from LDS once the last row is done (the wait LLVM puts
+      // before them for the copies above falls half an iteration after the
+      // copies).
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %v = memref.load %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      } else {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+                (%j, %q)[%stage_next, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+            %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+    }
+    // The last K step: its second half's A fragments, then its MFMAs; then
+    // no copy may still be writing LDS when the workgroup ends.
+    scf.if %any {
+      %stage_last = affine.apply affine_map<()[k, s] -> ((k mod 2) * s)>()[%k_last, %stage]
+      scf.for %i = %h to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_last, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+    }
+    amdgpu.memory_counter_wait load(0)
+  } else {
+    // Prologue: K step 0 into stage 0, its scales into registers.
+    scf.if %any {
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%c0, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %r = %c0 to %rounds_a step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = arith.muli %f, %frag_lds_a : index
+        func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_a {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+        %d = arith.muli %f, %frag_lds_a : index
+        func.call @mx_uk_copy_lhs(%lhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+      scf.for %r = %c0 to %rounds_b step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_b {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+        %d = affine.apply affine_map<(f)[a, fb] -> (a + f * fb)>(%f)[%stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_0, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+    }
+    amdgpu.memory_counter_wait load(0)
+    amdgpu.lds_barrier
+
+    // All K steps but the last: each also copies the next one.
+    scf.for %k = %c0 to %k_last step %c1 {
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
+      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
+      // This wave's fragments of step k, from LDS.
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+              (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+
+      // Step k + 1 (no LDS reads after this point): scales into registers,
+      // fragments into the other stage.
+      %k1 = arith.addi %k, %c1 : index
+      %lhs_k1_v = memref.subview %lhs_flat[%k1, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %lhs_k1 = amdgpu.fat_raw_buffer_cast %lhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+      %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+        %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+        memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %r = %c0 to %rounds_a step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+        func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_a {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+        %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_next, %frag_lds_a]
+        func.call @mx_uk_copy_lhs(%lhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+      scf.for %r = %c0 to %rounds_b step %c1 {
+        %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+        %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      } {mx.unroll}
+      scf.if %has_rest_b {
+        %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+        %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_next, %stage_a, %frag_lds_b]
+        func.call @mx_uk_copy_rhs(%rhs_k1, %c0, %f, %lds, %d, %lane)
+            : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      }
+
+      // The MFMAs of step k.
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+
+      // Step k + 1's scales become the current ones.
+      scf.for %g = %c0 to %groups_a step %c1 {
+        %v = memref.load %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      scf.for %g = %c0 to %groups_b step %c1 {
+        %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+        memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
+      } {mx.unroll}
+      // This wave's copies are done; after the barrier everybody's are, and
+      // stage k mod 2 is free. The scheduling barrier keeps the wait behind
+      // the MFMAs, which hide the copies' latency.
+      amdgpu.sched_barrier allow = <none>
+      amdgpu.memory_counter_wait load(0)
+      amdgpu.lds_barrier
+    }
+    // The last K step: no more copies.
+    scf.if %any {
+      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k_last)[%stage]
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+              (%i, %q)[%stage_k, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+          %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+          memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %j = %c0 to %intrinsics_n step %c1 {
+        scf.for %q = %c0 to %intrinsics_k step %c1 {
+          %o = affine.apply affine_map<(u, q)[b, a, w, n, k, fb] -> (b + a + ((w * n + u) * k + q) * fb)>
+              (%j, %q)[%stage_k, %stage_a, %wave_n_u, %intrinsics_n, %intrinsics_k, %frag_lds_b]
+          %v = func.call @mx_uk_read_rhs(%lds, %o, %lane)
+              : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+          memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+        } {mx.unroll}
+      } {mx.unroll}
+      scf.for %i = %c0 to %intrinsics_m step %c1 {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+            %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+            // Scale byte (i, q) of this lane, read as part of its 4-byte group.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
+            %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
+            %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
+            %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
+            %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
+            %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
+            %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
+                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+      } {mx.unroll}
+    }
   }
   return
 }
@@ -403,21 +785,22 @@ func.func private @mx_uk_scaled_mma(
 //         step) into LDS at byte `dst`, chunk by chunk;
 //   read: this lane's 32 values of the fragment at LDS byte `base`, as the
 //         MFMA operand.
-func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
-func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_lhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
+func.func private @mx_uk_copy_rhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index)
 func.func private @mx_uk_read_lhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
 func.func private @mx_uk_read_rhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+func.func private @mx_uk_load_rhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
 
 // fp4: one 16-byte chunk per lane (values k = 32 g + t, two per byte, the
 // lower K in the low nibble).
 // CHECK-LABEL: func.func private @mx_uk_copy_f4
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %o = affine.apply affine_map<(f, l) -> (f * 1024 + l * 16)>(%f, %lane)
   amdgpu.gather_to_lds %src[%k, %o], %lds[%dst]
-      : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+      : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   return
 }
 // CHECK-LABEL: func.func private @mx_uk_read_f4
@@ -425,6 +808,16 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
     %base: index, %lane: index) -> vector<32xf4E2M1FN> {
   %o = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
   %v = vector.load %lds[%o] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %n = vector.bitcast %v : vector<16xi8> to vector<32xi4>
+  %x = arith.bitcast %n : vector<32xi4> to vector<32xf4E2M1FN>
+  return %x : vector<32xf4E2M1FN>
+}
+
+// CHECK-LABEL: func.func private @mx_uk_load_f4
+func.func private @mx_uk_load_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf4E2M1FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 16 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
   %n = vector.bitcast %v : vector<16xi8> to vector<32xi4>
   %x = arith.bitcast %n : vector<32xi4> to vector<32xf4E2M1FN>
   return %x : vector<32xf4E2M1FN>
@@ -439,7 +832,7 @@ func.func private @mx_uk_read_f4(%lds: memref<?xi8, #gpu.address_space<workgroup
 // register and cost copies).
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -449,7 +842,7 @@ func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
     %o = affine.apply affine_map<(f, l, h) -> (f * 1536 + l * 24 + h * 8)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -466,12 +859,22 @@ func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup
   return %x : vector<32xf6E2M3FN>
 }
 
+// CHECK-LABEL: func.func private @mx_uk_load_f6
+func.func private @mx_uk_load_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf6E2M3FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 8 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<24xi8>
+  %n = vector.bitcast %v : vector<24xi8> to vector<32xi6>
+  %x = arith.bitcast %n : vector<32xi6> to vector<32xf6E2M3FN>
+  return %x : vector<32xf6E2M3FN>
+}
+
 // fp8: 32 bytes per lane, its two 16-value K chunks (lane group g holds
 // k = 16 g + u, then k = K/2 + 16 g + u, of each intrinsic's K), copied and
 // read as two 16-byte chunks.
 // CHECK-LABEL: func.func private @mx_uk_copy_f8
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
-func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?], offset: ?>, 1>,
+func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %f: index, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %dst: index, %lane: index) {
   %c0 = arith.constant 0 : index
@@ -481,7 +884,7 @@ func.func private @mx_uk_copy_f8(%src: memref<?x?xi8, strided<[?, ?], offset: ?>
     %o = affine.apply affine_map<(f, l, h) -> (f * 2048 + l * 32 + h * 16)>(%f, %lane, %h)
     %d = affine.apply affine_map<(h)[b] -> (b + h * 1024)>(%h)[%dst]
     amdgpu.gather_to_lds %src[%k, %o], %lds[%d]
-        : vector<16xi8>, memref<?x?xi8, strided<[?, ?], offset: ?>, 1>, memref<?xi8, #gpu.address_space<workgroup>>
+        : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
   } {mx.unroll}
   return
 }
@@ -493,6 +896,14 @@ func.func private @mx_uk_read_f8(%lds: memref<?xi8, #gpu.address_space<workgroup
   %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
   %hi = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
   %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+  %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
+  return %x : vector<32xf8E4M3FN>
+}
+// CHECK-LABEL: func.func private @mx_uk_load_f8
+func.func private @mx_uk_load_f8(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
+    %o: index) -> vector<32xf8E4M3FN> {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %src[%c0, %o] {alignment = 16 : i64} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xi8>
   %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
   return %x : vector<32xf8E4M3FN>
 }

@@ -7,12 +7,15 @@
 // mx-gfx950-lower-tiled-mma launches: static tile views (the ukernels take
 // the subgroup counts from them), the wave index made wave-uniform, and an
 // LDS buffer for two K steps of the workgroup's A and B tiles. After
-// specialization the unroll loops are gone: the prologue copies K step 0
-// into LDS (amdgpu.gather_to_lds, split over the waves), the K loop reads
-// the wave's fragments from LDS, copies the next step into the other stage
-// and runs the MFMAs (each taking its scale byte through scalesIdx from a
-// 4-byte group in registers), then waits for its copies and meets the other
-// waves at a barrier; the last K step runs after the loop without copies.
+// specialization the unroll loops are gone: the prologue copies K steps 0
+// and 1 into LDS (amdgpu.gather_to_lds, split over the waves) and reads step
+// 0's B fragments and the first half of its A fragments; each K iteration
+// waits for its copies and meets the other waves at a barrier, then runs
+// its MFMAs row by row (each taking its scale byte through scalesIdx from a
+// 4-byte group in registers), reading the next step's fragments after the
+// rows of the first half, and one row into the second half meets the other
+// waves again and copies step k + 2 (sched_barriers keep that order); the
+// last K step runs after the loop without copies.
 // The code has no scratch and no spills, and fits LDS and the instruction
 // cache. The kernels are lowered as mx-gfx950-pipeline lowers them
 // (expand-strided-metadata, lower-affine, scf-to-cf, gpu-to-rocdl).
@@ -24,32 +27,55 @@
 //   IR-NOT:   func.call
 //       IR:   memref.alloca() : memref<4x4x4xf32, 5>
 //       IR:   scf.if
-//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x16384xi8, 1>, memref<65536xi8, #gpu.address_space<workgroup>>
+// The copies read a buffer resource of one K step of the tile (its base
+// the step: a scalar advance), at fixed per-lane offsets.
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}}[%c0, %{{.+}}] : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
+// Step 0's 8 B fragments and its A fragments of rows 0 and 1.
+//   IR-COUNT-12: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //       IR:   scf.for
 //   IR-NOT:   scf.
-// The wave's 8 A and 8 B fragments of step k, then the copies of step k + 1.
-//   IR-COUNT-16: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-NOT:   scf.
-//   IR-COUNT-8: amdgpu.gather_to_lds
-//   IR-NOT:   scf.
+//       IR:   amdgpu.fat_raw_buffer_cast %{{.+}} boundsCheck(false) resetOffset
+//       IR:   amdgpu.memory_counter_wait load(0)
+//  IR-NEXT:   amdgpu.lds_barrier
+// Row 0: its 8 MFMAs, then the A fragments of row 0 (step k + 1) and row 2
+// (step k).
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[2] * %{{.+}})
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[3] * %{{.+}})
-//   IR-COUNT-28: amdgpu.scaled_mfma
-//   IR-NOT:   scf.
+//   IR-COUNT-4: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   amdgpu.scaled_mfma
 //       IR:   amdgpu.sched_barrier allow = <none>
-//  IR-NEXT:   amdgpu.memory_counter_wait load(0)
-//  IR-NEXT:   amdgpu.lds_barrier
-// The last K step.
+// Row 1: rows 1 and 3.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   amdgpu.sched_barrier allow = <none>
+// Row 2: the barrier and the copies of step k + 2; row 3 reads nothing.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//       IR:   amdgpu.sched_barrier allow = <none>
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8
+//       IR:   amdgpu.sched_barrier allow = <none>
+// Then the 8 B fragments of step k + 1.
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   amdgpu.scaled_mfma
+// The last K step: the A fragments of rows 2 and 3, its MFMAs, and the wait
+// for the (repeated) copies of the last iteration.
 //       IR:   scf.if
-//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-NOT:   amdgpu.gather_to_lds
 //   IR-COUNT-32: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.memory_counter_wait load(0)
 //       IR:   gpu.return
 //   IR-NOT: mx_uk_
 
@@ -121,17 +147,30 @@ module attributes {gpu.container_module} {
 // The seed shape's layout: 4 waves (1 x 4) of 16 x 4 intrinsics, 2 K steps,
 // 256 accumulators per lane (the AGPRs take part of them), 128 MFMAs per K
 // step and wave, still without scratch or spills. Per K step the workgroup
-// stages 32 A and 32 B fragments (64 KiB, 128 KiB double-buffered), 16
-// copies per wave; each wave reads all 32 A fragments and its 8 B
-// fragments from LDS (before, each wave loaded its 40 fragments from global
-// memory, the A tile 4 times over).
+// stages its 32 A fragments (32 KiB per stage; the LDS allocation still
+// counts B), 8 copies per wave; each wave reads all 32 A fragments from LDS
+// and loads its own 8 B fragments from global memory.
 // IR-LABEL: gpu.func @matmul_16x4x2
 //       IR:   scf.for
-//   IR-COUNT-40: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds
-//   IR-COUNT-128: amdgpu.scaled_mfma
-//   IR-NOT:   scf.
 //       IR:   amdgpu.lds_barrier
+// One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
+// they go from global memory straight to registers, one step ahead (8 loads
+// at the top), and only A is staged through LDS (8 copies per wave).
+// Rows 0-7: 8 MFMAs and 4 A reads each; row 8: 8 MFMAs, the barrier and
+// the copies; rows 9-15 without LDS accesses.
+//   IR-COUNT-8: vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-COUNT-7: amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   amdgpu.gather_to_lds
+//   IR-COUNT-56: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   amdgpu.sched_barrier
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2
 //       REPORT:   agprs: {{[1-9][0-9]*}}
@@ -144,10 +183,10 @@ module attributes {gpu.container_module} {
 //  REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
 //       REPORT:   main_loop.mfma: 128
 //  REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
-// 32 + 8 scale bytes per lane in 3 loads.
-//  REPORT-NEXT:   main_loop.global_loads: 3
-//  REPORT-NEXT:   main_loop.lds_loads: 40
-//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 16
+// 32 + 8 scale bytes per lane in 3 loads, and 8 B fragments.
+//  REPORT-NEXT:   main_loop.global_loads: 11
+//  REPORT-NEXT:   main_loop.lds_loads: 32
+//  REPORT-NEXT:   main_loop.direct_to_lds_loads: 8
 module attributes {gpu.container_module} {
   gpu.module @k [#rocdl.target<chip = "gfx950">] {
     func.func private @mx_uk_scaled_mma(
@@ -172,18 +211,12 @@ module attributes {gpu.container_module} {
       %a = memref.cast %lhs : memref<?x1x16x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %b = memref.cast %rhs : memref<?x4x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
       %l = memref.cast %lds : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-      // The lane's accumulators, loaded before and stored after the call
-      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      // The lane's accumulators start at zero (zero_acc) and are stored
+      // after the call (as mx-gfx950-lower-tiled-mma does).
       %c1 = arith.constant 1 : index
       %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
-      scf.for %i = %zero to %im step %c1 {
-        scf.for %j = %zero to %in step %c1 {
-          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
-          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
-        } {mx.unroll}
-      } {mx.unroll}
       %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
-      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c1) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       scf.for %i = %zero to %im step %c1 {
@@ -209,7 +242,7 @@ module attributes {gpu.container_module} {
 //  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
 //   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x32768xi8, 1>
+//   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
 //   IR-COUNT-31: amdgpu.scaled_mfma
 //   IR-NOT:   scf.
@@ -355,12 +388,19 @@ module attributes {gpu.container_module} {
 // IR-LABEL: gpu.func @matmul_32x32x64_2x2x4
 //       IR:   memref.alloca() : memref<2x2x16xf32, 5>
 //       IR:   scf.for
-//   IR-COUNT-16: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-8: amdgpu.gather_to_lds
-//       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>
-//   IR-COUNT-15: amdgpu.scaled_mfma 32x32x64
-//   IR-NOT:   scf.
 //       IR:   amdgpu.lds_barrier
+// Row 0 (the first half): 8 MFMAs, then the 8 A reads; row 1: 8 MFMAs,
+// the barrier and the copies of step k + 2; then the 8 B reads.
+//       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>
+//   IR-COUNT-7: amdgpu.scaled_mfma 32x32x64
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma 32x32x64
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   scf.
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 
 // REPORT-LABEL: kernel matmul_32x32x64_2x2x4
 //       REPORT:   lds_bytes: 65536
