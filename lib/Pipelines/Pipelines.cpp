@@ -92,6 +92,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The elementwise consumer of a GEMM's result (a bf16 conversion, a
+  // bias, an activation) into the GEMM's epilogue.
+  pm.addPass(mx::createMXFuseEpilogues());
 
   // Buffers, then one dispatch per relayout op and per contraction.
   addBufferization(pm);

@@ -1,28 +1,30 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s
 
-// The seed GEMM from a zero accumulator with a bf16 result: three
+// The seed GEMM from a zero accumulator with a bf16 result: two
 // dispatches. The relayouts of A, B and their scales run as one (no
 // accumulator is filled or relaid out: the fill folds into the GEMM as
-// zero_acc); the GEMM starts its accumulators at +0.0 and writes the f32
-// result in the user's layout; one dispatch rounds it to bf16 (the
-// arith.truncf).
+// zero_acc); the GEMM starts its accumulators at +0.0, rounds the sums to
+// bf16 (the arith.truncf, fused as its epilogue) and writes them in the
+// user's layout.
 // CHECK-LABEL: func.func @seed_bf16
 //  CHECK-SAME:   -> memref<10000x16384xbf16>
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   gpu.launch_func @[[R:seed_bf16_relayout[0-9]+_[a-z]+]]::@[[R]] {{.*}} args(%{{[^ ]+}} : memref<10000x8192xi8>, %[[TA:[^ ]+]] : memref<40x64x16x2x4x16x16xi8>,
 //  CHECK-SAME:     memref<16384x8192xi8>, %{{[^ ]+}} : memref<64x64x4x4x2x4x16x16xi8>, %{{[^ ]+}} : memref<10000x512xi8>, %{{[^ ]+}} : memref<40x64x4x16x16x2xi8>,
 //  CHECK-SAME:     memref<16384x512xi8>, %{{[^ ]+}} : memref<64x64x4x4x16x4x2xi8>)
-//       CHECK:   gpu.launch_func @seed_bf16_mma0::@seed_bf16_mma0 {{.*}} args(%[[TC:[^ ]+]] : memref<10000x16384xf32>, %[[TA]] : {{.*}})
-//       CHECK:   gpu.launch_func @[[U:seed_bf16_relayout[0-9]+_[a-z]+]]::@[[U]] {{.*}} args(%[[TC]] : memref<10000x16384xf32>, %[[D:[^ ]+]] : memref<10000x16384xbf16>)
+//       CHECK:   gpu.launch_func @seed_bf16_mma0::@seed_bf16_mma0 {{.*}} args(%[[D:[^ ]+]] : memref<10000x16384xbf16>, %[[TA]] : {{.*}})
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   return %[[D]] : memref<10000x16384xbf16>
-// The GEMM kernel loads no accumulator: its only f32 accesses are the
-// stores of the result through a bounds-checked buffer.
+// The GEMM kernel loads no accumulator (no f32 memory access at all): it
+// rounds each sum to bf16 and stores it through a bounds-checked buffer.
 //       CHECK:   gpu.module @seed_bf16_mma0
 //   CHECK-NOT:     memref.load {{.*}}fat_raw_buffer
+//   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     scf.for
-//   CHECK-NOT:     memref.load {{.*}}fat_raw_buffer
-//       CHECK:     memref.store {{.*}} : memref<10000x16384xf32, #amdgpu.address_space<fat_raw_buffer>>
+//   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:     %[[T:.+]] = arith.truncf %{{.+}} : f32 to bf16
+//  CHECK-NEXT:     memref.store %[[T]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
 func.func @seed_bf16(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                      %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>)
     -> tensor<10000x16384xbf16> {

@@ -629,6 +629,18 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
       std::tie(acc, accInfo) =
           toPlain(op.getAcc(), OperandRole::result, !op.getZeroAcc());
     }
+    Value epilogueDest;
+    if (op.hasEpilogue()) {
+      // The sums go to an f32 tensor; the epilogue then writes acc.
+      epilogueDest = acc;
+      auto accType = cast<RankedTensorType>(acc.getType());
+      SmallVector<Value> dynamicDims;
+      for (int64_t d = 0; d < accType.getRank(); ++d)
+        if (accType.isDynamicDim(d))
+          dynamicDims.push_back(tensor::DimOp::create(rewriter, loc, acc, d));
+      acc = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
+                                    rewriter.getF32Type(), dynamicDims);
+    }
     if (op.getZeroAcc()) {
       // The accumulator starts at +0.0; its values are not read.
       Value zero = arith::ConstantOp::create(
@@ -653,6 +665,30 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
         ScaledContractionOp::create(rewriter, loc, acc.getType(), lhs, rhs,
                                     lhsScales, rhsScales, acc, maps)
             .getResult();
+    if (epilogueDest) {
+      // The epilogue as a linalg.generic over the result: its block already
+      // takes (sum, inputs.., old element).
+      unsigned resultRank = numBatch + 2;
+      AffineMap identity = rewriter.getMultiDimIdentityMap(resultRank);
+      SmallVector<AffineMap> maps = {identity};
+      for (Attribute map : op.getEpilogueMapsAttr())
+        maps.push_back(cast<AffineMapAttr>(map).getValue());
+      maps.push_back(identity);
+      SmallVector<Value> inputs = {result};
+      llvm::append_range(inputs, op.getEpilogueInputs());
+      SmallVector<utils::IteratorType> iterators(resultRank,
+                                                 utils::IteratorType::parallel);
+      auto generic = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{epilogueDest.getType()}, inputs,
+          ValueRange{epilogueDest}, maps, iterators);
+      rewriter.inlineRegionBefore(op.getEpilogue().front(), generic.getRegion(),
+                                  generic.getRegion().end());
+      auto yield = cast<YieldOp>(generic.getBody()->getTerminator());
+      rewriter.setInsertionPoint(yield);
+      rewriter.replaceOpWithNewOp<linalg::YieldOp>(yield, yield.getValues());
+      rewriter.replaceOp(op, generic.getResult(0));
+      return success();
+    }
     rewriter.replaceOp(
         op,
         userLayout ? result : packAndSwizzle(rewriter, loc, result, accInfo));

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -203,6 +204,46 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   Value buffer = amdgpu::FatRawBufferCastOp::create(
       b, loc, matrix, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
       /*boundsCheck=*/true, /*resetOffset=*/true);
+  // The epilogue's inputs, bounds-checked too: the values past M or N read
+  // 0 (they are computed, but their stores are dropped).
+  SmallVector<Value> epilogueInputs;
+  for (Value input : op.getEpilogueInputs()) {
+    auto inputType = cast<MemRefType>(input.getType());
+    Value global = memref::MemorySpaceCastOp::create(
+        b, loc,
+        MemRefType::get(inputType.getShape(), inputType.getElementType(),
+                        inputType.getLayout(),
+                        b.getI64IntegerAttr(kGlobalAddressSpace)),
+        input);
+    epilogueInputs.push_back(amdgpu::FatRawBufferCastOp::create(
+        b, loc, global, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
+        /*boundsCheck=*/true, /*resetOffset=*/true));
+  }
+  SmallVector<Value> batchIndices(batch);
+  // The value stored for sum `x` at result position (row, col).
+  auto epilogue = [=](Value x, Value row, Value col) -> Value {
+    if (!op.hasEpilogue())
+      return x;
+    SmallVector<Value> position = batchIndices;
+    position.push_back(row);
+    position.push_back(col);
+    Block &body = op.getEpilogueBlock();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), x);
+    for (auto [i, input] : llvm::enumerate(epilogueInputs)) {
+      AffineMap map =
+          cast<AffineMapAttr>(op.getEpilogueMapsAttr()[i]).getValue();
+      SmallVector<Value> indices;
+      for (AffineExpr expr : map.getResults())
+        indices.push_back(position[cast<AffineDimExpr>(expr).getPosition()]);
+      mapping.map(body.getArgument(i + 1),
+                  memref::LoadOp::create(b, loc, input, indices));
+    }
+    for (Operation &nested : body.without_terminator())
+      b.clone(nested, mapping);
+    return mapping.lookupOrDefault(
+        cast<YieldOp>(body.getTerminator()).getValues()[0]);
+  };
   TileSizes tile = getTileSizes(layout);
   Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
   Value colBase = arith::MulIOp::create(b, loc, nIndex, index(tile.n));
@@ -242,7 +283,7 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
                    Value v) {
     forEachValue(i, j, waveM, waveN, lane, [&](int64_t t, ValueRange at) {
       Value x = vector::ExtractOp::create(b, loc, v, t);
-      memref::StoreOp::create(b, loc, x, buffer, at);
+      memref::StoreOp::create(b, loc, epilogue(x, at[0], at[1]), buffer, at);
     });
   };
   return {load, store};

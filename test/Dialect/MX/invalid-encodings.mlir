@@ -299,3 +299,79 @@ func.func @tiled_type_vs_layout(%a: tensor<4x2x4x16x32xf6E2M3FN>, %b: tensor<3x2
       outs(%c : tensor<4x3x4x16x4xf32>) layout = #l -> tensor<4x3x4x16x4xf32>
   return
 }
+
+// -----
+
+// The accumulator in the user's layout: 4 tiles of 16 rows hold 49 to 64.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_user_layout_rows(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                  %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                  %c: tensor<70x40xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op acc in the user's layout has 70 rows, which is not 4 tiles of 16 (as lhs)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<70x40xf32>) layout = #l -> tensor<70x40xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_not_zero(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                   %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                   %c: tensor<64x40xbf16>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op an epilogue needs zero_acc and acc in the user's layout ([B.., M, N])}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xbf16>) layout = #l epilogue ins() maps [] {
+  ^bb0(%s: f32, %o: bf16):
+    %t = arith.truncf %s : f32 to bf16
+    mx.yield %t : bf16
+  } -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_yield_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                     %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                     %c: tensor<64x40xbf16>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op the epilogue must yield one value of acc's element type 'bf16'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xbf16>) layout = #l zero_acc epilogue ins() maps [] {
+  ^bb0(%s: f32, %o: bf16):
+    mx.yield %s : f32
+  } -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_map(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                              %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                              %c: tensor<64x40xf32>, %bias: tensor<40xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op epilogue map #0 must be a projected permutation of the 2 result dimensions onto the 1 dimensions of 'tensor<40xf32>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xf32>) layout = #l zero_acc epilogue ins(%bias : tensor<40xf32>) maps [affine_map<(m, n) -> (m, n)>] {
+  ^bb0(%s: f32, %x: f32, %o: f32):
+    %t = arith.addf %s, %x : f32
+    mx.yield %t : f32
+  } -> tensor<64x40xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_reads_old(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                    %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                    %c: tensor<64x40xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op the epilogue must not read acc's old value (the accumulator starts at zero)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xf32>) layout = #l zero_acc epilogue ins() maps [] {
+  ^bb0(%s: f32, %o: f32):
+    %t = arith.addf %s, %o : f32
+    mx.yield %t : f32
+  } -> tensor<64x40xf32>
+  return
+}

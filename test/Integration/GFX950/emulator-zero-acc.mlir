@@ -13,16 +13,16 @@
 // RUN: %{run} --entry=batched_bf16 | FileCheck %s
 // RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG
 // Elementwise epilogues (bias along N, scale per row, ReLU; bias then bf16)
-// fused with the result's relayout: bit-exact (f32 arithmetic in the same
-// order as the reference, one rounding to bf16).
+// fused into the GEMM (mx-fuse-epilogues): bit-exact (f32 arithmetic in the
+// same order as the reference, one rounding to bf16).
 // RUN: %{run} --entry=bias_scale_relu --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-2,hi=2 --emu-stats | FileCheck %s --check-prefixes=CHECK,EPILOGUE
 // RUN: %{run} --entry=bias_bf16 --arg=random:int,lo=-4,hi=4 | FileCheck %s
 
-// One dispatch for the four operand relayouts, the GEMM, and one for the
-// relayout of the result with its conversion to bf16 or its epilogue; no
-// accumulator fill.
-// STATS: gfx950-emu @fp4_bf16_33x47x224: 3 launches
+// One dispatch for the four operand relayouts and the GEMM, which starts
+// from zero, applies the conversion to bf16 or the epilogue and writes the
+// result in the user's layout: no accumulator fill, no result relayout.
+// STATS: gfx950-emu @fp4_bf16_33x47x224: 2 launches
 // BIG: gfx950-emu @fp6_f32_255x513x4064: 2 launches
-// EPILOGUE: gfx950-emu @bias_scale_relu: 3 launches
+// EPILOGUE: gfx950-emu @bias_scale_relu: 2 launches
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

@@ -89,6 +89,61 @@ bool TiledScaledMMAOp::hasUserLayoutAcc() {
          getNumBatchDims() + 2;
 }
 
+LogicalResult TiledScaledMMAOp::verifyEpilogue(int64_t numBatch,
+                                               bool userLayoutAcc) {
+  ValueRange inputs = getEpilogueInputs();
+  if (!hasEpilogue()) {
+    if (!inputs.empty() || getEpilogueMaps())
+      return emitOpError() << "has epilogue inputs or maps but no epilogue";
+    return success();
+  }
+  if (!userLayoutAcc || !getZeroAcc())
+    return emitOpError() << "an epilogue needs zero_acc and acc in the "
+                            "user's layout ([B.., M, N])";
+  ArrayAttr maps = getEpilogueMapsAttr();
+  if (!maps || maps.size() != inputs.size())
+    return emitOpError() << "expected one epilogue map per epilogue input ("
+                         << inputs.size() << ")";
+  auto accType = cast<ShapedType>(getAcc().getType());
+  for (auto [index, input, mapAttr] : llvm::enumerate(inputs, maps)) {
+    auto map = dyn_cast<AffineMapAttr>(mapAttr);
+    auto type = cast<ShapedType>(input.getType());
+    if (!map || map.getValue().getNumDims() != numBatch + 2 ||
+        map.getValue().getNumSymbols() != 0 ||
+        map.getValue().getNumResults() != type.getRank() ||
+        !map.getValue().isProjectedPermutation())
+      return emitOpError() << "epilogue map #" << index
+                           << " must be a projected permutation of the "
+                           << numBatch + 2 << " result dimensions onto the "
+                           << type.getRank() << " dimensions of " << type;
+    if (isa<RankedTensorType>(type) != isa<RankedTensorType>(accType))
+      return emitOpError() << "epilogue input #" << index
+                           << " must be a tensor iff acc is";
+  }
+  Block &body = getEpilogueBlock();
+  SmallVector<Type> expected = {Float32Type::get(getContext())};
+  for (Value input : inputs)
+    expected.push_back(getElementTypeOrSelf(input.getType()));
+  expected.push_back(accType.getElementType());
+  if (body.getArgumentTypes() != ArrayRef<Type>(expected)) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "epilogue block must take (f32 sum, the "
+                                 "epilogue inputs' elements, acc's element): ";
+    llvm::interleaveComma(expected, diag);
+    return diag;
+  }
+  if (!body.getArguments().back().use_empty())
+    return emitOpError() << "the epilogue must not read acc's old value "
+                            "(the accumulator starts at zero)";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != accType.getElementType())
+    return emitOpError() << "the epilogue must yield one value of acc's "
+                            "element type "
+                         << accType.getElementType();
+  return success();
+}
+
 MutableOperandRange TiledScaledMMAOp::getDpsInitsMutable() {
   return getAccMutable();
 }
@@ -204,8 +259,9 @@ LogicalResult TiledScaledMMAOp::verify() {
       return emitOpError() << kTiledOperands[i].second
                            << " must have element type f8E8M0FNU (or i8), got "
                            << types[i].getElementType();
-  if (!types[4].getElementType().isF32())
-    return emitOpError() << "acc must have element type f32, got "
+  if (!types[4].getElementType().isF32() && !hasEpilogue())
+    return emitOpError() << "acc must have element type f32 (or the type "
+                            "its epilogue yields), got "
                          << types[4].getElementType();
 
   int64_t numBatch = -1;
@@ -222,7 +278,7 @@ LogicalResult TiledScaledMMAOp::verify() {
         int64_t size = type.getDimSize(numBatch + d);
         int64_t tiles = types[d].getDimSize(numBatch);
         if (ShapedType::isDynamic(size) || ShapedType::isDynamic(tiles) ||
-            llvm::divideCeil(size, tile[d]) == tiles)
+            int64_t(llvm::divideCeil(size, tile[d])) == tiles)
           continue;
         return emitOpError()
                << "acc in the user's layout has " << size << " "
@@ -283,6 +339,8 @@ LogicalResult TiledScaledMMAOp::verify() {
       failed(same("M", {0, 0}, {2, 0})) || failed(same("N", {1, 0}, {3, 0})) ||
       failed(same("K", {0, 1}, {1, 1})) || failed(same("K", {0, 1}, {2, 1})) ||
       failed(same("K", {0, 1}, {3, 1})))
+    return failure();
+  if (failed(verifyEpilogue(numBatch, userLayoutAcc)))
     return failure();
   for (unsigned i = 1; i < 5; ++i)
     for (int64_t b = 0; b < numBatch; ++b) {

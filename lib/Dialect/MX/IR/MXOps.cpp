@@ -321,5 +321,52 @@ LogicalResult ScaledContractionOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// TiledScaledMMAOp epilogue syntax
+//===----------------------------------------------------------------------===//
+
+/// `epilogue ins(%x, %y : T, U) maps [#map0, #map1] { ^bb0(...): ... }`, or
+/// nothing when the op has no epilogue.
+static ParseResult
+parseEpilogue(OpAsmParser &parser,
+              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &inputs,
+              SmallVectorImpl<Type> &types, ArrayAttr &maps,
+              SmallVectorImpl<std::unique_ptr<Region>> &regions) {
+  if (failed(parser.parseOptionalKeyword("epilogue")))
+    return success();
+  if (parser.parseKeyword("ins") || parser.parseLParen())
+    return failure();
+  if (failed(parser.parseOptionalRParen())) {
+    if (parser.parseOperandList(inputs) || parser.parseColonTypeList(types) ||
+        parser.parseRParen())
+      return failure();
+  }
+  Attribute mapsAttr;
+  if (parser.parseKeyword("maps") || parser.parseAttribute(mapsAttr))
+    return failure();
+  maps = dyn_cast<ArrayAttr>(mapsAttr);
+  if (!maps)
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected an array of affine maps");
+  regions.push_back(std::make_unique<Region>());
+  return parser.parseRegion(*regions.back(), /*arguments=*/{});
+}
+
+static void printEpilogue(OpAsmPrinter &printer, Operation *op,
+                          OperandRange inputs, TypeRange types, ArrayAttr maps,
+                          MutableArrayRef<Region> regions) {
+  if (regions.empty())
+    return;
+  printer << " epilogue ins(";
+  if (!inputs.empty()) {
+    printer << inputs << " : " << types;
+  }
+  printer << ") maps "
+          << (maps ? Attribute(maps)
+                   : Attribute(ArrayAttr::get(op->getContext(), {})))
+          << " ";
+  printer.printRegion(regions.front(), /*printEntryBlockArgs=*/true);
+}
+
 #define GET_OP_CLASSES
 #include "mx/Dialect/MX/IR/MXOps.cpp.inc"

@@ -42,9 +42,14 @@ struct TiledScaledMMAOpInterface
       buffers.push_back(*buffer);
     }
     rewriter.setInsertionPoint(op);
-    TiledScaledMMAOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
-                             buffers[1], buffers[2], buffers[3], buffers[4],
-                             mma.getLayout(), mma.getZeroAcc());
+    auto bufferized = TiledScaledMMAOp::create(
+        rewriter, op->getLoc(), TypeRange{}, buffers[0], buffers[1], buffers[2],
+        buffers[3], buffers[4], mma.getLayout(), mma.getZeroAcc(),
+        ValueRange(buffers).drop_front(5), mma.getEpilogueMapsAttr(),
+        mma.getEpilogue().size());
+    for (auto [from, to] :
+         llvm::zip_equal(mma.getEpilogue(), bufferized.getEpilogue()))
+      rewriter.inlineRegionBefore(from, to, to.end());
     replaceOpWithBufferizedValues(rewriter, op, buffers[4]);
     return success();
   }

@@ -13,6 +13,7 @@ include "mx/Dialect/MX/IR/MXAttrs.td"
 include "mx/Dialect/MX/IR/MXInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/TilingInterface.td"
 
@@ -263,6 +264,19 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     or a `linalg.generic` without inputs that yields +0.0), so a GEMM from
     zero needs no accumulator buffer to be filled, relaid out or loaded.
 
+    `acc` may also be in the user's layout, `[B.., M, N]` with M and N
+    within the last tile of the operands' tile counts: the op then reads and
+    writes the accumulator in place, value by value, and the rows and
+    columns of the padded tiles past M and N are neither read nor written.
+
+    An `epilogue` (only with `zero_acc` and an accumulator in the user's
+    layout) applies an elementwise function to each f32 sum before it is
+    stored: its block takes the sum, one element of each epilogue input (at
+    the input's indexing map of the result's `(B.., m, n)`) and the current
+    element of `acc` (not to be used), and yields the stored value, of
+    `acc`'s element type (e.g. bf16 after an `arith.truncf`, or a bias add
+    and an activation). Without an epilogue `acc` holds f32.
+
     Any operand but `acc` may instead be given as `i8` holding the bytes of
     the layout's element type (see `mx-pack-to-bytes`): the same shape, except
     that for sub-byte types (f4E2M1FN, f6E2M3FN, f6E3M2FN) the innermost
@@ -281,19 +295,48 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
         ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>,
                               tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
         outs(%e : tensor<4x4x4x16x4xf32>) layout = #layout zero_acc -> tensor<4x4x4x16x4xf32>
+    // In the user's layout (64 x 60 of the 4 x 4 tiles), from zero, with a
+    // bias along N and the result rounded to bf16.
+    %d = mx.tiled_scaled_mma
+        ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>,
+                              tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
+        outs(%out : tensor<64x60xbf16>) layout = #layout zero_acc
+        epilogue ins(%bias : tensor<60xf32>) maps [affine_map<(m, n) -> (n)>] {
+    ^bb0(%sum: f32, %x: f32, %old: bf16):
+      %s = arith.addf %sum, %x : f32
+      %t = arith.truncf %s : f32 to bf16
+      mx.yield %t : bf16
+    } -> tensor<64x60xbf16>
     ```
   }];
   let arguments = (ins MX_RankedTensorOrMemRef:$lhs,
       MX_RankedTensorOrMemRef:$rhs, MX_RankedTensorOrMemRef:$lhs_scales,
       MX_RankedTensorOrMemRef:$rhs_scales, MX_RankedTensorOrMemRef:$acc,
-      MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc);
+      MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc,
+      Variadic<MX_RankedTensorOrMemRef>:$epilogue_inputs,
+      OptionalAttr<AffineMapArrayAttr>:$epilogue_maps);
   let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region VariadicRegion<AnyRegion>:$epilogue);
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
       type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
     `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout
-    (`zero_acc` $zero_acc^)? attr-dict (`->` type($results)^)?
+    (`zero_acc` $zero_acc^)? ``
+    custom<Epilogue>($epilogue_inputs, type($epilogue_inputs), $epilogue_maps,
+                     $epilogue)
+    attr-dict (`->` type($results)^)?
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::mlir::Value":$lhs,
+      "::mlir::Value":$rhs, "::mlir::Value":$lhs_scales,
+      "::mlir::Value":$rhs_scales, "::mlir::Value":$acc,
+      "::mlir::mx::TiledLayoutAttrInterface":$layout,
+      CArg<"bool", "false">:$zero_acc), [{
+      build($_builder, $_state, results, lhs, rhs, lhs_scales, rhs_scales, acc,
+            layout, zero_acc, ::mlir::ValueRange(), ::mlir::ArrayAttr(),
+            /*epilogueCount=*/0);
+    }]>
+  ];
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
   let extraClassDeclaration = [{
@@ -304,7 +347,30 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     /// Whether `acc` is in the user's layout ([B.., M, N]) rather than
     /// data-tiled.
     bool hasUserLayoutAcc();
+    /// Whether an epilogue transforms the sums before they are stored.
+    bool hasEpilogue() { return !getEpilogue().empty(); }
+    /// The epilogue's block (with an epilogue).
+    ::mlir::Block &getEpilogueBlock() { return getEpilogue().front().front(); }
+    /// Verifies the epilogue region, inputs and maps.
+    ::llvm::LogicalResult verifyEpilogue(int64_t numBatch, bool userLayoutAcc);
   }];
+}
+
+def MX_YieldOp : MX_Op<"yield", [Pure, Terminator, ReturnLike,
+    HasParent<"TiledScaledMMAOp">]> {
+  let summary = "the value an mx.tiled_scaled_mma epilogue stores";
+  let description = [{
+    Terminates the epilogue region of `mx.tiled_scaled_mma` with the value
+    stored for one element of the result.
+
+    Example:
+
+    ```mlir
+    mx.yield %t : bf16
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
 }
 
 #endif // MX_DIALECT_MX_IR_MXOPS_TD

@@ -179,6 +179,47 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   ];
 }
 
+def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
+  let summary = "Fuse elementwise consumers of a GEMM's result into its epilogue";
+  let description = [{
+    An `mx.tiled_scaled_mma` that starts from zero (`zero_acc`) with its
+    accumulator in the user's layout, whose result's only use is an
+    elementwise `linalg.generic` (all loops parallel, the result read and
+    written with identity maps, no `linalg.index`), takes the generic's body
+    as its `epilogue` and writes the generic's output itself: a bf16 result
+    (`arith.truncf`), a bias, a per-row or per-column scale or an activation
+    cost no separate dispatch and no f32 round trip through memory.
+
+    When the result's only consumer is such a generic but the op cannot
+    take it (e.g. the accumulator is not zero: the epilogue would see C +
+    A B rounded twice), a remark says why and the generic stays a separate,
+    correct dispatch.
+
+    Example:
+
+    ```mlir
+    %r = mx.tiled_scaled_mma ins(...) outs(%e : tensor<33x47xf32>) layout = #l zero_acc
+        -> tensor<33x47xf32>
+    %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%r : tensor<33x47xf32>) outs(%o : tensor<33x47xbf16>) {
+    ^bb0(%x: f32, %y: bf16):
+      %b = arith.truncf %x : f32 to bf16
+      linalg.yield %b : bf16
+    } -> tensor<33x47xbf16>
+    ```
+    becomes
+    ```mlir
+    %t = mx.tiled_scaled_mma ins(...) outs(%o : tensor<33x47xbf16>) layout = #l zero_acc
+        epilogue ins() maps [] {
+    ^bb0(%x: f32, %y: bf16):
+      %b = arith.truncf %x : f32 to bf16
+      mx.yield %b : bf16
+    } -> tensor<33x47xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   let summary = "Store MX element and scale tensors as (packed) bytes";
   let description = [{

@@ -1,0 +1,137 @@
+//===- FuseEpilogues.cpp - mx-fuse-epilogues ------------------------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// An elementwise linalg.generic that consumes the result of a zero-started
+// mx.tiled_scaled_mma in the user's layout becomes the op's epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXFUSEEPILOGUES
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+using namespace mlir::mx;
+
+namespace {
+/// Why `generic` cannot be the epilogue of `op`, or "" if it can.
+std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic) {
+  if (!op.getZeroAcc())
+    return "the accumulator does not start at zero (C + A B would be "
+           "rounded to f32 before the epilogue, as it is now)";
+  if (!op.hasUserLayoutAcc())
+    return "the accumulator is data-tiled";
+  if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
+    return "the consumer has more than one output";
+  if (generic.getNumParallelLoops() != generic.getNumLoops())
+    return "the consumer is not elementwise (it has reduction loops)";
+  unsigned rank = op.getNumBatchDims() + 2;
+  if (generic.getNumLoops() != rank)
+    return "the consumer's iteration space is not the result's";
+  unsigned uses = 0;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() != op.getResult())
+      continue;
+    ++uses;
+    if (!generic.getMatchingIndexingMap(input).isIdentity())
+      return "the consumer does not read the result elementwise (identity "
+             "map)";
+  }
+  if (uses != 1)
+    return "the consumer reads the result more than once";
+  OpOperand &init = generic.getDpsInitsMutable()[0];
+  if (!generic.getMatchingIndexingMap(&init).isIdentity())
+    return "the consumer's output map is not the identity";
+  if (generic.getMatchingBlockArgument(&init).getUses().begin() !=
+      generic.getMatchingBlockArgument(&init).getUses().end())
+    return "the consumer reads its output's old values";
+  if (cast<ShapedType>(init.get().getType()).getShape() !=
+      cast<ShapedType>(op.getAcc().getType()).getShape())
+    return "the consumer's output has another shape";
+  bool usesIndex = false;
+  generic.getBody()->walk([&](linalg::IndexOp) { usesIndex = true; });
+  if (usesIndex)
+    return "the consumer uses linalg.index";
+  return "";
+}
+
+struct FuseEpiloguesPass
+    : public mx::impl::MXFuseEpiloguesBase<FuseEpiloguesPass> {
+  void runOnOperation() override {
+    SmallVector<TiledScaledMMAOp> ops;
+    getOperation()->walk([&](TiledScaledMMAOp op) {
+      if (!op.getResults().empty() && !op.hasEpilogue())
+        ops.push_back(op);
+    });
+    for (TiledScaledMMAOp op : ops) {
+      Value result = op.getResult();
+      if (!result.hasOneUse())
+        continue;
+      auto generic = dyn_cast<linalg::GenericOp>(*result.user_begin());
+      if (!generic)
+        continue;
+      std::string reason = whyNotFusable(op, generic);
+      if (!reason.empty()) {
+        op.emitRemark() << "the elementwise consumer of the result stays a "
+                           "separate dispatch: "
+                        << reason;
+        continue;
+      }
+      fuse(op, generic);
+    }
+  }
+
+  static void fuse(TiledScaledMMAOp op, linalg::GenericOp generic) {
+    OpBuilder b(generic);
+    SmallVector<Value> inputs;
+    SmallVector<Attribute> maps;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (input->get() == op.getResult())
+        continue;
+      inputs.push_back(input->get());
+      maps.push_back(AffineMapAttr::get(generic.getMatchingIndexingMap(input)));
+    }
+    Value init = generic.getDpsInits()[0];
+    auto fused = TiledScaledMMAOp::create(
+        b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
+        op.getLhsScales(), op.getRhsScales(), init, op.getLayout(),
+        /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
+    // The block: (sum, the other inputs' elements, the output's element).
+    Block &old = *generic.getBody();
+    Block *body = b.createBlock(&fused.getEpilogue().front());
+    IRMapping mapping;
+    Location loc = generic.getLoc();
+    Value sum = body->addArgument(b.getF32Type(), loc);
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      BlockArgument arg = generic.getMatchingBlockArgument(input);
+      if (input->get() == op.getResult())
+        mapping.map(arg, sum);
+      else
+        mapping.map(arg, body->addArgument(arg.getType(), loc));
+    }
+    BlockArgument out =
+        generic.getMatchingBlockArgument(&generic.getDpsInitsMutable()[0]);
+    mapping.map(out, body->addArgument(out.getType(), loc));
+    b.setInsertionPointToEnd(body);
+    for (Operation &nested : old.without_terminator())
+      b.clone(nested, mapping);
+    auto yield = cast<linalg::YieldOp>(old.getTerminator());
+    SmallVector<Value> values = llvm::map_to_vector(
+        yield.getValues(), [&](Value v) { return mapping.lookupOrDefault(v); });
+    YieldOp::create(b, yield.getLoc(), values);
+    generic.getResult(0).replaceAllUsesWith(fused.getResult());
+    generic.erase();
+    op.erase();
+  }
+};
+} // namespace
