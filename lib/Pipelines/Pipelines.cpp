@@ -77,6 +77,8 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
       options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
       options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
+  // A quantize writes its results in the layouts their relayouts produce.
+  pm.addPass(mx::createMXFuseQuantizeRelayouts());
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());
   pm.addPass(mx::createMXFuseRelayouts());
@@ -88,6 +90,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
 
   // Buffers, then one dispatch per relayout op and per contraction.
   addBufferization(pm);
+  gfx950::MXGFX950LowerQuantizeOptions quantize;
+  quantize.workgroupSize = options.relayoutWorkgroupSize;
+  pm.addNestedPass<func::FuncOp>(gfx950::createMXGFX950LowerQuantize(quantize));
   ConvertLinalgToGPUDispatchesOptions dispatches;
   dispatches.workgroupSize = options.relayoutWorkgroupSize;
   pm.addNestedPass<func::FuncOp>(

@@ -49,11 +49,49 @@ struct TiledScaledMMAOpInterface
     return success();
   }
 };
+
+/// Reads the input, only writes the destinations; the results are their
+/// buffers.
+struct QuantizeIntoOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<QuantizeIntoOpInterface,
+                                                     QuantizeIntoOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    return opOperand.getOperandNumber() == 0;
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto quantize = cast<QuantizeIntoOp>(op);
+    SmallVector<Value> buffers;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+      if (failed(buffer))
+        return failure();
+      buffers.push_back(*buffer);
+    }
+    unsigned numElements = quantize.getElements().size();
+    ArrayRef<Value> all(buffers);
+    ArrayRef<Value> elements = all.slice(1, numElements);
+    ArrayRef<Value> scales = all.drop_front(1 + numElements);
+    rewriter.setInsertionPoint(op);
+    QuantizeIntoOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
+                           elements, scales, quantize.getAxisAttr(),
+                           quantize.getScaleAttr(), quantize.getRoundingAttr(),
+                           quantize.getElementTypeAttr(),
+                           quantize.getElementMaps(), quantize.getScaleMaps(),
+                           quantize.getScalePaddingAttr());
+    replaceOpWithBufferizedValues(rewriter, op, all.drop_front());
+    return success();
+  }
+};
 } // namespace
 
 void mx::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
     TiledScaledMMAOp::attachInterface<TiledScaledMMAOpInterface>(*ctx);
+    QuantizeIntoOp::attachInterface<QuantizeIntoOpInterface>(*ctx);
   });
 }
