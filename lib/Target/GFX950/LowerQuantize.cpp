@@ -237,7 +237,8 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
       coords[plan.packDim] =
           arith::AddIOp::create(b, loc, coords[plan.packDim], cIndex(column));
     columnBase[column] = coords;
-    // In bounds of the input: clamp the load position, zero the values.
+    // In bounds of the input: the load position is clamped too, so that it
+    // is in bounds whatever the condition.
     SmallVector<Value> conditions, clamped;
     for (int64_t d = 0; d < rank; ++d) {
       int64_t limit = d == axis ? shape[d] - kBlockSize : shape[d] - 1;
@@ -251,27 +252,46 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
     }
     Value valid = conditions.empty() ? Value() : andAll(conditions);
     inBounds[column] = valid;
-    SmallVector<Value> values;
-    if (vectorLoad) {
-      Value vec = vector::LoadOp::create(
-          b, loc, VectorType::get({kBlockSize}, inputType.getElementType()),
-          op.getInput(), clamped);
-      for (int64_t k = 0; k < kBlockSize; ++k)
-        values.push_back(vector::ExtractOp::create(b, loc, vec, k));
-    } else {
+    // The block's 32 values, loaded only by threads inside the input (a
+    // padding thread reads nothing and quantizes zeros).
+    auto blockType = VectorType::get({kBlockSize}, inputType.getElementType());
+    auto loadBlock = [&]() -> Value {
+      if (vectorLoad)
+        return vector::LoadOp::create(b, loc, blockType, op.getInput(),
+                                      clamped);
+      SmallVector<Value> elements;
       for (int64_t k = 0; k < kBlockSize; ++k) {
         SmallVector<Value> at(clamped);
         at[axis] = arith::AddIOp::create(b, loc, at[axis], cIndex(k));
-        values.push_back(memref::LoadOp::create(b, loc, op.getInput(), at));
+        elements.push_back(memref::LoadOp::create(b, loc, op.getInput(), at));
       }
+      return vector::FromElementsOp::create(b, loc, blockType, elements);
+    };
+    Value block;
+    if (valid) {
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{blockType}, valid,
+                                    /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, loadBlock());
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::ConstantOp::create(
+              b, loc,
+              DenseElementsAttr::get(
+                  blockType, b.getZeroAttr(blockType.getElementType())))});
+      block = ifOp.getResult(0);
+    } else {
+      block = loadBlock();
     }
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+    SmallVector<Value> values;
+    for (int64_t k = 0; k < kBlockSize; ++k)
+      values.push_back(vector::ExtractOp::create(b, loc, block, k));
     Value amax;
     for (Value &v : values) {
       if (v.getType() != f32)
         v = arith::ExtFOp::create(b, loc, f32, v);
-      if (valid)
-        v = arith::SelectOp::create(b, loc, valid, v, zero);
       Value magnitude = math::AbsFOp::create(b, loc, v);
       amax =
           amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
