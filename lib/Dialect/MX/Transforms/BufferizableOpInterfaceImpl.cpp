@@ -18,6 +18,21 @@ using namespace mlir;
 using namespace mlir::bufferization;
 using namespace mlir::mx;
 
+/// The buffers of all operands of `op`.
+static FailureOr<SmallVector<Value>>
+getOperandBuffers(Operation *op, RewriterBase &rewriter,
+                  const BufferizationOptions &options,
+                  BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
 namespace {
 /// Reads every operand, writes acc in place; the result is acc's buffer.
 struct TiledScaledMMAOpInterface
@@ -34,13 +49,11 @@ struct TiledScaledMMAOpInterface
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto mma = cast<TiledScaledMMAOp>(op);
-    SmallVector<Value> buffers;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
-      if (failed(buffer))
-        return failure();
-      buffers.push_back(*buffer);
-    }
+    FailureOr<SmallVector<Value>> operandBuffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(operandBuffers))
+      return failure();
+    SmallVector<Value> &buffers = *operandBuffers;
     rewriter.setInsertionPoint(op);
     TiledScaledMMAOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
                              buffers[1], buffers[2], buffers[3], buffers[4],
@@ -64,13 +77,11 @@ struct QuantizeIntoOpInterface
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto quantize = cast<QuantizeIntoOp>(op);
-    SmallVector<Value> buffers;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
-      if (failed(buffer))
-        return failure();
-      buffers.push_back(*buffer);
-    }
+    FailureOr<SmallVector<Value>> operandBuffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(operandBuffers))
+      return failure();
+    SmallVector<Value> &buffers = *operandBuffers;
     unsigned numElements = quantize.getElements().size();
     ArrayRef<Value> all(buffers);
     ArrayRef<Value> elements = all.slice(1, numElements);
