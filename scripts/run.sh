@@ -9,7 +9,10 @@
 #     (mx-gfx950-pipeline) to code objects, with the kernel report;
 #  4. the same compiled program at the seed000 size (128x96x512) executed on
 #     the gfx950 wave emulator, checked bit for bit against the known answer
-#     and the independent reference.
+#     and the independent reference;
+#  5. seed000 from bf16 activations on the emulator: A quantized by one
+#     kernel straight into the GEMM's operand layout, then the GEMM; checked
+#     bit for bit against the recorded A_fp4, A_e8m0 and C_f32.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -26,7 +29,9 @@ main job:
   3. the seed MXFP4 GEMM 10000x16384x16384 compiled for gfx950 to code
      objects, with the kernel report;
   4. the compiled program at the seed000 size on the gfx950 wave emulator,
-     checked bit for bit.
+     checked bit for bit;
+  5. seed000 from bf16 A on the emulator (quantize fused into the GEMM's
+     operand layout), checked bit for bit against A_fp4, A_e8m0 and C_f32.
 EOF
 }
 case "${1:-}" in
@@ -100,3 +105,14 @@ echo "-- against the recorded known answer C_f32:"
 echo "-- against the independent reference library:"
 "$BUILD/bin/mx-run" "$ROOT/examples/seed_gemm_gfx950.mlir" --entry=seed000_gemm \
   --backend=gfx950-emu "${SEEDARGS[@]}" --compare=reference
+
+echo
+echo "== gfx950 wave emulator: seed000 from bf16 activations (examples/seed000_gemm_bf16_gfx950.mlir)"
+echo "-- dispatches (the quantize of A writes the GEMM's operand layout; no relayout of A):"
+"$BUILD/bin/mx-opt" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" --mx-gfx950-pipeline=output=gpu \
+  | awk '/func.func @seed000_gemm_bf16_c\(/ {f = 1} f && /gpu.launch_func/ {print "  " $2} f && /return/ {exit}'
+echo "-- against the recorded C_f32, A_fp4 and A_e8m0:"
+"$BUILD/bin/mx-run" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" --entry=seed000_gemm_bf16 \
+  --backend=gfx950-emu --arg="file:$SEED/A_bf16.bin" --arg="file:$SEED/B_fp4.bin" \
+  --arg="file:$SEED/B_e8m0.bin" --arg=zeros --expect="file:$SEED/C_f32.bin" \
+  --expect="file:$SEED/A_fp4.bin" --expect="file:$SEED/A_e8m0.bin"

@@ -88,9 +88,12 @@ LogicalResult Interpreter::execFor(scf::ForOp op) {
 }
 
 LogicalResult Interpreter::execIf(scf::IfOp op) {
-  const Reg *condition = getReg(op, op.getCondition());
-  if (!condition)
+  const Reg *conditionReg = getReg(op, op.getCondition());
+  if (!conditionReg)
     return failure();
+  // A copy: running the regions adds values, which may move the original.
+  const Reg conditionCopy = *conditionReg;
+  const Reg *condition = &conditionCopy;
   auto takes = [&](int64_t t) { return bool(condition->at(t)[0] & 1); };
   bool anyThen = false, anyElse = false;
   if (condition->uniform) {

@@ -84,6 +84,8 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
 void mx::buildGFX950Pipeline(OpPassManager &pm,
                              const GFX950PipelineOptions &options) {
   buildGFX950DataTilingPipeline(pm, options);
+  // A quantize writes its results in the layouts their relayouts produce.
+  pm.addPass(mx::createMXFuseQuantizeRelayouts());
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(mx::createMXPackToBytes());
   pm.addPass(mx::createMXFuseRelayouts());
@@ -98,6 +100,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
 
   // Buffers, then one dispatch per relayout op and per contraction.
   addBufferization(pm);
+  gfx950::MXGFX950LowerQuantizeOptions quantize;
+  quantize.workgroupSize = options.relayoutWorkgroupSize;
+  pm.addNestedPass<func::FuncOp>(gfx950::createMXGFX950LowerQuantize(quantize));
   ConvertLinalgToGPUDispatchesOptions dispatches;
   dispatches.workgroupSize = options.relayoutWorkgroupSize;
   pm.addNestedPass<func::FuncOp>(

@@ -202,8 +202,9 @@ uint8_t mx::ref::encode(ElemFormat f, double v, ElemRounding r) {
   const FormatInfo &info = data.info;
   if (std::isnan(v))
     return info.hasNaN ? 0x7F : 0x00;
-  uint8_t signBit =
-      v < 0 ? static_cast<uint8_t>(1u << (info.bits - 1)) : uint8_t(0);
+  uint8_t signBit = std::signbit(v)
+                        ? static_cast<uint8_t>(1u << (info.bits - 1))
+                        : uint8_t(0);
   double mag = std::fabs(v);
   if (std::isinf(mag))
     return signBit | data.maxCode;

@@ -41,8 +41,10 @@ static int computeUnclampedExponent(float amax, const FormatInfo &info,
   case ScaleRule::Even: {
     uint32_t bits = floatBits(amax) + (1u << (22 - info.manBits));
     bits &= 0xFF800000u;
-    if (bits == 0x7F800000u) // Rounded up past the largest f32: 2^128.
-      return 128 - emax;
+    // Rounded up past the largest f32: the bits of +Inf, whose log2 is
+    // +Inf in seed 000's algorithm; the clamp makes it 127 for every format.
+    if (bits == 0x7F800000u)
+      return 127;
     if (bits == 0)
       return -127;
     return floorLog2(floatFromBits(bits)) - emax;

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <vector>
@@ -103,9 +104,25 @@ TEST(ComputeScale, EvenThresholds) {
   EXPECT_EQ(scaleOf({1.875f * 16}, ElemFormat::E3M2, ScaleRule::Even), 128);
   EXPECT_EQ(scaleOf({1.87f * 16}, ElemFormat::E3M2, ScaleRule::Even), 127);
   EXPECT_EQ(scaleOf({1.875f * 32768}, ElemFormat::E5M2, ScaleRule::Even), 128);
-  // Overflow of the rounded amax to the bits of +Inf counts as 2^128.
-  EXPECT_EQ(scaleOf({kFltMax}, ElemFormat::E2M1, ScaleRule::Even), 253);
-  EXPECT_EQ(scaleOf({kFltMax}, ElemFormat::E5M2, ScaleRule::Even), 240);
+  // Overflow of the rounded amax to the bits of +Inf: seed 000 takes
+  // floor(log2(+Inf)) - 2 = +Inf, clamped to 127 (byte 254), for every
+  // format. 0x7F7F0000 is bf16's largest finite value (top binade, mantissa
+  // 1.9921875 >= the 1.75 threshold); 0x7F600000 (1.75 * 2^127) is the
+  // smallest bf16 that carries for fp4, 0x7F5F0000 the largest that does not.
+  auto bf16 = [](uint32_t bits) {
+    float v;
+    std::memcpy(&v, &bits, sizeof(v));
+    return v;
+  };
+  EXPECT_EQ(scaleOf({bf16(0x7F7F0000u)}, ElemFormat::E2M1, ScaleRule::Even),
+            254);
+  EXPECT_EQ(scaleOf({bf16(0x7F600000u)}, ElemFormat::E2M1, ScaleRule::Even),
+            254);
+  EXPECT_EQ(scaleOf({bf16(0x7F5F0000u)}, ElemFormat::E2M1, ScaleRule::Even),
+            127 + 127 - 2);
+  EXPECT_EQ(scaleOf({kFltMax}, ElemFormat::E2M1, ScaleRule::Even), 254);
+  EXPECT_EQ(scaleOf({kFltMax}, ElemFormat::E5M2, ScaleRule::Even), 254);
+  EXPECT_EQ(scaleOf({kFltMax}, ElemFormat::E4M3, ScaleRule::Even), 254);
   // A subnormal amax that rounds to zero bits: s = -127.
   EXPECT_EQ(scaleOf({0x1p-140f}, ElemFormat::E2M1, ScaleRule::Even), 0);
 }
@@ -141,7 +158,7 @@ TEST(ComputeScale, RCeil) {
 /// A 2x8 matrix with blocks of 4 along the rows (axis 1), fp4.
 const float kRowsInput[16] = {
     1,   2,    3,   12,  0.1f, -0.2f, 0.3f, -0.4f, //
-    0.f, -0.f, 0.f, 0.f, -5,   2.5,   1.25, 0.75,
+    0.f, -0.f, 0.f, 0.f, -5,   2.5,   1.25, 0.75,  // -0.f keeps its sign: 0x8
 };
 
 TEST(Quantize, Axis1FloorNearestEven) {
@@ -156,7 +173,7 @@ TEST(Quantize, Axis1FloorNearestEven) {
   // ties -> -4, 2, 1, 1.
   EXPECT_EQ(q.codes,
             (std::vector<uint8_t>{0x1, 0x2, 0x3, 0x7, 0x3, 0xD, 0x6, 0xF, //
-                                  0x0, 0x0, 0x0, 0x0, 0xE, 0x4, 0x2, 0x2}));
+                                  0x0, 0x8, 0x0, 0x0, 0xE, 0x4, 0x2, 0x2}));
 }
 
 TEST(Quantize, Axis1FloorTiesAway) {
@@ -166,7 +183,7 @@ TEST(Quantize, Axis1FloorTiesAway) {
   // Block 3 ties go away from zero: -6, 3, 1.5, 1.
   EXPECT_EQ(q.codes,
             (std::vector<uint8_t>{0x1, 0x2, 0x3, 0x7, 0x3, 0xD, 0x6, 0xF, //
-                                  0x0, 0x0, 0x0, 0x0, 0xF, 0x5, 0x3, 0x2}));
+                                  0x0, 0x8, 0x0, 0x0, 0xF, 0x5, 0x3, 0x2}));
 }
 
 TEST(Quantize, Axis1Ceil) {
@@ -178,13 +195,13 @@ TEST(Quantize, Axis1Ceil) {
   EXPECT_EQ(even.scales, (std::vector<uint8_t>{129, 124, 0, 128}));
   EXPECT_EQ(even.codes,
             (std::vector<uint8_t>{0x0, 0x1, 0x2, 0x5, 0x2, 0xB, 0x4, 0xD, //
-                                  0x0, 0x0, 0x0, 0x0, 0xC, 0x2, 0x1, 0x1}));
+                                  0x0, 0x8, 0x0, 0x0, 0xC, 0x2, 0x1, 0x1}));
   QuantizeResult away = quantize(kRowsInput, 2, 8, 1, ElemFormat::E2M1,
                                  ScaleRule::Ceil, ElemRounding::TiesAway, 4);
   EXPECT_EQ(away.scales, even.scales);
   EXPECT_EQ(away.codes,
             (std::vector<uint8_t>{0x1, 0x1, 0x2, 0x5, 0x2, 0xB, 0x4, 0xD, //
-                                  0x0, 0x0, 0x0, 0x0, 0xD, 0x3, 0x1, 0x1}));
+                                  0x0, 0x8, 0x0, 0x0, 0xD, 0x3, 0x1, 0x1}));
 }
 
 TEST(Quantize, Axis1RCeil) {
@@ -194,7 +211,7 @@ TEST(Quantize, Axis1RCeil) {
   EXPECT_EQ(q.scales, (std::vector<uint8_t>{128, 124, 0, 127}));
   EXPECT_EQ(q.codes,
             (std::vector<uint8_t>{0x1, 0x2, 0x3, 0x7, 0x2, 0xB, 0x4, 0xD, //
-                                  0x0, 0x0, 0x0, 0x0, 0xE, 0x4, 0x2, 0x2}));
+                                  0x0, 0x8, 0x0, 0x0, 0xE, 0x4, 0x2, 0x2}));
 }
 
 /// A 4x2 matrix with blocks of 2 along the columns (axis 0), E2M3.
@@ -238,6 +255,24 @@ TEST(Quantize, SpecialBlocksGetZeroCodes) {
     EXPECT_TRUE(std::isnan(back[i])) << i;
   EXPECT_EQ(back[8], 1.0f);
   EXPECT_EQ(back[11], -1.0f);
+}
+
+TEST(Quantize, NegativeZeroKeepsItsSign) {
+  // As torchao: -0.0 gives the negative-zero code, in a zero block (scale
+  // 0x00) and among other values, for every format and rounding.
+  const float x[8] = {-0.0f, 0.0f, -0.0f, -0.0f, 2, -0.0f, 0.0f, -1};
+  for (ElemFormat f : {ElemFormat::E2M1, ElemFormat::E2M3, ElemFormat::E3M2,
+                       ElemFormat::E4M3, ElemFormat::E5M2}) {
+    uint8_t negativeZero = uint8_t(1u << (getFormatInfo(f).bits - 1));
+    for (ElemRounding r : {ElemRounding::NearestEven, ElemRounding::TiesAway}) {
+      QuantizeResult q = quantize(x, 1, 8, 1, f, ScaleRule::Floor, r, 4);
+      EXPECT_EQ(q.scales[0], 0x00);
+      EXPECT_EQ(q.codes[0], negativeZero);
+      EXPECT_EQ(q.codes[1], 0);
+      EXPECT_EQ(q.codes[5], negativeZero);
+      EXPECT_EQ(q.codes[6], 0);
+    }
+  }
 }
 
 TEST(Quantize, DefaultBlockSizeIs32) {

@@ -66,8 +66,10 @@ enum class ScaleRule {
   ///   amax' = f32FromBits((bits(amax) + (1 << (22 - manBits))) & 0xFF800000)
   ///   s = floor(log2(amax')) - emax   (amax' == 0 gives s = -127).
   /// For E2M1 the exponent is bumped iff amax >= 1.75 * 2^floor(log2(amax)).
-  /// If amax' overflows to the bits of +Inf (0x7F800000) it is treated as
-  /// 2^128, i.e. s = 128 - emax before clamping.
+  /// If amax' overflows to the bits of +Inf (0x7F800000; amax in the top
+  /// binade of f32/bf16 at or above the rounding threshold) its log2 is
+  /// +Inf as in seed 000's `floor(log2(amax')) - emax`, so s = 127 after the
+  /// clamp (byte 254) for every format, not 128 - emax.
   Even,
   /// NVIDIA/torchao "RCEIL": q = fl32(amax / maxFinite) (one f32 rounding),
   /// s = ceil(log2(q)) with the exact logarithm, also for a subnormal q
@@ -114,8 +116,9 @@ std::optional<ElemFormat> parseElemFormat(std::string_view name);
 double decode(ElemFormat f, uint8_t code);
 
 /// Rounds \p v to the nearest element code using \p r. Rules:
-///   - the sign bit is set iff v < 0: -0.0 encodes as +0, while a negative
-///     value that rounds to zero gives the negative-zero code;
+///   - the sign bit is the sign bit of v: -0.0 encodes as the negative-zero
+///     code (0x80 for fp8, 0x20 for fp6, 0x8 for fp4), as torchao does, and
+///     so does a negative value that rounds to zero;
 ///   - |v| is rounded on the format's grid, subnormals included, in exact
 ///     arithmetic;
 ///   - a magnitude above maxFinite after rounding saturates to +-maxFinite

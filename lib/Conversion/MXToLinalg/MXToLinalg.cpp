@@ -13,6 +13,7 @@
 #include "mx/Conversion/MXToLinalg/MXToLinalg.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/Transforms/QuantizeArith.h"
 #include "mx/Dialect/MX/Transforms/Relayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -35,244 +36,6 @@ using namespace mlir;
 using namespace mlir::mx;
 
 namespace {
-
-/// The parameters of an MX element type that the lowering needs, all derived
-/// from the type's APFloat semantics.
-struct ElementFormat {
-  unsigned bits;
-  /// Number of explicit mantissa bits.
-  int manBits;
-  /// Exponent of the smallest normal value (1 - bias).
-  int minNormalExp;
-  /// Exponent of the largest normal value (the "emax" of OCP MX).
-  int maxExp;
-  double maxFinite;
-
-  static ElementFormat get(FloatType type) {
-    const llvm::fltSemantics &sem = type.getFloatSemantics();
-    ElementFormat format;
-    format.bits = llvm::APFloat::semanticsSizeInBits(sem);
-    format.manBits = llvm::APFloat::semanticsPrecision(sem) - 1;
-    format.minNormalExp = llvm::APFloat::semanticsMinExponent(sem);
-    format.maxFinite =
-        llvm::APFloat::getLargest(sem, /*Negative=*/false).convertToDouble();
-    format.maxExp = std::ilogb(format.maxFinite);
-    return format;
-  }
-};
-
-/// Builds the arithmetic of the lowering at one insertion point.
-class MXBuilder {
-public:
-  MXBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  Value i32(int64_t v) { return constInt(b.getI32Type(), v); }
-  Value i64(int64_t v) { return constInt(b.getI64Type(), v); }
-  Value f64(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v));
-  }
-  Value constInt(Type type, int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
-  }
-
-  /// A `tensor<2^bits x f64>` constant holding the value of every code of
-  /// `type` (NaN and infinity codes included).
-  static Value buildDecodeTable(OpBuilder &b, Location loc, FloatType type) {
-    const llvm::fltSemantics &sem = type.getFloatSemantics();
-    unsigned bits = llvm::APFloat::semanticsSizeInBits(sem);
-    SmallVector<double> values;
-    for (uint64_t code = 0; code < (uint64_t{1} << bits); ++code)
-      values.push_back(
-          llvm::APFloat(sem, llvm::APInt(bits, code)).convertToDouble());
-    auto tableType =
-        RankedTensorType::get({int64_t(values.size())}, b.getF64Type());
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(tableType, ArrayRef<double>(values)));
-  }
-
-  /// The value of an element of an MX type, looked up in its decode table.
-  Value decodeElement(Value element, Value table) {
-    auto type = cast<FloatType>(element.getType());
-    Value bits = arith::BitcastOp::create(
-        b, loc, b.getIntegerType(type.getWidth()), element);
-    Value index = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
-    return tensor::ExtractOp::create(b, loc, table, index);
-  }
-
-  /// `2^e` as an f64 for an i64 `e` within the normal f64 range.
-  Value exp2(Value e) {
-    Value biased = arith::AddIOp::create(b, loc, e, i64(1023));
-    Value bits = arith::ShLIOp::create(b, loc, biased, i64(52));
-    return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
-  }
-
-  /// floor(log2(x)) for a positive normal f64 `x`, as i64 (-1023 for 0).
-  Value floorLog2(Value x) {
-    Value bits = arith::BitcastOp::create(b, loc, b.getI64Type(), x);
-    Value shifted = arith::ShRUIOp::create(b, loc, bits, i64(52));
-    Value exponent = arith::AndIOp::create(b, loc, shifted, i64(0x7FF));
-    return arith::SubIOp::create(b, loc, exponent, i64(1023));
-  }
-
-  /// The scale byte as i64 (0..255).
-  Value scaleByte(Value scale) {
-    Value byte = arith::BitcastOp::create(b, loc, b.getI8Type(), scale);
-    return arith::ExtUIOp::create(b, loc, b.getI64Type(), byte);
-  }
-
-  /// The value of an E8M0 scale: exactly 2^(s - 127), NaN for 0xFF.
-  Value decodeScale(Value scale) {
-    Value byte = scaleByte(scale);
-    Value value = exp2(arith::SubIOp::create(b, loc, byte, i64(127)));
-    Value isNaN =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, byte, i64(255));
-    return arith::SelectOp::create(b, loc, isNaN, f64(std::nan("")), value);
-  }
-
-  /// The E8M0 scale of a block with largest magnitude `amax` (f32, >= 0 or
-  /// NaN), following `rule` for the element `format`.
-  Value computeScale(Value amax, ScaleRule rule, const ElementFormat &format) {
-    Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), amax);
-    auto fields = [&](Value v) -> std::pair<Value, Value> {
-      Value e = arith::AndIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, v, i32(23)), i32(0xFF));
-      Value m = arith::AndIOp::create(b, loc, v, i32(0x7FFFFF));
-      return {e, m};
-    };
-    auto [exponent, mantissa] = fields(bits);
-    Value nonFinite = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                            exponent, i32(0xFF));
-    auto ne0 = [&](Value v) {
-      Value cmp =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, i32(0));
-      return arith::ExtUIOp::create(b, loc, b.getI32Type(), cmp);
-    };
-    Value emax = i32(format.maxExp);
-    Value s;
-    switch (rule) {
-    case ScaleRule::floor:
-      // floor(log2(amax)) - emax; subnormal amax and zero end below -127.
-      s = arith::SubIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, exponent, i32(127)), emax);
-      break;
-    case ScaleRule::ceil:
-      s = arith::SubIOp::create(
-          b, loc,
-          arith::AddIOp::create(
-              b, loc, arith::SubIOp::create(b, loc, exponent, i32(127)),
-              ne0(mantissa)),
-          emax);
-      break;
-    case ScaleRule::even: {
-      // Round amax to the element's mantissa width (half an element ulp is
-      // added to the f32 bits), then floor(log2(.)) - emax.
-      Value half = i32(1 << (22 - format.manBits));
-      Value rounded = arith::AndIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, bits, half),
-          i32(int32_t(0xFF800000u)));
-      Value e = fields(rounded).first;
-      Value overflow =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, e, i32(255));
-      Value regular = arith::SubIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, e, i32(127)), emax);
-      s = arith::SelectOp::create(b, loc, overflow, i32(128 - format.maxExp),
-                                  regular);
-      break;
-    }
-    case ScaleRule::rceil: {
-      // ceil(log2(f32(amax / max))); exact for a subnormal quotient too.
-      Value q = arith::DivFOp::create(
-          b, loc, amax,
-          arith::ConstantOp::create(
-              b, loc, b.getF32FloatAttr(float(format.maxFinite))));
-      auto [qe, qm] =
-          fields(arith::BitcastOp::create(b, loc, b.getI32Type(), q));
-      Value normal = arith::AddIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, qe, i32(127)), ne0(qm));
-      Value aboveHalf = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                              qm, i32(1 << 22));
-      Value subnormal =
-          arith::SelectOp::create(b, loc, aboveHalf, i32(-126), i32(-127));
-      Value isSubnormal =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, qe, i32(0));
-      s = arith::SelectOp::create(b, loc, isSubnormal, subnormal, normal);
-      break;
-    }
-    }
-    s = arith::MaxSIOp::create(b, loc, s, i32(-127));
-    s = arith::MinSIOp::create(b, loc, s, i32(127));
-    Value byte = arith::AddIOp::create(b, loc, s, i32(127));
-    byte = arith::SelectOp::create(b, loc, nonFinite, i32(255), byte);
-    byte = arith::TruncIOp::create(b, loc, b.getI8Type(), byte);
-    return arith::BitcastOp::create(b, loc, b.getType<Float8E8M0FNUType>(),
-                                    byte);
-  }
-
-  /// The code of `x` (f32) quantized with the block scale `scale` to
-  /// `elementType`: x * 2^-s exactly in f64, rounded to the element grid by
-  /// `rounding`, saturated to the largest finite value; code 0 in a NaN-scale
-  /// block; the sign bit is set for x < 0.
-  Value quantizeElement(Value x, Value scale, FloatType elementType,
-                        const ElementFormat &format, Rounding rounding) {
-    Value byte = scaleByte(scale);
-    Value nanBlock =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, byte, i64(255));
-    Value s = arith::SubIOp::create(b, loc, byte, i64(127));
-    Value xd = arith::ExtFOp::create(b, loc, b.getF64Type(), x);
-    Value q = arith::MulFOp::create(
-        b, loc, xd, exp2(arith::SubIOp::create(b, loc, i64(0), s)));
-    Value a = math::AbsFOp::create(b, loc, q);
-
-    // Round |q| to a multiple of the ulp of its binade (subnormals share the
-    // ulp of the smallest binade).
-    Value e =
-        arith::MaxSIOp::create(b, loc, floorLog2(a), i64(format.minNormalExp));
-    Value ulpExp = arith::SubIOp::create(b, loc, e, i64(format.manBits));
-    Value scaled = arith::MulFOp::create(
-        b, loc, a, exp2(arith::SubIOp::create(b, loc, i64(0), ulpExp)));
-    Value integral = rounding == Rounding::nearest_even
-                         ? Value(math::RoundEvenOp::create(b, loc, scaled))
-                         : Value(math::RoundOp::create(b, loc, scaled));
-    Value v = arith::MulFOp::create(b, loc, integral, exp2(ulpExp));
-    v = arith::MinimumFOp::create(b, loc, v, f64(format.maxFinite));
-
-    // Encode the grid value v >= 0: exponent and mantissa fields.
-    Value ev = floorLog2(v);
-    Value isSubnormal =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
-                              f64(std::ldexp(1.0, format.minNormalExp)));
-    Value exponentField = arith::SelectOp::create(
-        b, loc, isSubnormal, i64(0),
-        arith::AddIOp::create(b, loc, ev, i64(1 - format.minNormalExp)));
-    Value mantissaExp = arith::SelectOp::create(
-        b, loc, isSubnormal, i64(format.minNormalExp - format.manBits),
-        arith::SubIOp::create(b, loc, ev, i64(format.manBits)));
-    Value mantissa = arith::MulFOp::create(
-        b, loc, v, exp2(arith::SubIOp::create(b, loc, i64(0), mantissaExp)));
-    mantissa = arith::FPToSIOp::create(b, loc, b.getI64Type(), mantissa);
-    Value hidden = arith::SelectOp::create(b, loc, isSubnormal, i64(0),
-                                           i64(int64_t(1) << format.manBits));
-    mantissa = arith::SubIOp::create(b, loc, mantissa, hidden);
-    Value code = arith::OrIOp::create(
-        b, loc,
-        arith::ShLIOp::create(b, loc, exponentField, i64(format.manBits)),
-        mantissa);
-    Value negative = arith::CmpFOp::create(
-        b, loc, arith::CmpFPredicate::OLT, x,
-        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0)));
-    Value sign = arith::SelectOp::create(
-        b, loc, negative, i64(int64_t(1) << (format.bits - 1)), i64(0));
-    code = arith::OrIOp::create(b, loc, code, sign);
-    code = arith::SelectOp::create(b, loc, nanBlock, i64(0), code);
-    Value narrow =
-        arith::TruncIOp::create(b, loc, b.getIntegerType(format.bits), code);
-    return arith::BitcastOp::create(b, loc, elementType, narrow);
-  }
-
-private:
-  OpBuilder &b;
-  Location loc;
-};
 
 /// Sizes of `value` with dimension `axis` divided by the block size.
 static SmallVector<OpFoldResult> getBlockedSizes(OpBuilder &b, Location loc,
@@ -308,7 +71,7 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
     unsigned rank = resultType.getRank();
     MLIRContext *ctx = rewriter.getContext();
 
-    Value table = MXBuilder::buildDecodeTable(rewriter, loc, elementType);
+    Value table = MXArithBuilder::buildDecodeTable(rewriter, loc, elementType);
     Value init = tensor::EmptyOp::create(
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, op.getElements()),
         resultType.getElementType());
@@ -321,7 +84,7 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
         rewriter, loc, TypeRange{resultType},
         ValueRange{op.getElements(), op.getScales()}, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
-          MXBuilder mx(b, loc);
+          MXArithBuilder mx(b, loc);
           Value value =
               arith::MulFOp::create(b, loc, mx.decodeElement(args[0], table),
                                     mx.decodeScale(args[1]));
@@ -422,7 +185,7 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
             ValueRange{scalesInit},
             SmallVector<AffineMap>{blockedIdentity, blockedIdentity}, parallel,
             [&](OpBuilder &b, Location loc, ValueRange args) {
-              MXBuilder mx(b, loc);
+              MXArithBuilder mx(b, loc);
               linalg::YieldOp::create(
                   b, loc, ValueRange{mx.computeScale(args[0], rule, format)});
             })
@@ -443,14 +206,11 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
                                    identity},
             parallel,
             [&](OpBuilder &b, Location loc, ValueRange args) {
-              MXBuilder mx(b, loc);
-              Value x = args[0];
-              if (x.getType() != b.getF32Type())
-                x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+              MXArithBuilder mx(b, loc);
               linalg::YieldOp::create(
                   b, loc,
-                  ValueRange{mx.quantizeElement(x, args[1], elementType, format,
-                                                rounding)});
+                  ValueRange{mx.quantizeElement(args[0], args[1], elementType,
+                                                format, rounding)});
             })
             .getResult(0);
 
@@ -501,8 +261,8 @@ struct ScaledContractionLowering
 
     auto lhsType = cast<FloatType>(op.getLhs().getType().getElementType());
     auto rhsType = cast<FloatType>(op.getRhs().getType().getElementType());
-    Value lhsTable = MXBuilder::buildDecodeTable(rewriter, loc, lhsType);
-    Value rhsTable = MXBuilder::buildDecodeTable(rewriter, loc, rhsType);
+    Value lhsTable = MXArithBuilder::buildDecodeTable(rewriter, loc, lhsType);
+    Value rhsTable = MXArithBuilder::buildDecodeTable(rewriter, loc, rhsType);
     SmallVector<AffineMap> maps = {op.getLhsMap(), op.getRhsMap(),
                                    blockK(op.getLhsMap()),
                                    blockK(op.getRhsMap()), op.getAccMap()};
@@ -514,7 +274,7 @@ struct ScaledContractionLowering
                        op.getRhsScales()},
             ValueRange{wideInit}, maps, iterators,
             [&](OpBuilder &b, Location loc, ValueRange args) {
-              MXBuilder mx(b, loc);
+              MXArithBuilder mx(b, loc);
               Value product = arith::MulFOp::create(
                   b, loc, mx.decodeElement(args[0], lhsTable),
                   mx.decodeElement(args[1], rhsTable));

@@ -128,3 +128,27 @@ func.func @contraction_dynamic(%a: tensor<?x?xf6E3M2FN>, %b: tensor<?x?xf4E2M1FN
       outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// CHECK-LABEL: func.func @quantize_into
+//       CHECK:   mx.quantize_into %{{.+}} axis(1) scale(even) rounding(ties_away) : tensor<32x128xbf16> -> f4E2M1FN
+//  CHECK-SAME:     elements(%{{.+}}, %{{.+}} : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>) maps [#{{[a-z0-9]+}}, #{{[a-z0-9]+}}]
+//  CHECK-SAME:     scales(%{{.+}} : tensor<32x4xf8E8M0FNU>) maps [#{{[a-z0-9]+}}] padding [127]
+//  CHECK-SAME:     -> tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
+//       CHECK:   mx.quantize_into %{{.+}} axis(0) scale(rceil) rounding(nearest_even) : memref<64x8xf32> -> f8E4M3FN
+//  CHECK-SAME:     elements(%{{.+}} : memref<64x8xi8>) maps [#{{[a-z0-9]+}}] scales() maps [] padding []
+//   CHECK-NOT:     ->
+func.func @quantize_into(%x: tensor<32x128xbf16>, %e0: tensor<32x128xf4E2M1FN>,
+                         %t0: tensor<2x2x16x64xf4E2M1FN>, %s0: tensor<32x4xf8E8M0FNU>,
+                         %y: memref<64x8xf32>, %b: memref<64x8xi8>)
+    -> (tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>) {
+  %e, %t, %s = mx.quantize_into %x axis(1) scale(even) rounding(ties_away)
+      : tensor<32x128xbf16> -> f4E2M1FN
+      elements(%e0, %t0 : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>)
+        maps [affine_map<(m, k) -> (m, k)>,
+              affine_map<(m, k) -> (m floordiv 16, k floordiv 64, m mod 16, k mod 64)>]
+      scales(%s0 : tensor<32x4xf8E8M0FNU>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
+      -> tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
+  mx.quantize_into %y axis(0) scale(rceil) rounding(nearest_even) : memref<64x8xf32> -> f8E4M3FN
+      elements(%b : memref<64x8xi8>) maps [affine_map<(m, n) -> (m, n)>] scales() maps [] padding []
+  return %e, %t, %s : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
+}

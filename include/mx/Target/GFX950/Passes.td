@@ -136,6 +136,44 @@ def MXGFX950LowerTiledMMA
   ];
 }
 
+def MXGFX950LowerQuantize
+    : Pass<"mx-gfx950-lower-quantize", "::mlir::func::FuncOp"> {
+  let summary = "Quantize kernels: mx.quantize_into on memrefs to a gpu.launch";
+  let description = [{
+    Replaces every `mx.quantize_into` on memrefs by one `gpu.launch` (1-D,
+    `workgroup-size` threads per workgroup) in which each thread quantizes
+    one block of 32 input elements of the padded domain (or, when a sub-byte
+    destination packs another logical dimension innermost, the 2 (fp4) or 4
+    (fp6) neighbouring blocks whose codes share its bytes): it loads the
+    input once (one `vector.load` of 32 values when `axis` is the innermost,
+    unit-stride input dimension), computes the block amax, the E8M0 scale
+    and the element codes with the exact arithmetic of
+    `mx/Dialect/MX/Transforms/QuantizeArith.h` (the one shared with the CPU
+    path), and stores codes and scale bytes into every destination at the
+    positions its map gives, a run of codes that is contiguous in a
+    destination with one `vector.store`. Points of the padded domain
+    outside the input write code 0 and the scale padding byte. The
+    destinations must hold bytes (`mx-pack-to-bytes`) and have static shapes;
+    a destination whose packed bytes would be shared by two threads is an
+    error naming it.
+
+    Example: `mx.quantize_into %x ... : memref<128x512xbf16> -> f4E2M1FN
+    elements(%e : memref<1x2x2x4x2x4x16x16xi8>) ... scales(%s :
+    memref<1x2x2x4x16x4x2xi8>) ...` becomes a `gpu.launch` of 8 workgroups
+    of 256 threads (one per block of 32 K values of a row).
+  }];
+  let options = [
+    Option<"workgroupSize", "workgroup-size", "int64_t", "256",
+           "Threads per workgroup of the quantize kernels">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def MXGFX950LinkCodeObjects
     : Pass<"mx-gfx950-link-code-objects", "::mlir::ModuleOp"> {
   let summary = "Assemble and link the gfx950 assembly of gpu.binary ops into code objects";

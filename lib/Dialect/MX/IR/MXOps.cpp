@@ -133,6 +133,162 @@ LogicalResult QuantizeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// QuantizeIntoOp
+//===----------------------------------------------------------------------===//
+
+AffineMap QuantizeIntoOp::getDestinationMap(unsigned index) {
+  unsigned numElements = getElements().size();
+  ArrayAttr maps = index < numElements ? getElementMaps() : getScaleMaps();
+  return cast<AffineMapAttr>(
+             maps[index < numElements ? index : index - numElements])
+      .getValue();
+}
+
+FailureOr<SmallVector<int64_t>>
+QuantizeIntoOp::getPaddedDomain(unsigned index) {
+  AffineMap map = getDestinationMap(index);
+  Value dest = getDpsInits()[index];
+  SmallVector<int64_t> shape(cast<ShapedType>(dest.getType()).getShape());
+  // An i8 destination of sub-byte elements counts bytes innermost.
+  Type elementType = getElementType();
+  if (index < getElements().size() && isSubByteType(elementType) &&
+      !shape.empty() && ShapedType::isStatic(shape.back()) &&
+      getElementTypeOrSelf(dest.getType()).isInteger(8))
+    shape.back() = shape.back() * 8 / elementType.getIntOrFloatBitWidth();
+  SmallVector<int64_t> domain;
+  for (unsigned d = 0; d < map.getNumDims(); ++d) {
+    std::optional<int64_t> size;
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+        if (dim.getPosition() == d) {
+          size = shape[r];
+          break;
+        }
+      }
+      auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+      if (!binary || binary.getKind() != AffineExprKind::FloorDiv)
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(binary.getLHS());
+      auto tile = dyn_cast<AffineConstantExpr>(binary.getRHS());
+      if (dim && tile && dim.getPosition() == d && tile.getValue() > 0) {
+        size = ShapedType::isDynamic(shape[r]) ? ShapedType::kDynamic
+                                               : shape[r] * tile.getValue();
+        break;
+      }
+    }
+    if (!size)
+      return failure();
+    domain.push_back(*size);
+  }
+  return domain;
+}
+
+MutableOperandRange QuantizeIntoOp::getDpsInitsMutable() {
+  return MutableOperandRange(getOperation(), 1,
+                             getElements().size() + getScales().size());
+}
+
+void QuantizeIntoOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &operand : getOperation()->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    if (operand.getOperandNumber() == 0)
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+    else
+      effects.emplace_back(MemoryEffects::Write::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  }
+}
+
+LogicalResult QuantizeIntoOp::verify() {
+  auto inputType = cast<ShapedType>(getInput().getType());
+  bool onTensors = isa<RankedTensorType>(inputType);
+  for (Value dest : getDpsInits())
+    if (isa<RankedTensorType>(dest.getType()) != onTensors)
+      return emitOpError()
+             << "expects the input and all destinations to be tensors, or all "
+                "memrefs";
+  if (onTensors) {
+    if (getResults().getTypes() != getDpsInits().getTypes())
+      return emitOpError()
+             << "on tensors, expected one result per destination, of its type";
+  } else if (!getResults().empty()) {
+    return emitOpError() << "on memrefs, expected no results";
+  }
+  if (getDpsInits().empty())
+    return emitOpError() << "expects at least one destination";
+  Type floatElem = inputType.getElementType();
+  if (!isa<BFloat16Type, Float16Type, Float32Type>(floatElem))
+    return emitOpError() << "input element type must be bf16, f16 or f32, got "
+                         << floatElem;
+  Type elementType = getElementType();
+  if (!isMXElementType(elementType))
+    return emitOpError() << "element_type must be an MX element type ("
+                         << kMXElementTypeList << "), got " << elementType;
+  int64_t rank = inputType.getRank();
+  int64_t axis = getAxis();
+  if (rank == 0)
+    return emitOpError() << "input must have rank at least 1";
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis
+                         << " is out of range for input of rank " << rank;
+  int64_t axisSize = inputType.getDimSize(axis);
+  if (ShapedType::isStatic(axisSize) && axisSize % kBlockSize != 0)
+    return emitOpError() << "input size " << axisSize << " along axis " << axis
+                         << " is not a multiple of the block size "
+                         << kBlockSize;
+  if (getElementMaps().size() != getElements().size() ||
+      getScaleMaps().size() != getScales().size() ||
+      getScalePadding().size() != getScales().size())
+    return emitOpError() << "expects one map per destination and one padding "
+                            "byte per scales destination";
+  for (int64_t byte : getScalePadding())
+    if (byte < 0 || byte > 255)
+      return emitOpError() << "scale padding " << byte << " is not a byte";
+  SmallVector<int64_t> blocked(inputType.getShape());
+  if (ShapedType::isStatic(axisSize))
+    blocked[axis] = axisSize / kBlockSize;
+  for (auto [index, dest] : llvm::enumerate(getDpsInits())) {
+    bool isElements = index < getElements().size();
+    StringRef name = isElements ? "elements" : "scales";
+    auto type = cast<ShapedType>(dest.getType());
+    Type destElem = type.getElementType();
+    Type expected =
+        isElements ? elementType : Type(Float8E8M0FNUType::get(getContext()));
+    if (destElem != expected && !destElem.isInteger(8))
+      return emitOpError() << name << " destination #" << index
+                           << " must have element type " << expected
+                           << " or i8 (bytes), got " << destElem;
+    AffineMap map = getDestinationMap(index);
+    if (map.getNumDims() != rank || map.getNumSymbols() != 0 ||
+        map.getNumResults() != type.getRank())
+      return emitOpError() << "map of " << name << " destination #" << index
+                           << " must have " << rank
+                           << " dimensions, no symbols and " << type.getRank()
+                           << " results, got " << AffineMapAttr::get(map);
+    FailureOr<SmallVector<int64_t>> domain = getPaddedDomain(index);
+    if (failed(domain))
+      return emitOpError()
+             << "map of " << name << " destination #" << index
+             << " must use every dimension as `d` or `d floordiv T`: "
+             << AffineMapAttr::get(map);
+    ArrayRef<int64_t> logical =
+        isElements ? inputType.getShape() : ArrayRef<int64_t>(blocked);
+    for (auto [padded, size] : llvm::zip_equal(*domain, logical))
+      if (ShapedType::isStatic(padded) && ShapedType::isStatic(size) &&
+          padded < size)
+        return emitOpError()
+               << name << " destination #" << index << " covers "
+               << formatShape(*domain) << ", less than the logical shape "
+               << formatShape(logical);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // DequantizeOp
 //===----------------------------------------------------------------------===//
 

@@ -18,6 +18,21 @@ using namespace mlir;
 using namespace mlir::bufferization;
 using namespace mlir::mx;
 
+/// The buffers of all operands of `op`.
+static FailureOr<SmallVector<Value>>
+getOperandBuffers(Operation *op, RewriterBase &rewriter,
+                  const BufferizationOptions &options,
+                  BufferizationState &state) {
+  SmallVector<Value> buffers;
+  for (Value operand : op->getOperands()) {
+    FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
+    if (failed(buffer))
+      return failure();
+    buffers.push_back(*buffer);
+  }
+  return buffers;
+}
+
 namespace {
 /// Reads every operand, writes acc in place; the result is acc's buffer.
 struct TiledScaledMMAOpInterface
@@ -34,13 +49,11 @@ struct TiledScaledMMAOpInterface
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto mma = cast<TiledScaledMMAOp>(op);
-    SmallVector<Value> buffers;
-    for (Value operand : op->getOperands()) {
-      FailureOr<Value> buffer = getBuffer(rewriter, operand, options, state);
-      if (failed(buffer))
-        return failure();
-      buffers.push_back(*buffer);
-    }
+    FailureOr<SmallVector<Value>> operandBuffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(operandBuffers))
+      return failure();
+    SmallVector<Value> &buffers = *operandBuffers;
     rewriter.setInsertionPoint(op);
     auto bufferized = TiledScaledMMAOp::create(
         rewriter, op->getLoc(), TypeRange{}, buffers[0], buffers[1], buffers[2],
@@ -54,11 +67,47 @@ struct TiledScaledMMAOpInterface
     return success();
   }
 };
+
+/// Reads the input, only writes the destinations; the results are their
+/// buffers.
+struct QuantizeIntoOpInterface
+    : public DstBufferizableOpInterfaceExternalModel<QuantizeIntoOpInterface,
+                                                     QuantizeIntoOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
+                              const AnalysisState &state) const {
+    return opOperand.getOperandNumber() == 0;
+  }
+
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto quantize = cast<QuantizeIntoOp>(op);
+    FailureOr<SmallVector<Value>> operandBuffers =
+        getOperandBuffers(op, rewriter, options, state);
+    if (failed(operandBuffers))
+      return failure();
+    SmallVector<Value> &buffers = *operandBuffers;
+    unsigned numElements = quantize.getElements().size();
+    ArrayRef<Value> all(buffers);
+    ArrayRef<Value> elements = all.slice(1, numElements);
+    ArrayRef<Value> scales = all.drop_front(1 + numElements);
+    rewriter.setInsertionPoint(op);
+    QuantizeIntoOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
+                           elements, scales, quantize.getAxisAttr(),
+                           quantize.getScaleAttr(), quantize.getRoundingAttr(),
+                           quantize.getElementTypeAttr(),
+                           quantize.getElementMaps(), quantize.getScaleMaps(),
+                           quantize.getScalePaddingAttr());
+    replaceOpWithBufferizedValues(rewriter, op, all.drop_front());
+    return success();
+  }
+};
 } // namespace
 
 void mx::registerBufferizableOpInterfaceExternalModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
     TiledScaledMMAOp::attachInterface<TiledScaledMMAOpInterface>(*ctx);
+    QuantizeIntoOp::attachInterface<QuantizeIntoOpInterface>(*ctx);
   });
 }

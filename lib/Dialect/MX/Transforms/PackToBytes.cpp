@@ -418,14 +418,29 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
                                             transpose.getInit(), perm));
     return success();
   }
+  if (auto quantize = dyn_cast<QuantizeIntoOp>(op)) {
+    // The destinations (e.g. tensor.empty) are bytes now; the maps keep
+    // counting elements.
+    SmallVector<Type> types;
+    for (Value init : quantize.getDpsInits())
+      types.push_back(init.getType());
+    auto replacement = QuantizeIntoOp::create(
+        builder, loc, types, quantize.getInput(), quantize.getElements(),
+        quantize.getScales(), quantize.getAxisAttr(), quantize.getScaleAttr(),
+        quantize.getRoundingAttr(), quantize.getElementTypeAttr(),
+        quantize.getElementMaps(), quantize.getScaleMaps(),
+        quantize.getScalePaddingAttr());
+    replace(op, replacement);
+    return success();
+  }
   if (isa<linalg::PackOp, linalg::UnPackOp>(op))
     return op->emitOpError()
            << "on an MX tensor must be lowered (mx-lower-relayouts) before "
               "packing to bytes";
   return op->emitOpError() << "cannot operate on " << elementType
                            << " data stored as bytes (mx-pack-to-bytes "
-                              "supports the relayout ops and "
-                              "mx.tiled_scaled_mma)";
+                              "supports the relayout ops, "
+                              "mx.tiled_scaled_mma and mx.quantize_into)";
 }
 
 LogicalResult FunctionPacker::run() {

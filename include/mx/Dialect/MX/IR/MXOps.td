@@ -20,6 +20,9 @@ include "mlir/Interfaces/TilingInterface.td"
 class MX_Op<string mnemonic, list<Trait> traits = []>
     : Op<MX_Dialect, mnemonic, traits>;
 
+def MX_RankedTensorOrMemRef : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
+    "ranked tensor or memref">;
+
 //===----------------------------------------------------------------------===//
 // QuantizeOp
 //===----------------------------------------------------------------------===//
@@ -45,7 +48,13 @@ def MX_QuantizeOp : MX_Op<"quantize", [Pure]> {
       saturate to it (also for `f8E4M3FN`/`f8E5M2`: no Inf/NaN is produced);
     * element subnormals are kept, values below half the smallest subnormal
       become a zero of the value's sign;
-    * the sign bit is set for negative values only, so `-0.0` encodes as `+0`.
+    * the sign bit of an element is the sign bit of its input, so `-0.0`
+      encodes as the negative-zero code (`0x80` for fp8, `0x20` for fp6, `0x8`
+      for fp4), as torchao does;
+    * with `scale(even)`, a block amax whose rounding carries into the f32
+      exponent 255 (the top binade of bf16, e.g. its largest finite value)
+      gets the scale byte 254 for every element type: seed 000's
+      `floor(log2(+Inf)) - emax` clamped to 127.
 
     Example (the seed 000 MXFP4 quantizer, rowwise):
 
@@ -63,6 +72,84 @@ def MX_QuantizeOp : MX_Op<"quantize", [Pure]> {
     attr-dict `:` type($input) `->` type($elements) `,` type($scales)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeIntoOp
+//===----------------------------------------------------------------------===//
+
+def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "quantize once, writing elements and scales in given layouts";
+  let description = [{
+    Computes `mx.quantize` of `input` (same `axis`, `scale`, `rounding`,
+    element type `element_type`, block size 32, same special-value rules)
+    and writes the element codes into every `elements` destination and the
+    scale bytes into every `scales` destination, each in its own layout: the
+    destination's affine map (`element_maps`, `scale_maps`) sends the
+    logical index of an element (the input's index space) or of a scale (the
+    input's index space with `axis` divided by 32) to its position in the
+    destination. The identity map is the plain row-major layout; a data-tiled
+    layout (what `linalg.pack` + `tensor.expand_shape` + `linalg.transpose`
+    produce, see `mx-fuse-quantize-relayouts`) or a library's layout is a map
+    of `floordiv`/`mod` expressions.
+
+    Every logical dimension `d` must appear in each map either as the result
+    `d` or as `d floordiv T` (its outer tile index): the map then covers the
+    padded domain `[0, size * T)` of `d`, and every point of the padded
+    domain outside the input is padding: element code 0, and for scales the
+    byte `scale_padding[j]` of destination `j` (0x7F, 2^0, for a GEMM
+    operand). A map must send the padded domain one-to-one onto its
+    destination, so that every destination byte is written.
+
+    A destination may be given as `i8` holding bytes: fp8 and E8M0 one per
+    element, fp4/fp6 packed along the innermost destination dimension (which
+    then counts bytes; element `i` of a row in bits `[w*i, w*i + w)`), as
+    `mx-pack-to-bytes` stores them. Maps always count elements.
+
+    On tensors the op returns the filled destinations (elements first, then
+    scales); on memrefs it writes them and has no result.
+
+    Example (a rowwise fp4 quantize written plain and in a 16x16 tiled
+    layout with K tiles of 64):
+
+    ```mlir
+    %e, %t, %s = mx.quantize_into %x axis(1) scale(even) rounding(ties_away)
+        : tensor<32x128xbf16> -> f4E2M1FN
+        elements(%e0, %t0 : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>)
+          maps [affine_map<(m, k) -> (m, k)>,
+                affine_map<(m, k) -> (m floordiv 16, k floordiv 64, m mod 16, k mod 64)>]
+        scales(%s0 : tensor<32x4xf8E8M0FNU>) maps [affine_map<(m, kb) -> (m, kb)>]
+          padding [127]
+        -> tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
+    ```
+  }];
+  let arguments = (ins MX_RankedTensorOrMemRef:$input,
+      Variadic<MX_RankedTensorOrMemRef>:$elements,
+      Variadic<MX_RankedTensorOrMemRef>:$scales, I64Attr:$axis,
+      MX_ScaleRuleAttr:$scale, MX_RoundingAttr:$rounding,
+      TypeAttr:$element_type, AffineMapArrayAttr:$element_maps,
+      AffineMapArrayAttr:$scale_maps, DenseI64ArrayAttr:$scale_padding);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $input `axis` `(` $axis `)` `scale` `(` $scale `)` `rounding` `(`
+    $rounding `)` `:` type($input) `->` $element_type
+    `elements` `(` ($elements^ `:` type($elements))? `)` `maps` $element_maps
+    `scales` `(` ($scales^ `:` type($scales))? `)` `maps` $scale_maps
+    `padding` $scale_padding attr-dict (`->` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The padded logical domain that the map of destination `index` (its
+    /// position among all destinations: elements, then scales) covers, from
+    /// the sizes of its outer (tile index) dimensions; fails unless every
+    /// logical dimension appears as `d` or `d floordiv T`. Dynamic where the
+    /// destination size is dynamic.
+    FailureOr<SmallVector<int64_t>> getPaddedDomain(unsigned index);
+    /// The map of destination `index` (elements, then scales).
+    AffineMap getDestinationMap(unsigned index);
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -227,9 +314,6 @@ def MX_UnsetEncodingOp : MX_Op<"unset_encoding", [Pure]> {
 //===----------------------------------------------------------------------===//
 // TiledScaledMMAOp
 //===----------------------------------------------------------------------===//
-
-def MX_RankedTensorOrMemRef : AnyTypeOf<[AnyRankedTensor, AnyMemRef],
-    "ranked tensor or memref">;
 
 def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     DeclareOpInterfaceMethods<DestinationStyleOpInterface>,

@@ -220,6 +220,39 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MXFuseQuantizeRelayouts : Pass<"mx-fuse-quantize-relayouts"> {
+  let summary = "Quantize straight into the layouts that consume the results";
+  let description = [{
+    Replaces every `mx.quantize` by one `mx.quantize_into` that reads the
+    input once and writes each result where its consumers want it: a result
+    whose use is a relayout chain `linalg.pack` (constant padding),
+    optionally followed by `tensor.expand_shape` and `linalg.transpose` (what
+    `mx-materialize-encodings` makes of `mx.set_encoding` with the layout the
+    target resolved) gets a destination in the chain's final layout, with the
+    map composed from the chain's ops (outer tile index `d floordiv T`, inner
+    index `d mod T`, expanded and permuted), and the chain disappears. Other
+    uses (e.g. a returned quantized tensor) read a destination in the plain
+    layout (identity map). Scales keep the pack's padding byte.
+
+    No swizzle is restated here: the maps are read off the relayout ops that
+    the layout's one swizzle function produced.
+
+    Example:
+
+    ```mlir
+    %e, %s = mx.quantize %x axis(1) scale(even) rounding(ties_away)
+        : tensor<128x512xbf16> -> tensor<128x512xf4E2M1FN>, tensor<128x16xf8E8M0FNU>
+    %p = linalg.pack %e padding_value(%c0 : f4E2M1FN) inner_dims_pos = [0, 1]
+        inner_tiles = [128, 256] into %d : ... -> tensor<1x2x128x256xf4E2M1FN>
+    ```
+
+    becomes `mx.quantize_into %x ... elements(%d : tensor<1x2x128x256xf4E2M1FN>)
+    maps [affine_map<(d0, d1) -> (d0 floordiv 128, d1 floordiv 256, d0 mod 128,
+    d1 mod 256)>] scales(...)`.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   let summary = "Store MX element and scale tensors as (packed) bytes";
   let description = [{
@@ -239,8 +272,9 @@ def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
     their logical type in the `mx.packed_type` argument or result attribute),
     `arith.constant`, `tensor.empty`, `tensor.pad` (constant padding),
     `tensor.expand_shape`, `tensor.collapse_shape`, `tensor.extract_slice`,
-    `tensor.insert_slice`, `tensor.cast`, `linalg.transpose` and
-    `mx.tiled_scaled_mma` (which accepts byte operands). For sub-byte types
+    `tensor.insert_slice`, `tensor.cast`, `linalg.transpose`,
+    `mx.tiled_scaled_mma` and `mx.quantize_into` (which accept byte
+    operands). For sub-byte types
     every op must keep the innermost dimension innermost and cut it only at
     byte boundaries; an op that does not (e.g. a transpose that moves K of an
     fp4 `K x N` weight away from the innermost position) is an error naming

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Static metrics of the fused quantize kernel of the seed activation.
+
+Compiles bench/quantize_seed_activation.mlir (10000 x 16384 bf16 quantized to
+MXFP4 with seed 000's recipe, straight into the seed GEMM's operand layout:
+16x16x128, intrinsics 16 x 4 x 2, 1 x 4 waves) with mx-gfx950-pipeline and
+reports, read off the generated code:
+
+  * dispatches that touch the bf16 activation (the quantize) and in all;
+  * bytes read and written per element of the activation: each thread's
+    loads of the input and stores to the destinations (vector and scalar
+    memref ops, sized by their types) times the threads that execute them
+    (the load sits under the thread's in-bounds test, so padding rows read
+    nothing; every live thread stores, padding included), divided by M * K;
+  * the kernel's registers, scratch, spills and code size (kernel report of
+    the ISA);
+  * the predicted time of the dispatch if it moves exactly those bytes at
+    8 TB/s (MI355X HBM3E peak; no other limit modelled).
+
+usage: bench/quantize_metrics.py [--mx-opt build/bin/mx-opt]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM = os.path.join(ROOT, "bench", "quantize_seed_activation.mlir")
+OPTIONS = ("intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 "
+           "intrinsics-k=2 subgroups-n=4")
+M, K = 10000, 16384
+HBM_BYTES_PER_S = 8e12
+
+TYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i8": 1}
+
+
+def vector_bytes(text):
+    """Bytes of a `vector<NxT>` or scalar element type T."""
+    match = re.search(r"vector<(\d+)x(\w+)>", text)
+    if match:
+        return int(match.group(1)) * TYPE_BYTES[match.group(2)]
+    match = re.search(r"memref<[0-9x]+x(\w+)>", text)
+    return TYPE_BYTES[match.group(1)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mx-opt",
+                        default=os.path.join(ROOT, "build", "bin", "mx-opt"))
+    args = parser.parse_args()
+
+    gpu = subprocess.run(
+        [args.mx_opt, PROGRAM, f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
+        check=True, capture_output=True, text=True).stdout
+    launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
+    activation = f"memref<{M}x{K}xbf16>"
+    quantize_launches = [l for l in launches if activation in l]
+    kernel_name = re.search(r"@(\w+)::", quantize_launches[0]).group(1)
+    kernel = gpu[gpu.index(f"gpu.func @{kernel_name}("):]
+    kernel = kernel[:kernel.index("gpu.return")]
+
+    live = int(re.search(r"arith.cmpi ult, %\S+, %c(\d+) : index",
+                         kernel).group(1))
+    # Threads whose block is inside the activation: one per 32 elements.
+    in_bounds = M * K // 32
+    read_per_thread = sum(
+        vector_bytes(l) for l in kernel.splitlines()
+        if ("vector.load" in l or "memref.load" in l) and activation in l)
+    write_per_thread = sum(
+        vector_bytes(l) for l in kernel.splitlines()
+        if ("vector.store" in l or "memref.store" in l) and "xi8>" in l)
+    read = read_per_thread * in_bounds
+    written = write_per_thread * live
+
+    isa = subprocess.run(
+        [args.mx_opt, PROGRAM, f"--mx-gfx950-pipeline=output=isa {OPTIONS}",
+         "--mx-gfx950-kernel-report", "-o", os.devnull],
+        check=True, capture_output=True, text=True).stdout
+    report = isa[isa.index(f"kernel {kernel_name}"):]
+    report = report[:report.index("\n", report.index("direct_to_lds_loads"))]
+    stats = dict(re.findall(r"^\s+(\w+): (\d+)", report, re.M))
+
+    elements = M * K
+    print(f"seed activation {M}x{K} bf16 -> MXFP4 (EVEN, ties-away) in the "
+          f"seed GEMM's operand layout")
+    print(f"  dispatches reading the activation: {len(quantize_launches)} "
+          f"(program: {len(launches)}: quantize, GEMM, result unpack)")
+    print(f"  threads: {live} live ({in_bounds} inside the activation, "
+          f"{live - in_bounds} padding rows {M}..{live * 32 // K - 1})")
+    print(f"  per thread: {read_per_thread} B loaded, {write_per_thread} B "
+          f"stored")
+    print(f"  bytes read per element: {read / elements:.4f} "
+          f"(target 2)")
+    print(f"  bytes written per element: {written / elements:.4f} "
+          f"(target 0.5 + 1/32 = 0.53125; the layout pads M to "
+          f"{live * 32 // K}: x{live * 32 / (K * M):.4f})")
+    print(f"  registers: {stats['vgprs']} VGPRs, {stats['agprs']} AGPRs, "
+          f"{stats['sgprs']} SGPRs; scratch {stats['scratch_bytes']} B, "
+          f"spills {stats['vgpr_spills']} VGPR / {stats['sgpr_spills']} "
+          f"SGPR; occupancy {stats['waves_per_simd']} waves/SIMD; code "
+          f"{stats['code_bytes']} B ({stats['instructions']} instructions)")
+    total = read + written
+    print(f"  bytes moved: {total / 1e6:.1f} MB -> {total / HBM_BYTES_PER_S * 1e6:.1f} us "
+          f"at 8 TB/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+//===- FuseQuantizeRelayouts.cpp - mx-fuse-quantize-relayouts -------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns mx.quantize into mx.quantize_into, writing each result directly in
+// the layout of the relayout chain (linalg.pack [+ tensor.expand_shape]
+// [+ linalg.transpose]) that consumes it. The destination maps are composed
+// from the chain's ops, so the layout's swizzle is never restated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXFUSEQUANTIZERELAYOUTS
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+using namespace mlir::mx;
+
+namespace {
+/// A relayout chain that consumes a quantize result, as a destination.
+struct FusedChain {
+  /// The chain's last value, replaced by the new op's result.
+  Value result;
+  /// Logical index -> destination index.
+  AffineMap map;
+  /// The pack's padding value as a bit pattern.
+  uint64_t padding = 0;
+  /// The ops to erase, last first.
+  SmallVector<Operation *> ops;
+};
+} // namespace
+
+/// The map of a linalg.pack: outer tile indices `d floordiv T` (or `d` for
+/// untiled dimensions) in `outer_dims_perm` order, then `d mod T`.
+static FailureOr<AffineMap> getPackMap(linalg::PackOp pack) {
+  MLIRContext *ctx = pack.getContext();
+  int64_t rank = pack.getSourceRank();
+  SmallVector<int64_t> tiles = pack.getStaticTiles();
+  if (llvm::any_of(tiles, ShapedType::isDynamic))
+    return failure();
+  ArrayRef<int64_t> innerDims = pack.getInnerDimsPos();
+  ArrayRef<int64_t> outerPerm = pack.getOuterDimsPerm();
+  SmallVector<AffineExpr> results;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t d = outerPerm.empty() ? i : outerPerm[i];
+    AffineExpr expr = getAffineDimExpr(d, ctx);
+    const auto *it = llvm::find(innerDims, d);
+    if (it != innerDims.end())
+      expr = expr.floorDiv(tiles[it - innerDims.begin()]);
+    results.push_back(expr);
+  }
+  for (auto [d, tile] : llvm::zip_equal(innerDims, tiles))
+    results.push_back(getAffineDimExpr(d, ctx) % tile);
+  return AffineMap::get(rank, 0, results, ctx);
+}
+
+/// The map of a tensor.expand_shape: source index -> expanded index.
+static FailureOr<AffineMap> getExpandMap(tensor::ExpandShapeOp expand) {
+  MLIRContext *ctx = expand.getContext();
+  ArrayRef<int64_t> shape = expand.getResultType().getShape();
+  SmallVector<AffineExpr> results;
+  for (auto [d, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    AffineExpr source = getAffineDimExpr(d, ctx);
+    for (auto [i, e] : llvm::enumerate(group)) {
+      int64_t inner = 1;
+      for (int64_t f : ArrayRef<int64_t>(group).drop_front(i + 1)) {
+        if (ShapedType::isDynamic(shape[f]))
+          return failure();
+        inner *= shape[f];
+      }
+      AffineExpr expr = source.floorDiv(inner);
+      if (i != 0) {
+        if (ShapedType::isDynamic(shape[e]))
+          return failure();
+        expr = expr % shape[e];
+      }
+      results.push_back(expr);
+    }
+  }
+  return AffineMap::get(expand.getSrcType().getRank(), 0, results, ctx);
+}
+
+/// The only user of `value`, if it has exactly one.
+static Operation *getOnlyUser(Value value) {
+  return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
+}
+
+/// Matches pack [+ expand_shape] [+ transpose] starting at `pack`.
+static std::optional<FusedChain> matchChain(linalg::PackOp pack) {
+  FailureOr<AffineMap> map = getPackMap(pack);
+  Value padding = pack.getPaddingValue();
+  FloatAttr padAttr;
+  if (failed(map) ||
+      (padding && !matchPattern(padding, m_Constant(&padAttr))) ||
+      !pack.hasPureTensorSemantics())
+    return std::nullopt;
+  FusedChain chain;
+  chain.padding =
+      padAttr ? padAttr.getValue().bitcastToAPInt().getZExtValue() : 0;
+  chain.map = *map;
+  chain.result = pack.getResult();
+  chain.ops.push_back(pack);
+  if (auto expand =
+          dyn_cast_or_null<tensor::ExpandShapeOp>(getOnlyUser(chain.result))) {
+    FailureOr<AffineMap> expandMap = getExpandMap(expand);
+    if (failed(expandMap) || !expand.getResultType().hasStaticShape())
+      return chain;
+    chain.map = expandMap->compose(chain.map);
+    chain.result = expand.getResult();
+    chain.ops.push_back(expand);
+    if (auto transpose =
+            dyn_cast_or_null<linalg::TransposeOp>(getOnlyUser(chain.result))) {
+      chain.map = AffineMap::getPermutationMap(transpose.getPermutation(),
+                                               transpose.getContext())
+                      .compose(chain.map);
+      chain.result = transpose.getResult()[0];
+      chain.ops.push_back(transpose);
+    }
+  }
+  chain.map = simplifyAffineMap(chain.map);
+  return chain;
+}
+
+/// Rewrites one quantize into a quantize_into (nothing to do when its
+/// results are unused).
+static void fuse(QuantizeOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  unsigned rank = op.getInput().getType().getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+
+  // Destinations of each result: the chains that consume it, then the plain
+  // layout if anything else uses it.
+  struct Destinations {
+    SmallVector<FusedChain> chains;
+    bool plain = false;
+  };
+  auto collect = [&](Value result, bool isScales) {
+    Destinations dests;
+    for (Operation *user : result.getUsers()) {
+      auto pack = dyn_cast<linalg::PackOp>(user);
+      std::optional<FusedChain> chain;
+      if (pack && pack.getSource() == result)
+        chain = matchChain(pack);
+      // Element padding must be the zero code: padded points quantize 0.
+      // Dynamic tiled shapes stay with the separate relayout.
+      if (chain && (isScales || chain->padding == 0) &&
+          cast<RankedTensorType>(chain->result.getType()).hasStaticShape())
+        dests.chains.push_back(std::move(*chain));
+      else
+        dests.plain = true;
+    }
+    return dests;
+  };
+  Destinations elements = collect(op.getElements(), false);
+  Destinations scales = collect(op.getScales(), true);
+
+  SmallVector<Value> elementInits, scaleInits;
+  SmallVector<Attribute> elementMaps, scaleMaps;
+  SmallVector<int64_t> scalePadding;
+  // A fresh destination at the quantize (the chain's own init is defined
+  // after it).
+  auto destFor = [&](FusedChain &chain) {
+    auto type = cast<RankedTensorType>(chain.result.getType());
+    return Value(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                         type.getElementType()));
+  };
+  for (FusedChain &chain : elements.chains) {
+    elementInits.push_back(destFor(chain));
+    elementMaps.push_back(AffineMapAttr::get(chain.map));
+  }
+  if (elements.plain) {
+    elementInits.push_back(tensor::EmptyOp::create(
+        b, loc, tensor::getMixedSizes(b, loc, op.getInput()),
+        op.getElements().getType().getElementType()));
+    elementMaps.push_back(AffineMapAttr::get(identity));
+  }
+  for (FusedChain &chain : scales.chains) {
+    scaleInits.push_back(destFor(chain));
+    scaleMaps.push_back(AffineMapAttr::get(chain.map));
+    scalePadding.push_back(int64_t(chain.padding));
+  }
+  if (scales.plain) {
+    SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(b, loc, op.getInput());
+    AffineExpr d0 = b.getAffineDimExpr(0);
+    sizes[op.getAxis()] = affine::makeComposedFoldedAffineApply(
+        b, loc, d0.floorDiv(kBlockSize), {sizes[op.getAxis()]});
+    scaleInits.push_back(tensor::EmptyOp::create(
+        b, loc, sizes, op.getScales().getType().getElementType()));
+    scaleMaps.push_back(AffineMapAttr::get(identity));
+    scalePadding.push_back(0x7F);
+  }
+  if (elementInits.empty() && scaleInits.empty())
+    return;
+
+  SmallVector<Type> resultTypes;
+  for (Value init : llvm::concat<Value>(elementInits, scaleInits))
+    resultTypes.push_back(init.getType());
+  auto fused = QuantizeIntoOp::create(
+      b, loc, resultTypes, op.getInput(), elementInits, scaleInits,
+      op.getAxisAttr(), op.getScaleAttr(), op.getRoundingAttr(),
+      TypeAttr::get(op.getElements().getType().getElementType()),
+      b.getArrayAttr(elementMaps), b.getArrayAttr(scaleMaps),
+      b.getDenseI64ArrayAttr(scalePadding));
+
+  unsigned next = 0;
+  auto replace = [&](Destinations &dests, Value original) {
+    for (FusedChain &chain : dests.chains) {
+      chain.result.replaceAllUsesWith(fused.getResult(next++));
+      for (Operation *dead : llvm::reverse(chain.ops))
+        if (dead->use_empty())
+          dead->erase();
+    }
+    if (dests.plain)
+      original.replaceAllUsesWith(fused.getResult(next++));
+  };
+  replace(elements, op.getElements());
+  replace(scales, op.getScales());
+  op->erase();
+}
+
+namespace {
+struct FuseQuantizeRelayoutsPass
+    : public mx::impl::MXFuseQuantizeRelayoutsBase<FuseQuantizeRelayoutsPass> {
+  void runOnOperation() override {
+    SmallVector<QuantizeOp> ops;
+    getOperation()->walk([&](QuantizeOp op) { ops.push_back(op); });
+    for (QuantizeOp op : ops)
+      fuse(op);
+  }
+};
+} // namespace

@@ -1,0 +1,87 @@
+// RUN: mx-opt %s -split-input-file -verify-diagnostics
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @mixed(%x: tensor<4x64xbf16>, %e: memref<4x64xf4E2M1FN>, %s: tensor<4x2xf8E8M0FNU>) {
+  // expected-error @+1 {{'mx.quantize_into' op expects the input and all destinations to be tensors, or all memrefs}}
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : memref<4x64xf4E2M1FN>) maps [#id] scales(%s : tensor<4x2xf8E8M0FNU>) maps [#id] padding [127]
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @element_type(%x: tensor<4x64xbf16>, %e: tensor<4x64xf8E4M3FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 must have element type 'f4E2M1FN' or i8 (bytes), got 'f8E4M3FN'}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x64xf8E4M3FN>) maps [#id] scales() maps [] padding []
+      -> tensor<4x64xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @map_rank(%x: tensor<4x64xbf16>, %e: tensor<4x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op map of elements destination #0 must have 2 dimensions, no symbols and 2 results, got affine_map<(d0, d1) -> (d0)>}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x64xf4E2M1FN>) maps [affine_map<(m, k) -> (m)>] scales() maps [] padding []
+      -> tensor<4x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @map_dims(%x: tensor<4x64xbf16>, %e: tensor<4x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op map of elements destination #0 must use every dimension as `d` or `d floordiv T`: affine_map<(d0, d1) -> (d0, d1 mod 64)>}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x64xf4E2M1FN>) maps [affine_map<(m, k) -> (m, k mod 64)>] scales() maps [] padding []
+      -> tensor<4x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @too_small(%x: tensor<4x64xbf16>, %e: tensor<4x32xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 covers [4, 32], less than the logical shape [4, 64]}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x32xf4E2M1FN>) maps [#id] scales() maps [] padding []
+      -> tensor<4x32xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @padding_count(%x: tensor<4x64xbf16>, %s: tensor<4x2xf8E8M0FNU>) {
+  // expected-error @+1 {{'mx.quantize_into' op expects one map per destination and one padding byte per scales destination}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements() maps [] scales(%s : tensor<4x2xf8E8M0FNU>) maps [#id] padding []
+      -> tensor<4x2xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @no_destination(%x: tensor<4x64xbf16>) {
+  // expected-error @+1 {{'mx.quantize_into' op expects at least one destination}}
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements() maps [] scales() maps [] padding []
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @axis_size(%x: tensor<4x48xbf16>, %e: tensor<4x48xf8E4M3FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op input size 48 along axis 1 is not a multiple of the block size 32}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<4x48xbf16> -> f8E4M3FN
+      elements(%e : tensor<4x48xf8E4M3FN>) maps [#id] scales() maps [] padding []
+      -> tensor<4x48xf8E4M3FN>
+  return
+}

@@ -1,0 +1,53 @@
+// mx.quantize on the gfx950 path beyond the plain 2-D cases (every element
+// type x scale rule x rounding on rows and columns is in quantize/): a padded
+// GEMM operand quantized straight into its tiled layout, and 3-D expert
+// weights (f16) along either inner dimension; bit-exact against the
+// independent reference on the wave emulator.
+
+// RUN: mx-run %s --backend=gfx950-emu --entry=gemm_padded --seed=6 --arg=random:int,lo=-50,hi=50 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=124,hi=130 --arg=zeros --compare=reference | FileCheck %s --check-prefix=PADDED
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=FUSED
+// RUN: mx-run %s --backend=gfx950-emu --entry=experts --seed=5 --arg=random:normal,std=100,specials=0.03 --compare=reference | FileCheck %s --check-prefix=EXPERTS
+
+// PADDED-COUNT-3: : bit-exact
+// PADDED-NOT: FAIL
+// PADDED: PASS
+
+// The padded GEMM's A is quantized straight into its tiled layout (rows 100
+// to 127 and K 320 to 511 are padding: code 0, scale 0x7F), no relayout.
+// FUSED-LABEL: func.func @gemm_padded
+//   FUSED-NOT:   gpu.launch_func {{.*}}memref<100x320xbf16>{{.*}}relayout
+//       FUSED:   gpu.launch_func @gemm_padded_quantize0
+
+// EXPERTS-COUNT-4: : bit-exact
+// EXPERTS-NOT: FAIL
+// EXPERTS: PASS
+
+// M and K not multiples of the tile (100 x 320 with 128 x 256 tiles):
+// the fused quantize writes the padding of A's tiled layout.
+func.func @gemm_padded(%a: tensor<100x320xbf16>, %b: tensor<48x320xf8E4M3FN>,
+                       %sb: tensor<48x10xf8E8M0FNU>, %c: tensor<100x48xf32>)
+    -> (tensor<100x48xf32>, tensor<100x320xf4E2M1FN>, tensor<100x10xf8E8M0FNU>) {
+  %qa, %sa = mx.quantize %a axis(1) scale(rceil) rounding(nearest_even)
+      : tensor<100x320xbf16> -> tensor<100x320xf4E2M1FN>, tensor<100x10xf8E8M0FNU>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%qa, %b, %sa, %sb : tensor<100x320xf4E2M1FN>, tensor<48x320xf8E4M3FN>,
+                             tensor<100x10xf8E8M0FNU>, tensor<48x10xf8E8M0FNU>)
+      outs(%c : tensor<100x48xf32>) -> tensor<100x48xf32>
+  return %r, %qa, %sa : tensor<100x48xf32>, tensor<100x320xf4E2M1FN>, tensor<100x10xf8E8M0FNU>
+}
+
+// MoE expert weights [E, N, K] quantized along K (MXFP8, torchao's RCEIL)
+// and [E, K, N] along K (MXFP4, FLOOR).
+func.func @experts(%x: tensor<4x64x96xf16>)
+    -> (tensor<4x64x96xf8E4M3FN>, tensor<4x64x3xf8E8M0FNU>,
+        tensor<4x64x96xf4E2M1FN>, tensor<4x2x96xf8E8M0FNU>) {
+  %e0, %s0 = mx.quantize %x axis(2) scale(rceil) rounding(nearest_even)
+      : tensor<4x64x96xf16> -> tensor<4x64x96xf8E4M3FN>, tensor<4x64x3xf8E8M0FNU>
+  %e1, %s1 = mx.quantize %x axis(1) scale(floor) rounding(nearest_even)
+      : tensor<4x64x96xf16> -> tensor<4x64x96xf4E2M1FN>, tensor<4x2x96xf8E8M0FNU>
+  return %e0, %s0, %e1, %s1
+      : tensor<4x64x96xf8E4M3FN>, tensor<4x64x3xf8E8M0FNU>,
+        tensor<4x64x96xf4E2M1FN>, tensor<4x2x96xf8E8M0FNU>
+}

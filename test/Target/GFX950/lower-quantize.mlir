@@ -1,0 +1,46 @@
+// RUN: mx-opt %s -split-input-file --mx-gfx950-lower-quantize | FileCheck %s
+// RUN: mx-opt %s -split-input-file --mx-gfx950-lower-quantize="workgroup-size=128" | FileCheck %s --check-prefix=WG128
+
+// Column-wise fp4 (axis 0) in the plain layout: the codes of two neighbouring
+// columns share a byte, so each thread quantizes the blocks of 2 columns
+// (64 x 16 -> 2 x 8 threads), loads each column's 32 values (strided, one
+// memref.load each) and stores one byte per row for both columns, then the
+// two scale bytes.
+// CHECK-LABEL: func.func @cols_fp4
+//       CHECK:   gpu.launch blocks
+//       CHECK:     arith.cmpi ult, %{{.+}}, %c16 : index
+//   CHECK-COUNT-64:     memref.load %{{.+}} : memref<64x16xbf16>
+//   CHECK-NOT:     memref.load
+//   CHECK-COUNT-32:     memref.store %{{.+}} : memref<64x8xi8>
+//       CHECK:     memref.store %{{.+}} : memref<2x16xi8>
+//       CHECK:     memref.store %{{.+}} : memref<2x16xi8>
+//   CHECK-NOT:     memref.store
+//       CHECK:     gpu.terminator
+// WG128-LABEL: func.func @cols_fp4
+//       WG128:   gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.+}} = %c128,
+func.func @cols_fp4(%x: memref<64x16xbf16>, %e: memref<64x8xi8>, %s: memref<2x16xi8>) {
+  mx.quantize_into %x axis(0) scale(floor) rounding(nearest_even) : memref<64x16xbf16> -> f4E2M1FN
+      elements(%e : memref<64x8xi8>) maps [affine_map<(m, n) -> (m, n)>]
+      scales(%s : memref<2x16xi8>) maps [affine_map<(m, n) -> (m, n)>] padding [127]
+  return
+}
+
+// -----
+
+// Rows padded to a tile of 16 (rows 10..15 are padding): the block load is
+// under the thread's in-bounds test, the padding threads yield zeros and
+// store the scale padding byte (0x7F).
+// CHECK-LABEL: func.func @padded_rows
+//       CHECK:   %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %c10 : index
+//       CHECK:   scf.if %[[IN]] -> (vector<32xf32>) {
+//       CHECK:     vector.load %{{.+}} : memref<10x64xf32>, vector<32xf32>
+//       CHECK:   } else {
+//       CHECK:     arith.constant dense<0.000000e+00> : vector<32xf32>
+//       CHECK:   arith.select %[[IN]], %{{.+}}, %c127_i8 : i8
+func.func @padded_rows(%x: memref<10x64xf32>, %e: memref<1x2x16x32xi8>, %s: memref<1x2x16xi8>) {
+  mx.quantize_into %x axis(1) scale(ceil) rounding(ties_away) : memref<10x64xf32> -> f8E4M3FN
+      elements(%e : memref<1x2x16x32xi8>) maps [affine_map<(m, k) -> (m floordiv 16, k floordiv 32, m mod 16, k mod 32)>]
+      scales(%s : memref<1x2x16xi8>) maps [affine_map<(m, kb) -> (m floordiv 16, kb, m mod 16)>] padding [127]
+  return
+}
+
