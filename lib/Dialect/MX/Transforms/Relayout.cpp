@@ -22,7 +22,10 @@ static TypedAttr getPaddingValue(OpBuilder &b, OperandRole role,
                                  Type elementType) {
   if (role == OperandRole::lhs_scales || role == OperandRole::rhs_scales) {
     // 0x7F encodes 2^0; the padded data is zero, so the product is zero.
-    auto type = cast<FloatType>(elementType);
+    // Packed scales (i8, mx-pack-to-bytes) pad with the same byte.
+    auto type = dyn_cast<FloatType>(elementType);
+    if (!type)
+      return IntegerAttr::get(elementType, 0x7F);
     return FloatAttr::get(type,
                           APFloat(type.getFloatSemantics(), APInt(8, 0x7F)));
   }
