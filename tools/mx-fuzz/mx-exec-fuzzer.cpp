@@ -108,8 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   FailureOr<EntrySignature> signature =
       getEntrySignature(*module, entry.getName());
-  if (failed(signature) ||
-      failed(checkMemoryBudget(entry, kFuzzMemoryBudget)))
+  if (failed(signature) || failed(checkMemoryBudget(entry, kFuzzMemoryBudget)))
     return 0;
   SmallVector<HostTensor> inputs;
   for (auto [index, type] : llvm::enumerate(signature->arguments)) {
@@ -129,9 +128,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (failed(reference) || failed(results))
     return 0;
   if (results->size() != reference->size())
-    fuzzerBug(backend->getName() + " returned " +
-              llvm::Twine(results->size()) + " results, the reference " +
-              llvm::Twine(reference->size()));
+    fuzzerBug(backend->getName() + " returned " + llvm::Twine(results->size()) +
+              " results, the reference " + llvm::Twine(reference->size()));
   for (auto [index, got, want] : llvm::enumerate(*results, *reference)) {
     CompareOptions options;
     CompareResult compared = compareTensors(got, want, options);

@@ -3,10 +3,10 @@
 // Part of the mx project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// libFuzzer target: parses the input as an MLIR module with every dialect
-// mx-opt has (the verifiers of ops, types and attributes run), prints what
-// parsed and parses the printed text again. A crash, or printed IR that does
-// not parse, is a bug.
+// libFuzzer target: parses the input as an MLIR module with the mx dialects
+// and the arith, func and tensor dialects of their programs (the verifiers of
+// ops, types and attributes run), prints what parsed and parses the printed
+// text again. A crash, or printed IR that does not parse, is a bug.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,11 @@ using namespace mlir::mx::fuzz;
 
 llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
   return {};
+}
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  useMXDialectsOnly();
+  return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -63,7 +63,8 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
       "gfx950 output=gpu intrinsics-m=2 intrinsics-n=2 intrinsics-k=2",
       "gfx950 output=isa intrinsics-m=4 intrinsics-n=4 subgroups-m=2 "
       "subgroups-n=2",
-      "gfx950 output=gpu subgroups-m=1 subgroups-n=4 relayout-workgroup-size=64",
+      "gfx950 output=gpu subgroups-m=1 subgroups-n=4 "
+      "relayout-workgroup-size=64",
   };
   return actions;
 }
@@ -71,18 +72,12 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
 /// The passes `//! pass` may name: mx's own.
 static bool isMXPass(llvm::StringRef name) {
   static const llvm::StringSet<> passes = {
-      "mx-raise-scaled-matmul",
-      "mx-set-encodings",
-      "mx-materialize-encodings",
-      "mx-lower-relayouts",
-      "mx-pack-to-bytes",
-      "mx-fuse-relayouts",
-      "mx-memref-copy-to-linalg",
-      "mx-merge-gpu-launches",
-      "convert-mx-to-linalg",
-      "convert-linalg-to-gpu-dispatches",
-      "mx-gfx950-lower-tiled-mma",
-      "mx-gfx950-specialize-ukernels"};
+      "mx-raise-scaled-matmul",    "mx-set-encodings",
+      "mx-materialize-encodings",  "mx-lower-relayouts",
+      "mx-pack-to-bytes",          "mx-fuse-relayouts",
+      "mx-memref-copy-to-linalg",  "mx-merge-gpu-launches",
+      "convert-mx-to-linalg",      "convert-linalg-to-gpu-dispatches",
+      "mx-gfx950-lower-tiled-mma", "mx-gfx950-specialize-ukernels"};
   return passes.contains(name);
 }
 
@@ -108,8 +103,9 @@ static std::string getPipeline(const FuzzInput &input) {
     if (options.contains("output=hsaco") || options.contains("output=rocdl") ||
         options.contains("lld=") || options.contains('}'))
       return "";
-    std::string all = options.contains("output=") ? options.str()
-                                                  : ("output=gpu " + options).str();
+    std::string all = options.contains("output=")
+                          ? options.str()
+                          : ("output=gpu " + options).str();
     return "builtin.module(mx-gfx950-pipeline{" + all + "})";
   }
   return "";

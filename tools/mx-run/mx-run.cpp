@@ -433,8 +433,7 @@ static int runMain() {
       return fail("--preprocess pipeline failed");
     // e.g. the tiles of a layout padded far beyond the tensors.
     Operation *preprocessed = program->lookupSymbol(funcName);
-    if (preprocessed &&
-        failed(checkMemoryBudget(preprocessed, *memoryBudget)))
+    if (preprocessed && failed(checkMemoryBudget(preprocessed, *memoryBudget)))
       return kExitError;
   }
   startPhase(("run on " + backend->getName()).str());

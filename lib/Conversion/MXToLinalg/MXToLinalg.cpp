@@ -638,7 +638,8 @@ struct ConvertMXToLinalgPass
     // mx-pack-to-bytes (i8 operands) only a target's ukernel lowering reads.
     WalkResult packed = getOperation()->walk([](TiledScaledMMAOp op) {
       for (auto [name, operand] :
-           {std::make_pair("lhs", op.getLhs()), std::make_pair("rhs", op.getRhs()),
+           {std::make_pair("lhs", op.getLhs()),
+            std::make_pair("rhs", op.getRhs()),
             std::make_pair("lhs_scales", op.getLhsScales()),
             std::make_pair("rhs_scales", op.getRhsScales())}) {
         Type elementType = getElementTypeOrSelf(operand.getType());

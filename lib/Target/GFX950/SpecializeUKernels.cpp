@@ -285,8 +285,7 @@ struct SpecializeUKernelsPass
         }
         uint64_t bodyOps = 0;
         loop.getBody()->walk([&](Operation *) { ++bodyOps; });
-        if (*step <= 0 ||
-            (trips != 0 && bodyOps > kMaxUnrolledOps / trips)) {
+        if (*step <= 0 || (trips != 0 && bodyOps > kMaxUnrolledOps / trips)) {
           std::string problem;
           llvm::raw_string_ostream os(problem);
           if (*step <= 0)

@@ -231,9 +231,9 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   ArrayRef<int64_t> sizes = encoding.getIterationSizes();
   ArrayRef<Type> types = encoding.getElementTypes();
   // An empty contraction would become dispatches over empty grids.
-  for (auto [name, dim] : {std::make_pair("M", dims.m[0]),
-                           std::make_pair("N", dims.n[0]),
-                           std::make_pair("K", dims.k)})
+  for (auto [name, dim] :
+       {std::make_pair("M", dims.m[0]), std::make_pair("N", dims.n[0]),
+        std::make_pair("K", dims.k)})
     if (sizes[dim] == 0)
       return op->emitOpError()
              << "has a zero-sized " << name
