@@ -30,7 +30,7 @@ done
 # RelWithDebInfo build such as the sanitizer build) names the sources by
 # their build-time paths, which nothing depends on: it is stripped first.
 if [ -n "${MX_CLIENT_FLAGS:-}" ]; then
-  find "$PREFIX" -type f \( -name '*.a' -o -name '*.so' -o -path '*/bin/*' \) \
+  find "$PREFIX" -type f \( -name '*.a' -o -name '*.so*' -o -path '*/bin/*' \) \
     -exec "$(dirname "$CC")/llvm-strip" --strip-debug {} +
 fi
 if grep -rl --binary-files=text -e "$BUILD" -e "$SRC" "$PREFIX"; then
