@@ -64,6 +64,8 @@ static bool mxDialectsOnly = false;
 
 void fuzz::useMXDialectsOnly() { mxDialectsOnly = true; }
 
+static std::unique_ptr<MLIRContext> context;
+
 MLIRContext &fuzz::getContext() {
   static bool registered = [] {
     registerMXPasses();
@@ -71,7 +73,6 @@ MLIRContext &fuzz::getContext() {
     return true;
   }();
   (void)registered;
-  static std::unique_ptr<MLIRContext> context;
   static unsigned uses = 0;
   if (!context || ++uses % kRenewEvery == 0) {
     context.reset();
@@ -144,7 +145,8 @@ static bool hasUpstreamParserCrash(const std::string &text) {
 OwningOpRef<ModuleOp> fuzz::parseModule(StringRef text) {
   if (nestsTooDeeply(text) || hasUpstreamParserCrash(text.str()))
     return nullptr;
-  ParserConfig config(&getContext());
+  // The current context: getContext() renews it only between inputs.
+  ParserConfig config(context ? context.get() : &getContext());
   return parseSourceString<ModuleOp>(text, config);
 }
 

@@ -63,12 +63,14 @@ FuzzInput splitInput(llvm::StringRef data);
 /// mlir-parser-fuzzer covers and which are not mx's to fix.
 void useMXDialectsOnly();
 
-/// The shared context (see the file comment). Call once per input: every
-/// kRenewEvery calls it is replaced by a fresh one.
+/// The shared context (see the file comment). Call once per input, first:
+/// every few thousand calls it is replaced by a fresh one (what earlier
+/// calls returned then dangles).
 MLIRContext &getContext();
 
-/// Parses \p text as a module in the shared context (verified); null on
-/// error (the diagnostics are dropped).
+/// Parses \p text as a module in the shared context of this input (verified;
+/// it does not renew the context); null on error (the diagnostics are
+/// dropped).
 OwningOpRef<ModuleOp> parseModule(llvm::StringRef text);
 
 /// Prints \p module, parses the text again and aborts (a bug: mx-opt would
