@@ -22,6 +22,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -55,6 +56,16 @@ FuzzInput fuzz::splitInput(StringRef data) {
   input.options = options.trim().str();
   input.text = rest;
   return input;
+}
+
+void fuzz::chooseDefaultAction(FuzzInput &input) {
+  llvm::ArrayRef<StringRef> actions = getHeaderActions();
+  if (!input.action.empty() || actions.empty())
+    return;
+  auto [action, options] =
+      actions[llvm::xxh3_64bits(input.text) % actions.size()].split(' ');
+  input.action = action.str();
+  input.options = options.str();
 }
 
 /// Inputs between two fresh contexts.

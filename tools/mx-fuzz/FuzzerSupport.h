@@ -63,6 +63,10 @@ FuzzInput splitInput(llvm::StringRef data);
 /// mlir-parser-fuzzer covers and which are not mx's to fix.
 void useMXDialectsOnly();
 
+/// Gives an input without a header one of getHeaderActions(), chosen from a
+/// hash of its text (so the same input always does the same).
+void chooseDefaultAction(FuzzInput &input);
+
 /// The shared context (see the file comment). Call once per input, first:
 /// every few thousand calls it is replaced by a fresh one (what earlier
 /// calls returned then dangles).

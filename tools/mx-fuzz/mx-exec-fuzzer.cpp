@@ -29,7 +29,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -75,14 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return -1;
   std::string text(reinterpret_cast<const char *>(data), size);
   FuzzInput input = splitInput(text);
-  if (input.action.empty()) {
-    // No header: an action chosen from a hash of the program.
-    llvm::ArrayRef<llvm::StringRef> actions = getHeaderActions();
-    auto [action, options] =
-        actions[llvm::xxh3_64bits(input.text) % actions.size()].split(' ');
-    input.action = action.str();
-    input.options = options.str();
-  }
+  chooseDefaultAction(input);
   std::unique_ptr<ExecutionBackend> backend;
   if (input.action == "cpu") {
     backend = std::make_unique<CPUBackend>();

@@ -29,7 +29,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::mx::fuzz;
@@ -127,13 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return -1;
   std::string text(reinterpret_cast<const char *>(data), size);
   FuzzInput input = splitInput(text);
-  if (input.action.empty()) {
-    llvm::ArrayRef<llvm::StringRef> actions = getHeaderActions();
-    auto [action, options] =
-        actions[llvm::xxh3_64bits(input.text) % actions.size()].split(' ');
-    input.action = action.str();
-    input.options = options.str();
-  }
+  chooseDefaultAction(input);
   std::string pipeline = getPipeline(input);
   if (pipeline.empty())
     return -1;
