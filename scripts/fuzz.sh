@@ -34,12 +34,12 @@ for target in "${TARGETS[@]}"; do
     -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=4096 \
     -malloc_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/fuzz/artifacts/$target-" >"$log" 2>&1; then
-    grep -E "^stat::number_of_executed_units|^stat::new_units_added|^stat::peak_rss_mb" "$log" |
+    grep -a -E "^stat::number_of_executed_units|^stat::new_units_added|^stat::peak_rss_mb" "$log" |
       sed 's/^/   /'
   else
     status=1
     echo "   FAILED: the last lines of $log:"
-    tail -40 "$log" | sed 's/^/   /'
+    tail -40 "$log" | cat -v | sed 's/^/   /'
   fi
 done
 exit $status
