@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Configures (once) and builds mx in ${MX_BUILD_DIR:-build} with clang-22 + lld,
-# linking against libMLIR.so. Extra arguments are passed to ninja.
+# linking against libMLIR.so. Extra arguments are passed to ninja;
+# MX_BUILD_TYPE (default Release) and MX_CMAKE_ARGS (extra cmake arguments,
+# e.g. the sanitizer build's, scripts/sanitize.sh) apply when it configures.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"
@@ -19,6 +21,6 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DMLIR_DIR="$LLVM/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM/bin/lit" \
     -DMLIR_LINK_MLIR_DYLIB=ON \
-    "${launcher[@]}" >/dev/null
+    "${launcher[@]}" ${MX_CMAKE_ARGS:-} >/dev/null
 fi
 ninja -C "$BUILD" -j"${MX_JOBS:-$(nproc)}" "$@"

@@ -7,7 +7,8 @@
 # WORK_DIR/moved (the install must not depend on where it was put), builds
 # examples/embedding against the moved package with find_package(MX), runs
 # the C and C++ clients on a GEMM, runs the installed mx-opt, and runs the
-# mlir-opt plugin lit tests with the installed MXPlugin.so.
+# mlir-opt plugin lit tests with the installed MXPlugin.so. MX_CLIENT_FLAGS
+# (set by a sanitizer build) are the compile and link flags of the clients.
 set -euo pipefail
 BUILD="$1" WORK="$2" CC="$3" CXX="$4" LIT="$5"
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -25,7 +26,13 @@ for f in lib/cmake/mx/MXConfig.cmake lib/cmake/mx/MXTargets.cmake \
   lib/libMXReference.a lib/libMXEmulator.a lib/MXPlugin.so; do
   [ -e "$PREFIX/$f" ] || { echo "missing from the install: $f"; exit 1; }
 done
-# Nothing installed may refer to the build or source tree.
+# Nothing installed may refer to the build or source tree. Debug info (of a
+# RelWithDebInfo build such as the sanitizer build) names the sources by
+# their build-time paths, which nothing depends on: it is stripped first.
+if [ -n "${MX_CLIENT_FLAGS:-}" ]; then
+  find "$PREFIX" -type f \( -name '*.a' -o -name '*.so*' -o -path '*/bin/*' \) \
+    -exec "$(dirname "$CC")/llvm-strip" --strip-debug {} +
+fi
 if grep -rl --binary-files=text -e "$BUILD" -e "$SRC" "$PREFIX"; then
   echo "the files above refer to $BUILD or $SRC"
   exit 1
@@ -40,6 +47,8 @@ echo "== build examples/embedding with find_package(MX)"
 cmake -G Ninja -S "$SRC/examples/embedding" -B "$WORK/build" \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$CC" \
   -DCMAKE_CXX_COMPILER="$CXX" -DMX_DIR="$PREFIX/lib/cmake/mx" \
+  -DCMAKE_C_FLAGS="${MX_CLIENT_FLAGS:-}" -DCMAKE_CXX_FLAGS="${MX_CLIENT_FLAGS:-}" \
+  -DCMAKE_EXE_LINKER_FLAGS="${MX_CLIENT_FLAGS:-}" \
   >"$WORK/configure.log"
 cmake --build "$WORK/build" >"$WORK/build.log" || {
   cat "$WORK/build.log"

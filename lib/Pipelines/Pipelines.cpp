@@ -15,6 +15,7 @@
 #include "mx/Target/GFX950/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -52,6 +53,10 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   addBufferization(pm);
+  // The program frees the buffers it allocates (intermediates; the results
+  // go to the caller), as the sanitizer build's leak checker demands.
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   if (!options.lowerToLLVM)
     return;

@@ -11,6 +11,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -39,8 +40,9 @@ static std::string listElementKinds() {
   return list;
 }
 
-/// The largest tensor, in bytes, mx-run moves between host and program.
-static constexpr int64_t kMaxTensorBytes = int64_t(1) << 34;
+/// The largest tensor, in bytes, mx-run moves between host and program (the
+/// default memory budget; a larger --max-memory does not raise it).
+static constexpr int64_t kMaxTensorBytes = kDefaultMemoryBudget;
 
 /// Converts \p type, the type of \p what, to a HostTensorType.
 static FailureOr<HostTensorType> convertType(func::FuncOp func, Type type,
@@ -144,10 +146,80 @@ LogicalResult mlir::mx::verifyInputs(const EntrySignature &signature,
   return success();
 }
 
+/// The bytes of a value of static shaped type \p type (sub-byte elements
+/// packed), or nullopt when they overflow uint64_t or the elements have no
+/// fixed size.
+static std::optional<uint64_t> getStaticBytes(ShapedType type) {
+  Type elementType = type.getElementType();
+  uint64_t bits = 1;
+  if (auto vector = dyn_cast<VectorType>(elementType)) {
+    if (vector.isScalable())
+      return std::nullopt;
+    bits = vector.getNumElements();
+    elementType = vector.getElementType();
+  }
+  if (elementType.isIndex())
+    bits *= 64;
+  else if (elementType.isIntOrFloat())
+    bits *= elementType.getIntOrFloatBitWidth();
+  else
+    return std::nullopt;
+  std::optional<uint64_t> total = bits;
+  for (int64_t size : type.getShape()) {
+    total = llvm::checkedMulUnsigned(*total, uint64_t(size));
+    if (!total)
+      return std::nullopt;
+  }
+  return *total / 8 + (*total % 8 != 0);
+}
+
+LogicalResult mlir::mx::checkMemoryBudget(Operation *root, uint64_t budget) {
+  auto check = [&](Value value) -> LogicalResult {
+    auto type = dyn_cast<ShapedType>(value.getType());
+    if (!type || !isa<TensorType, MemRefType>(type) || !type.hasStaticShape())
+      return success();
+    std::optional<uint64_t> bytes = getStaticBytes(type);
+    if (bytes && *bytes <= budget)
+      return success();
+    std::string size = bytes ? std::to_string(*bytes) + " bytes"
+                             : std::string("more than 2^64 bytes");
+    if (auto result = dyn_cast<OpResult>(value))
+      return result.getOwner()->emitError()
+             << "'" << result.getOwner()->getName() << "' result #"
+             << result.getResultNumber() << " (" << type << ") needs " << size
+             << ": over the memory budget of " << budget
+             << " bytes per buffer (mx-run --max-memory)";
+    auto argument = cast<BlockArgument>(value);
+    Operation *parent = argument.getOwner()->getParentOp();
+    InFlightDiagnostic diag = parent->emitError();
+    if (auto func = dyn_cast<FunctionOpInterface>(parent))
+      diag << "argument #" << argument.getArgNumber() << " of @"
+           << func.getName();
+    else
+      diag << "block argument #" << argument.getArgNumber() << " of '"
+           << parent->getName() << "'";
+    return diag << " (" << type << ") needs " << size
+                << ": over the memory budget of " << budget
+                << " bytes per buffer (mx-run --max-memory)";
+  };
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          if (failed(check(argument)))
+            return WalkResult::interrupt();
+    for (Value result : op->getResults())
+      if (failed(check(result)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 FailureOr<ExecutionBackend::LoweredEntry>
 ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
                              ArrayRef<HostTensor> inputs,
-                             const Lowering &lowering) {
+                             const Lowering &lowering) const {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
   if (failed(signature) || failed(verifyInputs(*signature, inputs)))
     return failure();
@@ -170,6 +242,10 @@ ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
   if (failed(pm.run(*lowered)))
     return func.emitError()
            << lowering.pipelineFailure << " the module containing @" << name;
+  // The buffers the compiled program allocates (the emulator's memrefs; the
+  // CPU path's are checked at the tensor level before it runs).
+  if (failed(checkMemoryBudget(*lowered, memoryBudget)))
+    return failure();
   return LoweredEntry{std::move(*signature), std::move(lowered)};
 }
 

@@ -38,3 +38,38 @@ func.func @fp8_e5m2(%a: tensor<256x1024xf8E4M3FN>, %b: tensor<256x1024xf8E5M2>,
       outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
 }
+
+// -----
+
+// A zero-sized M (issue 20: the emulator used to report "offset 0 is
+// out-of-bounds: 0 >= 0"): refused by the gfx950 layout resolver, which says
+// which dimension is empty.
+func.func @zero_m(%a: tensor<0x128xf4E2M1FN>, %b: tensor<32x128xf4E2M1FN>,
+                  %sa: tensor<0x4xf8E8M0FNU>, %sb: tensor<32x4xf8E8M0FNU>,
+                  %c: tensor<0x32xf32>) -> tensor<0x32xf32> {
+  // expected-error @below {{'mx.set_encoding' op has a zero-sized M dimension: gfx950 kernels need M, N and K of at least 1}}
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<0x128xf4E2M1FN>, tensor<32x128xf4E2M1FN>,
+                            tensor<0x4xf8E8M0FNU>, tensor<32x4xf8E8M0FNU>)
+      outs(%c : tensor<0x32xf32>) -> tensor<0x32xf32>
+  return %r : tensor<0x32xf32>
+}
+
+// -----
+
+// A zero-sized K.
+func.func @zero_k(%a: tensor<32x0xf8E4M3FN>, %b: tensor<32x0xf8E4M3FN>,
+                  %sa: tensor<32x0xf8E8M0FNU>, %sb: tensor<32x0xf8E8M0FNU>,
+                  %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  // expected-error @below {{'mx.set_encoding' op has a zero-sized K dimension}}
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<32x0xf8E4M3FN>, tensor<32x0xf8E4M3FN>,
+                            tensor<32x0xf8E8M0FNU>, tensor<32x0xf8E8M0FNU>)
+      outs(%c : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}
+

@@ -94,6 +94,44 @@ static cl::list<std::string>
                       ".npy if PATH ends in .npy)"),
              cl::value_desc("PATH"), cl::cat(mxRunCategory));
 
+static cl::opt<std::string> maxMemory(
+    "max-memory",
+    cl::desc("Memory budget: the most bytes one buffer (argument, result or "
+             "intermediate) may take; a number of bytes with an optional "
+             "K, M, G or T suffix (powers of 1024; default 16G, also the "
+             "largest argument or result mx-run handles)"),
+    cl::value_desc("BYTES"), cl::init("16G"), cl::cat(mxRunCategory));
+
+/// Parses --max-memory: digits with an optional K/M/G/T suffix.
+static std::optional<uint64_t> parseMemorySize(StringRef text) {
+  unsigned shift = 0;
+  if (!text.empty()) {
+    switch (llvm::toUpper(text.back())) {
+    case 'K':
+      shift = 10;
+      break;
+    case 'M':
+      shift = 20;
+      break;
+    case 'G':
+      shift = 30;
+      break;
+    case 'T':
+      shift = 40;
+      break;
+    default:
+      break;
+    }
+  }
+  if (shift)
+    text = text.drop_back();
+  uint64_t value;
+  if (text.getAsInteger(10, value) || value == 0 ||
+      value > (UINT64_MAX >> shift))
+    return std::nullopt;
+  return value << shift;
+}
+
 static cl::opt<bool> printResults("print",
                                   cl::desc("Print the results (type and "
                                            "first values)"),
@@ -402,6 +440,12 @@ static int runMain() {
   if (!backend)
     return fail("unknown backend '" + backendName + "' (available: " +
                 llvm::join(getExecutionBackendNames(), ", ") + ")");
+  std::optional<uint64_t> memoryBudget = parseMemorySize(maxMemory);
+  if (!memoryBudget)
+    return fail("invalid --max-memory '" + maxMemory +
+                "' (a positive number of bytes with an optional K, M, G or "
+                "T suffix)");
+  backend->setMemoryBudget(*memoryBudget);
   bool compareReference = false;
   if (!compareWith.empty()) {
     if (compareWith != "reference")
@@ -474,6 +518,9 @@ static int runMain() {
   if (failed(signature))
     return kExitError;
   std::string funcName = signature->func.getName().str();
+  // Every buffer of the entry (the reference evaluates it as it is).
+  if (failed(checkMemoryBudget(signature->func, *memoryBudget)))
+    return kExitError;
   size_t numArgs = signature->arguments.size();
   size_t numResults = signature->results.size();
   if (inputSpecs.size() != numArgs)
@@ -542,6 +589,10 @@ static int runMain() {
   if (!preprocessPipeline.empty()) {
     startPhase("preprocess");
     if (failed(preprocess(*program)))
+      return kExitError;
+    // e.g. the tiles of a layout padded far beyond the tensors.
+    Operation *preprocessed = program->lookupSymbol(funcName);
+    if (preprocessed && failed(checkMemoryBudget(preprocessed, *memoryBudget)))
       return kExitError;
   }
   startPhase(("run on " + backend->getName()).str());

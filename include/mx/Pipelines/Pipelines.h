@@ -29,8 +29,9 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// Builds the pipeline that takes a tensor-level mx program (mx ops, linalg,
 /// tensor, arith on tensors, func) to the LLVM dialect for the host, as run by
 /// `mx-run --backend=cpu`: convert-mx-to-linalg, one-shot bufferization with
-/// identity-layout function boundaries, linalg to loops, then everything to
-/// LLVM. Functions keep their names; memref arguments use MLIR's standard
+/// identity-layout function boundaries, buffer deallocation (the program
+/// frees its intermediates; results belong to the caller), linalg to loops,
+/// then everything to LLVM. Functions keep their names; memref arguments use MLIR's standard
 /// descriptor calling convention.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 

@@ -68,10 +68,26 @@ struct LocatedContractionOrder {
   ContractionOrder order;
 };
 
+/// The default memory budget of a run (`mx-run --max-memory`): the most
+/// bytes one buffer (a tensor or memref value: argument, result or
+/// intermediate) may take, 16 GiB.
+constexpr uint64_t kDefaultMemoryBudget = uint64_t(1) << 34;
+
+/// Checks every statically shaped tensor and memref value of \p root (block
+/// arguments and op results, the intermediates included) against \p budget
+/// bytes, counting sub-byte elements as packed bits, with overflow-safe
+/// arithmetic. Emits an error at the first value over it (which op makes it,
+/// its type and size) and fails.
+LogicalResult checkMemoryBudget(Operation *root, uint64_t budget);
+
 /// Runs a function of a tensor-level module.
 class ExecutionBackend {
 public:
   virtual ~ExecutionBackend();
+
+  /// The most bytes one buffer of the compiled program may take; the
+  /// lowered program is checked with checkMemoryBudget before it runs.
+  void setMemoryBudget(uint64_t bytes) { memoryBudget = bytes; }
 
   /// The name used by `mx-run --backend=`.
   virtual StringRef getName() const = 0;
@@ -118,9 +134,11 @@ protected:
   /// (getEntrySignature), checks \p inputs against it (verifyInputs) and
   /// compiles a copy of \p module as \p lowering says. Emits the error and
   /// fails on any problem; \p module is left unchanged.
-  static FailureOr<LoweredEntry> lowerEntry(ModuleOp module, StringRef entry,
-                                            ArrayRef<HostTensor> inputs,
-                                            const Lowering &lowering);
+  FailureOr<LoweredEntry> lowerEntry(ModuleOp module, StringRef entry,
+                                     ArrayRef<HostTensor> inputs,
+                                     const Lowering &lowering) const;
+
+  uint64_t memoryBudget = kDefaultMemoryBudget;
 };
 
 /// Lowers the module with mx::buildCPUPipeline to the LLVM dialect,

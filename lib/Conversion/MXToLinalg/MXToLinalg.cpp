@@ -459,6 +459,29 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
 struct ConvertMXToLinalgPass
     : public mx::impl::ConvertMXToLinalgBase<ConvertMXToLinalgPass> {
   void runOnOperation() override {
+    // The host lowering of mx.tiled_scaled_mma unpacks the tiles into an
+    // mx.scaled_contraction, which needs the MX element types; the bytes of
+    // mx-pack-to-bytes (i8 operands) only a target's ukernel lowering reads.
+    WalkResult packed = getOperation()->walk([](TiledScaledMMAOp op) {
+      for (auto [name, operand] :
+           {std::make_pair("lhs", op.getLhs()),
+            std::make_pair("rhs", op.getRhs()),
+            std::make_pair("lhs_scales", op.getLhsScales()),
+            std::make_pair("rhs_scales", op.getRhsScales())}) {
+        Type elementType = getElementTypeOrSelf(operand.getType());
+        if (isa<FloatType>(elementType))
+          continue;
+        op.emitOpError() << name << " holds " << elementType
+                         << " (packed bytes): the host lowering needs the "
+                            "layout's MX element types (run it before "
+                            "mx-pack-to-bytes)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (packed.wasInterrupted())
+      return signalPassFailure();
+
     RewritePatternSet patterns(&getContext());
     populateMXToLinalgPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

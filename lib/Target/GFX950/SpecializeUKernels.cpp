@@ -33,6 +33,12 @@ using mlir::mx::gfx950::kUnroll;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
 static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
+/// The most operations that unrolling one mx.unroll loop may produce: 8 times
+/// the 8192 instructions (of at least 4 bytes) that fill the 32 KiB
+/// instruction cache a specialized kernel must fit. Tile parameters past it
+/// (e.g. a huge constant unroll count at a hand-written call) are an error,
+/// not an unbounded unroll.
+static constexpr uint64_t kMaxUnrolledOps = 1 << 16;
 
 namespace {
 /// Feeds a scale byte taken out of a 4-byte scale vector through the MFMA's
@@ -242,30 +248,56 @@ struct SpecializeUKernelsPass
         if (loop->hasAttr(kUnroll))
           loops.push_back(loop);
       });
+      // Reports at the call: the loop itself is in the ukernel source.
+      auto reportAtCall = [&](scf::ForOp loop, StringRef problem,
+                              StringRef hint) {
+        auto site = callSites.find(loop);
+        if (site == callSites.end()) {
+          loop.emitOpError() << "marked " << kUnroll << " " << problem;
+          return;
+        }
+        std::string where;
+        llvm::raw_string_ostream os(where);
+        os << loop.getLoc();
+        emitError(site->second.loc)
+            << "ukernel '" << site->second.callee << "': a loop marked "
+            << kUnroll << " " << problem << " (the loop at " << where << "); "
+            << hint;
+      };
       // The walk is post-order: inner loops come first.
       for (scf::ForOp loop : loops) {
-        if (!getConstantIntValue(loop.getLowerBound()) ||
-            !getConstantIntValue(loop.getUpperBound()) ||
-            !getConstantIntValue(loop.getStep())) {
-          // Report at the call: the loop itself is in the ukernel source.
-          auto site = callSites.find(loop);
-          if (site == callSites.end()) {
-            loop.emitOpError()
-                << "marked " << kUnroll
-                << " but its bounds are not constant after specialization";
-          } else {
-            std::string where;
-            llvm::raw_string_ostream os(where);
-            os << loop.getLoc();
-            emitError(site->second.loc)
-                << "ukernel '" << site->second.callee << "': a loop marked "
-                << kUnroll
-                << " has bounds that are not constant after specialization "
-                   "(the loop at "
-                << where
-                << "); its tile parameters and the operand sizes it reads "
-                   "(e.g. the subgroup counts) must be static at the call";
-          }
+        std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+        std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+        std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+        if (!lb || !ub || !step) {
+          reportAtCall(loop,
+                       "has bounds that are not constant after specialization",
+                       "its tile parameters and the operand sizes it reads "
+                       "(e.g. the subgroup counts) must be static at the call");
+          return signalPassFailure();
+        }
+        // Trip count and unrolled size without overflow: ub - lb fits in
+        // uint64_t when ub > lb.
+        uint64_t trips = 0;
+        if (*ub > *lb && *step > 0) {
+          uint64_t span = uint64_t(*ub) - uint64_t(*lb);
+          trips = span / uint64_t(*step) + (span % uint64_t(*step) != 0);
+        }
+        uint64_t bodyOps = 0;
+        loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+        if (*step <= 0 || (trips != 0 && bodyOps > kMaxUnrolledOps / trips)) {
+          std::string problem;
+          llvm::raw_string_ostream os(problem);
+          if (*step <= 0)
+            os << "has the non-positive step " << *step;
+          else
+            os << "runs " << trips << " times over " << bodyOps
+               << " operations: unrolled, more than " << kMaxUnrolledOps
+               << " operations";
+          reportAtCall(loop, problem,
+                       "its tile parameters (intrinsics_m/n/k, the subgroup "
+                       "counts) are too large for a kernel that fits the "
+                       "32 KiB instruction cache");
           return signalPassFailure();
         }
         if (failed(loopUnrollFull(loop))) {

@@ -97,3 +97,38 @@ func.func @bad_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x
          memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+// An enormous constant unroll count is an error, not an unbounded unroll
+// (issue 20: intrinsics_k = 10^9 used to unroll for ever).
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @huge_unroll(%lhs: memref<?x2x4x2x64x16xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?xf32, 5>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %huge = arith.constant 1000000000 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %c2 : index
+      %wn = arith.remui %wave, %c2 : index
+      %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{ukernel 'mx_uk_scaled_mma': a loop marked mx.unroll runs 1000000000 times over 5 operations: unrolled, more than 65536 operations}}
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %acc, %l, %wm, %wn, %lane, %c4, %c4, %huge, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      gpu.return
+    }
+  }
+}

@@ -4,6 +4,10 @@
 // RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="intrinsics-m=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="subgroups-m=8 subgroups-n=4" 2>&1 | FileCheck %s --check-prefix=WAVES
 // RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="intrinsic=16x16x32" 2>&1 | FileCheck %s --check-prefix=PIPELINE-INTRINSIC
+// Pins that used to overflow tile sizes or exceed the waves of a workgroup
+// while mx-opt exited 0 (issue 20).
+// RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="intrinsics-k=99999999999" 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: echo "module {}" | not mx-opt --mx-gfx950-pipeline="subgroups-n=17" 2>&1 | FileCheck %s --check-prefix=WAVES17
 
 // The verifier of #mx_gfx950.target is the one validation of the layout
 // pins, whether they come from the IR, the pass option or the pipeline.
@@ -13,6 +17,8 @@
 // NEGATIVE: error: intrinsics_m must be non-negative (0: the resolver's choice), got -2
 // WAVES: error: subgroups_m * subgroups_n = 32 exceeds 16 waves (1024 threads) per workgroup
 // PIPELINE-INTRINSIC: Cannot find option named '16x16x32'!
+// HUGE: error: intrinsics_k = 99999999999 exceeds 256 (intrinsics a wave unrolls along one dimension)
+// WAVES17: error: subgroups_n = 17 exceeds 16 (waves per workgroup)
 
 // expected-error @+1 {{unknown intrinsic 'mfma_scale_16x16x32' (available: mfma_scale_16x16x128, mfma_scale_32x32x64)}}
 func.func @intrinsic() attributes {mx.target = #mx_gfx950.target<intrinsic = mfma_scale_16x16x32>}

@@ -42,7 +42,13 @@ func.func @huge(%x: tensor<100000x100000x100000xf32>) {
 
 // An op that no pass of the CPU pipeline lowers.
 // RUN: not mx-run %S/Inputs/leftover-op.txt --arg=zeros 2>&1 | FileCheck %s --check-prefix=LEFTOVER
-// LEFTOVER: leftover-op.txt:4:3: error: 'amdgpu.lds_barrier' is left after the CPU pipeline (mx-cpu-pipeline); only the llvm dialect can be JIT-compiled
+// LEFTOVER: leftover-op.txt:3:8: error: 'gpu.thread_id' is left after the CPU pipeline (mx-cpu-pipeline); only the llvm dialect can be JIT-compiled
+
+// An op whose memory effects are unknown: the CPU pipeline's buffer
+// deallocation refuses it.
+// RUN: not mx-run %S/Inputs/unknown-effects.txt --arg=zeros 2>&1 | FileCheck %s --check-prefix=EFFECTS
+// EFFECTS: unknown-effects.txt:4:3: error: ops with unknown memory side effects are not supported
+// EFFECTS: error: the CPU pipeline (mx-cpu-pipeline) failed to lower the module containing @f
 
 // A call to a function that exists nowhere.
 // RUN: not mx-run %S/Inputs/external-call.txt --entry=caller --arg=zeros 2>&1 | FileCheck %s --check-prefix=SYMBOL

@@ -24,6 +24,24 @@
 // NN-FP4: error: 'func.func' op cannot store 'tensor<128x33xf4E2M1FN>' packed: its innermost dimension (33 x 4 bits) is not whole bytes
 // NN-FP4: exit code 2
 
+// A zero-sized M (issue 20: used to report "offset 0 is out-of-bounds: 0 >= 0").
+// RUN: %python %S/Inputs/exit_code.py mx-run %s --entry=zero_m --backend=gfx950-emu \
+// RUN:   --arg=zeros --arg=zeros --arg=zeros --arg=zeros --arg=zeros | FileCheck %s --check-prefix=ZERO-M
+// ZERO-M: error: 'mx.set_encoding' op has a zero-sized M dimension: gfx950 kernels need M, N and K of at least 1
+// ZERO-M: exit code 2
+
+func.func @zero_m(%a: tensor<0x128xf4E2M1FN>, %b: tensor<32x128xf4E2M1FN>,
+    %sa: tensor<0x4xf8E8M0FNU>, %sb: tensor<32x4xf8E8M0FNU>,
+    %c: tensor<0x32xf32>) -> tensor<0x32xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<0x128xf4E2M1FN>, tensor<32x128xf4E2M1FN>,
+                            tensor<0x4xf8E8M0FNU>, tensor<32x4xf8E8M0FNU>)
+      outs(%c : tensor<0x32xf32>) -> tensor<0x32xf32>
+  return %r : tensor<0x32xf32>
+}
+
 func.func @nt_fp4(%a: tensor<32x128xf4E2M1FN>, %b: tensor<32x128xf4E2M1FN>,
     %sa: tensor<32x4xf8E8M0FNU>, %sb: tensor<32x4xf8E8M0FNU>,
     %c: tensor<32x32xf32>) -> tensor<32x32xf32> {

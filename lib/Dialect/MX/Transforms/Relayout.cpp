@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallVectorExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -22,7 +23,10 @@ static TypedAttr getPaddingValue(OpBuilder &b, OperandRole role,
                                  Type elementType) {
   if (role == OperandRole::lhs_scales || role == OperandRole::rhs_scales) {
     // 0x7F encodes 2^0; the padded data is zero, so the product is zero.
-    auto type = cast<FloatType>(elementType);
+    // Packed scales (i8, mx-pack-to-bytes) pad with the same byte.
+    auto type = dyn_cast<FloatType>(elementType);
+    if (!type)
+      return IntegerAttr::get(elementType, 0x7F);
     return FloatAttr::get(type,
                           APFloat(type.getFloatSemantics(), APInt(8, 0x7F)));
   }
@@ -95,6 +99,9 @@ static SmallVector<int64_t> getFullPermutation(const RelayoutInfo &info,
   return perm;
 }
 
+/// The most elements a constant relayout folded at compile time may have.
+static constexpr int64_t kMaxFoldedRelayoutElements = int64_t(1) << 22;
+
 /// Relayout of a static constant at compile time: every element of the
 /// result is read from its source position (or is padding).
 static DenseElementsAttr relayoutConstant(DenseElementsAttr source,
@@ -149,9 +156,17 @@ Value mx::packAndSwizzle(OpBuilder &b, Location loc, Value source,
       shape.push_back(size);
     }
     llvm::append_range(shape, info.swizzle.getSwizzledShape());
-    auto resultType = RankedTensorType::get(shape, elementType);
-    return arith::ConstantOp::create(
-        b, loc, resultType, relayoutConstant(constant, info, resultType));
+    // Fold only what is reasonable to hold in the IR; a constant padded
+    // beyond that (huge tiles) is relaid out at run time like any tensor.
+    std::optional<int64_t> elements = 1;
+    for (int64_t size : shape)
+      if (elements)
+        elements = llvm::checkedMul(*elements, size);
+    if (elements && *elements <= kMaxFoldedRelayoutElements) {
+      auto resultType = RankedTensorType::get(shape, elementType);
+      return arith::ConstantOp::create(
+          b, loc, resultType, relayoutConstant(constant, info, resultType));
+    }
   }
 
   Value dest = linalg::PackOp::createDestinationTensor(

@@ -230,6 +230,18 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
                           const ScaledContractionDims &dims) const {
   ArrayRef<int64_t> sizes = encoding.getIterationSizes();
   ArrayRef<Type> types = encoding.getElementTypes();
+  // An empty contraction would become dispatches over empty grids.
+  for (auto [name, dim] :
+       {std::make_pair("M", dims.m[0]), std::make_pair("N", dims.n[0]),
+        std::make_pair("K", dims.k)})
+    if (sizes[dim] == 0)
+      return op->emitOpError()
+             << "has a zero-sized " << name
+             << " dimension: gfx950 kernels need M, N and K of at least 1";
+  for (unsigned dim : dims.batch)
+    if (sizes[dim] == 0)
+      return op->emitOpError() << "has a zero-sized batch dimension: gfx950 "
+                                  "kernels need every size to be at least 1";
   DataTiledLayoutAttr layout =
       gfx950::resolveLayout(op->getContext(), types[0], types[1],
                             sizes[dims.m[0]], sizes[dims.n[0]], *this);
