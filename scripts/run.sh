@@ -110,7 +110,7 @@ echo
 echo "== gfx950 wave emulator: seed000 from bf16 activations (examples/seed000_gemm_bf16_gfx950.mlir)"
 echo "-- dispatches (the quantize of A writes the GEMM's operand layout; no relayout of A):"
 "$BUILD/bin/mx-opt" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" --mx-gfx950-pipeline=output=gpu \
-  | awk '/func.func @seed000_gemm_bf16_c\(/ {f = 1} f && /gpu.launch_func/ {print "  " $2} f && /return/ {exit}'
+  | awk '/func.func @seed000_gemm_bf16_c\(/ {f = 1} f && /gpu.launch_func/ {print "  " $2} f && /return/ {f = 0}'
 echo "-- against the recorded C_f32, A_fp4 and A_e8m0:"
 "$BUILD/bin/mx-run" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" --entry=seed000_gemm_bf16 \
   --backend=gfx950-emu --arg="file:$SEED/A_bf16.bin" --arg="file:$SEED/B_fp4.bin" \
