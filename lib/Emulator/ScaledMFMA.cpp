@@ -744,8 +744,8 @@ float addGroup(const ScaledDotInputs &in, int begin, float acc) {
   int64_t total =
       shiftFloor(sum, (kGroupSumBits - kProductBits) - (top - groupExp));
   if (accLead >= top - kAccDropDistance)
-    total += shiftFloor(accMantissa, kAccBits - 23 - (top - accLead))
-             << (kGroupSumBits - kAccBits);
+    total += shiftFloor(accMantissa, kAccBits - 23 - (top - accLead)) *
+             (int64_t(1) << (kGroupSumBits - kAccBits));
   return roundSigned(total, top - kGroupSumBits);
 }
 
