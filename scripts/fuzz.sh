@@ -36,6 +36,7 @@ for target in "${TARGETS[@]}"; do
   log="$BUILD/fuzz/$target.log"
   echo "== mx-$target-fuzzer, ${SECONDS_EACH} s (log: $log)"
   if "$BUILD/bin/mx-$target-fuzzer" "$corpus" "$BUILD/fuzz/seeds/$target" \
+    -seed="${MX_FUZZ_SEED:-1}" -runs="${MX_FUZZ_RUNS:-15000}" \
     -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=4096 \
     -malloc_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/fuzz/artifacts/$target-" >"$log" 2>&1; then

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -171,8 +172,13 @@ QuantizeIntoOp::getPaddedDomain(unsigned index) {
       auto dim = dyn_cast<AffineDimExpr>(binary.getLHS());
       auto tile = dyn_cast<AffineConstantExpr>(binary.getRHS());
       if (dim && tile && dim.getPosition() == d && tile.getValue() > 0) {
-        size = ShapedType::isDynamic(shape[r]) ? ShapedType::kDynamic
-                                               : shape[r] * tile.getValue();
+        // An extent that does not fit in int64 is treated as unknown (the
+        // op's shapes are then rejected elsewhere), never overflowed.
+        int64_t product;
+        size = ShapedType::isDynamic(shape[r]) ||
+                       llvm::MulOverflow(shape[r], tile.getValue(), product)
+                   ? ShapedType::kDynamic
+                   : product;
         break;
       }
     }
