@@ -31,8 +31,8 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// `mx-run --backend=cpu`: convert-mx-to-linalg, one-shot bufferization with
 /// identity-layout function boundaries, buffer deallocation (the program
 /// frees its intermediates; results belong to the caller), linalg to loops,
-/// then everything to LLVM. Functions keep their names; memref arguments use MLIR's standard
-/// descriptor calling convention.
+/// then everything to LLVM. Functions keep their names; memref arguments use
+/// MLIR's standard descriptor calling convention.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Where `mx-gfx950-pipeline` stops.
