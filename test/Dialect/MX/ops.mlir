@@ -152,3 +152,21 @@ func.func @quantize_into(%x: tensor<32x128xbf16>, %e0: tensor<32x128xf4E2M1FN>,
       elements(%b : memref<64x8xi8>) maps [affine_map<(m, n) -> (m, n)>] scales() maps [] padding []
   return %e, %t, %s : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
 }
+
+// A tiled extent past int64 (2^62 tiles of 4 rows) is unknown, so the
+// destination is taken to cover the input. The product once wrapped to 0 and
+// the op was rejected as covering [0, 64] (found by the pass fuzzer under
+// UBSan, which reports the overflow itself in the sanitizer suite).
+// CHECK-LABEL: func.func @quantize_into_extent_overflow
+//       CHECK:   mx.quantize_into %{{.+}} axis(1) scale(floor) rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+//  CHECK-SAME:     elements(%{{.+}} : tensor<4611686018427387904x64xf4E2M1FN>)
+func.func @quantize_into_extent_overflow(%x: tensor<4x64xbf16>,
+    %e0: tensor<4611686018427387904x64xf4E2M1FN>)
+    -> tensor<4611686018427387904x64xf4E2M1FN> {
+  %e = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even)
+      : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e0 : tensor<4611686018427387904x64xf4E2M1FN>)
+        maps [affine_map<(m, k) -> (m floordiv 4, k)>] scales() maps [] padding []
+      -> tensor<4611686018427387904x64xf4E2M1FN>
+  return %e : tensor<4611686018427387904x64xf4E2M1FN>
+}
