@@ -24,11 +24,6 @@ for target in "${TARGETS[@]}"; do
 done
 python3 "$ROOT/tools/mx-fuzz/make-corpus.py" "$ROOT" "$BUILD/fuzz/seeds"
 mkdir -p "$BUILD/fuzz/artifacts"
-# The harness filters known upstream crashes and mutates with std::regex,
-# whose matcher recurses once per character: on a 64 KiB input under ASan
-# that overflows the default 8 MiB stack (a harness failure, not an mx one).
-# A larger stack for the fuzzers' main thread avoids it.
-ulimit -s 1048576 2>/dev/null || ulimit -s unlimited 2>/dev/null || true
 status=0
 for target in "${TARGETS[@]}"; do
   corpus="$BUILD/fuzz/corpus/$target"

@@ -27,8 +27,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
-#include <regex>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -128,37 +128,79 @@ static bool nestsTooDeeply(StringRef text) {
   return false;
 }
 
+/// Whether \p c can be part of a word (`\b` of a regular expression).
+static bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+/// \p text without its leading whitespace.
+static StringRef skipSpace(StringRef text) {
+  return text.drop_while([](char c) { return llvm::isSpace(c); });
+}
+
+/// \p text after a leading run of decimal digits, or std::nullopt when it
+/// does not start with one.
+static std::optional<StringRef> skipDigits(StringRef text) {
+  StringRef rest = text.drop_while([](char c) { return llvm::isDigit(c); });
+  if (rest.size() == text.size())
+    return std::nullopt;
+  return rest;
+}
+
+/// Whether the list after `permutation =` is a plain list of integers
+/// (`[0, 1, 2]`).
+static bool isPlainIntegerList(StringRef text) {
+  text = skipSpace(text);
+  if (!text.consume_front("["))
+    return false;
+  while (true) {
+    std::optional<StringRef> rest = skipDigits(skipSpace(text));
+    if (!rest)
+      return false;
+    text = skipSpace(*rest);
+    if (text.consume_front("]"))
+      return true;
+    if (!text.consume_front(","))
+      return false;
+  }
+}
+
 /// Whether \p text has a construct that crashes upstream MLIR 22's own
 /// parser (Debian's mlir-opt crashes on it too), which mx cannot fix: such
 /// inputs are skipped so that the fuzzers keep looking for mx's bugs. Each
-/// entry was found by these fuzzers and checked with mlir-opt.
-static bool hasUpstreamParserCrash(const std::string &text) {
-  static const std::regex patterns[] = {
-      // Parser::parseDenseArrayAttr asks an index type for its float width.
-      std::regex("array<\\s*index\\b"),
-      // INT64_MIN in a static index list (e.g. tile_sizes of
-      // transform.structured.tile_using_for) is ShapedType::kDynamic: the
-      // op parses, and its printer then reads an operand that is not there.
-      std::regex("\\[[^\\]]*-9223372036854775808"),
-  };
-  if (llvm::any_of(patterns, [&](const std::regex &re) {
-        return std::regex_search(text, re);
-      }))
-    return true;
+/// entry was found by these fuzzers and checked with mlir-opt. Every check
+/// is one linear scan: this runs on every input (a std::regex with an
+/// unbounded `[^]]*` once took seconds and a deep stack on 64 KiB inputs).
+static bool hasUpstreamParserCrash(StringRef text) {
+  // Parser::parseDenseArrayAttr asks an index type for its float width
+  // (`array<index: 1>`).
+  for (size_t p = text.find("array<"); p != StringRef::npos;
+       p = text.find("array<", p + 1)) {
+    StringRef rest = skipSpace(text.drop_front(p + 6));
+    if (rest.starts_with("index") && (rest.size() == 5 || !isWordChar(rest[5])))
+      return true;
+  }
+  // INT64_MIN in a static index list (e.g. tile_sizes of
+  // transform.structured.tile_using_for) is ShapedType::kDynamic: the op
+  // parses, and its printer then reads an operand that is not there. Here:
+  // an INT64_MIN after a `[` with no `]` in between.
+  for (size_t p = text.find("-9223372036854775808"); p != StringRef::npos;
+       p = text.find("-9223372036854775808", p + 1)) {
+    size_t bracket = text.find_last_of("[]", p);
+    if (bracket != StringRef::npos && text[bracket] == '[')
+      return true;
+  }
   // linalg.transpose's parser stores a null attribute when its permutation
   // is not a plain list of integers (e.g. `[[0, 1], [2, 3]]`).
-  static const std::regex permutation("permutation\\s*="),
-      plainPermutation("permutation\\s*=\\s*\\[\\s*\\d+(\\s*,\\s*\\d+)*"
-                       "\\s*\\]");
-  auto count = [&](const std::regex &re) {
-    return std::distance(std::sregex_iterator(text.begin(), text.end(), re),
-                         std::sregex_iterator());
-  };
-  return count(permutation) != count(plainPermutation);
+  for (size_t p = text.find("permutation"); p != StringRef::npos;
+       p = text.find("permutation", p + 1)) {
+    StringRef rest = skipSpace(text.drop_front(p + 11));
+    if (rest.consume_front("=") && !isPlainIntegerList(rest))
+      return true;
+  }
+  return false;
 }
 
 OwningOpRef<ModuleOp> fuzz::parseModule(StringRef text) {
-  if (nestsTooDeeply(text) || hasUpstreamParserCrash(text.str()))
+  if (nestsTooDeeply(text) || hasUpstreamParserCrash(text))
     return nullptr;
   // The current context: getContext() renews it only between inputs.
   ParserConfig config(context ? context.get() : &getContext());
@@ -207,25 +249,51 @@ template <typename T> const T &pickFrom(Rng &rng, llvm::ArrayRef<T> values) {
   return values[pick(rng, values.size())];
 }
 
-/// Every match of \p re (its group \p group) in \p text.
-std::vector<Span> findAll(const std::string &text, const std::regex &re,
-                          int group = 0) {
-  std::vector<Span> spans;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
-       it != std::sregex_iterator(); ++it)
-    spans.push_back({size_t(it->position(group)),
-                     size_t(it->position(group) + it->length(group))});
-  return spans;
-}
-
-bool replaceRandom(std::string &text, Rng &rng, const std::regex &re, int group,
+/// Replaces one of \p spans of \p text, picked at random, with
+/// \p replacement.
+bool replaceRandom(std::string &text, Rng &rng, const std::vector<Span> &spans,
                    const std::string &replacement) {
-  std::vector<Span> spans = findAll(text, re, group);
   if (spans.empty())
     return false;
   Span span = spans[pick(rng, spans.size())];
   text.replace(span.begin, span.end - span.begin, replacement);
   return true;
+}
+
+/// Every occurrence of \p word in \p text that is a whole word: not preceded
+/// or followed by a word character (as `\bword\b` would match; \p word
+/// starts and ends with word characters).
+std::vector<Span> findWords(StringRef text, StringRef word) {
+  std::vector<Span> spans;
+  for (size_t p = text.find(word); p != StringRef::npos;
+       p = text.find(word, p + 1)) {
+    size_t end = p + word.size();
+    if ((p == 0 || !isWordChar(text[p - 1])) &&
+        (end == text.size() || !isWordChar(text[end])))
+      spans.push_back({p, end});
+  }
+  return spans;
+}
+
+/// Every occurrence of any of \p words as a whole word, in text order.
+std::vector<Span> findAnyWord(StringRef text,
+                              llvm::ArrayRef<std::string> words) {
+  std::vector<Span> spans;
+  for (const std::string &word : words)
+    llvm::append_range(spans, findWords(text, word));
+  llvm::sort(spans, [](Span a, Span b) { return a.begin < b.begin; });
+  return spans;
+}
+
+/// The integer `-?\d+` at \p pos of \p text ending at a word boundary, or
+/// std::nullopt.
+std::optional<Span> integerAt(StringRef text, size_t pos) {
+  StringRef rest = text.drop_front(pos);
+  size_t sign = rest.starts_with("-") ? 1 : 0;
+  std::optional<StringRef> after = skipDigits(rest.drop_front(sign));
+  if (!after || (!after->empty() && isWordChar(after->front())))
+    return std::nullopt;
+  return Span{pos, text.size() - after->size()};
 }
 
 /// Sizes and counts around the boundaries the code cares about: tiles (16,
@@ -314,18 +382,31 @@ const std::vector<std::string> &layoutKeys() {
 }
 
 bool mutateElementType(std::string &text, Rng &rng) {
-  static const std::regex re(
-      "\\b(f4E2M1FN|f6E2M3FN|f6E3M2FN|f8E4M3FN|f8E5M2|f8E8M0FNU|bf16|f16|"
-      "f32|f64|i1|i8|i16|i32|i64|index)\\b");
-  return replaceRandom(text, rng, re, 1,
+  static const std::vector<std::string> mutableTypes = [] {
+    std::vector<std::string> types = elementTypes();
+    types.push_back("i16");
+    return types;
+  }();
+  return replaceRandom(text, rng, findAnyWord(text, mutableTypes),
                        pickFrom(rng, llvm::ArrayRef(elementTypes())));
 }
 
 /// A dimension of a shaped type (`tensor<4x?x32xf4E2M1FN>`): changed,
 /// dropped or a new one inserted.
 bool mutateShape(std::string &text, Rng &rng) {
-  static const std::regex dim("[<x](\\d+|\\?)x");
-  std::vector<Span> spans = findAll(text, dim, 1);
+  // `N` or `?` between `<` or `x` and `x`.
+  std::vector<Span> spans;
+  StringRef view = text;
+  for (size_t i = 0; i + 2 < view.size(); ++i) {
+    if (view[i] != '<' && view[i] != 'x')
+      continue;
+    StringRef rest = view.drop_front(i + 1);
+    if (!rest.consume_front("?"))
+      rest = skipDigits(rest).value_or(rest);
+    size_t end = view.size() - rest.size();
+    if (end > i + 1 && rest.starts_with("x"))
+      spans.push_back({i + 1, end});
+  }
   if (spans.empty())
     return false;
   Span span = spans[pick(rng, spans.size())];
@@ -345,19 +426,21 @@ bool mutateShape(std::string &text, Rng &rng) {
 
 /// An integer literal in an attribute, operand or option position.
 bool mutateInteger(std::string &text, Rng &rng) {
-  static const std::regex re("[=\\s\\[(,<:](-?\\d+)\\b");
-  return replaceRandom(text, rng, re, 1, interestingInteger(rng));
+  // After one of `=[(,<:` or whitespace.
+  std::vector<Span> spans;
+  StringRef view = text;
+  for (size_t i = 0; i + 1 < view.size(); ++i)
+    if (StringRef("=[(,<:").contains(view[i]) || llvm::isSpace(view[i]))
+      if (std::optional<Span> span = integerAt(view, i + 1))
+        spans.push_back(*span);
+  return replaceRandom(text, rng, spans, interestingInteger(rng));
 }
 
 bool mutateKeyword(std::string &text, Rng &rng) {
   const std::vector<std::string> &family =
       pickFrom(rng, llvm::ArrayRef(keywordFamilies()));
-  std::string alternatives;
-  for (const std::string &word : family)
-    alternatives += (alternatives.empty() ? "" : "|") +
-                    std::regex_replace(word, std::regex("\\."), "\\.");
-  std::regex re("\\b(" + alternatives + ")\\b");
-  return replaceRandom(text, rng, re, 1, pickFrom(rng, llvm::ArrayRef(family)));
+  return replaceRandom(text, rng, findAnyWord(text, family),
+                       pickFrom(rng, llvm::ArrayRef(family)));
 }
 
 /// Layout parameters of #mx.data_tiled_layout, #mx_gfx950.target and the
@@ -366,31 +449,78 @@ bool mutateKeyword(std::string &text, Rng &rng) {
 bool mutateLayout(std::string &text, Rng &rng) {
   switch (pick(rng, 4)) {
   case 0: {
-    static const std::regex re("\\b(?:intrinsics|subgroups)[_-][mnk]\\s*=\\s*"
-                               "(-?\\d+)");
-    return replaceRandom(text, rng, re, 1, interestingInteger(rng));
+    // `intrinsics_m = 4`, `subgroups-n=2`, ...: the value.
+    std::vector<Span> spans;
+    StringRef view = text;
+    for (StringRef prefix : {"intrinsics", "subgroups"}) {
+      for (size_t p = view.find(prefix); p != StringRef::npos;
+           p = view.find(prefix, p + 1)) {
+        StringRef rest = view.drop_front(p + prefix.size());
+        if ((p > 0 && isWordChar(view[p - 1])) || rest.size() < 2 ||
+            !StringRef("_-").contains(rest[0]) ||
+            !StringRef("mnk").contains(rest[1]))
+          continue;
+        rest = skipSpace(rest.drop_front(2));
+        if (!rest.consume_front("="))
+          continue;
+        rest = skipSpace(rest);
+        if (std::optional<Span> span =
+                integerAt(view, view.size() - rest.size()))
+          spans.push_back(*span);
+      }
+    }
+    return replaceRandom(text, rng, spans, interestingInteger(rng));
   }
   case 1: {
-    static const std::regex re("#mx(?:\\.data_tiled_layout|_gfx950\\.target)"
-                               "(<)");
+    // The `<` of `#mx.data_tiled_layout<` or `#mx_gfx950.target<`.
+    std::vector<Span> spans;
+    StringRef view = text;
+    for (StringRef attr : {"#mx.data_tiled_layout<", "#mx_gfx950.target<"})
+      for (size_t p = view.find(attr); p != StringRef::npos;
+           p = view.find(attr, p + 1))
+        spans.push_back({p + attr.size() - 1, p + attr.size()});
     std::string key = pickFrom(rng, llvm::ArrayRef(layoutKeys()));
-    return replaceRandom(text, rng, re, 1,
+    return replaceRandom(text, rng, spans,
                          "<" + key + " = " + interestingInteger(rng) + ", ");
   }
   case 2: {
-    static const std::regex re("#mx_gfx950\\.target()(?!<)");
+    // Just after a `#mx_gfx950.target` without parameters.
+    std::vector<Span> spans;
+    StringRef view = text, attr = "#mx_gfx950.target";
+    for (size_t p = view.find(attr); p != StringRef::npos;
+         p = view.find(attr, p + 1)) {
+      size_t end = p + attr.size();
+      if (end == view.size() || view[end] != '<')
+        spans.push_back({end, end});
+    }
     std::string key = pickFrom(rng, llvm::ArrayRef(layoutKeys()));
-    return replaceRandom(text, rng, re, 1,
+    return replaceRandom(text, rng, spans,
                          "<" + key + " = " + interestingInteger(rng) + ">");
   }
   default: {
-    static const std::regex re("interleave_[mnk]\\s*=\\s*(\\[[^\\]]*\\])");
+    // The list of `interleave_m = [...]`.
+    std::vector<Span> spans;
+    StringRef view = text;
+    for (size_t p = view.find("interleave_"); p != StringRef::npos;
+         p = view.find("interleave_", p + 1)) {
+      StringRef rest = view.drop_front(p + 11);
+      if (rest.empty() || !StringRef("mnk").contains(rest[0]))
+        continue;
+      rest = skipSpace(rest.drop_front());
+      if (!rest.consume_front("="))
+        continue;
+      rest = skipSpace(rest);
+      size_t begin = view.size() - rest.size();
+      size_t close = view.find(']', begin);
+      if (rest.starts_with("[") && close != StringRef::npos)
+        spans.push_back({begin, close + 1});
+    }
     static const char *const roles[] = {"lhs", "rhs", "lhs_scales",
                                         "rhs_scales", "result"};
     std::string list = "[";
     for (size_t i = 0, e = pick(rng, 4); i < e; ++i)
       list += std::string(i ? ", " : "") + roles[pick(rng, std::size(roles))];
-    return replaceRandom(text, rng, re, 1, list + "]");
+    return replaceRandom(text, rng, spans, list + "]");
   }
   }
 }
@@ -398,9 +528,22 @@ bool mutateLayout(std::string &text, Rng &rng) {
 /// The results of an affine map permuted (`(m, k)` -> `(k, m)`) or one
 /// result replaced by another dimension.
 bool mutateIndexingMap(std::string &text, Rng &rng) {
-  static const std::regex re(
-      "affine_map<\\(([^)]*)\\)\\s*->\\s*\\(([^)]*)\\)>");
-  std::vector<Span> spans = findAll(text, re, 2);
+  // The results of `affine_map<(dims) -> (results)>`.
+  std::vector<Span> spans;
+  StringRef view = text;
+  for (size_t p = view.find("affine_map<("); p != StringRef::npos;
+       p = view.find("affine_map<(", p + 1)) {
+    size_t close = view.find(')', p);
+    if (close == StringRef::npos)
+      break;
+    StringRef rest = skipSpace(view.drop_front(close + 1));
+    if (!rest.consume_front("->") || !(rest = skipSpace(rest)).starts_with("("))
+      continue;
+    size_t begin = view.size() - rest.size() + 1;
+    size_t end = view.find(')', begin);
+    if (end != StringRef::npos && view.drop_front(end + 1).starts_with(">"))
+      spans.push_back({begin, end});
+  }
   if (spans.empty())
     return false;
   Span span = spans[pick(rng, spans.size())];
@@ -447,8 +590,11 @@ std::vector<Span> splitTopLevel(const std::string &text, size_t begin,
 /// An operand list `(%a, %b : t1, t2)` (ins/outs, calls, returns): one
 /// operand dropped or duplicated, with its type when the list has them.
 bool mutateOperands(std::string &text, Rng &rng) {
-  static const std::regex open("\\((%)");
-  std::vector<Span> opens = findAll(text, open, 1);
+  // The `%` of every `(%`.
+  std::vector<Span> opens;
+  for (size_t p = text.find("(%"); p != std::string::npos;
+       p = text.find("(%", p + 1))
+    opens.push_back({p + 1, p + 2});
   if (opens.empty())
     return false;
   size_t begin = opens[pick(rng, opens.size())].begin;
