@@ -28,6 +28,9 @@
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsic=32x32x64" | FileCheck %s
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsics-m=2 intrinsics-n=2 subgroups-m=2 subgroups-n=2" | FileCheck %s
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsic=32x32x64 intrinsics-m=2 intrinsics-k=2 subgroups-n=2" | FileCheck %s
+// A transposed result (found by mx-exec-fuzzer: it was written as [M, N]).
+// RUN: %{run} --entry=nt_fp4_result_nm %{ints} | FileCheck %s
+// RUN: %{run} --entry=nt_fp4_result_nm --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal | FileCheck %s --check-prefix=CODES
 // RUN: %{run} --entry=nt_fp4_deep %{ints} | FileCheck %s
 // RUN: %{run} --entry=nt_fp4_deep %{ints} --gfx950-options="intrinsics-m=1 intrinsics-n=2 intrinsics-k=4" | FileCheck %s
 // RUN: %{run} --entry=nt_fp8 %{ints} | FileCheck %s

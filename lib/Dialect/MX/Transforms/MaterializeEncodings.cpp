@@ -30,6 +30,31 @@ namespace mlir::mx {
 using namespace mlir;
 using namespace mlir::mx;
 
+/// Whether the result map of \p encoding's contraction is
+/// (batch.., m, n): batch dimensions in iteration order, then one m and one
+/// n dimension. Only such an accumulator can stay in the user's layout
+/// (`mx.tiled_scaled_mma` reads and writes it as [B.., M, N]); any other
+/// (e.g. a transposed result, (m, n, k) -> (n, m)) is relaid out.
+static bool isBatchMNResult(EncodingAttr encoding) {
+  SmallVector<AffineMap> maps =
+      llvm::map_to_vector(encoding.getIndexingMaps(), [](Attribute map) {
+        return cast<AffineMapAttr>(map).getValue();
+      });
+  FailureOr<ScaledContractionDims> dims =
+      inferScaledContractionDims(/*op=*/nullptr, maps);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1)
+    return false;
+  SmallVector<unsigned> order(dims->batch);
+  order.append({dims->m.front(), dims->n.front()});
+  AffineMap result = maps.back();
+  if (result.getNumResults() != order.size())
+    return false;
+  return llvm::all_of(llvm::zip(result.getResults(), order), [](auto pair) {
+    auto dim = dyn_cast<AffineDimExpr>(std::get<0>(pair));
+    return dim && dim.getPosition() == std::get<1>(pair);
+  });
+}
+
 namespace {
 struct MaterializeEncodingsPass
     : public mx::impl::MXMaterializeEncodingsBase<MaterializeEncodingsPass> {
@@ -101,9 +126,11 @@ struct MaterializeEncodingsPass
     WalkResult result = getOperation()->walk([&](Operation *op) {
       OpBuilder b(op);
       if (auto set = dyn_cast<SetEncodingOp>(op)) {
-        // An accumulator that only contractions use stays as it is.
+        // An accumulator laid out [batch.., m, n] that only contractions use
+        // stays as it is.
         if (userLayoutResults &&
             set.getEncoding().getRole() == OperandRole::result &&
+            isBatchMNResult(set.getEncoding()) &&
             llvm::all_of(set->getUses(), [](OpOperand &use) {
               auto contraction = dyn_cast<ScaledContractionOp>(use.getOwner());
               return contraction && use.getOperandNumber() == 4;

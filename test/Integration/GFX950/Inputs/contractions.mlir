@@ -12,6 +12,20 @@ func.func @nt_fp4(%a: tensor<33x224xf4E2M1FN>, %b: tensor<47x224xf4E2M1FN>,
   return %r : tensor<33x47xf32>
 }
 
+// The result transposed ((m, n, k) -> (n, m)): it cannot stay in the
+// user's layout (the GEMM reads and writes [M, N]), so it is relaid out.
+func.func @nt_fp4_result_nm(%a: tensor<33x224xf4E2M1FN>, %b: tensor<47x224xf4E2M1FN>,
+    %sa: tensor<33x7xf8E8M0FNU>, %sb: tensor<47x7xf8E8M0FNU>,
+    %c: tensor<47x33xf32>) -> tensor<47x33xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (n, m)>]
+      ins(%a, %b, %sa, %sb : tensor<33x224xf4E2M1FN>, tensor<47x224xf4E2M1FN>,
+                            tensor<33x7xf8E8M0FNU>, tensor<47x7xf8E8M0FNU>)
+      outs(%c : tensor<47x33xf32>) -> tensor<47x33xf32>
+  return %r : tensor<47x33xf32>
+}
+
 // Several K tiles: the ukernel's K loop runs more than once.
 func.func @nt_fp4_deep(%a: tensor<40x1024xf4E2M1FN>, %b: tensor<72x1024xf4E2M1FN>,
     %sa: tensor<40x32xf8E8M0FNU>, %sb: tensor<72x32xf8E8M0FNU>,
