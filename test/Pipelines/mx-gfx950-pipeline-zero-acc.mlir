@@ -16,14 +16,21 @@
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   return %[[D]] : memref<10000x16384xbf16>
 // The GEMM kernel loads no accumulator (no f32 memory access at all): it
-// rounds each sum to bf16 and stores it through a bounds-checked buffer.
+// rounds each sum to bf16 and stores the four sums of a lane's run of
+// columns as one vector through a bounds-checked buffer (N is a multiple of
+// 4: no run straddles it, so no value-by-value stores).
 //       CHECK:   gpu.module @seed_bf16_mma0
 //   CHECK-NOT:     memref.load {{.*}}fat_raw_buffer
 //   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     scf.for
 //   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
-//       CHECK:     %[[T:.+]] = arith.truncf %{{.+}} : f32 to bf16
-//  CHECK-NEXT:     memref.store %[[T]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:     %[[T0:.+]] = arith.truncf %{{.+}} : f32 to bf16
+//       CHECK:     %[[T1:.+]] = arith.truncf %{{.+}} : f32 to bf16
+//       CHECK:     %[[T2:.+]] = arith.truncf %{{.+}} : f32 to bf16
+//       CHECK:     %[[T3:.+]] = arith.truncf %{{.+}} : f32 to bf16
+//       CHECK:     %[[V:.+]] = vector.from_elements %[[T0]], %[[T1]], %[[T2]], %[[T3]] : vector<4xbf16>
+//  CHECK-NEXT:     vector.store %[[V]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+//   CHECK-NOT:     memref.store {{.*}}fat_raw_buffer
 //   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
 func.func @seed_bf16(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                      %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>)

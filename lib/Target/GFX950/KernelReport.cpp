@@ -113,6 +113,36 @@ static void parseMetadata(StringRef assembly,
   }
 }
 
+/// Whether the branch `body[at]` back to `body[target]` closes a loop:
+/// whether control reaches it from `target` without leaving [target, at]. A
+/// block that LLVM placed after the code it jumps back into (the rare side
+/// of a branch, moved to the function's end) is no loop.
+static bool closesLoop(ArrayRef<StringRef> body,
+                       const llvm::StringMap<size_t> &labels, size_t target,
+                       size_t at) {
+  SmallVector<bool> seen(at - target + 1, false);
+  SmallVector<size_t> work = {target};
+  while (!work.empty()) {
+    for (size_t i = work.pop_back_val(); i <= at && !seen[i - target]; ++i) {
+      seen[i - target] = true;
+      if (i == at)
+        return true;
+      StringRef line = body[i];
+      if (line.starts_with("s_endpgm"))
+        break;
+      bool jump = line.starts_with("s_branch");
+      if (!jump && !line.starts_with("s_cbranch"))
+        continue;
+      auto it = labels.find(line.rsplit(' ').second);
+      if (it != labels.end() && it->second >= target && it->second <= at)
+        work.push_back(it->second);
+      if (jump)
+        break;
+    }
+  }
+  return false;
+}
+
 /// Counts the instructions of `kernel`'s body (from its label to the
 /// function end) and of its main loop.
 static void analyzeBody(StringRef assembly, KernelStats &kernel) {
@@ -146,7 +176,8 @@ static void analyzeBody(StringRef assembly, KernelStats &kernel) {
     count(kernel.total, line);
   for (auto [at, target] : branches) {
     auto it = labels.find(target);
-    if (it == labels.end() || it->second > at)
+    if (it == labels.end() || it->second > at ||
+        !closesLoop(body, labels, it->second, at))
       continue;
     InstructionCounts loop;
     for (size_t i = it->second; i <= at; ++i)

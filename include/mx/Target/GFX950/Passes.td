@@ -60,7 +60,11 @@ def MXGFX950SpecializeUKernels
     parameters fold into loop bounds, and every `scf.for` marked `mx.unroll`
     is fully unrolled, innermost first. What remains has static shapes and
     straight-line MFMA sequences; private accumulator arrays indexed by the
-    unrolled indices are promoted to registers by LLVM's SROA.
+    unrolled indices are promoted to registers by LLVM's SROA. Since SROA
+    only promotes the static allocas of a function's entry block, every
+    `memref.alloca` of static shape is then moved to the start of its
+    allocation scope (e.g. the `gpu.launch` body), ahead of any branch the
+    caller put before the call.
 
     Example:
 
@@ -109,6 +113,21 @@ def MXGFX950LowerTiledMMA
     ukernel takes type parameters, its intrinsic and element types as the
     call's `mx.ukernel.type_parameters`, ready for
     `mx-gfx950-specialize-ukernels`.
+
+    The lane's accumulators are a private array the call updates; the
+    launch loads them before the call (unless `zero_acc`) and stores them
+    after it. A data-tiled accumulator moves as whole vectors. One in the
+    user's layout (`[B.., M, N]`) goes through a bounds-checked
+    `amdgpu.fat_raw_buffer_cast`, with the op's epilogue cloned per value
+    before the store: each run of consecutive columns of a row in a lane's
+    values (the result swizzle of `mx::gfx950::getSwizzle`, 4 f32 values,
+    at most 16 bytes) is one `vector.load` / `vector.store` where the
+    innermost stride is 1, else one access per value. Rows past M and runs
+    past N are given row M, out of the buffer's range (a load reads 0, a
+    store is dropped). Where a run may straddle N (N dynamic or not a
+    multiple of the run), a workgroup-uniform `scf.if` on whether the tile
+    lies inside N emits the vector accesses for those tiles and masked
+    accesses value by value for the others.
 
     When no ukernel serves the layout, the op is an error, with one note per
     library ukernel saying why it was rejected. Operands must have identity
