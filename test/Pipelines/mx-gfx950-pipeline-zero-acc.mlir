@@ -1,4 +1,6 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 
 // The seed GEMM from a zero accumulator with a bf16 result: two
 // dispatches. The relayouts of A, B and their scales run as one (no
@@ -32,6 +34,13 @@
 //  CHECK-NEXT:     vector.store %[[V]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
 //   CHECK-NOT:     memref.store {{.*}}fat_raw_buffer
 //   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
+// In the ISA: one buffer_store_dwordx2 (four bf16) per intrinsic of the
+// wave's 16 x 4, the kernel's only stores.
+//  REPORT-LABEL: kernel seed_bf16_mma0
+//        REPORT:   scratch_bytes: 0
+//        REPORT:   global_stores: 64
+//   REPORT-NEXT:   global_stores.buffer_store_dwordx2: 64
+//   REPORT-NEXT:   main_loop.instructions
 func.func @seed_bf16(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                      %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>)
     -> tensor<10000x16384xbf16> {

@@ -44,11 +44,17 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
-int64_t InstructionCounts::getNumMFMAs() const {
+static int64_t sum(const llvm::StringMap<int64_t> &counts) {
   int64_t total = 0;
-  for (const auto &entry : mfmas)
+  for (const auto &entry : counts)
     total += entry.getValue();
   return total;
+}
+
+int64_t InstructionCounts::getNumMFMAs() const { return sum(mfmas); }
+
+int64_t InstructionCounts::getNumGlobalStores() const {
+  return sum(globalStores);
 }
 
 static void count(InstructionCounts &counts, StringRef line) {
@@ -65,6 +71,9 @@ static void count(InstructionCounts &counts, StringRef line) {
     ++counts.globalLoads;
   else if (mnemonic.starts_with("ds_read") || mnemonic.starts_with("ds_load"))
     ++counts.ldsLoads;
+  else if (mnemonic.starts_with("global_store") ||
+           mnemonic.starts_with("buffer_store"))
+    ++counts.globalStores[mnemonic];
 }
 
 /// Parses the `.amdgpu_metadata` YAML block: one entry per kernel, `key:
@@ -293,9 +302,9 @@ getSymbolSizes(StringRef assembly) {
   return sizes;
 }
 
-llvm::Expected<SmallVector<KernelStats>>
+llvm::Expected<SmallVector<KernelStats, 1>>
 gfx950::analyzeAssembly(StringRef assembly) {
-  SmallVector<KernelStats> kernels;
+  SmallVector<KernelStats, 1> kernels;
   parseMetadata(assembly, kernels);
   if (kernels.empty())
     return llvm::createStringError(
@@ -315,17 +324,24 @@ static void printCounts(llvm::raw_ostream &os, StringRef prefix,
                         const InstructionCounts &counts) {
   os << "  " << prefix << "instructions: " << counts.instructions << "\n";
   os << "  " << prefix << "mfma: " << counts.getNumMFMAs() << "\n";
-  SmallVector<StringRef> kinds;
-  for (const auto &entry : counts.mfmas)
-    kinds.push_back(entry.getKey());
-  llvm::sort(kinds);
-  for (StringRef kind : kinds)
-    os << "  " << prefix << "mfma." << kind << ": " << counts.mfmas.lookup(kind)
-       << "\n";
+  auto printByKind = [&](StringRef name,
+                         const llvm::StringMap<int64_t> &byKind) {
+    SmallVector<StringRef> kinds;
+    for (const auto &entry : byKind)
+      kinds.push_back(entry.getKey());
+    llvm::sort(kinds);
+    for (StringRef kind : kinds)
+      os << "  " << prefix << name << "." << kind << ": " << byKind.lookup(kind)
+         << "\n";
+  };
+  printByKind("mfma", counts.mfmas);
   os << "  " << prefix << "global_loads: " << counts.globalLoads << "\n";
   os << "  " << prefix << "lds_loads: " << counts.ldsLoads << "\n";
   os << "  " << prefix << "direct_to_lds_loads: " << counts.directToLDSLoads
      << "\n";
+  os << "  " << prefix << "global_stores: " << counts.getNumGlobalStores()
+     << "\n";
+  printByKind("global_stores", counts.globalStores);
 }
 
 void gfx950::printReport(llvm::raw_ostream &os, ArrayRef<KernelStats> kernels) {

@@ -312,9 +312,13 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   auto getBase = [=](Value waveM, Value waveN, Value lane) {
     Value zero = index(0);
     auto [r, c] = getTileCoords(waveM, waveN, zero, zero, lane, zero);
-    return std::make_pair(
-        arith::AddIOp::create(b, loc, rowBase, r).getResult(),
-        arith::AddIOp::create(b, loc, colBase, c).getResult());
+    Value row = arith::AddIOp::create(b, loc, rowBase, r);
+    Value col = arith::AddIOp::create(b, loc, colBase, c);
+    return std::make_pair(row, col);
+  };
+  // Column `u` of a run starting at `col`.
+  auto column = [=](Value col, int64_t u) -> Value {
+    return u ? arith::AddIOp::create(b, loc, col, index(u)).getResult() : col;
   };
   // Row `row` where column `col` is inside the matrix, else row M: out of
   // the buffer's range, so the access is dropped (a load reads 0).
@@ -337,76 +341,81 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
       return vectorAccess(mask(row, col), col);
     SmallVector<Value> results;
     for (int64_t u = 0; u < run.length; ++u) {
-      Value c =
-          u ? arith::AddIOp::create(b, loc, col, index(u)).getResult() : col;
+      Value c = column(col, u);
       if (Value result = valueAccess(u, mask(row, c), c))
         results.push_back(result);
     }
     return pack(results);
   };
+  // Calls `body` with each run of vector (i, j) of the lane and its first
+  // position (row, col).
+  auto forEachRun =
+      [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
+          function_ref<void(const AccessRun &, Value row, Value col)> body) {
+        auto [row0, col0] = getBase(waveM, waveN, lane);
+        for (const AccessRun &run : runs) {
+          if (run.i != i || run.j != j)
+            continue;
+          Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
+          Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
+          body(run, row, col);
+        }
+      };
   auto load = [=](int64_t i, int64_t j, Value waveM, Value waveN,
                   Value lane) -> Value {
     Value v = arith::ConstantOp::create(
         b, loc, vectorType, DenseElementsAttr::get(vectorType, 0.0f));
-    auto [row0, col0] = getBase(waveM, waveN, lane);
-    for (const AccessRun &run : runs) {
-      if (run.i != i || run.j != j)
-        continue;
-      Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
-      Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
-      auto runType = VectorType::get({run.length}, b.getF32Type());
-      Value loaded = accessRun(
-          run, row, col,
-          [&](Value r, Value c) -> Value {
-            return vector::LoadOp::create(b, loc, runType, buffer,
-                                          ValueRange{r, c});
-          },
-          [&](int64_t, Value r, Value c) -> Value {
-            return memref::LoadOp::create(b, loc, buffer, ValueRange{r, c});
-          },
-          [&](ArrayRef<Value> values) -> Value {
-            return vector::FromElementsOp::create(b, loc, runType, values);
-          });
-      for (int64_t u = 0; u < run.length; ++u) {
-        Value x = vector::ExtractOp::create(b, loc, loaded, u);
-        v = vector::InsertOp::create(b, loc, x, v, run.t0 + u);
-      }
-    }
+    forEachRun(
+        i, j, waveM, waveN, lane,
+        [&](const AccessRun &run, Value row, Value col) {
+          auto runType = VectorType::get({run.length}, b.getF32Type());
+          Value loaded = accessRun(
+              run, row, col,
+              [&](Value r, Value c) -> Value {
+                return vector::LoadOp::create(b, loc, runType, buffer,
+                                              ValueRange{r, c});
+              },
+              [&](int64_t, Value r, Value c) -> Value {
+                return memref::LoadOp::create(b, loc, buffer, ValueRange{r, c});
+              },
+              [&](ArrayRef<Value> values) -> Value {
+                return vector::FromElementsOp::create(b, loc, runType, values);
+              });
+          for (int64_t u = 0; u < run.length; ++u) {
+            Value x = vector::ExtractOp::create(b, loc, loaded, u);
+            v = vector::InsertOp::create(b, loc, x, v, run.t0 + u);
+          }
+        });
     return v;
   };
   auto store = [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
                    Value v) {
-    auto [row0, col0] = getBase(waveM, waveN, lane);
-    for (const AccessRun &run : runs) {
-      if (run.i != i || run.j != j)
-        continue;
-      Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
-      Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
-      // The epilogue, value by value, at each value's position (rows and
-      // columns past M or N compute values that are not stored).
-      SmallVector<Value> values;
-      for (int64_t u = 0; u < run.length; ++u) {
-        Value x = vector::ExtractOp::create(b, loc, v, run.t0 + u);
-        Value c =
-            u ? arith::AddIOp::create(b, loc, col, index(u)).getResult() : col;
-        values.push_back(epilogue(x, row, c));
-      }
-      accessRun(
-          run, row, col,
-          [&](Value r, Value c) -> Value {
-            auto runType = VectorType::get({run.length}, storedType);
-            Value packed =
-                vector::FromElementsOp::create(b, loc, runType, values);
-            vector::StoreOp::create(b, loc, packed, buffer, ValueRange{r, c});
-            return {};
-          },
-          [&](int64_t u, Value r, Value c) -> Value {
-            memref::StoreOp::create(b, loc, values[u], buffer,
-                                    ValueRange{r, c});
-            return {};
-          },
-          [](ArrayRef<Value>) { return Value(); });
-    }
+    forEachRun(i, j, waveM, waveN, lane,
+               [&](const AccessRun &run, Value row, Value col) {
+                 // The epilogue, value by value, at each value's position (rows
+                 // and columns past M or N compute values that are not stored).
+                 SmallVector<Value> values;
+                 for (int64_t u = 0; u < run.length; ++u) {
+                   Value x = vector::ExtractOp::create(b, loc, v, run.t0 + u);
+                   values.push_back(epilogue(x, row, column(col, u)));
+                 }
+                 accessRun(
+                     run, row, col,
+                     [&](Value r, Value c) -> Value {
+                       auto runType = VectorType::get({run.length}, storedType);
+                       Value packed = vector::FromElementsOp::create(
+                           b, loc, runType, values);
+                       vector::StoreOp::create(b, loc, packed, buffer,
+                                               ValueRange{r, c});
+                       return {};
+                     },
+                     [&](int64_t u, Value r, Value c) -> Value {
+                       memref::StoreOp::create(b, loc, values[u], buffer,
+                                               ValueRange{r, c});
+                       return {};
+                     },
+                     [](ArrayRef<Value>) { return Value(); });
+               });
   };
   return {load, store, forTile};
 }

@@ -18,8 +18,10 @@ def MXGFX950KernelReport : Pass<"mx-gfx950-kernel-report", "::mlir::ModuleOp"> {
     scratch bytes, VGPR/SGPR spills (all from the AMDHSA metadata), the
     occupancy they allow (waves per SIMD), the exact code size (the text is
     assembled with LLVM's MC layer), and the instruction, MFMA (by kind),
-    global, LDS and direct-to-LDS load counts of the whole kernel and of its
-    main loop (the loop with the most MFMAs). The IR is not changed.
+    global, LDS and direct-to-LDS load and global store (by kind, so their
+    widths show) counts of the whole kernel and of its main loop (the loop
+    with the most MFMAs: a backward branch that control reaches from its
+    target without leaving the range). The IR is not changed.
 
     Example output:
 
