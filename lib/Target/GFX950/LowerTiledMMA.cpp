@@ -421,16 +421,17 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
 }
 
 SmallVector<AccessRun> TiledMMALowering::getAccessRuns(MemRefType type) {
+  // Vectors of scalars of whole bytes, contiguous along N.
   int64_t maxLength = 1;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+  Type elementType = type.getElementType();
+  if (elementType.isIntOrFloat() &&
+      elementType.getIntOrFloatBitWidth() % 8 == 0 &&
+      succeeded(type.getStridesAndOffset(strides, offset)) &&
       strides.back() == 1)
-    maxLength =
-        kMaxAccessBytes /
-        std::max<int64_t>(
-            4,
-            llvm::divideCeil(type.getElementType().getIntOrFloatBitWidth(), 8));
+    maxLength = kMaxAccessBytes /
+                std::max<int64_t>(4, elementType.getIntOrFloatBitWidth() / 8);
   SmallVector<int64_t> view = getUKernelTileShape(layout, OperandRole::result);
   SmallVector<AccessRun> runs;
   for (int64_t i = 0; i < view[2]; ++i)
