@@ -52,10 +52,12 @@ struct AccumulatorStore {
   std::function<void(int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
                      Value v)>
       store;
-  /// Emits `body` (the loads or the stores of all vectors): once, or for
-  /// an accumulator whose accesses depend on where the tile lies, once in
-  /// each branch of a workgroup-uniform scf.if.
-  std::function<void(function_ref<void()> body)> forTile =
+  /// Emit `body`, the loads (stores) of all vectors: once, or for stores
+  /// whose width depends on where the tile lies, once in each branch of a
+  /// workgroup-uniform scf.if.
+  std::function<void(function_ref<void()> body)> forLoads =
+      [](function_ref<void()> body) { body(); };
+  std::function<void(function_ref<void()> body)> forStores =
       [](function_ref<void()> body) { body(); };
 };
 
@@ -277,9 +279,9 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   // A run may straddle column N (part of it in its row, part past the
   // row's end, where the next row is) only when its columns are not
   // aligned to its length or N is not a static multiple of it. Then the
-  // workgroups whose tile lies inside N access whole runs and the others
-  // (the last column of tiles) go value by value, chosen by a
-  // workgroup-uniform branch around all accesses (forTile).
+  // workgroups whose tile lies inside N store whole runs and the others
+  // (the last column of tiles) value by value, chosen by a
+  // workgroup-uniform branch around all stores (forStores).
   int64_t staticCols = type.getDimSize(numBatch + 1);
   bool mayStraddle = llvm::any_of(runs, [&](const AccessRun &run) {
     return run.length > 1 &&
@@ -288,7 +290,7 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   });
   enum class Mode { Masked, Inside, ByValue };
   auto mode = std::make_shared<Mode>(Mode::Masked);
-  auto forTile = [=](function_ref<void()> body) {
+  auto forStores = [=](function_ref<void()> body) {
     if (!mayStraddle)
       return body();
     Value end = arith::AddIOp::create(b, loc, colBase, index(tile.n));
@@ -417,7 +419,17 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
                      [](ArrayRef<Value>) { return Value(); });
                });
   };
-  return {load, store, forTile};
+  // Loads where runs may straddle N go value by value everywhere: the same
+  // branch before the K loop makes LLVM spill (53 VGPRs on the seed layout
+  // with dynamic M and N).
+  auto forLoads = [=](function_ref<void()> body) {
+    if (!mayStraddle)
+      return body();
+    *mode = Mode::ByValue;
+    body();
+    *mode = Mode::Masked;
+  };
+  return {load, store, forLoads, forStores};
 }
 
 SmallVector<AccessRun> TiledMMALowering::getAccessRuns(MemRefType type) {
@@ -641,7 +653,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   int64_t intrinsicsM = layout.getIntrinsicsM();
   int64_t intrinsicsN = layout.getIntrinsicsN();
   if (!op.getZeroAcc())
-    store.forTile([&] {
+    store.forLoads([&] {
       for (int64_t i = 0; i < intrinsicsM; ++i)
         for (int64_t j = 0; j < intrinsicsN; ++j) {
           Value v = store.load(i, j, waveM, waveN, lane);
@@ -696,7 +708,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   // (gpu.lane_id): sharing the prologue's addresses would keep one register
   // pair per accumulator group alive through the K loop.
   Value laneOut = gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr);
-  store.forTile([&] {
+  store.forStores([&] {
     for (int64_t i = 0; i < intrinsicsM; ++i)
       for (int64_t j = 0; j < intrinsicsN; ++j) {
         Value v =

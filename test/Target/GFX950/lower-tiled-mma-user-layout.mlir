@@ -113,9 +113,10 @@ func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>
 
 #fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // N = 47: a run of the second column of tiles may straddle N (columns 44
-// .. 47, the last one past it). A workgroup-uniform branch on whether the
-// tile lies inside N: inside, whole runs without a column mask; the last
-// column of tiles loads and stores value by value, each masked.
+// .. 47, the last one past it). C is loaded value by value, each value
+// masked (a branch before the K loop costs spills). The stores branch on
+// whether the workgroup's tile lies inside N (uniform): inside, whole runs
+// without a column mask; the last column of tiles value by value, masked.
 // CHECK-LABEL: func.func @straddle
 //   CHECK-DAG:   %[[C32:.+]] = arith.constant 32 : index
 //   CHECK-DAG:   %[[C47:.+]] = arith.constant 47 : index
@@ -123,21 +124,17 @@ func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>
 //       CHECK:   gpu.launch blocks(%[[NO:[^,]+]],
 //       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<100x47xf32, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     %[[COLS:.+]] = arith.muli %[[NO]], %[[C32]] : index
+//   CHECK-NOT:     scf.if
+//       CHECK:     %[[COL:.+]] = arith.addi %[[COLS]], %{{.+}} : index
+//       CHECK:     %[[IN:.+]] = arith.cmpi ult, %[[COL]], %[[C47]] : index
+//       CHECK:     %[[ROW:.+]] = arith.select %[[IN]], %{{.+}}, %[[C100]] : index
+//       CHECK:     memref.load %[[BUF]][%[[ROW]], %[[COL]]]
+//   CHECK-COUNT-15:  memref.load %[[BUF]]
+//   CHECK-NOT:     vector.load %[[BUF]]
+//   CHECK-NOT:     scf.if
+//       CHECK:     call @mx_uk_scaled_mma
 //       CHECK:     %[[END:.+]] = arith.addi %[[COLS]], %[[C32]] : index
 //       CHECK:     %[[INSIDE:.+]] = arith.cmpi ule, %[[END]], %[[C47]] : index
-//       CHECK:     scf.if %[[INSIDE]] {
-//   CHECK-NOT:       arith.select
-//   CHECK-COUNT-4:   vector.load %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x47xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
-//   CHECK-NOT:       memref.load
-//       CHECK:     } else {
-//       CHECK:       %[[COL:.+]] = arith.addi %[[COLS]], %{{.+}} : index
-//       CHECK:       %[[IN:.+]] = arith.cmpi ult, %[[COL]], %[[C47]] : index
-//       CHECK:       %[[ROW:.+]] = arith.select %[[IN]], %{{.+}}, %[[C100]] : index
-//       CHECK:       memref.load %[[BUF]][%[[ROW]], %[[COL]]]
-//   CHECK-COUNT-15:  memref.load %[[BUF]]
-//   CHECK-NOT:       vector.load %[[BUF]]
-//       CHECK:     }
-//       CHECK:     call @mx_uk_scaled_mma
 //       CHECK:     scf.if %[[INSIDE]] {
 //   CHECK-NOT:       arith.select
 //   CHECK-COUNT-4:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x47xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>

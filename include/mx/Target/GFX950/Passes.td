@@ -128,8 +128,9 @@ def MXGFX950LowerTiledMMA
     past N are given row M, out of the buffer's range (a load reads 0, a
     store is dropped). Where a run may straddle N (N dynamic or not a
     multiple of the run), a workgroup-uniform `scf.if` on whether the tile
-    lies inside N emits the vector accesses for those tiles and masked
-    accesses value by value for the others.
+    lies inside N emits the vector stores for those tiles and masked stores
+    value by value for the others; the loads then go value by value (the
+    same branch before the K loop makes LLVM spill).
 
     When no ukernel serves the layout, the op is an error, with one note per
     library ukernel saying why it was rejected. Operands must have identity
