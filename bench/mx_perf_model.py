@@ -98,13 +98,41 @@ def is_mfma(i):
     return i.mnemonic.startswith("v_mfma")
 
 
+def closes_loop(instrs, labels, start, end):
+    """Whether the backward branch instrs[end] to instrs[start] closes a
+    loop: whether control reaches it from `start` without leaving [start,
+    end]. A block that LLVM placed after the code it jumps back into (the
+    rare side of a branch, moved to the function's end) is no loop."""
+    seen, work = set(), [start]
+    while work:
+        i = work.pop()
+        while i <= end and i not in seen:
+            seen.add(i)
+            if i == end:
+                return True
+            ins = instrs[i]
+            if ins.mnemonic == "s_endpgm":
+                break
+            if ins.mnemonic.startswith(("s_branch", "s_cbranch")):
+                target = labels.get(ins.operands.split()[0]
+                                    if ins.operands else "")
+                if target is not None and start <= target <= end:
+                    work.append(target)
+                if ins.mnemonic == "s_branch":
+                    break
+            i += 1
+    return False
+
+
 def find_loops(instrs, labels):
-    """Backward branches: (start, end) index pairs, end the branch."""
+    """Backward branches that close loops: (start, end) index pairs, end
+    the branch."""
     loops = []
     for i in instrs:
         if i.mnemonic.startswith(("s_branch", "s_cbranch")):
             target = i.operands.split()[0] if i.operands else ""
-            if target in labels and labels[target] <= i.index:
+            if (target in labels and labels[target] <= i.index and
+                    closes_loop(instrs, labels, labels[target], i.index)):
                 loops.append((labels[target], i.index))
     return loops
 
@@ -577,6 +605,9 @@ def main():
         text = "\n".join(assemblies_from_ir(text).values())
     instrs, labels = parse_isa(text)
     body = main_loop(instrs, labels, args.label)
+    if body is None:
+        sys.exit("%s: no loop to model (the kernel is straight-line code)"
+                 % args.file)
     loop = analyze_loop(body, cal, waves_per_cu=args.waves)
     tm, tn = (int(x) for x in args.tile.split("x"))
     preds = [(s, predict_gemm(loop, *SHAPES[s], tm, tn, args.waves,

@@ -63,14 +63,15 @@ func.func @fp8(%a: tensor<256x8192xf8E4M3FN>, %b: tensor<256x8192xf8E4M3FN>,
 //         GPU:   gpu.launch_func @mixed_mma0::@mixed_mma0 {{.*}} args(%{{[^ ]+}} : memref<256x256xf32>, %{{[^ ]+}} : memref<1x64x16x4x16x2x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x16x16xi8>, %{{[^ ]+}} : memref<1x64x4x4x16x4xi8>)
 //         GPU:   gpu.module @mixed_mma0
 //         GPU:     scf.for
-//   GPU-COUNT-64:    amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
+//   GPU-COUNT-64:    amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf32>
 
-// A in 8 registers (fp8, format 0), B in 4 (fp4: blgp:4).
+// The MFMA computes D^T = B A^T: B (fp4: cbsz:4) in 4 registers is its
+// first operand, A (fp8, format 0) in 8 its second.
 //      ISA: gpu.binary @mixed_mma0 [#gpu.object<#rocdl.target<chip = "gfx950">, assembly = "{{.*}}v_mfma_scale_f32_16x16x128_f8f6f4 {{[av]}}{{\[}}[[#D:]]
-// ISA-SAME: :[[#D+3]]], {{[av]}}{{\[}}[[#A:]]
-// ISA-SAME: :[[#A+7]]], {{[av]}}{{\[}}[[#B:]]
-// ISA-SAME: :[[#B+3]]], {{[av]}}{{\[}}[[#C:]]
-// ISA-SAME: :[[#C+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}] blgp:4\0A
+// ISA-SAME: :[[#D+3]]], {{[av]}}{{\[}}[[#B:]]
+// ISA-SAME: :[[#B+3]]], {{[av]}}{{\[}}[[#A:]]
+// ISA-SAME: :[[#A+7]]], {{[av]}}{{\[}}[[#C:]]
+// ISA-SAME: :[[#C+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}] cbsz:4\0A
 
 //  REPORT-LABEL: kernel mixed_mma0
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}

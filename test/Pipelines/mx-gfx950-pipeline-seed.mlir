@@ -63,7 +63,10 @@
 //     GPU-NOT:     amdgpu.gather_to_lds
 
 // No scratch and no spills (in any kernel), LDS within 160 KiB, code within
-// 32 KiB, and 16 x 4 x 2 = 128 scaled MFMAs per main-loop iteration.
+// 32 KiB, and 16 x 4 x 2 = 128 scaled MFMAs per main-loop iteration. C is
+// read and written in place, 4 consecutive f32 of a row per lane and
+// instruction: 16 x 4 intrinsics per wave, one buffer_load_dwordx4 and one
+// buffer_store_dwordx4 each (N = 16384 is a multiple of 4: no edge path).
 //  REPORT-LABEL: kernel seed_mma0
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
 //   REPORT-NEXT:   scratch_bytes: 0
@@ -72,8 +75,12 @@
 //   REPORT-NEXT:   max_workgroup_size: 256
 //   REPORT-NEXT:   waves_per_simd: {{[1-9][0-9]*$}}
 //   REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4}|3[01][0-9]{3}|32[0-6][0-9]{2}|327[0-5][0-9]|3276[0-8])$}}
+//        REPORT:   global_stores: 64
+//   REPORT-NEXT:   global_stores.buffer_store_dwordx4: 64
+//   REPORT-NEXT:   main_loop.instructions
 //        REPORT:   main_loop.mfma: 128
 //   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+//        REPORT:   main_loop.global_stores: 0
 func.func @seed(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                 %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>,
                 %c: tensor<10000x16384xf32>) -> tensor<10000x16384xf32> {

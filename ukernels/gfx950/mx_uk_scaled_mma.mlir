@@ -40,7 +40,11 @@
 // caller owns: it loads them before the call unless zero_acc, and stores
 // them, in whatever layout and type its result has, after it
 // (mx-gfx950-lower-tiled-mma). After inlining and unrolling the array is
-// registers.
+// registers. Every MFMA takes B's fragment (and scale) as its first operand
+// and A's as its second: it computes the transposed tile D^T = B A^T, so
+// that each lane's accumulator values are consecutive columns of one row of
+// D (mx::gfx950::getSwizzle's result layout), which a row-major result
+// stores as one vector per lane and row.
 //
 //   lhs        [Ko, subgroups_m, intrinsics_m, intrinsics_k, 64, W_A B]
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
@@ -435,8 +439,8 @@ func.func private @mx_uk_scaled_mma(
             %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
+                : f8E8M0FNU, vector<32xf4E2M1FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           } {mx.unroll}
         } {mx.unroll}
@@ -558,8 +562,8 @@ func.func private @mx_uk_scaled_mma(
             %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
+                : f8E8M0FNU, vector<32xf4E2M1FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           } {mx.unroll}
         } {mx.unroll}
@@ -703,8 +707,8 @@ func.func private @mx_uk_scaled_mma(
             %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
+                : f8E8M0FNU, vector<32xf4E2M1FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           } {mx.unroll}
         } {mx.unroll}
@@ -768,8 +772,8 @@ func.func private @mx_uk_scaled_mma(
             %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-            %y = amdgpu.scaled_mfma 16x16x128 (%sa[0] * %a) * (%sb[0] * %b) + %x
-                : f8E8M0FNU, vector<32xf8E4M3FN>, f8E8M0FNU, vector<32xf4E2M1FN>, vector<4xf32>
+            %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
+                : f8E8M0FNU, vector<32xf4E2M1FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           } {mx.unroll}
         } {mx.unroll}

@@ -137,11 +137,13 @@ TEST_F(LayoutQueryTest, OneIntrinsicMatchesEmulatorLaneTables) {
         ASSERT_EQ(place.laneBit, 0);
       }
     }
+    // The ukernels give the MFMA B as src0 and A as src1, so the MFMA's
+    // D row is the result's column (D^T = B A^T).
     OperandPlaces result = places(layout, OperandRole::result);
     for (int lane = 0; lane < emu::kWaveSize; ++lane)
       for (int v = 0; v < emu::accumulatorsPerLane(c.shape); ++v) {
         emu::LanePosition pos = emu::accumulatorItemPosition(c.shape, lane, v);
-        const ElementPlace &place = result.at(pos.row, pos.col);
+        const ElementPlace &place = result.at(pos.col, pos.row);
         ASSERT_EQ(place.lane, lane);
         ASSERT_EQ(place.item, v);
         ASSERT_EQ(place.laneBit, 32 * v);
@@ -213,8 +215,8 @@ TEST_F(LayoutQueryTest, UnrolledLayoutMatchesEmulatorLaneTables) {
               ASSERT_EQ(place.laneBit, 8 * (i * ik + iK));
             }
     }
-    // Accumulator: rows (sg_m, i_m, row), columns (sg_n, i_n, col); wave
-    // sg_m * sn + sg_n.
+    // Accumulator: rows (sg_m, i_m, row), columns (sg_n, i_n, col), (row,
+    // col) the MFMA's D^T (B is src0); wave sg_m * sn + sg_n.
     OperandPlaces result = places(layout, OperandRole::result);
     for (int64_t sgM = 0; sgM < sm; ++sgM)
       for (int64_t sgN = 0; sgN < sn; ++sgN)
@@ -225,8 +227,8 @@ TEST_F(LayoutQueryTest, UnrolledLayoutMatchesEmulatorLaneTables) {
                 emu::LanePosition pos =
                     emu::accumulatorItemPosition(c.shape, lane, v);
                 const ElementPlace &place =
-                    result.at((sgM * im + iM) * md + pos.row,
-                              (sgN * in + iN) * md + pos.col);
+                    result.at((sgM * im + iM) * md + pos.col,
+                              (sgN * in + iN) * md + pos.row);
                 ASSERT_EQ(place.lane, lane);
                 ASSERT_EQ(place.item, v);
                 ASSERT_EQ(place.intrinsicM, iM);

@@ -154,23 +154,28 @@ TileSwizzle gfx950::getSwizzle(DataTiledLayoutAttr layout, OperandRole role) {
                                {"lane_g", "lane_r"}, {}));
   }
   case OperandRole::result: {
-    if (info.m == 16) {
-      // D[4 g + v][r].
-      builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
-                        {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+    // The ukernels give the MFMA B's fragment as src0 and A's as src1, so
+    // that it computes the transposed tile D^T = B A^T, whose rows are D's
+    // columns: lane (g, r) holds row r of D and consecutive columns, which
+    // the result's stores (and loads) in a row-major user layout take as
+    // one vector per lane (see the header).
+    builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
+                      {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+                      {"lane_r", Kind::Lane, info.m}});
+    if (info.n == 16) {
+      // D[r][4 g + v].
+      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
+                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
                         {"lane_g", Kind::Lane, info.kGroups},
                         {"item", Kind::Internal, 4}});
     } else {
-      // D[8 (v / 4) + 4 g + v % 4][r].
-      builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
-                        {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+      // D[r][8 (v / 4) + 4 g + v % 4].
+      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
+                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
                         {"item_hi", Kind::Internal, 4},
                         {"lane_g", Kind::Lane, info.kGroups},
                         {"item", Kind::Internal, 4}});
     }
-    builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
-                      {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
-                      {"lane_r", Kind::Lane, info.n}});
     return builder.build(order({"sg_m", "sg_n"}, {{"i_m", 0}, {"i_n", 1}},
                                {"lane_g", "lane_r"}, {"item_hi", "item"}));
   }

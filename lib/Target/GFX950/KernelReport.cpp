@@ -44,11 +44,17 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
-int64_t InstructionCounts::getNumMFMAs() const {
+static int64_t sum(const llvm::StringMap<int64_t> &counts) {
   int64_t total = 0;
-  for (const auto &entry : mfmas)
+  for (const auto &entry : counts)
     total += entry.getValue();
   return total;
+}
+
+int64_t InstructionCounts::getNumMFMAs() const { return sum(mfmas); }
+
+int64_t InstructionCounts::getNumGlobalStores() const {
+  return sum(globalStores);
 }
 
 static void count(InstructionCounts &counts, StringRef line) {
@@ -65,6 +71,9 @@ static void count(InstructionCounts &counts, StringRef line) {
     ++counts.globalLoads;
   else if (mnemonic.starts_with("ds_read") || mnemonic.starts_with("ds_load"))
     ++counts.ldsLoads;
+  else if (mnemonic.starts_with("global_store") ||
+           mnemonic.starts_with("buffer_store"))
+    ++counts.globalStores[mnemonic];
 }
 
 /// Parses the `.amdgpu_metadata` YAML block: one entry per kernel, `key:
@@ -113,6 +122,36 @@ static void parseMetadata(StringRef assembly,
   }
 }
 
+/// Whether the branch `body[at]` back to `body[target]` closes a loop:
+/// whether control reaches it from `target` without leaving [target, at]. A
+/// block that LLVM placed after the code it jumps back into (the rare side
+/// of a branch, moved to the function's end) is no loop.
+static bool closesLoop(ArrayRef<StringRef> body,
+                       const llvm::StringMap<size_t> &labels, size_t target,
+                       size_t at) {
+  SmallVector<bool> seen(at - target + 1, false);
+  SmallVector<size_t> work = {target};
+  while (!work.empty()) {
+    for (size_t i = work.pop_back_val(); i <= at && !seen[i - target]; ++i) {
+      seen[i - target] = true;
+      if (i == at)
+        return true;
+      StringRef line = body[i];
+      if (line.starts_with("s_endpgm"))
+        break;
+      bool jump = line.starts_with("s_branch");
+      if (!jump && !line.starts_with("s_cbranch"))
+        continue;
+      auto it = labels.find(line.rsplit(' ').second);
+      if (it != labels.end() && it->second >= target && it->second <= at)
+        work.push_back(it->second);
+      if (jump)
+        break;
+    }
+  }
+  return false;
+}
+
 /// Counts the instructions of `kernel`'s body (from its label to the
 /// function end) and of its main loop.
 static void analyzeBody(StringRef assembly, KernelStats &kernel) {
@@ -146,7 +185,8 @@ static void analyzeBody(StringRef assembly, KernelStats &kernel) {
     count(kernel.total, line);
   for (auto [at, target] : branches) {
     auto it = labels.find(target);
-    if (it == labels.end() || it->second > at)
+    if (it == labels.end() || it->second > at ||
+        !closesLoop(body, labels, it->second, at))
       continue;
     InstructionCounts loop;
     for (size_t i = it->second; i <= at; ++i)
@@ -262,9 +302,9 @@ getSymbolSizes(StringRef assembly) {
   return sizes;
 }
 
-llvm::Expected<SmallVector<KernelStats>>
+llvm::Expected<SmallVector<KernelStats, 1>>
 gfx950::analyzeAssembly(StringRef assembly) {
-  SmallVector<KernelStats> kernels;
+  SmallVector<KernelStats, 1> kernels;
   parseMetadata(assembly, kernels);
   if (kernels.empty())
     return llvm::createStringError(
@@ -284,17 +324,24 @@ static void printCounts(llvm::raw_ostream &os, StringRef prefix,
                         const InstructionCounts &counts) {
   os << "  " << prefix << "instructions: " << counts.instructions << "\n";
   os << "  " << prefix << "mfma: " << counts.getNumMFMAs() << "\n";
-  SmallVector<StringRef> kinds;
-  for (const auto &entry : counts.mfmas)
-    kinds.push_back(entry.getKey());
-  llvm::sort(kinds);
-  for (StringRef kind : kinds)
-    os << "  " << prefix << "mfma." << kind << ": " << counts.mfmas.lookup(kind)
-       << "\n";
+  auto printByKind = [&](StringRef name,
+                         const llvm::StringMap<int64_t> &byKind) {
+    SmallVector<StringRef> kinds;
+    for (const auto &entry : byKind)
+      kinds.push_back(entry.getKey());
+    llvm::sort(kinds);
+    for (StringRef kind : kinds)
+      os << "  " << prefix << name << "." << kind << ": " << byKind.lookup(kind)
+         << "\n";
+  };
+  printByKind("mfma", counts.mfmas);
   os << "  " << prefix << "global_loads: " << counts.globalLoads << "\n";
   os << "  " << prefix << "lds_loads: " << counts.ldsLoads << "\n";
   os << "  " << prefix << "direct_to_lds_loads: " << counts.directToLDSLoads
      << "\n";
+  os << "  " << prefix << "global_stores: " << counts.getNumGlobalStores()
+     << "\n";
+  printByKind("global_stores", counts.globalStores);
 }
 
 void gfx950::printReport(llvm::raw_ostream &os, ArrayRef<KernelStats> kernels) {

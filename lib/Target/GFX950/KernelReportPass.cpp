@@ -35,7 +35,7 @@ FailureOr<int64_t> mx::gfx950::analyzeGPUBinaries(
             << gpu::stringifyCompilationTarget(object.getFormat()) << " object";
         continue;
       }
-      llvm::Expected<SmallVector<KernelStats>> kernels =
+      llvm::Expected<SmallVector<KernelStats, 1>> kernels =
           analyzeAssembly(object.getObject().getValue());
       if (!kernels) {
         binary.emitError() << "cannot analyze the kernels of @"

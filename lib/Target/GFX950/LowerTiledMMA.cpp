@@ -39,6 +39,8 @@ using namespace mlir::mx::gfx950;
 static constexpr int64_t kGlobalAddressSpace = 1;
 /// The private (per-lane) address space of the accumulator array.
 static constexpr int64_t kPrivateAddressSpace = 5;
+/// The widest access of one lane (a dwordx4).
+static constexpr int64_t kMaxAccessBytes = 16;
 
 namespace {
 /// How a lane's accumulator vector (i, j) is loaded from and stored to the
@@ -50,6 +52,24 @@ struct AccumulatorStore {
   std::function<void(int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
                      Value v)>
       store;
+  /// Emit `body`, the loads (stores) of all vectors: once, or for stores
+  /// whose width depends on where the tile lies, once in each branch of a
+  /// workgroup-uniform scf.if.
+  std::function<void(function_ref<void()> body)> forLoads =
+      [](function_ref<void()> body) { body(); };
+  std::function<void(function_ref<void()> body)> forStores =
+      [](function_ref<void()> body) { body(); };
+};
+
+/// One access of a lane's accumulator vector (i, j) in the user's layout:
+/// its values t0 .. t0 + length - 1 are consecutive columns of one row, at
+/// (dr, dc + u) from the lane's value 0 of vector (0, 0).
+struct AccessRun {
+  int64_t i, j, t0, length, dr, dc;
+  /// Whether every lane's first column of the run, in every tile, is a
+  /// multiple of `length`, so that with N a multiple of it the run's columns
+  /// are all inside the matrix or all past it.
+  bool aligned;
 };
 
 /// Builds the launch of one mx.tiled_scaled_mma.
@@ -75,10 +95,16 @@ private:
   Value tileView(Value memref, OperandRole role, ValueRange outer, bool withKo);
   /// Loads and stores of the accumulators of the workgroup at tile (mIndex,
   /// nIndex) of batch `batch` in `acc`: whole vectors in the swizzled tile,
-  /// or value by value in the user's layout (masked at the edges).
+  /// or runs of consecutive columns (getAccessRuns) in the user's layout,
+  /// masked at the edges.
   AccumulatorStore getAccumulatorStore(Value acc, ValueRange batch,
                                        Value mIndex, Value nIndex,
                                        bool userLayout);
+  /// The accesses of the accumulators in the user's layout `type`: runs of
+  /// consecutive columns of a row in each lane's vectors, of at most
+  /// kMaxAccessBytes of f32 and of `type`'s element type, where the
+  /// innermost stride is 1; one value each otherwise.
+  SmallVector<AccessRun> getAccessRuns(MemRefType type);
   /// The coordinates (row, column) in the workgroup's result tile of value
   /// `t` of accumulator vector (i, j) of lane `lane` of wave (waveM, waveN):
   /// the ukernel's view of the tile, linearized, is the swizzled tile of
@@ -177,10 +203,11 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
 
   // The user's layout, through a bounds-checked buffer of the batch's
   // M x N matrix, so that a row past M is out of range: its loads read 0
-  // and its stores are dropped by the hardware. Value t of vector (i, j) of
-  // a lane is at (row + dr, col + dc), (row, col) where the lane's value 0
-  // of vector (0, 0) is and (dr, dc) constants; a value whose column is
-  // past N gets row M instead of row, which puts it out of range too.
+  // and its stores are dropped by the hardware. The lane's values of
+  // vector (i, j) are runs (getAccessRuns): run values t0 + u at (row + dr,
+  // col + dc + u), (row, col) where the lane's value 0 of vector (0, 0) is
+  // and (dr, dc) constants. A run (or value) whose first column is past N
+  // gets row M instead of row, which puts it out of range too.
   auto type = cast<MemRefType>(acc.getType());
   auto globalType =
       MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
@@ -247,46 +274,205 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   TileSizes tile = getTileSizes(layout);
   Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
   Value colBase = arith::MulIOp::create(b, loc, nIndex, index(tile.n));
-  // The indices of each value of vector (i, j).
-  auto forEachValue = [=](int64_t i, int64_t j, Value waveM, Value waveN,
-                          Value lane,
-                          function_ref<void(int64_t t, ValueRange)> body) {
+  Type storedType = type.getElementType();
+  SmallVector<AccessRun> runs = getAccessRuns(type);
+  // A run may straddle column N (part of it in its row, part past the
+  // row's end, where the next row is) only when its columns are not
+  // aligned to its length or N is not a static multiple of it. Then the
+  // workgroups whose tile lies inside N store whole runs and the others
+  // (the last column of tiles) value by value, chosen by a
+  // workgroup-uniform branch around all stores (forStores).
+  int64_t staticCols = type.getDimSize(numBatch + 1);
+  bool mayStraddle = llvm::any_of(runs, [&](const AccessRun &run) {
+    return run.length > 1 &&
+           (!run.aligned || ShapedType::isDynamic(staticCols) ||
+            staticCols % run.length != 0);
+  });
+  enum class Mode { Masked, Inside, ByValue };
+  auto mode = std::make_shared<Mode>(Mode::Masked);
+  auto forStores = [=](function_ref<void()> body) {
+    if (!mayStraddle)
+      return body();
+    Value end = arith::AddIOp::create(b, loc, colBase, index(tile.n));
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, cols);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), inside,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    for (auto [block, blockMode] :
+         {std::make_pair(ifOp.thenBlock(), Mode::Inside),
+          std::make_pair(ifOp.elseBlock(), Mode::ByValue)}) {
+      b.setInsertionPoint(block->getTerminator());
+      *mode = blockMode;
+      body();
+    }
+    *mode = Mode::Masked;
+  };
+  // The position (row, col) of the lane's value 0 of vector (0, 0); the
+  // runs are at constant offsets from it (the view's dimensions are merged
+  // swizzled dimensions, so positions add up).
+  auto getBase = [=](Value waveM, Value waveN, Value lane) {
     Value zero = index(0);
     auto [r, c] = getTileCoords(waveM, waveN, zero, zero, lane, zero);
-    Value row0 = arith::AddIOp::create(b, loc, rowBase, r);
-    Value col0 = arith::AddIOp::create(b, loc, colBase, c);
-    llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> byColumn;
-    for (int64_t t = 0; t < accPerLane; ++t) {
-      auto [dr, dc] = getTileCoords({0, 0, i, j, 0, t});
-      auto [it, inserted] = byColumn.try_emplace(dc);
-      if (inserted) {
-        Value col = arith::AddIOp::create(b, loc, col0, index(dc));
-        Value inside =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, cols);
-        it->second = {arith::SelectOp::create(b, loc, inside, row0, rows), col};
-      }
-      auto [row, col] = it->second;
-      body(t, {arith::AddIOp::create(b, loc, row, index(dr)), col});
-    }
+    Value row = arith::AddIOp::create(b, loc, rowBase, r);
+    Value col = arith::AddIOp::create(b, loc, colBase, c);
+    return std::make_pair(row, col);
   };
+  // Column `u` of a run starting at `col`.
+  auto column = [=](Value col, int64_t u) -> Value {
+    return u ? arith::AddIOp::create(b, loc, col, index(u)).getResult() : col;
+  };
+  // Row `row` where column `col` is inside the matrix, else row M: out of
+  // the buffer's range, so the access is dropped (a load reads 0).
+  auto mask = [=](Value row, Value col) -> Value {
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, cols);
+    return arith::SelectOp::create(b, loc, inside, row, rows);
+  };
+  // Accesses `run` at (row, col): as one vector (`vectorAccess(row, col)`,
+  // the row masked by the run's first column unless the tile is inside N),
+  // or value by value, each masked (`valueAccess(u, row, col + u)`, whose
+  // results `pack` combines into what vectorAccess returns).
+  auto accessRun = [=](const AccessRun &run, Value row, Value col,
+                       function_ref<Value(Value, Value)> vectorAccess,
+                       function_ref<Value(int64_t, Value, Value)> valueAccess,
+                       function_ref<Value(ArrayRef<Value>)> pack) -> Value {
+    if (run.length > 1 && *mode == Mode::Inside)
+      return vectorAccess(row, col);
+    if (run.length > 1 && *mode == Mode::Masked)
+      return vectorAccess(mask(row, col), col);
+    SmallVector<Value> results;
+    for (int64_t u = 0; u < run.length; ++u) {
+      Value c = column(col, u);
+      if (Value result = valueAccess(u, mask(row, c), c))
+        results.push_back(result);
+    }
+    return pack(results);
+  };
+  // Calls `body` with each run of vector (i, j) of the lane and its first
+  // position (row, col).
+  auto forEachRun =
+      [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
+          function_ref<void(const AccessRun &, Value row, Value col)> body) {
+        auto [row0, col0] = getBase(waveM, waveN, lane);
+        for (const AccessRun &run : runs) {
+          if (run.i != i || run.j != j)
+            continue;
+          Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
+          Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
+          body(run, row, col);
+        }
+      };
   auto load = [=](int64_t i, int64_t j, Value waveM, Value waveN,
                   Value lane) -> Value {
     Value v = arith::ConstantOp::create(
         b, loc, vectorType, DenseElementsAttr::get(vectorType, 0.0f));
-    forEachValue(i, j, waveM, waveN, lane, [&](int64_t t, ValueRange at) {
-      Value x = memref::LoadOp::create(b, loc, buffer, at);
-      v = vector::InsertOp::create(b, loc, x, v, t);
-    });
+    forEachRun(
+        i, j, waveM, waveN, lane,
+        [&](const AccessRun &run, Value row, Value col) {
+          auto runType = VectorType::get({run.length}, b.getF32Type());
+          Value loaded = accessRun(
+              run, row, col,
+              [&](Value r, Value c) -> Value {
+                return vector::LoadOp::create(b, loc, runType, buffer,
+                                              ValueRange{r, c});
+              },
+              [&](int64_t, Value r, Value c) -> Value {
+                return memref::LoadOp::create(b, loc, buffer, ValueRange{r, c});
+              },
+              [&](ArrayRef<Value> values) -> Value {
+                return vector::FromElementsOp::create(b, loc, runType, values);
+              });
+          for (int64_t u = 0; u < run.length; ++u) {
+            Value x = vector::ExtractOp::create(b, loc, loaded, u);
+            v = vector::InsertOp::create(b, loc, x, v, run.t0 + u);
+          }
+        });
     return v;
   };
   auto store = [=](int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
                    Value v) {
-    forEachValue(i, j, waveM, waveN, lane, [&](int64_t t, ValueRange at) {
-      Value x = vector::ExtractOp::create(b, loc, v, t);
-      memref::StoreOp::create(b, loc, epilogue(x, at[0], at[1]), buffer, at);
-    });
+    forEachRun(i, j, waveM, waveN, lane,
+               [&](const AccessRun &run, Value row, Value col) {
+                 // The epilogue, value by value, at each value's position (rows
+                 // and columns past M or N compute values that are not stored).
+                 SmallVector<Value> values;
+                 for (int64_t u = 0; u < run.length; ++u) {
+                   Value x = vector::ExtractOp::create(b, loc, v, run.t0 + u);
+                   values.push_back(epilogue(x, row, column(col, u)));
+                 }
+                 accessRun(
+                     run, row, col,
+                     [&](Value r, Value c) -> Value {
+                       auto runType = VectorType::get({run.length}, storedType);
+                       Value packed = vector::FromElementsOp::create(
+                           b, loc, runType, values);
+                       vector::StoreOp::create(b, loc, packed, buffer,
+                                               ValueRange{r, c});
+                       return {};
+                     },
+                     [&](int64_t u, Value r, Value c) -> Value {
+                       memref::StoreOp::create(b, loc, values[u], buffer,
+                                               ValueRange{r, c});
+                       return {};
+                     },
+                     [](ArrayRef<Value>) { return Value(); });
+               });
   };
-  return {load, store};
+  // Loads where runs may straddle N go value by value everywhere: the same
+  // branch before the K loop makes LLVM spill (53 VGPRs on the seed layout
+  // with dynamic M and N).
+  auto forLoads = [=](function_ref<void()> body) {
+    if (!mayStraddle)
+      return body();
+    *mode = Mode::ByValue;
+    body();
+    *mode = Mode::Masked;
+  };
+  return {load, store, forLoads, forStores};
+}
+
+SmallVector<AccessRun> TiledMMALowering::getAccessRuns(MemRefType type) {
+  // Vectors of scalars of whole bytes, contiguous along N.
+  int64_t maxLength = 1;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  Type elementType = type.getElementType();
+  if (elementType.isIntOrFloat() &&
+      elementType.getIntOrFloatBitWidth() % 8 == 0 &&
+      succeeded(type.getStridesAndOffset(strides, offset)) &&
+      strides.back() == 1)
+    maxLength = kMaxAccessBytes /
+                std::max<int64_t>(4, elementType.getIntOrFloatBitWidth() / 8);
+  SmallVector<int64_t> view = getUKernelTileShape(layout, OperandRole::result);
+  SmallVector<AccessRun> runs;
+  for (int64_t i = 0; i < view[2]; ++i)
+    for (int64_t j = 0; j < view[3]; ++j)
+      for (int64_t t = 0; t < view[5]; ++t) {
+        auto [dr, dc] = getTileCoords({0, 0, i, j, 0, t});
+        if (!runs.empty()) {
+          AccessRun &last = runs.back();
+          if (last.i == i && last.j == j && last.length < maxLength &&
+              last.dr == dr && last.dc + last.length == dc) {
+            ++last.length;
+            continue;
+          }
+        }
+        runs.push_back({i, j, t, 1, dr, dc, true});
+      }
+  // The first columns of the lanes' value 0 of vector (0, 0), per wave.
+  SmallVector<int64_t> laneCols;
+  for (int64_t waveM = 0; waveM < view[0]; ++waveM)
+    for (int64_t waveN = 0; waveN < view[1]; ++waveN)
+      for (int64_t lane = 0; lane < view[4]; ++lane)
+        laneCols.push_back(getTileCoords({waveM, waveN, 0, 0, lane, 0}).second);
+  int64_t tileN = getTileSizes(layout).n;
+  for (AccessRun &run : runs)
+    run.aligned = tileN % run.length == 0 && run.dc % run.length == 0 &&
+                  llvm::all_of(laneCols, [&](int64_t col) {
+                    return col % run.length == 0;
+                  });
+  return runs;
 }
 
 std::pair<int64_t, int64_t>
@@ -467,12 +653,14 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   int64_t intrinsicsM = layout.getIntrinsicsM();
   int64_t intrinsicsN = layout.getIntrinsicsN();
   if (!op.getZeroAcc())
-    for (int64_t i = 0; i < intrinsicsM; ++i)
-      for (int64_t j = 0; j < intrinsicsN; ++j) {
-        Value v = store.load(i, j, waveM, waveN, lane);
-        vector::StoreOp::create(b, loc, v, accs,
-                                ValueRange{index(i), index(j), index(0)});
-      }
+    store.forLoads([&] {
+      for (int64_t i = 0; i < intrinsicsM; ++i)
+        for (int64_t j = 0; j < intrinsicsN; ++j) {
+          Value v = store.load(i, j, waveM, waveN, lane);
+          vector::StoreOp::create(b, loc, v, accs,
+                                  ValueRange{index(i), index(j), index(0)});
+        }
+    });
 
   SmallVector<Value> args = {
       tileView(lhs, OperandRole::lhs, outer(mIndex), true),
@@ -520,13 +708,15 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   // (gpu.lane_id): sharing the prologue's addresses would keep one register
   // pair per accumulator group alive through the K loop.
   Value laneOut = gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr);
-  for (int64_t i = 0; i < intrinsicsM; ++i)
-    for (int64_t j = 0; j < intrinsicsN; ++j) {
-      Value v =
-          vector::LoadOp::create(b, loc, accVectorType, accs,
-                                 ValueRange{index(i), index(j), index(0)});
-      store.store(i, j, waveM, waveN, laneOut, v);
-    }
+  store.forStores([&] {
+    for (int64_t i = 0; i < intrinsicsM; ++i)
+      for (int64_t j = 0; j < intrinsicsN; ++j) {
+        Value v =
+            vector::LoadOp::create(b, loc, accVectorType, accs,
+                                   ValueRange{index(i), index(j), index(0)});
+        store.store(i, j, waveM, waveN, laneOut, v);
+      }
+  });
   op.erase();
   return success();
 }

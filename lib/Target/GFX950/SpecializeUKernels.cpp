@@ -40,6 +40,36 @@ static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
 /// not an unbounded unroll.
 static constexpr uint64_t kMaxUnrolledOps = 1 << 16;
 
+/// Moves every memref.alloca of static shape in `root` to the start of the
+/// entry block of its allocation scope (in their order): LLVM promotes only
+/// the static allocas of a function's entry block to registers, and a
+/// ukernel's private arrays come after whatever the caller does before the
+/// call, which may branch (an scf.if splits the block when lowered). An
+/// array allocated inside a loop holds nothing from one iteration to the
+/// next, so allocating it once is the same program.
+static void hoistStaticAllocas(Operation *root) {
+  SmallVector<memref::AllocaOp> allocas;
+  root->walk([&](memref::AllocaOp alloca) {
+    if (alloca->getNumOperands() == 0)
+      allocas.push_back(alloca);
+  });
+  // Per entry block, the last alloca moved to its start.
+  DenseMap<Block *, Operation *> last;
+  for (memref::AllocaOp alloca : allocas) {
+    Operation *scope =
+        alloca->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    if (!scope || scope->getRegion(0).empty())
+      continue;
+    Block &entry = scope->getRegion(0).front();
+    auto [it, first] = last.try_emplace(&entry, nullptr);
+    if (first)
+      alloca->moveBefore(&entry, entry.begin());
+    else
+      alloca->moveAfter(it->second);
+    it->second = alloca;
+  }
+}
+
 namespace {
 /// Feeds a scale byte taken out of a 4-byte scale vector through the MFMA's
 /// byte selector instead of a separate register:
@@ -307,6 +337,7 @@ struct SpecializeUKernelsPass
       }
       if (failed(applyPatternsGreedily(caller, frozen)))
         return signalPassFailure();
+      hoistStaticAllocas(caller);
     }
 
     // Drop the now unused ukernel declarations.

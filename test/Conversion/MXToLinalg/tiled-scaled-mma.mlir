@@ -17,7 +17,7 @@
 //       CHECK:   %[[R:.+]] = linalg.generic {{.*}} outs(%[[PC]] : tensor<64x48xf32>)
 //       CHECK:   %[[P:.+]] = linalg.pack %[[R]] {{.*}} inner_tiles = [16, 16] {{.*}} -> tensor<4x3x16x16xf32>
 //       CHECK:   %[[X:.+]] = tensor.expand_shape %[[P]]
-//       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[X]] : tensor<4x3x4x4x16xf32>) outs(%{{.+}} : tensor<4x3x4x16x4xf32>) permutation = [0, 1, 2, 4, 3]
+//       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[X]] : tensor<4x3x16x4x4xf32>) outs(%{{.+}} : tensor<4x3x4x16x4xf32>) permutation = [0, 1, 3, 2, 4]
 //       CHECK:   return %[[T]]
 func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                  %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,

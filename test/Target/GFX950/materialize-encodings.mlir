@@ -24,14 +24,15 @@
 //       ONE:   %[[PSA:.+]] = linalg.pack %[[SA]] padding_value(%[[ONE]] : f8E8M0FNU) outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [16, 4] into %{{.+}} : tensor<64x8xf8E8M0FNU> -> tensor<4x2x16x4xf8E8M0FNU>
 //       ONE:   %[[TSA:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<4x2x4x16xf8E8M0FNU>) permutation = [0, 1, 3, 2]
 //       ONE:   %[[TSB:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<2x2x4x16xf8E8M0FNU>) permutation = [0, 1, 3, 2]
-// The accumulator: item v of lane (g, r) is D[4 g + v][r].
+// The accumulator: item v of lane (g, r) is D[r][4 g + v] (the ukernels
+// compute D^T = B A^T, so a lane holds 4 consecutive columns of a row).
 //       ONE:   %[[PC:.+]] = linalg.pack %[[C]] {{.*}} inner_tiles = [16, 16] {{.*}} -> tensor<4x2x16x16xf32>
-//       ONE:   %[[XC:.+]] = tensor.expand_shape %[[PC]] {{\[}}[0], [1], [2, 3], [4]] output_shape [4, 2, 4, 4, 16]
-//       ONE:   %[[TC:.+]] = linalg.transpose ins(%[[XC]] : tensor<4x2x4x4x16xf32>) outs(%{{.+}} : tensor<4x2x4x16x4xf32>) permutation = [0, 1, 2, 4, 3]
+//       ONE:   %[[XC:.+]] = tensor.expand_shape %[[PC]] {{\[}}[0], [1], [2], [3, 4]] output_shape [4, 2, 16, 4, 4]
+//       ONE:   %[[TC:.+]] = linalg.transpose ins(%[[XC]] : tensor<4x2x16x4x4xf32>) outs(%{{.+}} : tensor<4x2x4x16x4xf32>) permutation = [0, 1, 3, 2, 4]
 //       ONE:   %[[MMA:.+]] = mx.tiled_scaled_mma ins(%[[TA]], %[[TB]], %[[TSA]], %[[TSB]] : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
 //  ONE-SAME:     outs(%[[TC]] : tensor<4x2x4x16x4xf32>) layout = #{{.+}} -> tensor<4x2x4x16x4xf32>
-//       ONE:   %[[UT:.+]] = linalg.transpose ins(%[[MMA]] : tensor<4x2x4x16x4xf32>) outs(%{{.+}} : tensor<4x2x4x4x16xf32>) permutation = [0, 1, 2, 4, 3]
-//       ONE:   %[[UC:.+]] = tensor.collapse_shape %[[UT]] {{\[}}[0], [1], [2, 3], [4]]
+//       ONE:   %[[UT:.+]] = linalg.transpose ins(%[[MMA]] : tensor<4x2x4x16x4xf32>) outs(%{{.+}} : tensor<4x2x16x4x4xf32>) permutation = [0, 1, 3, 2, 4]
+//       ONE:   %[[UC:.+]] = tensor.collapse_shape %[[UT]] {{\[}}[0], [1], [2], [3, 4]]
 //       ONE:   %[[R:.+]] = linalg.unpack %[[UC]] outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [16, 16] into %{{.+}} : tensor<4x2x16x16xf32> -> tensor<64x32xf32>
 //       ONE:   return %[[R]]
 

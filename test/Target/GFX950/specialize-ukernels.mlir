@@ -40,12 +40,13 @@
 //       IR:   amdgpu.fat_raw_buffer_cast %{{.+}} boundsCheck(false) resetOffset
 //       IR:   amdgpu.memory_counter_wait load(0)
 //  IR-NEXT:   amdgpu.lds_barrier
-// Row 0: its 8 MFMAs, then the A fragments of row 0 (step k + 1) and row 2
+// Row 0: its 8 MFMAs (B's fragment and scale byte first: the MFMA computes
+// D^T = B A^T), then the A fragments of row 0 (step k + 1) and row 2
 // (step k).
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[2] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[3] * %{{.+}})
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[2] * %{{.+}}) * (%{{.+}}[0] * %{{.+}})
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[3] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
 //   IR-COUNT-4: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
 //   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
@@ -316,7 +317,7 @@ module attributes {gpu.container_module} {
 //       IR:   scf.for
 //   IR-COUNT-24: vector.load %{{.+}} : memref<98304xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-COUNT-12: amdgpu.gather_to_lds
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>
 //   IR-COUNT-31: amdgpu.scaled_mfma
 //   IR-NOT:   scf.
 //       IR:   amdgpu.lds_barrier
@@ -454,6 +455,89 @@ module attributes {gpu.container_module} {
         scf.for %j = %zero to %in step %c1 {
           %v = vector.load %accs[%i, %j, %zero] : memref<?x?x16xf32, 5>, vector<16xf32>
           vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x16xf32, 1>, vector<16xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The caller branches before the call (as mx-gfx950-lower-tiled-mma does
+// for the edge tiles of an accumulator in the user's layout): the
+// ukernel's private arrays are hoisted with the caller's to the top of the
+// kernel, ahead of the scf.if, because LLVM promotes only the allocas of a
+// function's entry block to registers (behind the branch they would stay
+// in scratch memory).
+// IR-LABEL: gpu.func @after_branch
+//   IR-NOT:   scf.if
+//       IR:   memref.alloca() : memref<4x4x4xf32, 5>
+//   IR-NOT:   scf.if
+//       IR:   memref.alloca() : memref<4x2xvector<32xf4E2M1FN>, 5>
+//   IR-NOT:   scf.if
+//       IR:   memref.alloca() : memref<2xvector<1xi32>, 5>
+//       IR:   scf.if
+//   IR-NOT:   memref.alloca
+//       IR:   gpu.return
+// REPORT-LABEL: kernel after_branch
+//       REPORT:   lds_bytes: 65536
+//  REPORT-NEXT:   scratch_bytes: 0
+//  REPORT-NEXT:   vgpr_spills: 0
+//  REPORT-NEXT:   sgpr_spills: 0
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @after_branch(%lhs: memref<?x2x4x2x64x16xi8, 1>, %rhs: memref<?x2x4x2x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 2 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 4 : index
+      %ik = arith.constant 2 : index
+      %zero = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x4x2x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      // The accumulators start at zero in the first column of tiles and are
+      // loaded elsewhere.
+      %block = gpu.block_id x
+      %first = arith.cmpi eq, %block, %zero : index
+      scf.if %first {
+        %z = arith.constant dense<0.0> : vector<4xf32>
+        scf.for %i = %zero to %im step %c1 {
+          scf.for %j = %zero to %in step %c1 {
+            vector.store %z, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+      } else {
+        scf.for %i = %zero to %im step %c1 {
+          scf.for %j = %zero to %in step %c1 {
+            %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+            vector.store %v, %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          } {mx.unroll}
+        } {mx.unroll}
+      }
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
         } {mx.unroll}
       } {mx.unroll}
       gpu.return

@@ -6,9 +6,10 @@
 // RUN: python3 %S/Inputs/check_svg.py %t.svg | FileCheck %s
 // Tiles: A 64 x 256 fp8 (a lane holds two 16-value runs per intrinsic, 16
 // runs a row), B 64 x 256 fp4 (8 runs of 32 a row), scales 64 x 8 (one byte
-// a cell), accumulator 64 x 64 (one value a cell).
+// a cell), accumulator 64 x 64 (a lane holds 4 consecutive columns of a
+// row per intrinsic: 16 runs a row).
 // CHECK: svg ok: 5 panels
-// CHECK-NEXT: cells: 1024 512 512 512 4096
+// CHECK-NEXT: cells: 1024 512 512 512 1024
 // CHECK-NEXT: label: L0 v0-3
 // CHECK-NEXT: label: L0 v4-7
 // CHECK-NOT: label:

@@ -64,9 +64,13 @@
 // OTHER-NEXT: m=1 kb=1 waves=0 mfma=(m0,k0) lane=17 vgpr=0 bytes=0
 // OTHER-NEXT: m=1 kb=2 waves=0 mfma=(m0,k0) lane=33 vgpr=0 bytes=0
 // OTHER-NEXT: m=1 kb=3 waves=0 mfma=(m0,k0) lane=49 vgpr=0 bytes=0
-// Accumulator: item v of lane l is D[4 (l / 16) + v][l % 16]; row 1 is v = 1
-// of lanes 0..15.
+// Accumulator: item v of lane l is D[l % 16][4 (l / 16) + v] (the MFMA
+// computes D^T = B A^T); row 1 is items 0..3 of lanes 1, 17, 33 and 49,
+// four consecutive columns per lane.
 // OTHER: # result: f32 (32 bits), tile 16 x 16 (m x n), 1 wave(s), 16 bytes per lane
-// OTHER-NEXT: m=1 n=0 waves=0 mfma=(m0,n0) lane=0 vgpr=1 bytes=4..7
+// OTHER-NEXT: m=1 n=0 waves=0 mfma=(m0,n0) lane=1 vgpr=0 bytes=0..3
 // OTHER-NEXT: m=1 n=1 waves=0 mfma=(m0,n0) lane=1 vgpr=1 bytes=4..7
-// OTHER:      m=1 n=15 waves=0 mfma=(m0,n0) lane=15 vgpr=1 bytes=4..7
+// OTHER-NEXT: m=1 n=2 waves=0 mfma=(m0,n0) lane=1 vgpr=2 bytes=8..11
+// OTHER-NEXT: m=1 n=3 waves=0 mfma=(m0,n0) lane=1 vgpr=3 bytes=12..15
+// OTHER-NEXT: m=1 n=4 waves=0 mfma=(m0,n0) lane=17 vgpr=0 bytes=0..3
+// OTHER:      m=1 n=15 waves=0 mfma=(m0,n0) lane=49 vgpr=3 bytes=12..15

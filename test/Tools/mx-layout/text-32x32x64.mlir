@@ -39,7 +39,9 @@
 // SCALE-NEXT: n=7 kb=1 waves=0 mfma=(n0,k0) lane=39 vgpr=0 bytes=0
 
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E5M2, rhs_type = f4E2M1FN>' \
-// RUN:   --operand=result --cells=element --rows=13:14 --cols=1:2 | FileCheck %s --check-prefix=ACC
-// Item v of lane l is D[8 (v / 4) + 4 (l / 32) + v % 4][l % 32]: D[13][1] is
-// lane 33 (g = 1), v = 5.
-// ACC: m=13 n=1 waves=0 mfma=(m0,n0) lane=33 vgpr=5 bytes=20..23
+// RUN:   --operand=result --cells=element --rows=13:14 --cols=12:14 | FileCheck %s --check-prefix=ACC
+// Item v of lane l is D[l % 32][8 (v / 4) + 4 (l / 32) + v % 4] (the MFMA
+// computes D^T = B A^T): D[13][12] and D[13][13] are v = 4 and 5 of lane
+// 45 (r = 13, g = 1).
+// ACC:      m=13 n=12 waves=0 mfma=(m0,n0) lane=45 vgpr=4 bytes=16..19
+// ACC-NEXT: m=13 n=13 waves=0 mfma=(m0,n0) lane=45 vgpr=5 bytes=20..23

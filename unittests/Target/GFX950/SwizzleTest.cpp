@@ -150,20 +150,21 @@ TEST_F(SwizzleTest, Accumulators) {
   EXPECT_EQ(s16.getSwizzledShape(), (SmallVector<int64_t>{4, 16, 4}));
   for (int64_t lane = 0; lane < 64; ++lane)
     for (int64_t v = 0; v < 4; ++v) {
-      // 16x16: item v of lane l is D[4 (l / 16) + v][l % 16].
+      // 16x16: item v of lane l is D[l % 16][4 (l / 16) + v] (the ISA's
+      // D^T[4 (l / 16) + v][l % 16]: the ukernels give B as src0).
       auto [m, n] = unswizzle(s16, {lane / 16, lane % 16, v});
-      EXPECT_EQ(m, 4 * (lane / 16) + v);
-      EXPECT_EQ(n, lane % 16);
+      EXPECT_EQ(m, lane % 16);
+      EXPECT_EQ(n, 4 * (lane / 16) + v);
     }
   TileSwizzle s32 =
       gfx950::getSwizzle(layout(k32, f4(), f4()), OperandRole::result);
   EXPECT_EQ(s32.getSwizzledShape(), (SmallVector<int64_t>{2, 32, 4, 4}));
   for (int64_t lane = 0; lane < 64; ++lane)
     for (int64_t v = 0; v < 16; ++v) {
-      // 32x32: item v of lane l is D[8 (v / 4) + 4 (l / 32) + v % 4][l % 32].
+      // 32x32: item v of lane l is D[l % 32][8 (v / 4) + 4 (l / 32) + v % 4].
       auto [m, n] = unswizzle(s32, {lane / 32, lane % 32, v / 4, v % 4});
-      EXPECT_EQ(m, 8 * (v / 4) + 4 * (lane / 32) + v % 4);
-      EXPECT_EQ(n, lane % 32);
+      EXPECT_EQ(m, lane % 32);
+      EXPECT_EQ(n, 8 * (v / 4) + 4 * (lane / 32) + v % 4);
     }
 }
 

@@ -134,10 +134,11 @@ TEST_F(UKernelSelectionTest, InstantiationBindsTypesAndIntrinsic) {
       ++mfmas;
       EXPECT_EQ(mfma.getM(), 32u);
       EXPECT_EQ(mfma.getK(), 64u);
+      // B is the MFMA's src0, A its src1 (it computes D^T = B A^T).
       EXPECT_EQ(cast<VectorType>(mfma.getSourceA().getType()).getElementType(),
-                Float6E3M2FNType::get(&ctx));
-      EXPECT_EQ(cast<VectorType>(mfma.getSourceB().getType()).getElementType(),
                 Float8E5M2Type::get(&ctx));
+      EXPECT_EQ(cast<VectorType>(mfma.getSourceB().getType()).getElementType(),
+                Float6E3M2FNType::get(&ctx));
       EXPECT_EQ(cast<VectorType>(mfma.getDestC().getType()).getNumElements(),
                 16);
     }

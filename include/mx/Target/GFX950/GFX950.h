@@ -59,8 +59,12 @@ constexpr int64_t kAccRegisters = 256;
 ///    A[r][32 g + t]; fp8 item t = 16 h + u is A[r][h K/2 + 16 g + u] (two
 ///    16-element K chunks per lane, as the ISA tables say).
 ///  * Scales: lane l holds the scale of row r, K-block g (one byte).
-///  * Accumulator: 16x16: item v of lane l is D[4 g + v][r]; 32x32: item v is
-///    D[8 (v / 4) + 4 g + v % 4][r].
+///  * Accumulator: 16x16: item v of lane l is D[r][4 g + v]; 32x32: item v is
+///    D[r][8 (v / 4) + 4 g + v % 4]. That is the ISA's C/D layout of the
+///    transposed tile (D^T[4 g + v][r]): the ukernels give the MFMA B as
+///    src0 and A as src1 (D^T = B A^T), so that a lane holds runs of 4
+///    consecutive columns of one row, stored to (or loaded from) a row-major
+///    result as one vector.
 /// A wave's lanes are the slowest-varying in-wave dimension pair (g, r), the
 /// lane's own values the fastest. Subgroup and intrinsic-unroll dimensions
 /// are outermost unless interleaved (then right after the lane dimensions).

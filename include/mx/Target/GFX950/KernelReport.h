@@ -39,7 +39,11 @@ struct InstructionCounts {
   int64_t ldsLoads = 0;
   /// Global-to-LDS direct loads (global_load_lds*, buffer_load* ... lds).
   int64_t directToLDSLoads = 0;
+  /// Stores to global memory (global_store*, buffer_store*) by mnemonic, so
+  /// their widths show (e.g. buffer_store_dwordx4).
+  llvm::StringMap<int64_t> globalStores;
   int64_t getNumMFMAs() const;
+  int64_t getNumGlobalStores() const;
 };
 
 /// Static statistics of one kernel.
@@ -60,7 +64,7 @@ struct KernelStats {
 };
 
 /// Analyzes gfx950 assembly text holding one or more kernels.
-llvm::Expected<SmallVector<KernelStats>> analyzeAssembly(StringRef assembly);
+llvm::Expected<SmallVector<KernelStats, 1>> analyzeAssembly(StringRef assembly);
 
 /// Prints one block of `key: value` lines per kernel.
 void printReport(llvm::raw_ostream &os, ArrayRef<KernelStats> kernels);

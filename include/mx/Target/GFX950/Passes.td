@@ -18,8 +18,10 @@ def MXGFX950KernelReport : Pass<"mx-gfx950-kernel-report", "::mlir::ModuleOp"> {
     scratch bytes, VGPR/SGPR spills (all from the AMDHSA metadata), the
     occupancy they allow (waves per SIMD), the exact code size (the text is
     assembled with LLVM's MC layer), and the instruction, MFMA (by kind),
-    global, LDS and direct-to-LDS load counts of the whole kernel and of its
-    main loop (the loop with the most MFMAs). The IR is not changed.
+    global, LDS and direct-to-LDS load and global store (by kind, so their
+    widths show) counts of the whole kernel and of its main loop (the loop
+    with the most MFMAs: a backward branch that control reaches from its
+    target without leaving the range). The IR is not changed.
 
     Example output:
 
@@ -60,7 +62,11 @@ def MXGFX950SpecializeUKernels
     parameters fold into loop bounds, and every `scf.for` marked `mx.unroll`
     is fully unrolled, innermost first. What remains has static shapes and
     straight-line MFMA sequences; private accumulator arrays indexed by the
-    unrolled indices are promoted to registers by LLVM's SROA.
+    unrolled indices are promoted to registers by LLVM's SROA. Since SROA
+    only promotes the static allocas of a function's entry block, every
+    `memref.alloca` of static shape is then moved to the start of its
+    allocation scope (e.g. the `gpu.launch` body), ahead of any branch the
+    caller put before the call.
 
     Example:
 
@@ -109,6 +115,22 @@ def MXGFX950LowerTiledMMA
     ukernel takes type parameters, its intrinsic and element types as the
     call's `mx.ukernel.type_parameters`, ready for
     `mx-gfx950-specialize-ukernels`.
+
+    The lane's accumulators are a private array the call updates; the
+    launch loads them before the call (unless `zero_acc`) and stores them
+    after it. A data-tiled accumulator moves as whole vectors. One in the
+    user's layout (`[B.., M, N]`) goes through a bounds-checked
+    `amdgpu.fat_raw_buffer_cast`, with the op's epilogue cloned per value
+    before the store: each run of consecutive columns of a row in a lane's
+    values (the result swizzle of `mx::gfx950::getSwizzle`, 4 f32 values,
+    at most 16 bytes) is one `vector.load` / `vector.store` where the
+    innermost stride is 1, else one access per value. Rows past M and runs
+    past N are given row M, out of the buffer's range (a load reads 0, a
+    store is dropped). Where a run may straddle N (N dynamic or not a
+    multiple of the run), a workgroup-uniform `scf.if` on whether the tile
+    lies inside N emits the vector stores for those tiles and masked stores
+    value by value for the others; the loads then go value by value (the
+    same branch before the K loop makes LLVM spill).
 
     When no ukernel serves the layout, the op is an error, with one note per
     library ukernel saying why it was rejected. Operands must have identity

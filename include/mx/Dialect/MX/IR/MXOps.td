@@ -350,8 +350,8 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
 
     `acc` may also be in the user's layout, `[B.., M, N]` with M and N
     within the last tile of the operands' tile counts: the op then reads and
-    writes the accumulator in place, value by value, and the rows and
-    columns of the padded tiles past M and N are neither read nor written.
+    writes the accumulator in place, and the rows and columns of the padded
+    tiles past M and N are neither read nor written.
 
     An `epilogue` (only with `zero_acc` and an accumulator in the user's
     layout) applies an elementwise function to each f32 sum before it is
