@@ -745,8 +745,8 @@ LogicalResult Evaluator::evaluate(tensor::ExtractSliceOp op) {
   for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
     int64_t from = 0;
     for (auto [d, stride] : llvm::enumerate(strides))
-      from += (offsets[d] + (i / stride) % shape[d] * steps[d]) *
-              sourceStrides[d];
+      from +=
+          (offsets[d] + (i / stride) % shape[d] * steps[d]) * sourceStrides[d];
     result.setBits(i, (*source)->getBits(from));
   }
   values[op.getResult()] = std::move(result);
@@ -760,9 +760,9 @@ LogicalResult Evaluator::evaluateElementwise(Operation *op) {
     return failure();
   SmallVector<const HostTensor *> operands;
   for (Value operand : op->getOperands()) {
-    if (operand.getType() != RankedTensorType::get(
-                                 type.getShape(), getElementTypeOrSelf(
-                                                      operand.getType())))
+    if (operand.getType() !=
+        RankedTensorType::get(type.getShape(),
+                              getElementTypeOrSelf(operand.getType())))
       return op->emitError() << "reference evaluator: the operands of an "
                                 "elementwise op must be tensors of the "
                                 "result's shape";
@@ -802,9 +802,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
                         "only";
             return evaluateFloatCast(cast);
           })
-      .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice) {
-        return evaluate(slice);
-      })
+      .Case<tensor::ExtractSliceOp>(
+          [&](tensor::ExtractSliceOp slice) { return evaluate(slice); })
       .Case<tensor::CastOp>([&](tensor::CastOp cast) -> LogicalResult {
         // A shape cast changes only static knowledge; the data is the same.
         FailureOr<const HostTensor *> value = lookup(cast, cast.getSource());

@@ -322,9 +322,9 @@ struct DataTiledLayoutModel
 
 ArrayRef<EpilogueMathOp> gfx950::getEpilogueMathOps() {
   static constexpr EpilogueMathOp ops[] = {
-      {"absf", false},  {"copysign", false},  {"exp", false},
-      {"fma", false},   {"log", false},       {"round", false},
-      {"roundeven", false}, {"sqrt", false},  {"trunc", false},
+      {"absf", false},      {"copysign", false}, {"exp", false},
+      {"fma", false},       {"log", false},      {"round", false},
+      {"roundeven", false}, {"sqrt", false},     {"trunc", false},
       {"tanh", true},
   };
   return ops;

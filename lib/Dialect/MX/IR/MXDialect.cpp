@@ -70,6 +70,8 @@ LayoutResolverAttrInterface mlir::mx::getEnclosingTarget(Operation *op) {
 FailureOr<LayoutResolverAttrInterface>
 mlir::mx::parseTargetOption(MLIRContext *ctx, StringRef text,
                             StringRef passName) {
+  if (text.empty())
+    return LayoutResolverAttrInterface();
   // The attribute's own parser and verifier report bad values.
   Attribute attr = parseAttribute(text, ctx);
   if (!attr)

@@ -99,14 +99,10 @@ struct FuseEpiloguesPass
 
   /// Parses the `target` option once.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (target.empty())
-      return success();
     FailureOr<LayoutResolverAttrInterface> parsed =
         parseTargetOption(ctx, target, getArgument());
-    if (failed(parsed))
-      return failure();
-    optionTarget = *parsed;
-    return success();
+    optionTarget = succeeded(parsed) ? *parsed : nullptr;
+    return failure(failed(parsed));
   }
 
   void runOnOperation() override {

@@ -36,14 +36,10 @@ struct MaterializeEncodingsPass
 
   /// Parses the `target` option once.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (target.empty())
-      return success();
     FailureOr<LayoutResolverAttrInterface> parsed =
         parseTargetOption(ctx, target, getArgument());
-    if (failed(parsed))
-      return failure();
-    optionResolver = *parsed;
-    return success();
+    optionResolver = succeeded(parsed) ? *parsed : nullptr;
+    return failure(failed(parsed));
   }
 
   /// The resolver for `op`: the `mx.target` of its nearest enclosing op that

@@ -88,7 +88,8 @@ namespace mlir::mx {
 LayoutResolverAttrInterface getEnclosingTarget(Operation *op);
 
 /// Parses `text`, the `target` option of the pass `passName`, as a target
-/// attribute (a LayoutResolverAttrInterface); errors name the pass.
+/// attribute (a LayoutResolverAttrInterface; null for an empty `text`);
+/// errors name the pass.
 FailureOr<LayoutResolverAttrInterface>
 parseTargetOption(MLIRContext *ctx, StringRef text, StringRef passName);
 
