@@ -619,7 +619,9 @@ static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
     return max ? std::max(args[0], args[1]) : std::min(args[0], args[1]);
   }
   return op->emitError() << "reference evaluator does not support '"
-                         << op->getName() << "' in a linalg.generic body";
+                         << op->getName()
+                         << "' as an elementwise op (in a linalg.generic body "
+                            "or on tensors)";
 }
 
 LogicalResult Evaluator::evaluate(linalg::GenericOp op) {

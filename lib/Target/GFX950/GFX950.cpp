@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -345,6 +346,17 @@ LogicalResult gfx950::checkEpilogueOp(Operation *op, raw_ostream &reason) {
       reason << "'" << op->getName()
              << "' has no scalar lowering in a gfx950 epilogue";
       return failure();
+    }
+    // Narrow floats (f8, f6, f4) have no LLVM type to lower to.
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (Type type : types) {
+      auto floatType = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+      if (floatType && floatType.getWidth() < 16) {
+        reason << "'" << op->getName() << "' on " << floatType
+               << " is not computed in a gfx950 epilogue";
+        return failure();
+      }
     }
     return success();
   }

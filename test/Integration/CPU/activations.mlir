@@ -3,7 +3,8 @@
 // and math.tanh from the host libm in double, rounded to f32): as written
 // (each op on the CPU; math.tanh is the libm's tanhf, which is not
 // correctly rounded) and data-tiled with the activation fused into
-// mx.tiled_scaled_mma's epilogue (its CPU lowering). SiLU and SwiGLU are
+// mx.tiled_scaled_mma's epilogue (its CPU lowering; canonicalize folds the
+// zero fill into zero_acc first). SiLU and SwiGLU are
 // bit-exact; GELU-tanh is compared with the tolerance that
 // ../GFX950/emulator-activations.mlir derives (the CPU's tanhf is closer
 // than the gfx950 expansion).

@@ -106,8 +106,9 @@ DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
 
 /// Whether gfx950 kernels can compute `op` in the epilogue of a GEMM, for
 /// every sum, without a device library: arith ops (except the scaling
-/// conversions, which have no scalar lowering there) and the f32 math ops of
-/// getEpilogueMathOps(); otherwise failure with the reason in `reason`.
+/// conversions, which have no scalar lowering there, and ops on floats
+/// narrower than 16 bits) and the f32 math ops of getEpilogueMathOps();
+/// otherwise failure with the reason in `reason`.
 /// TargetAttr::checkEpilogueOp answers with this.
 LogicalResult checkEpilogueOp(Operation *op, raw_ostream &reason);
 

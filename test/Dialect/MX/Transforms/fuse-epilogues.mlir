@@ -293,3 +293,29 @@ func.func @reads_twice(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32x
   } -> tensor<64x32xf32>
   return %g : tensor<64x32xf32>
 }
+
+// -----
+
+// A round trip through f8 has no lowering in a gfx950 kernel.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @f8_round_trip_gfx950
+//       CHECK:   linalg.generic
+module attributes {mx.target = #mx_gfx950.target} {
+func.func @f8_round_trip_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                                %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  // expected-remark @+1 {{the target's kernels cannot compute an op of its body: 'arith.truncf' on f8E4M3FN is not computed in a gfx950 epilogue}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.truncf %x : f32 to f8E4M3FN
+    %y = arith.extf %t : f8E4M3FN to f32
+    linalg.yield %y : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
+}
