@@ -31,6 +31,8 @@
 // RUN: %{run} --entry=silu_tensor_ops --emu-stats | FileCheck %s --check-prefixes=CHECK,EXACT,FUSED
 // RUN: %{run} --entry=gelu_f32 --emu-stats --rtol=3.6e-7 --atol=4.3e-6 | FileCheck %s --check-prefixes=CHECK,TOL,FUSED
 // RUN: %{run} --entry=gelu_bf16 --rtol=7.9e-3 --atol=4.3e-6 | FileCheck %s --check-prefixes=CHECK,TOL
+// RUN: %{run} --entry=gelu_bf16 --rtol=7.9e-3 --atol=4.3e-6 --gfx950-options=intrinsic=32x32x64 | FileCheck %s --check-prefixes=CHECK,TOL
+// RUN: %{run} --entry=silu_f32 --gfx950-options=intrinsic=32x32x64 | FileCheck %s --check-prefixes=CHECK,EXACT
 // RUN: %{run} --entry=swiglu_bf16 --emu-stats 2>&1 | FileCheck %s --check-prefixes=CHECK,EXACT,SWIGLU
 
 // SWIGLU: remark: the elementwise consumer of the result stays a separate dispatch: the result has other uses than the consumer (e.g. slices of the two halves of N of a gated pair such as SwiGLU)
