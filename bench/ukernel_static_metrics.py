@@ -63,7 +63,8 @@ Usage: bench/ukernel_static_metrics.py [--mx-opt build/bin/mx-opt]
            [--shapes seed,decode] [--configs default,32x32x64]
            [--lhs-type f4E2M1FN] [--rhs-type f4E2M1FN]
            [--types all | f4E2M1FN:f8E4M3FN,...] [--acc arg|zero]
-           [--result f32|bf16|f16] [--repeat 1]
+           [--result f32|bf16|f16] [--activation none|silu|gelu]
+           [--repeat 1]
 """
 
 import argparse
@@ -115,20 +116,49 @@ ACC_ZERO = """  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{M}x{N}xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<{M}x{N}xf32>) -> tensor<{M}x{N}xf32>
 """
+# An activation of the f32 result, as elementwise ops on tensors (%y):
+# SiLU x / (1 + exp(-x)) or GELU-tanh 0.5 x (1 + tanh(0.7978846 (x +
+# 0.044715 x^3))).
+ACTIVATIONS = {
+    "none": "",
+    "silu": """  %one = arith.constant dense<1.0> : tensor<{M}x{N}xf32>
+  %neg = arith.negf %r : tensor<{M}x{N}xf32>
+  %exp = math.exp %neg : tensor<{M}x{N}xf32>
+  %den = arith.addf %exp, %one : tensor<{M}x{N}xf32>
+  %y = arith.divf %r, %den : tensor<{M}x{N}xf32>
+""",
+    "gelu": """  %half = arith.constant dense<0.5> : tensor<{M}x{N}xf32>
+  %one = arith.constant dense<1.0> : tensor<{M}x{N}xf32>
+  %k0 = arith.constant dense<0.797884583> : tensor<{M}x{N}xf32>
+  %k1 = arith.constant dense<0.044715> : tensor<{M}x{N}xf32>
+  %x2 = arith.mulf %r, %r : tensor<{M}x{N}xf32>
+  %x3 = arith.mulf %x2, %r : tensor<{M}x{N}xf32>
+  %cx3 = arith.mulf %k1, %x3 : tensor<{M}x{N}xf32>
+  %inner = arith.addf %r, %cx3 : tensor<{M}x{N}xf32>
+  %u = arith.mulf %k0, %inner : tensor<{M}x{N}xf32>
+  %th = math.tanh %u : tensor<{M}x{N}xf32>
+  %p = arith.addf %one, %th : tensor<{M}x{N}xf32>
+  %hx = arith.mulf %half, %r : tensor<{M}x{N}xf32>
+  %y = arith.mulf %hx, %p : tensor<{M}x{N}xf32>
+""",
+}
 # The result: f32, or rounded to bf16/f16 by arith.truncf.
-RESULT_F32 = "  return %r : tensor<{M}x{N}xf32>\n"
-RESULT_TRUNC = """  %t = arith.truncf %r : tensor<{M}x{N}xf32> to tensor<{M}x{N}x{R}>
+RESULT_F32 = "  return %y : tensor<{M}x{N}xf32>\n"
+RESULT_TRUNC = """  %t = arith.truncf %y : tensor<{M}x{N}xf32> to tensor<{M}x{N}x{R}>
   return %t : tensor<{M}x{N}x{R}>
 """
 
 
-def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32"):
+def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32",
+                activation="none"):
     """The benchmarked program: C (+)= A x B with B as N x K."""
     values = dict(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type, R=result)
     text = CONTRACTION.replace("{C_ARG}", ACC_ARG if acc == "arg" else "")
     text = text.replace("{C_DEF}", ACC_ZERO if acc == "zero" else "")
-    text = text.replace("{RESULT}",
-                        RESULT_F32 if result == "f32" else RESULT_TRUNC)
+    result_text = RESULT_F32 if result == "f32" else RESULT_TRUNC
+    if activation == "none":
+        result_text = result_text.replace("%y", "%r")
+    text = text.replace("{RESULT}", ACTIVATIONS[activation] + result_text)
     return text.format(**values)
 
 ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
@@ -240,9 +270,9 @@ def materialize_pass(mx_opt, options):
 
 
 def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
-            result="f32"):
+            result="f32", activation="none"):
     _, m, n, k = shape
-    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result)
+    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result, activation)
     materialized, _ = run([mx_opt, "-", "--pass-pipeline=builtin.module("
                            "mx-set-encodings,%s)"
                            % materialize_pass(mx_opt, options)], ir)
@@ -399,6 +429,10 @@ def main():
                         default="f32",
                         help="the result type (bf16/f16: arith.truncf of "
                         "the f32 result)")
+    parser.add_argument("--activation", choices=sorted(ACTIVATIONS),
+                        default="none",
+                        help="an activation of the f32 result (before "
+                        "--result's conversion), as elementwise ops")
     parser.add_argument("--repeat", type=int, default=1,
                         help="compile to hsaco this many times, report the "
                         "fastest")
@@ -426,16 +460,19 @@ def main():
                 try:
                     rows.append([label] + measure(args.mx_opt, shape, options,
                                                   lhs, rhs, args.repeat,
-                                                  args.acc, args.result))
+                                                  args.acc, args.result,
+                                                  args.activation))
                 except Failure as failure:
                     rows.append([label, "error: %s" % failure])
             print_table(rows)
             print()
         if len(pairs) != 1:
             continue
-        print("config %s (%s), %s x %s, B as N x K, acc %s, result %s"
+        print("config %s (%s), %s x %s, B as N x K, acc %s, result %s%s"
               % (name, options or "resolver", pairs[0][0], pairs[0][1],
-                 args.acc, args.result))
+                 args.acc, args.result,
+                 "" if args.activation == "none"
+                 else ", activation " + args.activation))
         rows = []
         for shape in shapes:
             label = "%s %dx%dx%d" % shape
@@ -443,7 +480,7 @@ def main():
                 rows.append([label] + measure(args.mx_opt, shape, options,
                                               pairs[0][0], pairs[0][1],
                                               args.repeat, args.acc,
-                                              args.result))
+                                              args.result, args.activation))
             except Failure as failure:
                 rows.append([label, "error: %s" % failure])
         print_table(rows)

@@ -250,6 +250,18 @@ void Interpreter::registerFloatHandlers(HandlerTable &table) {
   table.add<math::Log2Op>([](Interpreter &self, Operation *op) {
     return self.floatViaDouble(op, [](double x) { return std::log2(x); });
   });
+  // The transcendentals of fused activations (SiLU, GELU): the gfx950
+  // kernels compute them differently (llvm.exp.f32 through v_exp_f32, tanh
+  // expanded through exp before ROCDL), see WaveEmulator.h for the accuracy.
+  table.add<math::ExpOp>([](Interpreter &self, Operation *op) {
+    return self.floatViaDouble(op, [](double x) { return std::exp(x); });
+  });
+  table.add<math::LogOp>([](Interpreter &self, Operation *op) {
+    return self.floatViaDouble(op, [](double x) { return std::log(x); });
+  });
+  table.add<math::TanhOp>([](Interpreter &self, Operation *op) {
+    return self.floatViaDouble(op, [](double x) { return std::tanh(x); });
+  });
 }
 
 void Interpreter::registerAffineHandlers(HandlerTable &table) {

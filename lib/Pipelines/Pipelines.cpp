@@ -11,6 +11,7 @@
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Transforms/Passes.h"
 
+#include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 #include "mx/Target/GFX950/Passes.h"
 
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -68,6 +70,15 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// The gfx950 target attribute (as text) with the pipeline's pins.
+static std::string getTarget(const mx::GFX950PipelineOptions &options) {
+  return mx::gfx950::TargetAttr::getAsText(
+      options.intrinsic.hasValue() ? std::optional(options.intrinsic.getValue())
+                                   : std::nullopt,
+      options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
+      options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
+}
+
 void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
                                        const GFX950PipelineOptions &options) {
   // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
@@ -76,11 +87,7 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;
-  materialize.target = gfx950::TargetAttr::getAsText(
-      options.intrinsic.hasValue() ? std::optional(options.intrinsic.getValue())
-                                   : std::nullopt,
-      options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
-      options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
+  materialize.target = getTarget(options);
   // The GEMM reads and writes the accumulator in place (no relayout).
   materialize.userLayoutResults = true;
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
@@ -100,8 +107,11 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // The elementwise consumer of a GEMM's result (a bf16 conversion, a
-  // bias, an activation) into the GEMM's epilogue.
-  pm.addPass(mx::createMXFuseEpilogues());
+  // bias, an activation) into the GEMM's epilogue, if the kernel can compute
+  // its ops.
+  MXFuseEpiloguesOptions epilogues;
+  epilogues.target = getTarget(options);
+  pm.addPass(mx::createMXFuseEpilogues(epilogues));
 
   // Buffers, then one dispatch per relayout op and per contraction.
   addBufferization(pm);
@@ -115,6 +125,11 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   // The independent relayouts of the operands as one dispatch.
   pm.addNestedPass<func::FuncOp>(mx::createMXMergeGPULaunches());
   pm.addPass(gfx950::createMXGFX950LowerTiledMMA());
+  // Math ops of the epilogues that gfx950 computes through others (tanh
+  // through exp), so that no kernel calls a device library.
+  math::MathExpandOpsPassOptions expand;
+  expand.opMnemonics = gfx950::getExpandedMathOps();
+  pm.addNestedPass<func::FuncOp>(math::createMathExpandOpsPass(expand));
   pm.addPass(gfx950::createMXGFX950SpecializeUKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -22,7 +22,9 @@
 // mx-raise-scaled-matmul raises) is interpreted as written, independently of
 // that pass: its body is evaluated in f32 at every point of the iteration
 // space in row-major loop order, with arith.scaling_extf as
-// decode(element) * 2^(scale - 127) rounded to f32.
+// decode(element) * 2^(scale - 127) rounded to f32; math.exp, tanh, log and
+// sqrt are the host libm's in double, rounded to f32. Elementwise arith and
+// math ops on tensors of one shape are evaluated alike, element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -67,6 +70,11 @@ private:
   /// or rounded to nearest-even.
   LogicalResult evaluateFloatCast(Operation *op);
   LogicalResult evaluate(linalg::GenericOp op);
+  /// A static slice (offsets, sizes and strides) of the same rank.
+  LogicalResult evaluate(tensor::ExtractSliceOp op);
+  /// An elementwise arith or math op on tensors of one shape: the scalar
+  /// op (as in a linalg.generic body) at every element.
+  LogicalResult evaluateElementwise(Operation *op);
 
   /// Returns the value of \p value (an operand of \p user).
   FailureOr<const HostTensor *> lookup(Operation *user, Value value);
@@ -560,7 +568,7 @@ static float roundTo(Type type, float value) {
 }
 
 static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
-  Type type = op->getResult(0).getType();
+  Type type = getElementTypeOrSelf(op->getResult(0).getType());
   if (!type.isF32() && !type.isBF16() && !type.isF16())
     return op->emitError() << "reference evaluator: only f32, bf16 and f16 "
                               "results are supported in a linalg.generic body";
@@ -589,6 +597,18 @@ static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
     return args[0] / args[1];
   if (isa<arith::NegFOp>(op))
     return -args[0];
+  // Transcendentals (activations such as SiLU and GELU-tanh): the host libm
+  // in double on the exact f32 operand, rounded once to f32.
+  if (isa<math::ExpOp>(op))
+    return static_cast<float>(std::exp(static_cast<double>(args[0])));
+  if (isa<math::TanhOp>(op))
+    return static_cast<float>(std::tanh(static_cast<double>(args[0])));
+  if (isa<math::LogOp>(op))
+    return static_cast<float>(std::log(static_cast<double>(args[0])));
+  if (isa<math::SqrtOp>(op))
+    return static_cast<float>(std::sqrt(static_cast<double>(args[0])));
+  if (isa<math::AbsFOp>(op))
+    return std::fabs(args[0]);
   // IEEE 754-2019 maximum/minimum: NaN propagates, -0 < +0.
   if (isa<arith::MaximumFOp, arith::MinimumFOp>(op)) {
     if (std::isnan(args[0]) || std::isnan(args[1]))
@@ -599,7 +619,9 @@ static FailureOr<float> evaluateScalar(Operation *op, ArrayRef<float> args) {
     return max ? std::max(args[0], args[1]) : std::min(args[0], args[1]);
   }
   return op->emitError() << "reference evaluator does not support '"
-                         << op->getName() << "' in a linalg.generic body";
+                         << op->getName()
+                         << "' as an elementwise op (in a linalg.generic body "
+                            "or on tensors)";
 }
 
 LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
@@ -705,6 +727,70 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
   return success();
 }
 
+LogicalResult Evaluator::evaluate(tensor::ExtractSliceOp op) {
+  FailureOr<const HostTensor *> source = lookup(op, op.getSource());
+  if (failed(source))
+    return failure();
+  if (op.getSourceType().getRank() != op.getResultType().getRank() ||
+      !op.getResultType().hasStaticShape() ||
+      ShapedType::isDynamicShape(op.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(op.getStaticStrides()))
+    return op.emitError() << "reference evaluator supports only static, "
+                             "rank-preserving tensor.extract_slice";
+  ArrayRef<int64_t> offsets = op.getStaticOffsets();
+  ArrayRef<int64_t> steps = op.getStaticStrides();
+  ArrayRef<int64_t> shape = op.getResultType().getShape();
+  SmallVector<int64_t> sourceStrides =
+      getRowMajorStrides((*source)->type.shape);
+  SmallVector<int64_t> strides = getRowMajorStrides(shape);
+  HostTensor result(HostTensorType((*source)->type.elementKind, shape));
+  for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+    int64_t from = 0;
+    for (auto [d, stride] : llvm::enumerate(strides))
+      from +=
+          (offsets[d] + (i / stride) % shape[d] * steps[d]) * sourceStrides[d];
+    result.setBits(i, (*source)->getBits(from));
+  }
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+LogicalResult Evaluator::evaluateElementwise(Operation *op) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  FailureOr<ElementKind> kind = getKind(op, op->getResult(0));
+  if (failed(kind))
+    return failure();
+  SmallVector<const HostTensor *> operands;
+  for (Value operand : op->getOperands()) {
+    if (operand.getType() !=
+        RankedTensorType::get(type.getShape(),
+                              getElementTypeOrSelf(operand.getType())))
+      return op->emitError() << "reference evaluator: the operands of an "
+                                "elementwise op must be tensors of the "
+                                "result's shape";
+    FailureOr<const HostTensor *> value = lookup(op, operand);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  HostTensor result(HostTensorType(*kind, type.getShape()));
+  SmallVector<float> args(operands.size());
+  for (int64_t i = 0, e = result.getNumElements(); i < e; ++i) {
+    for (auto [arg, operand] : llvm::zip_equal(args, operands))
+      arg = static_cast<float>(operand->getValue(i));
+    FailureOr<float> value = evaluateScalar(op, args);
+    if (failed(value))
+      return failure();
+    std::optional<uint64_t> bits = encodeElement(*kind, *value);
+    if (!bits)
+      return op->emitError()
+             << "reference evaluator cannot convert element " << i;
+    result.setBits(i, *bits);
+  }
+  values[op->getResult(0)] = std::move(result);
+  return success();
+}
+
 LogicalResult Evaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
@@ -718,6 +804,8 @@ LogicalResult Evaluator::evaluate(Operation *op) {
                         "only";
             return evaluateFloatCast(cast);
           })
+      .Case<tensor::ExtractSliceOp>(
+          [&](tensor::ExtractSliceOp slice) { return evaluate(slice); })
       .Case<tensor::CastOp>([&](tensor::CastOp cast) -> LogicalResult {
         // A shape cast changes only static knowledge; the data is the same.
         FailureOr<const HostTensor *> value = lookup(cast, cast.getSource());
@@ -741,7 +829,10 @@ LogicalResult Evaluator::evaluate(Operation *op) {
         returned = true;
         return success();
       })
-      .Default([](Operation *op) {
+      .Default([&](Operation *op) -> LogicalResult {
+        if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+            isa<RankedTensorType>(op->getResult(0).getType()))
+          return evaluateElementwise(op);
         return op->emitError() << "reference evaluator does not support '"
                                << op->getName() << "'";
       });

@@ -899,6 +899,22 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // The transcendentals of activations: out[t] = exp, log, tanh of a[t].
+    gpu.func @math_activation(%a: memref<8xf32>, %out: memref<3x8xf32>) kernel {
+      %t = gpu.thread_id x
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %x = memref.load %a[%t] : memref<8xf32>
+      %e = math.exp %x : f32
+      %l = math.log %x : f32
+      %h = math.tanh %x : f32
+      memref.store %e, %out[%i0, %t] : memref<3x8xf32>
+      memref.store %l, %out[%i1, %t] : memref<3x8xf32>
+      memref.store %h, %out[%i2, %t] : memref<3x8xf32>
+      gpu.return
+    }
+
     gpu.func @math_sin(%a: memref<1xf32>) kernel {
       %c0 = arith.constant 0 : index
       %x = memref.load %a[%c0] : memref<1xf32>
@@ -1066,6 +1082,54 @@ TEST_F(HostProgramTest, MathOpsRoundToF16) {
           {1, 1, 1}, {1, 1, 1})),
       "");
   EXPECT_EQ(out.as<uint16_t>(), (std::vector<uint16_t>{0x3DA8, 0x3DA8}));
+}
+
+TEST_F(HostProgramTest, MathTranscendentalsRoundOnceToF32) {
+  OwningOpRef<ModuleOp> module = parse(kMathAndBufferKernels);
+  ASSERT_TRUE(module);
+  gpu::GPUFuncOp kernel = findKernel(*module, "math_activation");
+  ASSERT_TRUE(kernel);
+  const float inf = std::numeric_limits<float>::infinity();
+  HostBuffer in = HostBuffer::from<float>(
+      {0.0f, 1.0f, 2.0f, -0.0f, 20.0f, -20.0f, inf, -inf});
+  HostBuffer out(3 * 8 * 4);
+  ASSERT_EQ(
+      message(runKernel(
+          kernel, {HostValue::memref(in, {8}), HostValue::memref(out, {3, 8})},
+          {1, 1, 1}, {8, 1, 1})),
+      "");
+  std::vector<float> got = out.as<float>();
+  auto bitsAt = [&](int row, int t) { return bitsOf(got[8 * row + t]); };
+  // exp: e rounds to 0x402DF854 (2.71828175), e^2 (7.3890561) to 0x40EC7326;
+  // exp(20) = 4.85165195e8 to 0x4DE75844; exp(-20) = 2.06115362e-9 to
+  // 0x310DA433; exp(+-0) = 1, exp(inf) = inf, exp(-inf) = +0.
+  EXPECT_EQ(bitsAt(0, 0), 0x3F800000u);
+  EXPECT_EQ(bitsAt(0, 1), 0x402DF854u);
+  EXPECT_EQ(bitsAt(0, 2), 0x40EC7326u);
+  EXPECT_EQ(bitsAt(0, 3), 0x3F800000u);
+  EXPECT_EQ(bitsAt(0, 4), 0x4DE75844u);
+  EXPECT_EQ(bitsAt(0, 5), 0x310DA433u);
+  EXPECT_EQ(bitsAt(0, 6), 0x7F800000u);
+  EXPECT_EQ(bitsAt(0, 7), 0x00000000u);
+  // log: log(0) = -inf, log(1) = +0, ln 2 rounds to 0x3F317218, ln 20
+  // (2.99573227) to 0x403FBA14; log(-20) and log(-inf) are NaN.
+  EXPECT_EQ(bitsAt(1, 0), 0xFF800000u);
+  EXPECT_EQ(bitsAt(1, 1), 0x00000000u);
+  EXPECT_EQ(bitsAt(1, 2), 0x3F317218u);
+  EXPECT_EQ(bitsAt(1, 4), 0x403FBA14u);
+  EXPECT_TRUE(std::isnan(got[8 + 5]));
+  EXPECT_TRUE(std::isnan(got[8 + 7]));
+  // tanh: odd, tanh(+-0) = +-0; tanh(1) (0.761594156) rounds to
+  // 0x3F42F7D6, tanh(2) (0.964027580) to 0x3F76CA83; tanh(+-20) and
+  // tanh(+-inf) round to +-1.
+  EXPECT_EQ(bitsAt(2, 0), 0x00000000u);
+  EXPECT_EQ(bitsAt(2, 1), 0x3F42F7D6u);
+  EXPECT_EQ(bitsAt(2, 2), 0x3F76CA83u);
+  EXPECT_EQ(bitsAt(2, 3), 0x80000000u);
+  EXPECT_EQ(bitsAt(2, 4), 0x3F800000u);
+  EXPECT_EQ(bitsAt(2, 5), 0xBF800000u);
+  EXPECT_EQ(bitsAt(2, 6), 0x3F800000u);
+  EXPECT_EQ(bitsAt(2, 7), 0xBF800000u);
 }
 
 TEST_F(HostProgramTest, UnsupportedMathOpIsAnError) {

@@ -146,7 +146,7 @@ TEST_F(ReferenceEvaluatorTest, QuantizeAlongMiddleAxis) {
 TEST_F(ReferenceEvaluatorTest, RejectsUnsupportedOps) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
-      %r = arith.addf %x, %x : tensor<4xf32>
+      %r = math.sin %x : tensor<4xf32>
       return %r : tensor<4xf32>
     })mlir");
   ASSERT_TRUE(module);
@@ -158,7 +158,41 @@ TEST_F(ReferenceEvaluatorTest, RejectsUnsupportedOps) {
   FailureOr<SmallVector<HostTensor>> results = evaluateReference(
       *module, "", {HostTensor(HostTensorType(ElementKind::F32, {4}))});
   EXPECT_TRUE(failed(results));
-  EXPECT_EQ(message, "reference evaluator does not support 'arith.addf'");
+  EXPECT_EQ(message, "reference evaluator does not support 'math.sin' as an "
+                     "elementwise op (in a linalg.generic body or on tensors)");
+}
+
+/// Elementwise ops on tensors are evaluated per element like a
+/// linalg.generic body: f32 arithmetic, math.exp and math.tanh from libm in
+/// double rounded once to f32, arith.truncf rounded to nearest-even.
+TEST_F(ReferenceEvaluatorTest, ElementwiseOpsOnTensors) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xbf16>) {
+      %e = math.exp %x : tensor<4xf32>
+      %t = math.tanh %x : tensor<4xf32>
+      %s = arith.addf %e, %t : tensor<4xf32>
+      %b = arith.truncf %s : tensor<4xf32> to tensor<4xbf16>
+      return %s, %b : tensor<4xf32>, tensor<4xbf16>
+    })mlir");
+  ASSERT_TRUE(module);
+  HostTensor x(HostTensorType(ElementKind::F32, {4}));
+  const float values[] = {0.0f, 1.0f, -1.0f, 20.0f};
+  for (auto [i, value] : llvm::enumerate(values))
+    x.setBits(i, *encodeElement(ElementKind::F32, value));
+  FailureOr<SmallVector<HostTensor>> results =
+      evaluateReference(*module, "", {x});
+  ASSERT_TRUE(succeeded(results));
+  // e^0 + tanh 0 = 1; RN(e) + RN(tanh 1) = 2.71828175 + 0.761594176 (f32),
+  // rounded: 3.47987604; RN(1/e) + RN(-tanh 1) = 0.36787945 - 0.761594176
+  // = -0.393714726 (exact: the exponents are close); RN(e^20) + 1 =
+  // 485165184 + 1, rounded back to 485165184 (ulp 32).
+  EXPECT_EQ((*results)[0].getValue(0), 1.0);
+  EXPECT_EQ((*results)[0].getValue(1), double(2.71828175f + 0.761594176f));
+  EXPECT_EQ((*results)[0].getValue(2), double(0.36787945f - 0.761594176f));
+  EXPECT_EQ((*results)[0].getValue(3), 485165184.0);
+  // bf16 of 3.47987604: 3.484375 (0x405F), the nearest of 3.46875 and
+  // 3.484375.
+  EXPECT_EQ((*results)[1].getBits(1), 0x405Fu);
 }
 
 /// Per-instruction mode: a contraction with a kernel order is rounded after

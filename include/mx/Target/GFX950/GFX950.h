@@ -108,6 +108,31 @@ LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
                                   int64_t m, int64_t n, TargetAttr target);
 
+/// Whether gfx950 kernels can compute `op` in the epilogue of a GEMM, for
+/// every sum, without a device library: arith ops (except the scaling
+/// conversions, which have no scalar lowering there, and ops on floats
+/// narrower than 16 bits) and the f32 math ops of getEpilogueMathOps();
+/// otherwise failure with the reason in `reason`.
+/// TargetAttr::checkEpilogueOp answers with this.
+LogicalResult checkEpilogueOp(Operation *op, raw_ostream &reason);
+
+/// The math ops (mnemonics) that a gfx950 epilogue computes in f32, and how:
+/// `expanded` ones are rewritten into the others and arith before ROCDL
+/// (upstream math-expand-ops, e.g. tanh(x) = sign(x) (1 - e) / (1 + e) with
+/// e = exp(-2|x|)); the rest become LLVM intrinsics that the AMDGPU backend
+/// selects (math.exp: llvm.exp.f32, v_exp_f32 with a range reduction).
+/// Every other math op would become a call into ROCm's device library
+/// (__ocml_*), which mx does not link.
+struct EpilogueMathOp {
+  StringLiteral name;
+  bool expanded;
+};
+ArrayRef<EpilogueMathOp> getEpilogueMathOps();
+
+/// The mnemonics of the expanded ops of getEpilogueMathOps() (the `ops` of
+/// math-expand-ops in mx-gfx950-pipeline).
+SmallVector<std::string> getExpandedMathOps();
+
 /// Registers the gfx950 target: the `mx_gfx950` dialect (`#mx_gfx950.target`)
 /// and TiledLayoutAttrInterface on #mx.data_tiled_layout.
 void registerTarget(DialectRegistry &registry);

@@ -8,6 +8,7 @@
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -56,4 +57,31 @@ LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
               "LayoutResolverAttrInterface (e.g. #mx_gfx950.target), got "
            << attr.getValue();
   return success();
+}
+
+LayoutResolverAttrInterface mlir::mx::getEnclosingTarget(Operation *op) {
+  for (Operation *parent = op; parent; parent = parent->getParentOp())
+    if (auto target = parent->getAttrOfType<LayoutResolverAttrInterface>(
+            MXDialect::kTargetAttrName))
+      return target;
+  return {};
+}
+
+FailureOr<LayoutResolverAttrInterface>
+mlir::mx::parseTargetOption(MLIRContext *ctx, StringRef text,
+                            StringRef passName) {
+  if (text.empty())
+    return LayoutResolverAttrInterface();
+  // The attribute's own parser and verifier report bad values.
+  Attribute attr = parseAttribute(text, ctx);
+  if (!attr)
+    return emitError(UnknownLoc::get(ctx))
+           << passName << ": invalid target '" << text
+           << "' (expected a target attribute such as #mx_gfx950.target)";
+  auto target = dyn_cast<LayoutResolverAttrInterface>(attr);
+  if (!target)
+    return emitError(UnknownLoc::get(ctx))
+           << passName << ": target " << attr
+           << " is not a layout resolver (LayoutResolverAttrInterface)";
+  return target;
 }

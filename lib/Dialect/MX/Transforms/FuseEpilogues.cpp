@@ -4,7 +4,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // An elementwise linalg.generic that consumes the result of a zero-started
-// mx.tiled_scaled_mma in the user's layout becomes the op's epilogue.
+// mx.tiled_scaled_mma in the user's layout becomes the op's epilogue, when
+// the target's kernels can compute every op of its body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "mx/Dialect/MX/IR/MXOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::mx {
@@ -24,8 +26,10 @@ using namespace mlir;
 using namespace mlir::mx;
 
 namespace {
-/// Why `generic` cannot be the epilogue of `op`, or "" if it can.
-std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic) {
+/// Why `generic` cannot be the epilogue of `op` on `target` (null: any op of
+/// the body is accepted), or "" if it can.
+std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
+                          LayoutResolverAttrInterface target) {
   if (!op.getZeroAcc())
     return "the accumulator does not start at zero (C + A B would be "
            "rounded to f32 before the epilogue, as it is now)";
@@ -39,16 +43,19 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic) {
   if (generic.getNumLoops() != rank)
     return "the consumer's iteration space is not the result's";
   unsigned uses = 0;
-  for (OpOperand *input : generic.getDpsInputOperands()) {
-    if (input->get() != op.getResult())
-      continue;
-    ++uses;
-    if (!generic.getMatchingIndexingMap(input).isIdentity())
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (input->get() == op.getResult())
+      ++uses;
+  if (uses != 1)
+    return "the consumer reads the result more than once (e.g. a gated pair "
+           "such as SwiGLU over two halves of N): an epilogue sees one sum "
+           "at a time, and the two sums of a pair lie in different tiles of "
+           "the GEMM";
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (input->get() == op.getResult() &&
+        !generic.getMatchingIndexingMap(input).isIdentity())
       return "the consumer does not read the result elementwise (identity "
              "map)";
-  }
-  if (uses != 1)
-    return "the consumer reads the result more than once";
   OpOperand &init = generic.getDpsInitsMutable()[0];
   if (!generic.getMatchingIndexingMap(&init).isIdentity())
     return "the consumer's output map is not the identity";
@@ -62,11 +69,42 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic) {
   generic.getBody()->walk([&](linalg::IndexOp) { usesIndex = true; });
   if (usesIndex)
     return "the consumer uses linalg.index";
+  if (target) {
+    std::string reason;
+    llvm::raw_string_ostream os(reason);
+    for (Operation &nested : generic.getBody()->without_terminator())
+      if (failed(target.checkEpilogueOp(&nested, os)))
+        return "the target's kernels cannot compute an op of its body: " +
+               reason;
+  }
   return "";
+}
+
+/// The linalg.generic that reads `result` (directly or through slices),
+/// if any.
+linalg::GenericOp getGenericConsumer(Value result) {
+  for (Operation *user : result.getUsers()) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(user))
+      return generic;
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      if (linalg::GenericOp generic = getGenericConsumer(slice.getResult()))
+        return generic;
+  }
+  return {};
 }
 
 struct FuseEpiloguesPass
     : public mx::impl::MXFuseEpiloguesBase<FuseEpiloguesPass> {
+  using Base::Base;
+
+  /// Parses the `target` option once.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    FailureOr<LayoutResolverAttrInterface> parsed =
+        parseTargetOption(ctx, target, getArgument());
+    optionTarget = succeeded(parsed) ? *parsed : nullptr;
+    return failure(failed(parsed));
+  }
+
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
     getOperation()->walk([&](TiledScaledMMAOp op) {
@@ -75,16 +113,30 @@ struct FuseEpiloguesPass
     });
     for (TiledScaledMMAOp op : ops) {
       Value result = op.getResult();
-      if (!result.hasOneUse())
-        continue;
-      auto generic = dyn_cast<linalg::GenericOp>(*result.user_begin());
+      linalg::GenericOp generic = getGenericConsumer(result);
       if (!generic)
         continue;
-      std::string reason = whyNotFusable(op, generic);
-      if (!reason.empty()) {
+      auto remark = [&](StringRef reason) {
         op.emitRemark() << "the elementwise consumer of the result stays a "
                            "separate dispatch: "
                         << reason;
+      };
+      // Several uses: fusable only if they are all the generic's (which
+      // then reads the result more than once: whyNotFusable says why not).
+      if (llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return user != generic; })) {
+        remark("the result has other uses than the consumer (e.g. slices of "
+               "the two halves of N of a gated pair such as SwiGLU): an "
+               "epilogue sees one sum at a time, and the two sums of a pair "
+               "lie in different tiles of the GEMM");
+        continue;
+      }
+      LayoutResolverAttrInterface target = getEnclosingTarget(op);
+      if (!target)
+        target = optionTarget;
+      std::string reason = whyNotFusable(op, generic, target);
+      if (!reason.empty()) {
+        remark(reason);
         continue;
       }
       fuse(op, generic);
@@ -133,5 +185,8 @@ struct FuseEpiloguesPass
     generic.erase();
     op.erase();
   }
+
+  /// The target given by the `target` option, if any.
+  LayoutResolverAttrInterface optionTarget;
 };
 } // namespace

@@ -16,7 +16,6 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -62,29 +61,17 @@ struct MaterializeEncodingsPass
 
   /// Parses the `target` option once.
   LogicalResult initialize(MLIRContext *ctx) override {
-    if (target.empty())
-      return success();
-    // The attribute's own parser and verifier report bad values.
-    Attribute attr = parseAttribute(target, ctx);
-    if (!attr)
-      return emitError(UnknownLoc::get(ctx))
-             << "mx-materialize-encodings: invalid target '" << target
-             << "' (expected a target attribute such as #mx_gfx950.target)";
-    optionResolver = dyn_cast<LayoutResolverAttrInterface>(attr);
-    if (!optionResolver)
-      return emitError(UnknownLoc::get(ctx))
-             << "mx-materialize-encodings: target " << attr
-             << " is not a layout resolver (LayoutResolverAttrInterface)";
-    return success();
+    FailureOr<LayoutResolverAttrInterface> parsed =
+        parseTargetOption(ctx, target, getArgument());
+    optionResolver = succeeded(parsed) ? *parsed : nullptr;
+    return failure(failed(parsed));
   }
 
   /// The resolver for `op`: the `mx.target` of its nearest enclosing op that
   /// has one, else the `target` option.
   LayoutResolverAttrInterface getResolver(Operation *op) {
-    for (Operation *parent = op; parent; parent = parent->getParentOp())
-      if (auto resolver = parent->getAttrOfType<LayoutResolverAttrInterface>(
-              MXDialect::kTargetAttrName))
-        return resolver;
+    if (LayoutResolverAttrInterface resolver = getEnclosingTarget(op))
+      return resolver;
     return optionResolver;
   }
 

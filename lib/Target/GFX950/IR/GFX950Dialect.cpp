@@ -260,6 +260,11 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   return cast<TiledLayoutAttrInterface>(layout);
 }
 
+LogicalResult TargetAttr::checkEpilogueOp(Operation *op,
+                                          raw_ostream &reason) const {
+  return gfx950::checkEpilogueOp(op, reason);
+}
+
 FailureOr<std::string>
 TargetAttr::selectUKernel(Attribute layout, raw_ostream &rejections) const {
   auto tiled = dyn_cast<DataTiledLayoutAttr>(layout);

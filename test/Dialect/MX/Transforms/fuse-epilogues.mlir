@@ -1,5 +1,7 @@
 // RUN: mx-opt %s -split-input-file --mx-fuse-epilogues -verify-diagnostics | FileCheck %s
 // RUN: mx-opt %s -split-input-file --mx-fuse-epilogues -verify-diagnostics | mx-opt -split-input-file | FileCheck %s
+// RUN: not mx-opt %s -split-input-file --mx-fuse-epilogues=target=gfx942 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+// BAD-TARGET: mx-fuse-epilogues: invalid target 'gfx942' (expected a target attribute such as #mx_gfx950.target)
 
 // mx-fuse-epilogues: a bias along N, a ReLU and the conversion to bf16 of a
 // zero-started GEMM in the user's layout become its epilogue; the GEMM
@@ -82,4 +84,238 @@ func.func @transposed(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf
     linalg.yield %t : f32
   } -> tensor<64x64xf32>
   return %g : tensor<64x64xf32>
+}
+
+// -----
+
+// SiLU x / (1 + exp(-x)) to bf16, without a target (every op is accepted):
+// the whole body, math.exp included, becomes the epilogue.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @silu_bf16
+//  CHECK-SAME:   %[[OUT:[^:]+]]: tensor<64x32xbf16>
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma ins({{.*}}) outs(%[[OUT]] : tensor<64x32xbf16>) layout = #{{.+}} zero_acc
+//  CHECK-SAME:     epilogue ins() maps [] {
+//  CHECK-NEXT:   ^bb0(%[[X:.+]]: f32, %{{.+}}: bf16):
+//       CHECK:     %[[NEG:.+]] = arith.negf %[[X]] : f32
+//  CHECK-NEXT:     %[[EXP:.+]] = math.exp %[[NEG]] : f32
+//  CHECK-NEXT:     %[[DEN:.+]] = arith.addf %[[EXP]], %{{.+}} : f32
+//  CHECK-NEXT:     %[[SILU:.+]] = arith.divf %[[X]], %[[DEN]] : f32
+//  CHECK-NEXT:     %[[T:.+]] = arith.truncf %[[SILU]] : f32 to bf16
+//  CHECK-NEXT:     mx.yield %[[T]] : bf16
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[R]]
+func.func @silu_bf16(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                     %out: tensor<64x32xbf16>) -> tensor<64x32xbf16> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %one = arith.constant 1.0 : f32
+    %neg = arith.negf %x : f32
+    %exp = math.exp %neg : f32
+    %den = arith.addf %exp, %one : f32
+    %silu = arith.divf %x, %den : f32
+    %t = arith.truncf %silu : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<64x32xbf16>
+  return %g : tensor<64x32xbf16>
+}
+
+// -----
+
+// GELU-tanh with gfx950 as the target (mx.target): its kernels compute
+// math.tanh (expanded through exp before ROCDL), so it fuses.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @gelu_gfx950
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma
+//  CHECK-SAME:     epilogue ins() maps [] {
+//  CHECK-NEXT:   ^bb0(%[[X:.+]]: f32, %{{.+}}: f32):
+//       CHECK:     %[[TH:.+]] = math.tanh %{{.+}} : f32
+//  CHECK-NEXT:     %[[P:.+]] = arith.addf %{{.+}}, %[[TH]] : f32
+//  CHECK-NEXT:     %[[HX:.+]] = arith.mulf %{{.+}}, %[[X]] : f32
+//  CHECK-NEXT:     %[[G:.+]] = arith.mulf %[[HX]], %[[P]] : f32
+//  CHECK-NEXT:     mx.yield %[[G]] : f32
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[R]]
+module attributes {mx.target = #mx_gfx950.target} {
+func.func @gelu_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                       %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %k0 = arith.constant 0.797884583 : f32
+    %k1 = arith.constant 0.044715 : f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x2, %x : f32
+    %cx3 = arith.mulf %k1, %x3 : f32
+    %inner = arith.addf %x, %cx3 : f32
+    %u = arith.mulf %k0, %inner : f32
+    %th = math.tanh %u : f32
+    %p = arith.addf %one, %th : f32
+    %hx = arith.mulf %half, %x : f32
+    %gelu = arith.mulf %hx, %p : f32
+    linalg.yield %gelu : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
+}
+
+// -----
+
+// GELU-erf: gfx950 kernels cannot compute math.erf without ROCm's device
+// library, so the activation stays a separate dispatch (with a remark).
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @gelu_erf_gfx950
+//       CHECK:   mx.tiled_scaled_mma
+//   CHECK-NOT:     epilogue
+//       CHECK:   linalg.generic
+//       CHECK:     math.erf
+module attributes {mx.target = #mx_gfx950.target} {
+func.func @gelu_erf_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                           %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  // expected-remark @+1 {{the elementwise consumer of the result stays a separate dispatch: the target's kernels cannot compute an op of its body: 'math.erf' would be a call into ROCm's device library in a gfx950 kernel, which mx does not link}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rsqrt2 = arith.constant 0.707106769 : f32
+    %s = arith.mulf %x, %rsqrt2 : f32
+    %erf = math.erf %s : f32
+    %p = arith.addf %one, %erf : f32
+    %hx = arith.mulf %half, %x : f32
+    %gelu = arith.mulf %hx, %p : f32
+    linalg.yield %gelu : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
+}
+
+// -----
+
+// math ops on f16 are not computed by gfx950 epilogues (they would be
+// device-library calls too).
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @exp_f16_gfx950
+//       CHECK:   linalg.generic
+module attributes {mx.target = #mx_gfx950.target} {
+func.func @exp_f16_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                          %out: tensor<64x32xf16>) -> tensor<64x32xf16> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  // expected-remark @+1 {{the target's kernels cannot compute an op of its body: 'math.exp' is computed in f32 only in a gfx950 epilogue}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    %exp = math.exp %t : f16
+    linalg.yield %exp : f16
+  } -> tensor<64x32xf16>
+  return %g : tensor<64x32xf16>
+}
+}
+
+// -----
+
+// SwiGLU silu(gate) * up over the two halves of N (slices of the result):
+// one epilogue invocation sees one sum, and the gate and up sums of an
+// output element lie in different tiles, so it stays a separate dispatch.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @swiglu_slices
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma
+//   CHECK-NOT:     epilogue
+//       CHECK:   %[[GATE:.+]] = tensor.extract_slice %[[R]][0, 0] [64, 32] [1, 1]
+//       CHECK:   %[[UP:.+]] = tensor.extract_slice %[[R]][0, 32] [64, 32] [1, 1]
+//       CHECK:   linalg.generic {{.+}} ins(%[[GATE]], %[[UP]] :
+func.func @swiglu_slices(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<4x2x4x16xf8E8M0FNU>,
+                         %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  // expected-remark @+1 {{the elementwise consumer of the result stays a separate dispatch: the result has other uses than the consumer (e.g. slices of the two halves of N of a gated pair such as SwiGLU): an epilogue sees one sum at a time, and the two sums of a pair lie in different tiles of the GEMM}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x64xf32>) layout = #l zero_acc -> tensor<64x64xf32>
+  %gate = tensor.extract_slice %r[0, 0] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+  %up = tensor.extract_slice %r[0, 32] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%gate, %up : tensor<64x32xf32>, tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %neg = arith.negf %x : f32
+    %exp = math.exp %neg : f32
+    %den = arith.addf %exp, %one : f32
+    %silu = arith.divf %x, %den : f32
+    %glu = arith.mulf %silu, %y : f32
+    linalg.yield %glu : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
+
+// -----
+
+// A consumer that reads the result twice (here x * x) sees two sums per
+// output element in general; it is not fused.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @reads_twice
+//       CHECK:   linalg.generic
+func.func @reads_twice(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                       %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  // expected-remark @+1 {{the elementwise consumer of the result stays a separate dispatch: the consumer reads the result more than once (e.g. a gated pair such as SwiGLU over two halves of N)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %r : tensor<64x32xf32>, tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %sq = arith.mulf %x, %y : f32
+    linalg.yield %sq : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
+
+// -----
+
+// A round trip through f8 has no lowering in a gfx950 kernel.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @f8_round_trip_gfx950
+//       CHECK:   linalg.generic
+module attributes {mx.target = #mx_gfx950.target} {
+func.func @f8_round_trip_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<2x2x4x16xf8E8M0FNU>,
+                                %out: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %e = tensor.empty() : tensor<64x32xf32>
+  // expected-remark @+1 {{the target's kernels cannot compute an op of its body: 'arith.truncf' on f8E4M3FN is not computed in a gfx950 epilogue}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<2x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<2x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x32xf32>) layout = #l zero_acc -> tensor<64x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<64x32xf32>) outs(%out : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.truncf %x : f32 to f8E4M3FN
+    %y = arith.extf %t : f8E4M3FN to f32
+    linalg.yield %y : f32
+  } -> tensor<64x32xf32>
+  return %g : tensor<64x32xf32>
+}
 }

@@ -81,6 +81,20 @@ inferScaledContractionDims(Operation *op, ArrayRef<AffineMap> maps);
 
 #include "mx/Dialect/MX/IR/MXTargetInterfaces.h.inc"
 
+namespace mlir::mx {
+
+/// The target (layout resolver) of `op`: the `mx.target` attribute of the
+/// nearest op enclosing `op` (`op` included) that has one; null if none.
+LayoutResolverAttrInterface getEnclosingTarget(Operation *op);
+
+/// Parses `text`, the `target` option of the pass `passName`, as a target
+/// attribute (a LayoutResolverAttrInterface; null for an empty `text`);
+/// errors name the pass.
+FailureOr<LayoutResolverAttrInterface>
+parseTargetOption(MLIRContext *ctx, StringRef text, StringRef passName);
+
+} // namespace mlir::mx
+
 #define GET_OP_CLASSES
 #include "mx/Dialect/MX/IR/MXOps.h.inc"
 

@@ -359,7 +359,11 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     the input's indexing map of the result's `(B.., m, n)`) and the current
     element of `acc` (not to be used), and yields the stored value, of
     `acc`'s element type (e.g. bf16 after an `arith.truncf`, or a bias add
-    and an activation). Without an epilogue `acc` holds f32.
+    and an activation such as SiLU `x / (1 + exp(-x))` or GELU-tanh with
+    `math.tanh`). Without an epilogue `acc` holds f32. The block is scalar
+    `arith` and `math` code; which ops a target's kernels compute is the
+    target's to say (`LayoutResolverAttrInterface::checkEpilogueOp`, asked
+    by `mx-fuse-epilogues`).
 
     Any operand but `acc` may instead be given as `i8` holding the bytes of
     the layout's element type (see `mx-pack-to-bytes`): the same shape, except

@@ -51,6 +51,17 @@ def MX_LayoutResolverAttrInterface : AttrInterface<"LayoutResolverAttrInterface"
       "::llvm::FailureOr<::std::string>", "selectUKernel",
       (ins "::mlir::Attribute":$layout,
            "::llvm::raw_ostream &":$rejections)>,
+    InterfaceMethod<
+      "Whether the target's kernels can compute `op`, an op of the body of "
+      "an `mx.tiled_scaled_mma` epilogue (see `mx-fuse-epilogues`), for "
+      "every sum; when they cannot, failure, with the reason written to "
+      "`reason`. By default every op can (a target whose epilogues go "
+      "through the generic lowering to `linalg`).",
+      "::llvm::LogicalResult", "checkEpilogueOp",
+      (ins "::mlir::Operation *":$op, "::llvm::raw_ostream &":$reason),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return ::mlir::success();
+      }]>,
   ];
 }
 

@@ -190,10 +190,25 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
     (`arith.truncf`), a bias, a per-row or per-column scale or an activation
     cost no separate dispatch and no f32 round trip through memory.
 
+    Activations are whatever the body computes with `arith` and `math` ops,
+    e.g. SiLU `x / (1 + exp(-x))` or GELU-tanh
+    `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`. The target (the
+    `mx.target` of an enclosing op, else the `target` option) says through
+    `LayoutResolverAttrInterface::checkEpilogueOp` whether its kernels can
+    compute each op of the body (gfx950: arith, and f32 `math.exp`,
+    `math.tanh`, `math.log`, `math.sqrt` and a few more, nothing that would
+    need a device library); without a target every op is accepted (the
+    generic lowering to `linalg` computes any).
+
     When the result's only consumer is such a generic but the op cannot
     take it (e.g. the accumulator is not zero: the epilogue would see C +
-    A B rounded twice), a remark says why and the generic stays a separate,
-    correct dispatch.
+    A B rounded twice; or the target cannot compute an op of the body), a
+    remark says why and the generic stays a separate, correct dispatch. A
+    result with several uses (e.g. the two halves of N of a gated pair,
+    SwiGLU `silu(gate) * up`, read through two slices, or a consumer that
+    reads two columns of the result per output element) is not fused
+    either, with a remark: one epilogue invocation sees one sum, and the
+    two sums of a gated pair live in different tiles.
 
     Example:
 
@@ -217,6 +232,12 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
     } -> tensor<33x47xbf16>
     ```
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "The target (layout resolver) attribute for ops with no enclosing "
+           "mx.target, which says which epilogue ops its kernels compute, "
+           "e.g. '#mx_gfx950.target'">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 

@@ -53,7 +53,8 @@ def GFX950_Dialect : Dialect {
 
 def MXGFX950_TargetAttr
     : AttrDef<GFX950_Dialect, "Target",
-              [DeclareAttrInterfaceMethods<MX_LayoutResolverAttrInterface>]> {
+              [DeclareAttrInterfaceMethods<MX_LayoutResolverAttrInterface,
+                                          ["checkEpilogueOp"]>]> {
   let mnemonic = "target";
   let summary = "gfx950 as the target of data tiling, with its layout pins";
   let description = [{
