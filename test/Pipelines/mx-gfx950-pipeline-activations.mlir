@@ -6,9 +6,10 @@
 // The seed GEMM from zero with an activation and a bf16 result, as users
 // write them (elementwise linalg.generic with math ops): SiLU and GELU-tanh
 // are fused into the GEMM's epilogue (2 dispatches), computed per sum right
-// before its store, and compile to gfx950 ISA with no device library:
-// math.exp becomes llvm.exp.f32 (v_exp_f32), math.tanh is expanded through
-// exp before ROCDL. No scratch, no spills.
+// before its store (a lane's four consecutive columns are one vector store),
+// and compile to gfx950 ISA with no device library: math.exp becomes
+// llvm.exp.f32 (v_exp_f32), math.tanh is expanded through exp before ROCDL.
+// No scratch, no spills.
 
 //   GPU-LABEL: func.func @seed_silu_bf16
 //         GPU:   gpu.launch_func @[[R:seed_silu_bf16_relayout[0-9]+_[a-z]+]]::@[[R]]
@@ -22,7 +23,8 @@
 //    GPU-NEXT:     %[[DEN:.+]] = arith.addf %[[EXP]], %{{.+}} : f32
 //    GPU-NEXT:     %[[SILU:.+]] = arith.divf %[[X]], %[[DEN]] : f32
 //    GPU-NEXT:     %[[T:.+]] = arith.truncf %[[SILU]] : f32 to bf16
-//    GPU-NEXT:     memref.store %[[T]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//         GPU:     %[[V:.+]] = vector.from_elements %[[T]], %{{.+}}, %{{.+}}, %{{.+}} : vector<4xbf16>
+//    GPU-NEXT:     vector.store %[[V]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
 //   ISA-LABEL: gpu.binary @seed_silu_bf16_mma0
 //    ISA-SAME:   v_exp_f32
 //     ISA-NOT:   __ocml
