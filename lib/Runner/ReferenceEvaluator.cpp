@@ -162,7 +162,8 @@ LogicalResult Evaluator::evaluate(arith::ConstantOp op) {
     return success();
   }
   if (auto scalar = dyn_cast<IntegerAttr>(op.getValue());
-      scalar && scalar.getType().isSignlessInteger()) {
+      scalar &&
+      (scalar.getType().isSignlessInteger() || scalar.getType().isIndex())) {
     scalars[op.getResult()] = double(scalar.getValue().getSExtValue());
     return success();
   }
@@ -232,14 +233,23 @@ LogicalResult Evaluator::evaluateFloatCast(Operation *op) {
 
 LogicalResult Evaluator::evaluate(tensor::EmptyOp op) {
   RankedTensorType type = op.getType();
-  if (!type.hasStaticShape())
-    return op.emitError() << "reference evaluator supports only static "
-                             "tensor.empty, got "
-                          << type;
+  // Dynamic sizes are index values the evaluator computed (constants,
+  // tensor.dim).
+  SmallVector<int64_t> shape(type.getShape());
+  auto dynamicSize = op.getDynamicSizes().begin();
+  for (int64_t &size : shape) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    auto it = scalars.find(*dynamicSize++);
+    if (it == scalars.end() || it->second < 0)
+      return op.emitError() << "reference evaluator: a size of tensor.empty "
+                               "is not a known non-negative index";
+    size = static_cast<int64_t>(it->second);
+  }
   FailureOr<ElementKind> kind = getKind(op, op.getResult());
   if (failed(kind))
     return failure();
-  values[op.getResult()] = HostTensor(HostTensorType(*kind, type.getShape()));
+  values[op.getResult()] = HostTensor(HostTensorType(*kind, shape));
   return success();
 }
 
@@ -806,6 +816,21 @@ LogicalResult Evaluator::evaluate(Operation *op) {
           })
       .Case<tensor::ExtractSliceOp>(
           [&](tensor::ExtractSliceOp slice) { return evaluate(slice); })
+      .Case<tensor::DimOp>([&](tensor::DimOp dim) -> LogicalResult {
+        FailureOr<const HostTensor *> source = lookup(dim, dim.getSource());
+        if (failed(source))
+          return failure();
+        auto index = scalars.find(dim.getIndex());
+        int64_t rank = (*source)->type.shape.size();
+        if (index == scalars.end() || index->second < 0 ||
+            index->second >= rank)
+          return dim.emitError() << "reference evaluator: the dimension of "
+                                    "tensor.dim is not a known index below "
+                                 << rank;
+        scalars[dim.getResult()] =
+            double((*source)->type.shape[static_cast<int64_t>(index->second)]);
+        return success();
+      })
       .Case<tensor::CastOp>([&](tensor::CastOp cast) -> LogicalResult {
         // A shape cast changes only static knowledge; the data is the same.
         FailureOr<const HostTensor *> value = lookup(cast, cast.getSource());

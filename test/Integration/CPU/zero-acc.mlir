@@ -6,6 +6,7 @@
 // RUN: %{run} --entry=fp4_bf16_33x47x224 | FileCheck %s
 // RUN: %{run} --entry=fp8_fp4_f16_1x300x512 | FileCheck %s
 // RUN: %{run} --entry=batched_bf16 | FileCheck %s
+// RUN: %{run} --entry=dynamic_m_bf16 | FileCheck %s
 // RUN: %{run} --entry=fp6_f32_255x513x4064 | FileCheck %s
 // RUN: %{run} --entry=bias_scale_relu --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-2,hi=2 | FileCheck %s
 // RUN: %{run} --entry=bias_bf16 --arg=random:int,lo=-4,hi=4 | FileCheck %s

@@ -2,7 +2,8 @@
 // folds into mx.tiled_scaled_mma (zero_acc), so there is no accumulator
 // buffer to fill or relay out and the ukernel starts its registers at +0.0;
 // f32 results, or bf16/f16 (arith.truncf, rounded to nearest-even). Odd
-// shapes (33x47x224, 1x300x512, 255x513x4064), batched, mixed types.
+// shapes (33x47x224, 1x300x512, 255x513x4064), batched, dynamic M, mixed
+// types.
 // Exact-integer data with per-block distinct scales: bit-identical to the
 // independent reference, including the bf16/f16 rounding of the sums.
 
@@ -11,6 +12,7 @@
 // RUN: %{run} --entry=fp4_bf16_33x47x224 --gfx950-options=intrinsic=32x32x64 | FileCheck %s
 // RUN: %{run} --entry=fp8_fp4_f16_1x300x512 | FileCheck %s
 // RUN: %{run} --entry=batched_bf16 | FileCheck %s
+// RUN: %{run} --entry=dynamic_m_bf16 | FileCheck %s
 // RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG
 // Elementwise epilogues (bias along N, scale per row, ReLU; bias then bf16)
 // fused into the GEMM (mx-fuse-epilogues): bit-exact (f32 arithmetic in the

@@ -112,3 +112,24 @@ func.func @bias_bf16(%a: tensor<33x256xf8E4M3FN>, %b: tensor<47x256xf6E2M3FN>,
   } -> tensor<33x47xbf16>
   return %o : tensor<33x47xbf16>
 }
+
+// Dynamic M from a zero accumulator, bf16 result: the fill, the GEMM and
+// the conversion see M only at run time.
+func.func @dynamic_m_bf16(%a0: tensor<33x224xf4E2M1FN>, %b: tensor<47x224xf4E2M1FN>,
+    %sa0: tensor<33x7xf8E8M0FNU>, %sb: tensor<47x7xf8E8M0FNU>) -> tensor<?x47xbf16> {
+  %a = tensor.cast %a0 : tensor<33x224xf4E2M1FN> to tensor<?x224xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<33x7xf8E8M0FNU> to tensor<?x7xf8E8M0FNU>
+  %i0 = arith.constant 0 : index
+  %m = tensor.dim %a, %i0 : tensor<?x224xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x47xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x47xf32>) -> tensor<?x47xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x224xf4E2M1FN>, tensor<47x224xf4E2M1FN>,
+                            tensor<?x7xf8E8M0FNU>, tensor<47x7xf8E8M0FNU>)
+      outs(%c : tensor<?x47xf32>) -> tensor<?x47xf32>
+  %t = arith.truncf %r : tensor<?x47xf32> to tensor<?x47xbf16>
+  return %t : tensor<?x47xbf16>
+}
