@@ -16,8 +16,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::mx {
@@ -84,8 +87,10 @@ private:
 
   ArrayRef<Operation *> chain;
   Value source;
-  /// Sizes of each pad's source, computed before the generic.
-  DenseMap<Operation *, SmallVector<OpFoldResult>> padSourceSizes;
+  /// Sizes of each pad's and collapse_shape's source, computed before the
+  /// generic (dynamic ones as tensor.dim of chain values, which
+  /// canonicalization resolves through the ops' shapes afterwards).
+  DenseMap<Operation *, SmallVector<OpFoldResult>> sourceSizes;
   SmallVector<PadGuard> guards;
 };
 } // namespace
@@ -103,7 +108,7 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     return in;
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    ArrayRef<int64_t> shape = expand.getResultType().getShape();
+    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
     SmallVector<Value> in;
     for (ReassociationIndices group : expand.getReassociationIndices()) {
       if (group.size() == 1) {
@@ -114,7 +119,7 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
       SmallVector<OpFoldResult> basis;
       for (int64_t d : group) {
         parts.push_back(idx[d]);
-        basis.push_back(b.getIndexAttr(shape[d]));
+        basis.push_back(shape[d]);
       }
       in.push_back(affine::AffineLinearizeIndexOp::create(b, loc, parts, basis,
                                                           /*disjoint=*/true));
@@ -122,7 +127,7 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     return in;
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    ArrayRef<int64_t> shape = collapse.getSrcType().getShape();
+    ArrayRef<OpFoldResult> shape = sourceSizes[collapse];
     SmallVector<Value> in;
     for (auto [g, group] :
          llvm::enumerate(collapse.getReassociationIndices())) {
@@ -132,7 +137,7 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
       }
       SmallVector<OpFoldResult> basis;
       for (int64_t d : group)
-        basis.push_back(b.getIndexAttr(shape[d]));
+        basis.push_back(shape[d]);
       auto delinearize =
           affine::AffineDelinearizeIndexOp::create(b, loc, idx[g], basis);
       in.append(delinearize.getResults().begin(),
@@ -163,7 +168,7 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value inBounds;
     for (auto [i, low, size] :
-         llvm::enumerate(pad.getMixedLowPad(), padSourceSizes.lookup(pad))) {
+         llvm::enumerate(pad.getMixedLowPad(), sourceSizes.lookup(pad))) {
       Value shifted =
           isConstantIntValue(low, 0)
               ? idx[i]
@@ -217,17 +222,29 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
   b.setInsertionPoint(last);
   for (Operation *op : chain) {
     auto pad = dyn_cast<tensor::PadOp>(op);
-    if (!pad)
-      continue;
     TypedAttr padValue;
-    if (!pad.getConstantPaddingValue() ||
-        !matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue)))
+    if (pad &&
+        (!pad.getConstantPaddingValue() ||
+         !matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue))))
       return failure();
-    padSourceSizes[pad] = tensor::getMixedSizes(b, loc, pad.getSource());
   }
-
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
+  // The result's dynamic sizes from the last op's own shape computation.
+  SmallVector<Value> dynamicSizes;
+  if (!resultType.hasStaticShape()) {
+    ReifiedRankedShapedTypeDims reified;
+    if (failed(reifyResultShapes(b, last, reified)))
+      return failure();
+    for (auto [size, ofr] : llvm::zip_equal(resultType.getShape(), reified[0]))
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(getValueOrCreateConstantIndexOp(b, loc, ofr));
+  }
+  for (Operation *op : chain) {
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+      sourceSizes[op] = tensor::getMixedSizes(b, loc, collapse.getSrc());
+    if (auto pad = dyn_cast<tensor::PadOp>(op))
+      sourceSizes[op] = tensor::getMixedSizes(b, loc, pad.getSource());
+  }
+  Value init = tensor::EmptyOp::create(b, loc, resultType, dynamicSizes);
   int64_t rank = resultType.getRank();
   SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
   SmallVector<utils::IteratorType> iterators(rank,
@@ -257,13 +274,15 @@ namespace {
 struct FuseRelayoutsPass
     : public mx::impl::MXFuseRelayoutsBase<FuseRelayoutsPass> {
   void runOnOperation() override {
-    // Chain ends: relayout ops with a user that is not a relayout op.
+    // Chain ends: relayout ops with a user that is not a relayout op. A
+    // tensor.dim (a dynamic size) reads no data: it is resolved through the
+    // ops' shapes below.
     SmallVector<Operation *> ends;
     getOperation()->walk([&](Operation *op) {
       if (!getRelayoutSource(op))
         return;
       if (llvm::any_of(op->getUsers(), [](Operation *user) {
-            return !getRelayoutSource(user);
+            return !getRelayoutSource(user) && !isa<tensor::DimOp>(user);
           }))
         ends.push_back(op);
     });
@@ -272,9 +291,6 @@ struct FuseRelayoutsPass
       SmallVector<Operation *> chain;
       Value source;
       for (Operation *op = end; op;) {
-        auto type = cast<RankedTensorType>(op->getResult(0).getType());
-        if (!type.hasStaticShape())
-          break;
         chain.push_back(op);
         source = getRelayoutSource(op);
         Operation *producer = source.getDefiningOp();
@@ -282,10 +298,14 @@ struct FuseRelayoutsPass
       }
       if (chain.size() < 2)
         continue;
-      // A dynamic intermediate ends the chain early: its last op reads it.
-      source = getRelayoutSource(chain.back());
       (void)ChainFusion(chain, source).run(builder);
     }
+    // The sizes of dynamic intermediates in terms of the chains' sources,
+    // so that the replaced chains die.
+    RewritePatternSet patterns(&getContext());
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
   }
 };
 } // namespace

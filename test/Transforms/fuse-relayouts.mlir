@@ -76,14 +76,17 @@ func.func @single(%a: tensor<4x8xi8>) -> tensor<8x4xi8> {
 
 // -----
 
-// A dynamic intermediate shape stops the chain: the pad of the dynamic
-// source stays, the static cast, expand_shape and transpose after it become
-// one gather from the padded tensor.
+// A dynamic intermediate shape: the pad of the dynamic source, the static
+// cast, expand_shape and transpose after it become one gather from the
+// source, in bounds below its run-time row count.
 // CHECK-LABEL: func.func @dynamic_pad
-//       CHECK:   %[[P:.+]] = tensor.pad
+//  CHECK-SAME:   (%[[SRC:.+]]: tensor<?x112xi8>,
+//       CHECK:   %[[ROWS:.+]] = tensor.dim %[[SRC]], %{{.+}} : tensor<?x112xi8>
 //       CHECK:   linalg.generic
-//       CHECK:     tensor.extract %[[P]]
-//   CHECK-NOT:     arith.select
+//       CHECK:     arith.cmpi slt, %{{.+}}, %[[ROWS]]
+//       CHECK:     tensor.extract %[[SRC]]
+//       CHECK:     arith.select
+//   CHECK-NOT:   tensor.pad
 //   CHECK-NOT:   linalg.transpose
 func.func @dynamic_pad(%a: tensor<?x112xi8>, %h: index) -> tensor<2x1x32x128xi8> {
   %c0 = arith.constant 0 : i8
@@ -123,4 +126,42 @@ func.func @insert_chain(%c: tensor<64x64xf32>) -> tensor<1x1x4x4x16x16xf32> {
   %t = linalg.transpose ins(%x : tensor<1x1x4x16x4x16xf32>) outs(%init : tensor<1x1x4x4x16x16xf32>)
       permutation = [0, 1, 2, 4, 3, 5]
   return %t : tensor<1x1x4x4x16x16xf32>
+}
+
+// -----
+
+// A dynamic M (the data-tiled pack of an activation whose rows are known at
+// run time): the chain is one gather too. Its size comes from the last op's
+// shape, and the tensor.dim of the intermediates that computed it resolves
+// to the source's dimension, so nothing of the chain remains.
+// CHECK-LABEL: func.func @pack_chain_dynamic
+//  CHECK-SAME:   (%[[SRC:.+]]: tensor<?x112xi8>, %{{.+}}: index)
+//       CHECK:   %[[ROWS:.+]] = tensor.dim %[[SRC]], %{{.+}} : tensor<?x112xi8>
+//       CHECK:   %[[EMPTY:.+]] = tensor.empty(%{{.+}}) : tensor<?x1x32x128xi8>
+//       CHECK:   %[[G:.+]] = linalg.generic {{.*}} outs(%[[EMPTY]] : tensor<?x1x32x128xi8>)
+//       CHECK:     arith.cmpi slt, %{{.+}}, %[[ROWS]]
+//       CHECK:     tensor.extract %[[SRC]]
+//   CHECK-NOT:   linalg.transpose
+//   CHECK-NOT:   tensor.expand_shape
+//   CHECK-NOT:   tensor.pad
+//       CHECK:   return %[[G]]
+func.func @pack_chain_dynamic(%a: tensor<?x112xi8>, %tiles: index) -> tensor<?x1x32x128xi8> {
+  %c0 = arith.constant 0 : i8
+  %i0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %m = tensor.dim %a, %i0 : tensor<?x112xi8>
+  %padded_m = arith.muli %tiles, %c32 : index
+  %high = arith.subi %padded_m, %m : index
+  %p = tensor.pad %a low[0, 0] high[%high, 16] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %c0 : i8
+  } : tensor<?x112xi8> to tensor<?x128xi8>
+  %rows = tensor.dim %p, %i0 : tensor<?x128xi8>
+  %n = arith.divsi %rows, %c32 : index
+  %e = tensor.expand_shape %p [[0, 1], [2, 3]] output_shape [%n, 32, 1, 128]
+      : tensor<?x128xi8> into tensor<?x32x1x128xi8>
+  %init = tensor.empty(%tiles) : tensor<?x1x32x128xi8>
+  %t = linalg.transpose ins(%e : tensor<?x32x1x128xi8>) outs(%init : tensor<?x1x32x128xi8>)
+      permutation = [0, 2, 1, 3]
+  return %t : tensor<?x1x32x128xi8>
 }
