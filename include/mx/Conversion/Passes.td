@@ -64,10 +64,13 @@ def ConvertLinalgToGPUDispatches
     (the last loop fastest, so consecutive threads touch consecutive
     elements of the output), loads the inputs through their indexing maps,
     runs the op's body and stores the outputs. When the op writes one buffer
-    in loop order (identity map and layout) and the innermost loop's size
-    allows, a thread owns 16 bytes of consecutive innermost points instead:
-    it runs the body for each and stores them with one `vector.store`, so
-    relayouts move 16 contiguous bytes per thread. Ops already inside a
+    in loop order (identity map and layout) and the static sizes of its
+    innermost loops allow, a thread owns 16 bytes of consecutive points
+    instead (of the innermost loop, or of the innermost few when that one is
+    shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points): it runs the
+    body for each and stores them with one `vector.store` (into the output
+    with those loops collapsed), so relayouts move 16 contiguous bytes per
+    thread. Ops already inside a
     `gpu.launch` and ops with reduction iterators are left alone. After
     `gpu-kernel-outlining`, each launch is one kernel.
 

@@ -61,29 +61,51 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
     sizes.push_back(range.size);
   }
 
-  // Threads own `vector` consecutive points of the innermost loop when the
-  // op writes one buffer in loop order (identity map and layout) and the
-  // innermost size allows it: 16 bytes per thread, stored at once.
+  // Threads own `vector` consecutive points of the loop order when the op
+  // writes one buffer in loop order (identity map and layout): 16 bytes per
+  // thread, stored at once. The points may span the innermost `groupRank`
+  // loops (static sizes whose product `vector` divides), e.g. a [.., 16, 2]
+  // scale tile: one 16-byte run covers 8 x 2 points.
   int64_t vector = 1;
+  int64_t groupRank = 1, groupSize = 1;
   if (op.getNumDpsInits() == 1 && !sizes.empty()) {
     OpOperand &init = op.getDpsInitsMutable()[0];
     auto type = cast<MemRefType>(init.get().getType());
     unsigned bits = type.getElementTypeBitWidth();
-    std::optional<int64_t> inner = getConstantIntValue(sizes.back());
     if (op.getMatchingIndexingMap(&init).isIdentity() &&
-        type.getLayout().isIdentity() && bits % 8 == 0 && bits <= 128 &&
-        inner) {
-      for (int64_t v = 16 / (bits / 8); v > 1; v /= 2)
-        if (*inner % v == 0) {
-          vector = v;
+        type.getLayout().isIdentity() && bits % 8 == 0 && bits <= 128) {
+      int64_t want = 16 / (bits / 8);
+      // The shortest static suffix whose size is a multiple of `want`, else
+      // the innermost size's largest power-of-two divisor up to it.
+      int64_t product = 1;
+      for (int64_t d = sizes.size() - 1; d >= 0 && want > 1; --d) {
+        std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+        if (!size || *size == 0)
+          break;
+        product *= *size;
+        if (product % want == 0) {
+          vector = want;
+          groupRank = sizes.size() - d;
+          groupSize = product;
           break;
         }
+      }
+      std::optional<int64_t> inner = getConstantIntValue(sizes.back());
+      if (vector == 1 && inner && *inner > 0) {
+        for (int64_t v = want / 2; v > 1; v /= 2)
+          if (*inner % v == 0) {
+            vector = v;
+            groupSize = *inner;
+            break;
+          }
+      }
     }
   }
   SmallVector<OpFoldResult> chunkSizes(sizes);
-  if (vector > 1)
-    chunkSizes.back() =
-        b.getIndexAttr(*getConstantIntValue(sizes.back()) / vector);
+  if (vector > 1) {
+    chunkSizes.resize(sizes.size() - groupRank);
+    chunkSizes.push_back(b.getIndexAttr(groupSize / vector));
+  }
 
   // The number of threads, and the grid that covers them.
   std::optional<int64_t> staticTotal = 1;
@@ -140,21 +162,32 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   SmallVector<SmallVector<Value>> yielded(yield.getNumOperands());
-  SmallVector<Value> first;
+  // The thread's first point, as an offset into the innermost group.
   Value base;
   if (vector > 1)
     base = arith::MulIOp::create(
         b, loc, chunk.back(), arith::ConstantIndexOp::create(b, loc, vector));
+  ArrayRef<OpFoldResult> groupSizes =
+      ArrayRef<OpFoldResult>(sizes).take_back(groupRank);
   for (int64_t lane = 0; lane < vector; ++lane) {
     SmallVector<Value> ivs(chunk);
-    if (vector > 1)
-      ivs.back() =
+    if (vector > 1) {
+      Value point =
           lane == 0
               ? base
               : arith::AddIOp::create(
-                    b, loc, base, arith::ConstantIndexOp::create(b, loc, lane));
-    if (lane == 0)
-      first = ivs;
+                    b, loc, base, arith::ConstantIndexOp::create(b, loc, lane))
+                    .getResult();
+      ivs.pop_back();
+      if (groupRank == 1) {
+        ivs.push_back(point);
+      } else {
+        auto delinearize = affine::AffineDelinearizeIndexOp::create(
+            b, loc, point, groupSizes, /*hasOuterBound=*/true);
+        ivs.append(delinearize.getResults().begin(),
+                   delinearize.getResults().end());
+      }
+    }
     IRMapping mapping;
     for (OpOperand &operand : op->getOpOperands()) {
       BlockArgument arg = op.getMatchingBlockArgument(&operand);
@@ -180,15 +213,30 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
   }
   for (auto [values, init] :
        llvm::zip_equal(yielded, op.getDpsInitsMutable())) {
-    SmallVector<Value> indices =
-        applyMap(b, loc, op.getMatchingIndexingMap(&init), first);
     if (vector == 1) {
+      SmallVector<Value> indices =
+          applyMap(b, loc, op.getMatchingIndexingMap(&init), chunk);
       memref::StoreOp::create(b, loc, values.front(), init.get(), indices);
       continue;
     }
+    // The identity-mapped init with its innermost group collapsed into one
+    // dimension: the thread's points are `vector` consecutive elements there.
+    Value dest = init.get();
+    int64_t rank = cast<MemRefType>(dest.getType()).getRank();
+    if (groupRank > 1) {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d < rank - groupRank; ++d)
+        groups.push_back({d});
+      groups.emplace_back();
+      for (int64_t d = rank - groupRank; d < rank; ++d)
+        groups.back().push_back(d);
+      dest = memref::CollapseShapeOp::create(b, loc, dest, groups);
+    }
+    SmallVector<Value> indices(ArrayRef<Value>(chunk).drop_back());
+    indices.push_back(base);
     auto vectorType = VectorType::get({vector}, values.front().getType());
     Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
-    vector::StoreOp::create(b, loc, packed, init.get(), indices);
+    vector::StoreOp::create(b, loc, packed, dest, indices);
   }
   op->erase();
   return success();

@@ -202,3 +202,22 @@ func.func @inside_launch(%a: memref<4xf32>, %b: memref<4xf32>) {
   }
   return
 }
+
+// A scale tile ([.., 16, 2] bytes): the innermost size (2) is less than 16
+// bytes, so a thread's 16 points span the two innermost loops (8 x 2) and
+// are stored as one vector into the init with those loops collapsed.
+// CHECK-LABEL: func.func @scale_tile
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<4x2x16xi8>, %[[B:[^:]+]]: memref<4x16x2xi8>)
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if
+//  CHECK-NEXT:       %[[I:.+]]:2 = affine.delinearize_index %{{.+}} into (4, 2) : index, index
+//       CHECK:       %[[BASE:.+]] = arith.muli %[[I]]#1, %{{.+}} : index
+//  CHECK-NEXT:       %[[P0:.+]]:2 = affine.delinearize_index %[[BASE]] into (16, 2) : index, index
+//  CHECK-NEXT:       %[[X0:.+]] = memref.load %[[A]][%[[I]]#0, %[[P0]]#1, %[[P0]]#0] : memref<4x2x16xi8>
+//       CHECK:       %[[FLAT:.+]] = memref.collapse_shape %[[B]] {{\[}}[0], [1, 2]] : memref<4x16x2xi8> into memref<4x32xi8>
+//  CHECK-NEXT:       %[[V:.+]] = vector.from_elements %[[X0]], {{.+}} : vector<16xi8>
+//  CHECK-NEXT:       vector.store %[[V]], %[[FLAT]][%[[I]]#0, %[[BASE]]] : memref<4x32xi8>, vector<16xi8>
+func.func @scale_tile(%a: memref<4x2x16xi8>, %b: memref<4x16x2xi8>) {
+  linalg.transpose ins(%a : memref<4x2x16xi8>) outs(%b : memref<4x16x2xi8>) permutation = [0, 2, 1]
+  return
+}
