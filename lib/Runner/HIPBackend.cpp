@@ -127,78 +127,6 @@ countWorkgroupMFMAs(gpu::GPUFuncOp kernel, int64_t threads) {
   return {flops, mfmas};
 }
 
-/// The value of the non-pointer kernarg \p slot of \p launch, as the
-/// little-endian bytes of its size.
-static llvm::Expected<uint64_t> getSlotValue(const hip::KernargSlot &slot,
-                                             const emu::LaunchInfo &launch) {
-  const emu::HostValue &arg = launch.args[slot.operand];
-  const emu::StridedLayout &layout = arg.getLayout();
-  switch (slot.kind) {
-  case hip::KernargSlot::Kind::AllocatedPointer:
-  case hip::KernargSlot::Kind::AlignedPointer:
-    return makeError("a pointer has no host value");
-  case hip::KernargSlot::Kind::Offset:
-    return uint64_t(layout.offset);
-  case hip::KernargSlot::Kind::Size:
-    if (slot.dim >= layout.sizes.size())
-      break;
-    return uint64_t(layout.sizes[slot.dim]);
-  case hip::KernargSlot::Kind::Stride:
-    if (slot.dim >= layout.strides.size())
-      break;
-    return uint64_t(layout.strides[slot.dim]);
-  case hip::KernargSlot::Kind::Scalar: {
-    Type type = gpu::GPUFuncOp(launch.kernel).getArgumentTypes()[slot.operand];
-    if (arg.getKind() == emu::HostValue::Kind::Integer)
-      return uint64_t(arg.getInteger());
-    if (arg.getKind() == emu::HostValue::Kind::Float) {
-      auto floatType = dyn_cast<FloatType>(type);
-      if (!floatType)
-        break;
-      llvm::APFloat value(arg.getFloat());
-      bool lost;
-      value.convert(floatType.getFloatSemantics(),
-                    llvm::APFloat::rmNearestTiesToEven, &lost);
-      return value.bitcastToAPInt().getZExtValue();
-    }
-    break;
-  }
-  }
-  return makeError(slot.describe() + " of " + launch.symbol +
-                   " does not match the launch's argument");
-}
-
-/// Packs the explicit kernel arguments of \p launch for \p kernel, the
-/// device address of each buffer given by \p pointerOf.
-static llvm::Expected<std::vector<uint8_t>>
-packKernargs(const KernelInfo &kernel, const emu::LaunchInfo &launch,
-             function_ref<uint64_t(const emu::HostBuffer *)> pointerOf) {
-  std::vector<uint8_t> bytes(kernel.explicitBytes, 0);
-  for (const hip::KernargSlot &slot : kernel.slots) {
-    if (slot.operand >= launch.args.size())
-      return makeError(launch.symbol + " passes " + Twine(launch.args.size()) +
-                       " arguments");
-    uint64_t value;
-    if (slot.kind == hip::KernargSlot::Kind::AllocatedPointer ||
-        slot.kind == hip::KernargSlot::Kind::AlignedPointer) {
-      const emu::HostValue &arg = launch.args[slot.operand];
-      if (arg.getKind() != emu::HostValue::Kind::MemRef || !arg.getBuffer())
-        return makeError(slot.describe() + " of " + launch.symbol +
-                         " is not a memref");
-      value = pointerOf(arg.getBuffer().get());
-    } else {
-      llvm::Expected<uint64_t> scalar = getSlotValue(slot, launch);
-      if (!scalar)
-        return scalar.takeError();
-      value = *scalar;
-    }
-    // Little-endian, as the host and the GPU are.
-    for (unsigned byte = 0; byte < slot.bytes; ++byte)
-      bytes[slot.offset + byte] = uint8_t(value >> (8 * byte));
-  }
-  return bytes;
-}
-
 /// The bytes that the memref arguments of \p launch view, each buffer once.
 static double getLaunchBytes(const emu::LaunchInfo &launch) {
   double bytes = 0;
@@ -363,7 +291,8 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
              << "\n";
           continue;
         }
-        llvm::Expected<uint64_t> value = getSlotValue(slot, launch);
+        llvm::Expected<uint64_t> value =
+            hip::getKernargValue(slot, launch.kernel, launch.args);
         if (!value)
           return value.takeError();
         os << int64_t(*value) << "\n";
@@ -420,8 +349,9 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
               device.device, buffer->bytes.data(), buffer->size()))
         return error;
     }
-    llvm::Expected<std::vector<uint8_t>> kernargs =
-        packKernargs(kernel, launch, [&](const emu::HostBuffer *buffer) {
+    llvm::Expected<std::vector<uint8_t>> kernargs = hip::packKernargs(
+        kernel.slots, launch.kernel, launch.args,
+        [&](const emu::HostBuffer *buffer) {
           return uint64_t(uintptr_t(state->buffers[buffer].device));
         });
     if (!kernargs)

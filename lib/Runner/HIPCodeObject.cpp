@@ -307,3 +307,78 @@ llvm::Error mlir::mx::hip::checkKernargLayout(ArrayRef<KernargSlot> slots,
                      " is not a power of two of at least " + Twine(align));
   return llvm::Error::success();
 }
+
+llvm::Expected<uint64_t>
+mlir::mx::hip::getKernargValue(const KernargSlot &slot, gpu::GPUFuncOp kernel,
+                               ArrayRef<emu::HostValue> args) {
+  std::string what = slot.describe() + " of @" + kernel.getName().str();
+  if (slot.operand >= args.size())
+    return makeError(what + ": the launch passes " + Twine(args.size()) +
+                     " arguments");
+  const emu::HostValue &arg = args[slot.operand];
+  bool isMemRef = arg.getKind() == emu::HostValue::Kind::MemRef;
+  const emu::StridedLayout &layout = arg.getLayout();
+  switch (slot.kind) {
+  case KernargSlot::Kind::AllocatedPointer:
+  case KernargSlot::Kind::AlignedPointer:
+    return makeError(what + " is a device pointer");
+  case KernargSlot::Kind::Offset:
+    if (!isMemRef)
+      break;
+    return uint64_t(layout.offset);
+  case KernargSlot::Kind::Size:
+    if (!isMemRef || slot.dim >= layout.sizes.size())
+      break;
+    return uint64_t(layout.sizes[slot.dim]);
+  case KernargSlot::Kind::Stride:
+    if (!isMemRef || slot.dim >= layout.strides.size())
+      break;
+    return uint64_t(layout.strides[slot.dim]);
+  case KernargSlot::Kind::Scalar: {
+    Type type = kernel.getArgumentTypes()[slot.operand];
+    if (arg.getKind() == emu::HostValue::Kind::Integer && !isa<FloatType>(type))
+      return uint64_t(arg.getInteger());
+    auto floatType = dyn_cast<FloatType>(type);
+    if (arg.getKind() == emu::HostValue::Kind::Float && floatType) {
+      llvm::APFloat value(arg.getFloat());
+      bool lost;
+      value.convert(floatType.getFloatSemantics(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+      return value.bitcastToAPInt().getZExtValue();
+    }
+    break;
+  }
+  }
+  return makeError(what + " does not match the launch's argument");
+}
+
+llvm::Expected<std::vector<uint8_t>> mlir::mx::hip::packKernargs(
+    ArrayRef<KernargSlot> slots, gpu::GPUFuncOp kernel,
+    ArrayRef<emu::HostValue> args,
+    function_ref<uint64_t(const emu::HostBuffer *)> pointerOf) {
+  uint64_t end = 0;
+  for (const KernargSlot &slot : slots)
+    end = std::max(end, slot.offset + slot.bytes);
+  std::vector<uint8_t> bytes(end, 0);
+  for (const KernargSlot &slot : slots) {
+    uint64_t value;
+    if (slot.kind == KernargSlot::Kind::AllocatedPointer ||
+        slot.kind == KernargSlot::Kind::AlignedPointer) {
+      if (slot.operand >= args.size() ||
+          args[slot.operand].getKind() != emu::HostValue::Kind::MemRef ||
+          !args[slot.operand].getBuffer())
+        return makeError(slot.describe() + " of @" + kernel.getName() +
+                         ": the launch passes no memref");
+      value = pointerOf(args[slot.operand].getBuffer().get());
+    } else {
+      llvm::Expected<uint64_t> scalar = getKernargValue(slot, kernel, args);
+      if (!scalar)
+        return scalar.takeError();
+      value = *scalar;
+    }
+    // Little-endian, as both the host and the GPU are.
+    for (unsigned byte = 0; byte < slot.bytes; ++byte)
+      bytes[slot.offset + byte] = uint8_t(value >> (8 * byte));
+  }
+  return bytes;
+}

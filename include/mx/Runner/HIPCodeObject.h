@@ -27,6 +27,8 @@
 #ifndef MX_RUNNER_HIPCODEOBJECT_H
 #define MX_RUNNER_HIPCODEOBJECT_H
 
+#include "mx/Emulator/WaveEmulator.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -128,6 +130,23 @@ uint64_t layoutKernargs(MutableArrayRef<KernargSlot> slots);
 /// The error names the first difference.
 llvm::Error checkKernargLayout(ArrayRef<KernargSlot> slots,
                                const KernelMetadata &metadata);
+
+/// The value of the non-pointer slot \p slot for a launch of \p kernel with
+/// \p args (the emulator's launch arguments): a memref's offset, size or
+/// stride, or a scalar (integers as they are, floats converted to the
+/// argument's type), as the little-endian bytes of the slot's size. Fails
+/// when the argument does not match the slot.
+llvm::Expected<uint64_t> getKernargValue(const KernargSlot &slot,
+                                         gpu::GPUFuncOp kernel,
+                                         ArrayRef<emu::HostValue> args);
+
+/// Packs the explicit kernel arguments of a launch of \p kernel with \p args
+/// at the offsets of \p slots (zero padding between them); the device address
+/// of each memref's buffer comes from \p pointerOf.
+llvm::Expected<std::vector<uint8_t>>
+packKernargs(ArrayRef<KernargSlot> slots, gpu::GPUFuncOp kernel,
+             ArrayRef<emu::HostValue> args,
+             function_ref<uint64_t(const emu::HostBuffer *)> pointerOf);
 
 } // namespace mlir::mx::hip
 
