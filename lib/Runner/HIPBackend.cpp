@@ -166,6 +166,15 @@ HIPBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
 
 LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
                                      emu::RunOptions &run) {
+  // A real run needs the runtime and a device: checked first.
+  if (!hipOptions.dryRun) {
+    llvm::Expected<std::unique_ptr<hip::Runtime>> runtime =
+        hip::Runtime::load(hipOptions.library);
+    if (!runtime)
+      return host.emitError() << llvm::toString(runtime.takeError());
+    state->runtime = std::move(*runtime);
+  }
+
   // The code objects: the last stage of the pipeline on a copy.
   OwningOpRef<ModuleOp> codegen = lowered.clone();
   {
@@ -302,12 +311,7 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
     return success();
   }
 
-  // A real run: the runtime, the code objects, the functions.
-  llvm::Expected<std::unique_ptr<hip::Runtime>> runtime =
-      hip::Runtime::load(hipOptions.library);
-  if (!runtime)
-    return host.emitError() << llvm::toString(runtime.takeError());
-  state->runtime = std::move(*runtime);
+  // A real run: the code objects and their functions.
   for (auto &object : state->objects) {
     llvm::Expected<hip::Module> module =
         state->runtime->loadModule(object.second.image.data());
