@@ -32,7 +32,7 @@
 // The seed GEMM, 10000 x 16384 x 16384 MXFP4 (examples/seed_gemm_gfx950.mlir):
 // every launch and the whole program timed (20 runs after a warm-up). The
 // figures are for bench/README.md and the performance model
-// (bench/mx_perf_model.py measured --timings), not a pass/fail threshold.
+// (bench/mx_perf_model.py isa ISA --measured FILE), not a pass/fail threshold.
 // RUN: mx-run %mx_src_root/examples/seed_gemm_gfx950.mlir --entry=seed_gemm --backend=hip \
 // RUN:   --arg=random:codes --arg=random:codes --arg=random:scales,lo=120,hi=130 --arg=random:scales,lo=120,hi=130 --arg=zeros \
 // RUN:   --repeat=20 > %t.seed-timing
