@@ -152,9 +152,9 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
   llvm::Expected<SmallVector<emu::HostValue>> results =
       emu::runHostFunction(host, args, &stats, run);
   if (!results)
-    return func.emitError() << "the " << getName() << " backend failed on @"
-                            << name << ": "
-                            << llvm::toString(results.takeError());
+    return func.emitError()
+           << "the " << getName() << " backend failed on @" << name << ": "
+           << llvm::toString(results.takeError());
   if (failed(finishRun(host)))
     return failure();
   if (options.reportStats) {

@@ -445,9 +445,8 @@ static int runMain() {
   if (inputFilename.empty())
     return fail("no input file (usage: mx-run FILE.mlir --arg=SPEC ...; see "
                 "--help)");
-  if (backendName != "hip" &&
-      (dryRun || repeatCount.getNumOccurrences() ||
-       hipLibrary.getNumOccurrences()))
+  if (backendName != "hip" && (dryRun || repeatCount.getNumOccurrences() ||
+                               hipLibrary.getNumOccurrences()))
     return fail("--dry-run, --repeat and --hip-library need --backend=hip");
   if (backendName != "gfx950-emu" && printLaunches)
     return fail("--print-launches needs --backend=gfx950-emu (the hip "
@@ -490,8 +489,7 @@ static int runMain() {
     options.dryRun = dryRun;
     options.repeat = repeatCount;
     options.warmup = warmupCount;
-    options.reportTimings = [](StringRef entry,
-                               ArrayRef<HIPTiming> timings) {
+    options.reportTimings = [](StringRef entry, ArrayRef<HIPTiming> timings) {
       for (const HIPTiming &timing : timings)
         printHIPTiming(llvm::outs(), entry, timing, repeatCount);
     };

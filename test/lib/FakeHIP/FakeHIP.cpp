@@ -69,7 +69,10 @@ int hipMemcpy(void *destination, const void *source, size_t bytes, int kind) {
 }
 
 int hipModuleLoadData(void **module, const void *image) {
-  if (std::memcmp(image, "\x7f" "ELF", 4) != 0)
+  if (std::memcmp(image,
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
     return kErrorInvalidImage;
   *module = new FakeModule{modules++};
   return kSuccess;
@@ -85,8 +88,8 @@ int hipModuleGetFunction(void **function, void *, const char *name) {
   return kSuccess;
 }
 
-int hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy,
-                          unsigned gz, unsigned bx, unsigned by, unsigned bz,
+int hipModuleLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                          unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, void *stream, void **params,
                           void **extra) {
   // extra: {BUFFER_POINTER (1), buffer, BUFFER_SIZE (2), &size, END (3)}.
