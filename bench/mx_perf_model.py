@@ -25,6 +25,7 @@ Inputs and outputs (what a C++ resolver would need to reproduce it):
 
 import argparse
 import dataclasses
+import json
 import math
 import os
 import re
@@ -573,6 +574,35 @@ SHAPES = {"seed": (10000, 16384, 16384), "16384^3": (16384, 16384, 16384),
           "8192^3": (8192, 8192, 8192)}
 
 
+def read_hip_timings(path):
+    """The `hip-timing {json}` lines of `mx-run --backend=hip --repeat=N`
+    (one per launch, `launch` >= 0, and one end to end, `launch` -1): dicts
+    with kernel, grid, block, min_us, median_us, max_us, flops, bytes,
+    tflops, gbps."""
+    timings = []
+    with open(path) as fh:
+        for line in fh:
+            if line.startswith("hip-timing "):
+                timings.append(json.loads(line[len("hip-timing "):]))
+    return timings
+
+
+def calibrate_measured(loop, timings, shape, tile_m, tile_n, waves,
+                       out_bytes, machine=Machine()):
+    """The efficiency constant that a measured GEMM launch implies: the
+    model's time without it (efficiency 1) over the measured median of the
+    launch with the most FLOPs. Returns (launch, raw prediction,
+    efficiency)."""
+    launches = [t for t in timings if t["launch"] >= 0 and t["flops"] > 0]
+    if not launches:
+        raise ValueError("no timed launch with FLOPs")
+    gemm = max(launches, key=lambda t: t["flops"])
+    raw = predict_gemm(loop, *shape, tile_m, tile_n, waves,
+                       out_bytes=out_bytes,
+                       machine=dataclasses.replace(machine, efficiency=1.0))
+    return gemm, raw, raw.seconds / (gemm["median_us"] * 1e-6)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -585,6 +615,11 @@ def main():
     f.add_argument("--tile", default="256x256")
     f.add_argument("--waves", type=int, default=4)
     f.add_argument("--out-bytes", type=int, default=4)
+    f.add_argument("--measured", help="the output of mx-run --backend=hip "
+                   "--repeat=N on a GPU (its hip-timing lines): calibrate "
+                   "the efficiency constant on its largest launch")
+    f.add_argument("--shape", default="seed", choices=sorted(SHAPES),
+                   help="the shape of the --measured run (default seed)")
     args = p.parse_args()
     cal, aiter, check = calibrate(objdump=getattr(args, "objdump",
                                                   "llvm-objdump-22"))
@@ -614,6 +649,15 @@ def main():
                               out_bytes=args.out_bytes, machine=cal))
              for s in SHAPES]
     print(describe(os.path.basename(args.file), loop, preds))
+    if args.measured:
+        gemm, raw, eff = calibrate_measured(
+            loop, read_hip_timings(args.measured), SHAPES[args.shape], tm, tn,
+            args.waves, args.out_bytes)
+        print("measured %s %s: median %.1f us (%.3f TFLOP/s); model at "
+              "efficiency 1: %.1f us; efficiency constant %.3f (AITER-fitted:"
+              " %.3f)" % (gemm["kernel"], args.shape, gemm["median_us"],
+                          gemm["tflops"], raw.seconds * 1e6, eff,
+                          cal.efficiency))
 
 
 if __name__ == "__main__":

@@ -58,3 +58,53 @@ config.substitutions.append(
 # unsupported when it is absent.
 if shutil.which("chromium"):
     config.available_features.add("chromium")
+
+# A stand-in HIP runtime (test/lib/FakeHIP) for the runtime path of
+# mx-run --backend=hip.
+config.substitutions.append(
+    ("%fake_hip", os.path.join(config.mx_obj_root, "test", "lib",
+                               "libMXFakeHIP.so")))
+# The environment of the HIP backend comes from the caller only where a test
+# sets it.
+for name in ["MX_HIP_LIBRARY", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
+             "MX_FAKE_HIP_DEVICES"]:
+    config.environment.pop(name, None)
+
+
+def _hip_gfx950_device():
+    """Whether a HIP runtime loads and shows a gfx950 GPU (MI350/MI355X):
+    the `hip-device` feature of the hardware tests (test/Hardware)."""
+    import ctypes
+    library = os.environ.get("MX_HIP_LIBRARY", "libamdhip64.so")
+    try:
+        hip = ctypes.CDLL(library)
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    if hip.hipInit(0) != 0 or hip.hipGetDeviceCount(ctypes.byref(count)) != 0:
+        return False
+    if count.value < 1:
+        return False
+    # The architecture: amdgpu-arch (LLVM's tool, also in ROCm) lists the
+    # GPUs present.
+    for arch in [shutil.which("amdgpu-arch"),
+                 os.path.join(config.llvm_tools_dir, "amdgpu-arch"),
+                 "/opt/rocm/llvm/bin/amdgpu-arch"]:
+        if not arch or not os.path.exists(arch):
+            continue
+        try:
+            names = subprocess.run([arch], capture_output=True, text=True,
+                                   timeout=60).stdout.split()
+        except (OSError, subprocess.SubprocessError):
+            continue
+        return "gfx950" in names
+    return False
+
+
+if _hip_gfx950_device():
+    config.available_features.add("hip-device")
+    # The hardware tests run with the caller's runtime selection.
+    for name in ["MX_HIP_LIBRARY", "HIP_VISIBLE_DEVICES",
+                 "ROCR_VISIBLE_DEVICES"]:
+        if name in os.environ:
+            config.environment[name] = os.environ[name]

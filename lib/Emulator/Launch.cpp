@@ -472,6 +472,36 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
     args.push_back(*value);
   }
 
+  if (options.onLaunch || options.executeLaunch) {
+    LaunchInfo info;
+    info.op = op;
+    info.kernel = kernelFunc;
+    info.symbol = symbol;
+    info.grid = grid;
+    info.block = block;
+    info.args = args;
+    info.index = hostStats->launches;
+    if (options.onLaunch)
+      if (llvm::Error error = options.onLaunch(info))
+        return fail(op, llvm::toString(std::move(error)));
+    if (options.executeLaunch) {
+      if (llvm::Error error = options.executeLaunch(info))
+        return fail(op, "launch of " + symbol + " (grid " + formatList(grid) +
+                            ", block " + formatList(block) +
+                            ") failed: " + llvm::toString(std::move(error)));
+      // The executor wrote the buffers outside the interpreter's view.
+      for (const HostValue &arg : args)
+        if (const std::shared_ptr<HostBuffer> &buffer = arg.getBuffer())
+          if (!buffer->readOnly && !buffer->initialized.empty())
+            std::fill(buffer->initialized.begin(), buffer->initialized.end(),
+                      1);
+      ++hostStats->launches;
+      ++hostStats->launchesPerKernel[symbol];
+      hostStats->workgroups += grid[0] * grid[1] * grid[2];
+      return success();
+    }
+  }
+
   RunStats kernelStats;
   Interpreter launch(kernelFunc, grid, block, kernelStats, options, symbol);
   auto start = std::chrono::steady_clock::now();

@@ -140,7 +140,13 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   pm.addPass(createGpuROCDLAttachTarget(target));
   if (options.output == GFX950Output::GPU)
     return;
+  buildGFX950KernelCodegenPipeline(pm, options);
+}
 
+void mx::buildGFX950KernelCodegenPipeline(
+    OpPassManager &pm, const GFX950PipelineOptions &options) {
+  if (options.output == GFX950Output::GPU)
+    return;
   // Kernels to ROCDL.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(memref::createExpandStridedMetadataPass());

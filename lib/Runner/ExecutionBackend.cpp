@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/HIPBackend.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -250,7 +251,7 @@ ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
 }
 
 ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {
-  static const StringRef names[] = {"cpu", "gfx950-emu"};
+  static const StringRef names[] = {"cpu", "gfx950-emu", "hip"};
   return names;
 }
 
@@ -260,5 +261,8 @@ mlir::mx::createExecutionBackend(StringRef name) {
     return std::make_unique<CPUBackend>();
   if (name == "gfx950-emu")
     return std::make_unique<GFX950EmulatorBackend>();
+  if (name == "hip")
+    return std::make_unique<HIPBackend>(GFX950EmulatorBackend::Options(),
+                                        HIPBackend::HIPOptions());
   return nullptr;
 }

@@ -10,6 +10,7 @@
 #include "mx/Layout/LayoutQuery.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/LaunchPlan.h"
 #include "mx/Runner/TensorIO.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -136,12 +137,26 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
     args.push_back(emu::HostValue::memref(buffer, type.getShape()));
   }
 
+  emu::RunOptions run = options.run;
+  std::optional<LaunchPlanPrinter> plan;
+  if (options.launchPlan) {
+    plan.emplace(*options.launchPlan);
+    run.onLaunch = [&](const emu::LaunchInfo &launch) {
+      plan->print(launch);
+      return llvm::Error::success();
+    };
+  }
+  if (failed(prepareRun(*lowered, host, run)))
+    return failure();
   emu::HostRunStats stats;
   llvm::Expected<SmallVector<emu::HostValue>> results =
-      emu::runHostFunction(host, args, &stats, options.run);
+      emu::runHostFunction(host, args, &stats, run);
   if (!results)
-    return func.emitError() << "the gfx950 emulator failed on @" << name << ": "
-                            << llvm::toString(results.takeError());
+    return func.emitError()
+           << "the " << getName() << " backend failed on @" << name << ": "
+           << llvm::toString(results.takeError());
+  if (failed(finishRun(host)))
+    return failure();
   if (options.reportStats) {
     std::string line;
     llvm::raw_string_ostream os(line);

@@ -19,6 +19,7 @@
 #include "mx/InitMX.h"
 #include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/HIPBackend.h"
 #include "mx/Runner/InputSpec.h"
 #include "mx/Runner/ReferenceEvaluator.h"
 #include "mx/Runner/TensorIO.h"
@@ -184,6 +185,42 @@ static cl::opt<bool> emulatorStats(
     cl::desc("With the gfx950-emu backend, print the number of launches, "
              "workgroups and MFMAs executed"),
     cl::init(false), cl::cat(mxRunCategory));
+
+static cl::opt<bool> printLaunches(
+    "print-launches",
+    cl::desc("With the gfx950-emu backend, print each launch of the host "
+             "function (kernel, grid, block, arguments and their buffers) "
+             "before it runs: the launch plan format of --dry-run"),
+    cl::init(false), cl::cat(mxRunCategory));
+
+static cl::opt<bool> dryRun(
+    "dry-run",
+    cl::desc("With the hip backend, compile to code objects and print the "
+             "launch plan (kernels, grids, blocks, LDS, registers, kernel "
+             "argument layouts, buffers) without loading a HIP runtime; "
+             "--arg options may be left out (zeros)"),
+    cl::init(false), cl::cat(mxRunCategory));
+
+static cl::opt<unsigned> repeatCount(
+    "repeat",
+    cl::desc("With the hip backend, time every launch and the whole program "
+             "N times with HIP events after --warmup untimed runs, and "
+             "print min/median/max, TFLOP/s and GB/s (lines 'hip @...' and "
+             "'hip-timing {json}' for bench scripts)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));
+
+static cl::opt<unsigned>
+    warmupCount("warmup",
+                cl::desc("With --repeat, untimed runs before the timed ones "
+                         "(default 1)"),
+                cl::value_desc("N"), cl::init(1), cl::cat(mxRunCategory));
+
+static cl::opt<std::string> hipLibrary(
+    "hip-library",
+    cl::desc("With the hip backend, the HIP runtime library to load (default: "
+             "$MX_HIP_LIBRARY, else libamdhip64.so from the loader's search "
+             "path, $ROCM_PATH/lib, /opt/rocm/lib)"),
+    cl::value_desc("PATH"), cl::init(""), cl::cat(mxRunCategory));
 
 /// --threads; created in main (see registerThreadsOption).
 static cl::opt<unsigned> *emulatorThreads = nullptr;
@@ -408,6 +445,18 @@ static int runMain() {
   if (inputFilename.empty())
     return fail("no input file (usage: mx-run FILE.mlir --arg=SPEC ...; see "
                 "--help)");
+  if (backendName != "hip" && (dryRun || repeatCount.getNumOccurrences() ||
+                               hipLibrary.getNumOccurrences()))
+    return fail("--dry-run, --repeat and --hip-library need --backend=hip");
+  if (backendName != "gfx950-emu" && printLaunches)
+    return fail("--print-launches needs --backend=gfx950-emu (the hip "
+                "backend prints the plan with --dry-run)");
+  auto gfx950Options = [&] {
+    GFX950EmulatorBackend::Options options;
+    options.pipelineOptions = gfx950PipelineOptions;
+    options.configurePassManager = configurePassManager;
+    return options;
+  };
   std::unique_ptr<ExecutionBackend> backend;
   if (backendName == "cpu") {
     if (optLevel > 3)
@@ -417,9 +466,9 @@ static int runMain() {
     options.configurePassManager = configurePassManager;
     backend = std::make_unique<CPUBackend>(options);
   } else if (backendName == "gfx950-emu") {
-    GFX950EmulatorBackend::Options options;
-    options.pipelineOptions = gfx950PipelineOptions;
-    options.configurePassManager = configurePassManager;
+    GFX950EmulatorBackend::Options options = gfx950Options();
+    if (printLaunches)
+      options.launchPlan = &llvm::outs();
     if (emulatorStats)
       options.reportStats = [](StringRef line) {
         llvm::outs() << line << "\n";
@@ -434,6 +483,17 @@ static int runMain() {
         (emulatorProgress == cl::BOU_UNSET && terminal))
       options.run.progress = makeProgressPrinter(terminal);
     backend = std::make_unique<GFX950EmulatorBackend>(options);
+  } else if (backendName == "hip") {
+    HIPBackend::HIPOptions options;
+    options.library = hipLibrary;
+    options.dryRun = dryRun;
+    options.repeat = repeatCount;
+    options.warmup = warmupCount;
+    options.reportTimings = [](StringRef entry, ArrayRef<HIPTiming> timings) {
+      for (const HIPTiming &timing : timings)
+        printHIPTiming(llvm::outs(), entry, timing, repeatCount);
+    };
+    backend = std::make_unique<HIPBackend>(gfx950Options(), options);
   } else {
     backend = createExecutionBackend(backendName);
   }
@@ -466,11 +526,15 @@ static int runMain() {
   referenceOptions.perInstruction =
       referenceRounding == ReferenceRounding::PerInstruction ||
       (referenceRounding == ReferenceRounding::Auto &&
-       backend->getName() == "gfx950-emu");
+       (backend->getName() == "gfx950-emu" || backend->getName() == "hip"));
   referenceOptions.arithmetic = toReference(
       referenceArithmetic.getNumOccurrences() ? referenceArithmetic.getValue()
                                               : mfmaArithmetic.getValue());
 
+  if (dryRun && (compareReference || !expectSpecs.empty() ||
+                 !outPaths.empty() || printResults))
+    return fail("--dry-run runs nothing: no --compare, --expect, --out or "
+                "--print");
   SmallVector<InputSpec> inputSpecs, expectedSpecs;
   for (auto [index, text] : llvm::enumerate(argSpecs)) {
     llvm::Expected<InputSpec> spec = parseInputSpec(text);
@@ -523,6 +587,14 @@ static int runMain() {
     return kExitError;
   size_t numArgs = signature->arguments.size();
   size_t numResults = signature->results.size();
+  // A plan does not depend on the values: zeros unless given.
+  if (dryRun && inputSpecs.empty())
+    for (size_t index = 0; index < numArgs; ++index) {
+      llvm::Expected<InputSpec> zeros = parseInputSpec("zeros");
+      if (!zeros)
+        return fail(llvm::toString(zeros.takeError()));
+      inputSpecs.push_back(*zeros);
+    }
   if (inputSpecs.size() != numArgs)
     return fail("@" + funcName + " takes " + Twine(numArgs) +
                 " argument(s) but " + Twine(inputSpecs.size()) +
@@ -600,6 +672,8 @@ static int runMain() {
       backend->run(*program, funcName, inputs);
   if (failed(results))
     return kExitError;
+  if (dryRun)
+    return 0;
   ReferenceResults reference;
   if (compareReference) {
     startPhase("reference");
@@ -680,7 +754,13 @@ int main(int argc, char **argv) {
           "  mx-run FILE.mlir [--entry=NAME] [--backend=cpu] [--seed=N]\n"
           "         --arg=SPEC ... [--out=PATH ...] [--print]\n"
           "         [--compare=reference] [--expect=SPEC ...] [--rtol=R "
-          "--atol=A]\n\n"
+          "--atol=A]\n"
+          "  mx-run FILE.mlir --backend=hip --arg=SPEC ... [--expect=SPEC ...] "
+          "[--repeat=N]\n"
+          "         (a gfx950 GPU through libamdhip64.so, loaded at run "
+          "time)\n"
+          "  mx-run FILE.mlir --backend=hip --dry-run   (the launch plan, "
+          "no GPU)\n\n"
           "Arguments must be ranked tensors of static shape. Exit codes: 0 "
           "success, 1 result mismatch, 2 error.\n",
           &llvm::errs()))

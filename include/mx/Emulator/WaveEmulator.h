@@ -357,6 +357,25 @@ struct RunStats {
   int64_t mfmas = 0;
 };
 
+/// One `gpu.launch_func` of a host function, as runHostFunction reaches it:
+/// the kernel, the grid and block sizes and the arguments it passes (memrefs
+/// as views of host buffers, scalars as values), evaluated by the host
+/// interpreter. This is the one description of a host program's launches:
+/// the emulator runs it, other executors (a GPU runtime, a launch plan
+/// printer) receive the same through RunOptions.
+struct LaunchInfo {
+  gpu::LaunchFuncOp op;
+  gpu::GPUFuncOp kernel;
+  /// "@module::@kernel".
+  std::string symbol;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+  /// One per kernel operand.
+  SmallVector<HostValue> args;
+  /// The launch's number in the run (0 for the first).
+  int64_t index = 0;
+};
+
 /// How the emulator runs launches.
 struct RunOptions {
   /// Host threads that run the workgroups of a launch: 1 runs them one after
@@ -377,6 +396,16 @@ struct RunOptions {
   /// computed from its logical inputs (see ScaledMFMA.h; exactScaledDot, the
   /// default, or e.g. getScaledDotFn(MFMAArithmetic::CDNA3Grouped)).
   ScaledDotFn mfmaNumerics = exactScaledDot;
+  /// runHostFunction: called before each launch with what it launches; an
+  /// error aborts the run with that message.
+  std::function<llvm::Error(const LaunchInfo &)> onLaunch;
+  /// runHostFunction: when set, executes each launch instead of the
+  /// emulator (e.g. on a GPU, or not at all for a launch plan). When it
+  /// returns, the host buffers of the memref arguments must hold what the
+  /// kernel left in them; every byte of a writable argument buffer then
+  /// counts as written. The launch counts in HostRunStats (launches,
+  /// workgroups), its operations and MFMAs do not.
+  std::function<llvm::Error(const LaunchInfo &)> executeLaunch;
 };
 
 /// Runs \p kernel over the grid \p gridSize (workgroups per dimension) with

@@ -104,6 +104,14 @@ struct GFX950PipelineOptions
 void buildGFX950Pipeline(OpPassManager &pm,
                          const GFX950PipelineOptions &options);
 
+/// Builds the last stage of buildGFX950Pipeline, from `output=gpu` to
+/// `options.output`: the kernels of every `gpu.module` converted to ROCDL,
+/// then serialized to gfx950 assembly or linked code objects (`gpu.binary`
+/// ops of the same names); the host functions are left as they are. Adds
+/// nothing for output=gpu.
+void buildGFX950KernelCodegenPipeline(OpPassManager &pm,
+                                      const GFX950PipelineOptions &options);
+
 /// Builds the first stage of buildGFX950Pipeline, data tiling on tensors:
 /// upstream-form scaled matmuls raised to mx ops, encodings set, and each
 /// mx.scaled_contraction materialized as an mx.tiled_scaled_mma with the

@@ -17,6 +17,8 @@
 #include "mx/Emulator/WaveEmulator.h"
 #include "mx/Runner/HostTensor.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -185,6 +187,9 @@ public:
     /// How the emulator runs the launches: host threads per launch
     /// (default 1) and a progress callback.
     emu::RunOptions run;
+    /// If set, receives the launch plan (mx/Runner/LaunchPlan.h): each
+    /// launch as it is about to execute.
+    llvm::raw_ostream *launchPlan = nullptr;
   };
 
   GFX950EmulatorBackend() = default;
@@ -205,10 +210,22 @@ public:
   getContractionOrders(ModuleOp module, StringRef entry,
                        ArrayRef<HostTensor> inputs) override;
 
-private:
+protected:
   /// The lowering of the entry (and what it calls) by the pipeline of
   /// `options`, or by its first stage only when \p dataTilingOnly.
   Lowering getLowering(bool dataTilingOnly) const;
+
+  /// Called with the compiled module (output=gpu) and its host function
+  /// \p host before the host function runs with \p run; a subclass may
+  /// execute the launches elsewhere (emu::RunOptions::executeLaunch). Emits
+  /// an error at \p host and fails on a problem.
+  virtual LogicalResult prepareRun(ModuleOp lowered, func::FuncOp host,
+                                   emu::RunOptions &run) {
+    return success();
+  }
+  /// Called after the host function ran; emits an error and fails on a
+  /// problem.
+  virtual LogicalResult finishRun(func::FuncOp host) { return success(); }
 
   Options options;
 };
