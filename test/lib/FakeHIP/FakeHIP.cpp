@@ -18,7 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 constexpr int kSuccess = 0;
@@ -32,8 +34,10 @@ double fakeClock = 0;
 struct FakeEvent {
   double time = 0;
 };
+/// A module owns its functions, as HIP's do (freed by hipModuleUnload).
 struct FakeModule {
   int id;
+  std::vector<std::unique_ptr<std::string>> functions;
 };
 int modules = 0;
 } // namespace
@@ -74,7 +78,7 @@ int hipModuleLoadData(void **module, const void *image) {
                   "ELF",
                   4) != 0)
     return kErrorInvalidImage;
-  *module = new FakeModule{modules++};
+  *module = new FakeModule{modules++, {}};
   return kSuccess;
 }
 
@@ -83,8 +87,10 @@ int hipModuleUnload(void *module) {
   return kSuccess;
 }
 
-int hipModuleGetFunction(void **function, void *, const char *name) {
-  *function = new std::string(name);
+int hipModuleGetFunction(void **function, void *module, const char *name) {
+  auto &functions = static_cast<FakeModule *>(module)->functions;
+  functions.push_back(std::make_unique<std::string>(name));
+  *function = functions.back().get();
   return kSuccess;
 }
 
