@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::mx {
@@ -28,31 +29,6 @@ namespace mlir::mx {
 
 using namespace mlir;
 using namespace mlir::mx;
-
-/// Whether the result map of \p encoding's contraction is
-/// (batch.., m, n): batch dimensions in iteration order, then one m and one
-/// n dimension. Only such an accumulator can stay in the user's layout
-/// (`mx.tiled_scaled_mma` reads and writes it as [B.., M, N]); any other
-/// (e.g. a transposed result, (m, n, k) -> (n, m)) is relaid out.
-static bool isBatchMNResult(EncodingAttr encoding) {
-  SmallVector<AffineMap> maps =
-      llvm::map_to_vector(encoding.getIndexingMaps(), [](Attribute map) {
-        return cast<AffineMapAttr>(map).getValue();
-      });
-  FailureOr<ScaledContractionDims> dims =
-      inferScaledContractionDims(/*op=*/nullptr, maps);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1)
-    return false;
-  SmallVector<unsigned> order(dims->batch);
-  order.append({dims->m.front(), dims->n.front()});
-  AffineMap result = maps.back();
-  if (result.getNumResults() != order.size())
-    return false;
-  return llvm::all_of(llvm::zip(result.getResults(), order), [](auto pair) {
-    auto dim = dyn_cast<AffineDimExpr>(std::get<0>(pair));
-    return dim && dim.getPosition() == std::get<1>(pair);
-  });
-}
 
 namespace {
 struct MaterializeEncodingsPass
@@ -113,11 +89,15 @@ struct MaterializeEncodingsPass
     WalkResult result = getOperation()->walk([&](Operation *op) {
       OpBuilder b(op);
       if (auto set = dyn_cast<SetEncodingOp>(op)) {
-        // An accumulator laid out [batch.., m, n] that only contractions use
-        // stays as it is.
+        FailureOr<RelayoutInfo> info = getInfo(op, set.getEncoding());
+        if (failed(info))
+          return WalkResult::interrupt();
+        // An accumulator already in the tiled order [batch.., m, n] (the
+        // order mx.tiled_scaled_mma reads and writes; not, e.g., a
+        // transposed result) that only contractions use stays as it is.
         if (userLayoutResults &&
             set.getEncoding().getRole() == OperandRole::result &&
-            isBatchMNResult(set.getEncoding()) &&
+            isIdentityPermutation(info->outerDimsPerm) &&
             llvm::all_of(set->getUses(), [](OpOperand &use) {
               auto contraction = dyn_cast<ScaledContractionOp>(use.getOwner());
               return contraction && use.getOperandNumber() == 4;
@@ -127,9 +107,6 @@ struct MaterializeEncodingsPass
           toErase.push_back(op);
           return WalkResult::advance();
         }
-        FailureOr<RelayoutInfo> info = getInfo(op, set.getEncoding());
-        if (failed(info))
-          return WalkResult::interrupt();
         mapping.map(set.getResult(),
                     packAndSwizzle(b, op->getLoc(), set.getSource(), *info));
         toErase.push_back(op);
