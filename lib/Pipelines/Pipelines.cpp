@@ -76,7 +76,8 @@ static std::string getTarget(const mx::GFX950PipelineOptions &options) {
       options.intrinsic.hasValue() ? std::optional(options.intrinsic.getValue())
                                    : std::nullopt,
       options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
-      options.subgroupsM, options.subgroupsN, /*requireUKernel=*/true);
+      options.subgroupsM, options.subgroupsN, options.splitK,
+      /*requireUKernel=*/true);
 }
 
 void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
@@ -91,6 +92,10 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   // The GEMM reads and writes the accumulator in place (no relayout).
   materialize.userLayoutResults = true;
   pm.addPass(mx::createMXMaterializeEncodings(materialize));
+  // GEMMs with too few output tiles for the GPU run their K loop in parts.
+  MXSplitKOptions splitK;
+  splitK.target = getTarget(options);
+  pm.addPass(mx::createMXSplitK(splitK));
 }
 
 void mx::buildGFX950Pipeline(OpPassManager &pm,

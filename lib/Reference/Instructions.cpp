@@ -291,7 +291,8 @@ exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                     const uint8_t *b, const uint8_t *sb, ElemFormat fb,
                     int64_t M, int64_t N, int64_t K, bool bTransposed,
                     const float *acc, int64_t kStep, int64_t padded,
-                    std::vector<double> *absSums) {
+                    int64_t parts, std::vector<double> *absSums) {
+  int64_t partK = padded / parts;
   int64_t numBlocks = K / 32;
   const std::array<double, 256> &decodeA = getDecodeTable(fa);
   const std::array<double, 256> &decodeB = getDecodeTable(fb);
@@ -308,9 +309,15 @@ exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
         scales[blk] =
             decodeScale(sa[m * numBlocks + blk]) *
             decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
-      float value = acc ? acc[m * N + n] : 0.0f;
-      double absSum = std::fabs(value);
+      // Each part starts at +0; the parts are added to acc in order.
+      float total = acc ? acc[m * N + n] : 0.0f;
+      float value = parts > 1 ? 0.0f : total;
+      double absSum = std::fabs(total);
       for (int64_t begin = 0; begin < padded; begin += kStep) {
+        if (parts > 1 && begin > 0 && begin % partK == 0) {
+          total = total + value;
+          value = 0.0f;
+        }
         int64_t end = std::min(begin + kStep, K);
         double sum = 0, magnitude = 0;
         int lsb = std::numeric_limits<int>::max();
@@ -347,6 +354,8 @@ exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
               k < end ? decodeA[aRow[k]] * bColumn[k] * scales[k / 32] : 0.0;
         value = exactStep(products.data(), kStep, value);
       }
+      if (parts > 1)
+        value = total + value;
       result[m * N + n] = value;
       if (absSums)
         (*absSums)[m * N + n] = absSum;
@@ -366,11 +375,14 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
   int64_t kStep = order.kStep;
   int64_t padded = std::max(order.paddedK, K);
   padded = (padded + kStep - 1) / kStep * kStep;
+  int64_t parts = std::max<int64_t>(1, order.parts);
+  assert(padded % (parts * kStep) == 0 &&
+         "every part takes whole instructions");
   if (absSums)
     absSums->assign(M * N, 0.0);
   if (order.arithmetic == InstructionArithmetic::Exact)
     return exactPerInstruction(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc,
-                               kStep, padded, absSums);
+                               kStep, padded, parts, absSums);
   if (absSums)
     *absSums =
         scaledMatmulAbsSum(a, sa, fa, b, sb, fb, M, N, K, bTransposed, acc);
@@ -379,10 +391,16 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
   forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
                 /*exponents=*/true,
                 [&](int64_t m, int64_t n, const OutputOperands &ops) {
-                  float value = acc ? acc[m * N + n] : 0.0f;
-                  for (int64_t g = 0; g < padded; g += 16)
+                  float total = acc ? acc[m * N + n] : 0.0f;
+                  float value = parts > 1 ? 0.0f : total;
+                  for (int64_t g = 0; g < padded; g += 16) {
+                    if (parts > 1 && g > 0 && g % (padded / parts) == 0) {
+                      total = total + value;
+                      value = 0.0f;
+                    }
                     value = groupedStep(ops, g, value);
-                  result[m * N + n] = value;
+                  }
+                  result[m * N + n] = parts > 1 ? total + value : value;
                 });
   return result;
 }

@@ -92,7 +92,11 @@ GFX950EmulatorBackend::getContractionOrders(ModuleOp module, StringRef entry,
     if (!kStep)
       return;
     int64_t kTile = layout.getInnerTileSizes(OperandRole::lhs)[1];
-    orders.push_back({op.getLoc(), ContractionOrder{*kStep, kTile}});
+    int64_t parts = 1;
+    if (auto splitK =
+            op->getAttrOfType<IntegerAttr>(MXDialect::kSplitKAttrName))
+      parts = splitK.getInt();
+    orders.push_back({op.getLoc(), ContractionOrder{*kStep, kTile, parts}});
   });
   return orders;
 }

@@ -494,7 +494,7 @@ LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
       order = ref::InstructionOrder{
           it->second.kStep,
           llvm::divideCeilSigned(K, it->second.kTile) * it->second.kTile,
-          options.arithmetic};
+          options.arithmetic, it->second.parts};
     } else {
       bound.assign(numElements, 0.0);
     }

@@ -1,7 +1,7 @@
 // RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64,require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
-// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu intrinsic=32x32x64" | FileCheck %s --check-prefix=GPU
-// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsic=32x32x64" | FileCheck %s --check-prefix=ISA
-// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsic=32x32x64" --mx-gfx950-kernel-report -o /dev/null \
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu split-k=1 intrinsic=32x32x64" | FileCheck %s --check-prefix=GPU
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa split-k=1 intrinsic=32x32x64" | FileCheck %s --check-prefix=ISA
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa split-k=1 intrinsic=32x32x64" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 
 // MXFP4 256 x 256 x 8192 with the intrinsic pinned to 32x32x64.

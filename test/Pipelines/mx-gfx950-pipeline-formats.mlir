@@ -1,7 +1,7 @@
 // RUN: mx-opt %s -split-input-file --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
-// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=GPU
-// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
-// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=gpu split-k=1" | FileCheck %s --check-prefix=GPU
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa split-k=1" | FileCheck %s --check-prefix=ISA
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa split-k=1" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 
 // FP8 x FP8 and mixed FP8 x FP4 (E4M3 lhs, E2M1 rhs as N x K), 256 x 256 x

@@ -1,17 +1,18 @@
 // The layout the resolver picks (restricted to layouts a ukernel serves).
 // RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings="target=#mx_gfx950.target<require_ukernel=true>" | FileCheck %s --check-prefix=LAYOUT
-// Each stop of mx-gfx950-pipeline.
-// RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu \
+// Each stop of mx-gfx950-pipeline (split-k=1: one GEMM dispatch; splitting
+// its K loop is mx-gfx950-pipeline-split-k.mlir's subject).
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu split-k=1" \
 // RUN:   | FileCheck %s --check-prefix=GPU --implicit-check-not=mx.scaled --implicit-check-not=mx.tiled --implicit-check-not=mx_uk_
-// RUN: mx-opt %s --mx-gfx950-pipeline=output=rocdl | FileCheck %s --check-prefix=ROCDL
-// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
-// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=rocdl split-k=1" | FileCheck %s --check-prefix=ROCDL
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa split-k=1" | FileCheck %s --check-prefix=ISA
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa split-k=1" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
-// RUN: mx-opt %s --mx-gfx950-pipeline=output=hsaco | FileCheck %s --check-prefix=HSACO
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=hsaco split-k=1" | FileCheck %s --check-prefix=HSACO
 // Options reach the passes: pinned layout parameters, relayout workgroup size.
-// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2 relayout-workgroup-size=128" \
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu split-k=1 intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2 relayout-workgroup-size=128" \
 // RUN:   | FileCheck %s --check-prefix=PINNED
-// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2" --mx-gfx950-kernel-report -o /dev/null \
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=isa split-k=1 intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=PINNED-REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 
 // An MXFP4 GEMM with B as N x K (the weight layout), 256 x 256 x 8192:

@@ -195,6 +195,7 @@ static DataTiledLayoutAttr getLayout(MLIRContext &ctx) {
     }
     text = gfx950::TargetAttr::getAsText(pinned, intrinsicsM, intrinsicsN,
                                          intrinsicsK, subgroupsM, subgroupsN,
+                                         /*splitK=*/0,
                                          /*requireUKernel=*/true);
   }
   Attribute attr = parseAttribute(text, &ctx);
@@ -216,7 +217,7 @@ static DataTiledLayoutAttr getLayout(MLIRContext &ctx) {
   }
   auto size = [](int64_t v) { return v ? v : ShapedType::kDynamic; };
   return gfx950::resolveLayout(&ctx, lhsType, rhsType, size(problemM),
-                               size(problemN), target);
+                               size(problemN), size(problemK), target);
 }
 
 /// Parses --operand.

@@ -412,7 +412,8 @@ getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
       auto [it, inserted] = found.try_emplace(original[index], item.order);
       if (!inserted && it->second &&
           (it->second->kStep != item.order.kStep ||
-           it->second->kTile != item.order.kTile))
+           it->second->kTile != item.order.kTile ||
+           it->second->parts != item.order.parts))
         it->second.reset();
       return WalkResult::advance();
     });

@@ -67,6 +67,12 @@ struct GFX950PipelineOptions
   PassOptions::Option<int64_t> subgroupsN{
       *this, "subgroups-n", llvm::cl::desc("Pin subgroups_n (0: resolver)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Pin the number of parts of each GEMM's K loop "
+                     "(mx-split-k; 1: never split; 0: the resolver's choice, "
+                     "which splits GEMMs with fewer output tiles than CUs)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> relayoutWorkgroupSize{
       *this, "relayout-workgroup-size",
       llvm::cl::desc("Threads per workgroup of the relayout dispatches"),

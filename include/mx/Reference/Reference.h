@@ -220,10 +220,16 @@ struct InstructionOrder {
   /// K padded with zero products (the kernel's K tile): at least K.
   int64_t paddedK = 0;
   InstructionArithmetic arithmetic = InstructionArithmetic::Exact;
+  /// K split into this many equal parts of the padded K (each whole
+  /// instructions): each part accumulates from +0 in the order above, and
+  /// the parts are added to acc in increasing K, one f32 rounding each
+  /// (((acc + P0) + P1) + ...; a split-K GEMM's ordered reduction).
+  int64_t parts = 1;
 };
 
 /// scaledMatmul as a kernel of matrix instructions computes it: the f32
-/// accumulator starts at acc[m,n] (+0 when acc is null); instruction
+/// accumulator starts at acc[m,n] (+0 when acc is null; with order.parts,
+/// each part's at +0); instruction
 /// t = 0, 1, ... adds the scaled products of K in [t kStep, (t+1) kStep),
 /// +0 beyond K up to paddedK (rounded up to a multiple of kStep), with
 /// \p order's arithmetic, rounding to f32 each time. With Exact arithmetic

@@ -55,12 +55,16 @@ LogicalResult verifyInputs(const EntrySignature &signature,
 /// How a backend's kernel accumulates one scaled contraction along K: in f32,
 /// starting from the accumulator input, with one rounding per matrix
 /// instruction; instruction t takes the K values [t kStep, (t + 1) kStep) in
-/// increasing t, K being padded with zero products to a multiple of kTile.
-/// (Where partial sums of one output are combined in an order the kernel
-/// does not fix, e.g. split-K with atomics, there is no ContractionOrder.)
+/// increasing t, K being padded with zero products to a multiple of kTile;
+/// with `parts` > 1 (split-K, mx-split-k) the padded K is cut into that many
+/// equal parts, each accumulated from +0, and the parts are added to the
+/// accumulator in increasing K. (Where partial sums of one output are
+/// combined in an order the kernel does not fix, e.g. split-K with atomics,
+/// there is no ContractionOrder.)
 struct ContractionOrder {
   int64_t kStep = 0;
   int64_t kTile = 0;
+  int64_t parts = 1;
 };
 
 /// A scaled contraction a backend compiles, with its K order: \p loc is the
@@ -204,7 +208,8 @@ public:
   /// the K tiles in increasing order and, within a K tile, the K unroll in
   /// increasing order, each MFMA adding its products to the accumulators in
   /// registers, so the order is the layout's (kStep: one instruction's K,
-  /// layout::getInstructionKStep; kTile: the tile's K). A layout whose
+  /// layout::getInstructionKStep; kTile: the tile's K; parts: the op's
+  /// mx.split_k, whose parts an ordered reduction adds). A layout whose
   /// instructions take K values that are not consecutive is left out.
   FailureOr<SmallVector<LocatedContractionOrder>>
   getContractionOrders(ModuleOp module, StringRef entry,

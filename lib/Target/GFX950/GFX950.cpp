@@ -207,25 +207,37 @@ static SmallVector<int64_t> powersOfTwo(int64_t max) {
 
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
-                                          TargetAttr target) {
+                                          int64_t k, TargetAttr target) {
   ScaledMMAIntrinsic intrinsic =
       target.getIntrinsic().value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
   IntrinsicInfo info = getIntrinsicInfo(intrinsic);
 
-  // K step: 128 bytes of the narrower operand's row, at least one intrinsic.
+  // K step: 128 bytes of the wider operand's row, at least one intrinsic;
+  // or two or four times that, which small tiles need for whole 4-byte
+  // groups of scale bytes per lane (the ukernels' scale loads), if the
+  // problem's K (rounded up to the base step) has room for it.
   int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
-  int64_t intrinsicsK = target.getIntrinsicsK();
-  if (!intrinsicsK)
-    intrinsicsK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
+  int64_t baseK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
+  SmallVector<int64_t> stepsK = {baseK, 2 * baseK, 4 * baseK};
+  if (int64_t pinned = target.getIntrinsicsK())
+    stepsK = {pinned};
+  int64_t maxK = ShapedType::isDynamic(k)
+                     ? std::numeric_limits<int64_t>::max()
+                     : std::max<int64_t>(baseK * info.k,
+                                         llvm::divideCeil(k, baseK * info.k) *
+                                             baseK * info.k);
+  // Decode (M up to 64): few output tiles, so the tile that gives the most
+  // CUs a workgroup comes before the most MFMAs per byte.
+  bool smallM = !ShapedType::isDynamic(m) && m <= kSmallM;
 
   SmallVector<OperandRole> interleaveM = {OperandRole::lhs_scales};
   SmallVector<OperandRole> interleaveN = {OperandRole::rhs_scales};
   SmallVector<OperandRole> interleaveK = {OperandRole::lhs_scales,
                                           OperandRole::rhs_scales};
-  auto make = [&](int64_t im, int64_t in, int64_t sm, int64_t sn) {
+  auto make = [&](int64_t im, int64_t in, int64_t ik, int64_t sm, int64_t sn) {
     return DataTiledLayoutAttr::get(ctx, intrinsic, lhsType, rhsType, im, in,
-                                    intrinsicsK, sm, sn, interleaveM,
-                                    interleaveN, interleaveK);
+                                    ik, sm, sn, interleaveM, interleaveN,
+                                    interleaveK);
   };
   auto cap = [](int64_t size, int64_t unit) {
     if (ShapedType::isDynamic(size))
@@ -247,37 +259,47 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   enum class Limits { All, Hardware, None };
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<int64_t, double, int64_t, int64_t, int64_t> bestKey;
+    std::tuple<int64_t, int64_t, double, int64_t, int64_t, int64_t, int64_t>
+        bestKey;
     for (int64_t sm : pick(target.getSubgroupsM(), waves))
       for (int64_t sn : pick(target.getSubgroupsN(), waves))
         for (int64_t im : pick(target.getIntrinsicsM(), units))
-          for (int64_t in : pick(target.getIntrinsicsN(), units)) {
-            if (sm * sn > maxWaves)
-              continue;
-            DataTiledLayoutAttr candidate = make(im, in, sm, sn);
-            if (target.getRequireUkernel() && !selectUKernel(candidate).name)
-              continue;
-            LayoutCost cost = getLayoutCost(candidate);
-            TileSizes tile = getTileSizes(candidate);
-            if (limits != Limits::None && (cost.accRegisters > kAccRegisters ||
-                                           cost.ldsBytes > kLDSBytes))
-              continue;
-            if (limits == Limits::All && (tile.m > maxM || tile.n > maxN))
-              continue;
-            double intensity = double(tile.m) * tile.n /
-                               (double(tile.m) * getBitWidth(lhsType) +
-                                double(tile.n) * getBitWidth(rhsType));
-            // Tiles larger than the problem: the least padding first.
-            int64_t padding =
-                limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
-            auto key =
-                std::make_tuple(padding, intensity, sm * sn, -cost.accRegisters,
-                                -std::abs(tile.m - tile.n));
-            if (!best || key > bestKey) {
-              best = candidate;
-              bestKey = key;
+          for (int64_t in : pick(target.getIntrinsicsN(), units))
+            for (int64_t ik : stepsK) {
+              if (sm * sn > maxWaves)
+                continue;
+              DataTiledLayoutAttr candidate = make(im, in, ik, sm, sn);
+              if (target.getRequireUkernel() && !selectUKernel(candidate).name)
+                continue;
+              LayoutCost cost = getLayoutCost(candidate);
+              TileSizes tile = getTileSizes(candidate);
+              if (limits != Limits::None &&
+                  (cost.accRegisters > kAccRegisters ||
+                   cost.ldsBytes > kLDSBytes))
+                continue;
+              if (limits == Limits::All &&
+                  (tile.m > maxM || tile.n > maxN || tile.k > maxK))
+                continue;
+              double intensity = double(tile.m) * tile.n /
+                                 (double(tile.m) * getBitWidth(lhsType) +
+                                  double(tile.n) * getBitWidth(rhsType));
+              // Tiles larger than the problem: the least padding first.
+              int64_t padding =
+                  limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
+              // Small M: the workgroups that find a CU (up to all of them).
+              int64_t fill = 0;
+              if (smallM && !ShapedType::isDynamic(n))
+                fill =
+                    std::min<int64_t>(kNumCUs, llvm::divideCeil(m, tile.m) *
+                                                   llvm::divideCeil(n, tile.n));
+              auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
+                                         -cost.accRegisters,
+                                         -std::abs(tile.m - tile.n));
+              if (!best || key > bestKey) {
+                best = candidate;
+                bestKey = key;
+              }
             }
-          }
     return best;
   };
   // When no tile within the problem fits (e.g. the ukernels' scale groups
@@ -291,10 +313,59 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
     best = search(Limits::None);
   if (!best)
     best = make(std::max<int64_t>(1, target.getIntrinsicsM()),
-                std::max<int64_t>(1, target.getIntrinsicsN()),
+                std::max<int64_t>(1, target.getIntrinsicsN()), stepsK.front(),
                 std::max<int64_t>(1, target.getSubgroupsM()),
                 std::max<int64_t>(1, target.getSubgroupsN()));
   return best;
+}
+
+int64_t gfx950::chooseSplitK(int64_t workgroups, int64_t kTiles, int64_t pinned,
+                             raw_ostream &why) {
+  if (ShapedType::isDynamic(kTiles) || kTiles < 2) {
+    why << "the K tile count is " << (kTiles < 2 ? "1" : "dynamic");
+    return 1;
+  }
+  auto largestDivisorUpTo = [&](int64_t limit) {
+    int64_t best = 1;
+    for (int64_t d = 1; d <= std::min(limit, kTiles); ++d)
+      if (kTiles % d == 0)
+        best = d;
+    return best;
+  };
+  if (pinned > 0) {
+    int64_t parts = largestDivisorUpTo(pinned);
+    why << "split_k = " << pinned << " is pinned";
+    if (parts != pinned)
+      why << " (" << parts << ", the largest divisor of the " << kTiles
+          << " K tiles up to it)";
+    return parts;
+  }
+  if (ShapedType::isDynamic(workgroups)) {
+    why << "the number of output tiles is dynamic";
+    return 1;
+  }
+  if (workgroups >= kNumCUs) {
+    why << workgroups << " output tiles fill the " << kNumCUs << " CUs";
+    return 1;
+  }
+  // The fewest parts that give every CU a workgroup, each part at least two
+  // K tiles long; else the most parts of at least two K tiles.
+  int64_t parts = 1;
+  for (int64_t d = 2; d <= std::min(kMaxSplitK, kTiles / 2); ++d) {
+    if (kTiles % d != 0)
+      continue;
+    parts = d;
+    if (workgroups * d >= kNumCUs)
+      break;
+  }
+  why << workgroups << " output tiles for " << kNumCUs << " CUs";
+  if (parts > 1)
+    why << ": " << workgroups * parts << " workgroups in " << parts
+        << " parts of " << kTiles / parts << " K tiles";
+  else
+    why << ", but " << kTiles << " K tiles cannot be split into parts of at "
+        << "least 2";
+  return parts;
 }
 
 namespace {

@@ -375,3 +375,35 @@ func.func @tiled_epilogue_reads_old(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor
   } -> tensor<64x40xf32>
   return
 }
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @split_k_not_batch(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                             %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                             %c: tensor<64x40xf32>) {
+  // expected-error @+1 {{'mx.split_k' = 2 must be the size of the op's leading batch dimension}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xf32>) layout = #l zero_acc {mx.split_k = 2 : i64} -> tensor<64x40xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @split_k_wrong_size(%a: tensor<3x4x2x4x16x32xf4E2M1FN>, %b: tensor<3x3x2x4x16x32xf4E2M1FN>,
+                              %sa: tensor<3x4x2x4x16xf8E8M0FNU>, %sb: tensor<3x3x2x4x16xf8E8M0FNU>,
+                              %c: tensor<3x64x40xf32>) {
+  // expected-error @+1 {{'mx.split_k' = 2 must be the size of the op's leading batch dimension}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<3x4x2x4x16x32xf4E2M1FN>, tensor<3x3x2x4x16x32xf4E2M1FN>, tensor<3x4x2x4x16xf8E8M0FNU>, tensor<3x3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<3x64x40xf32>) layout = #l zero_acc {mx.split_k = 2 : i64} -> tensor<3x64x40xf32>
+  return
+}
+
+// -----
+
+func.func @split_k_elsewhere() {
+  // expected-error @+1 {{'mx.split_k' must be an integer of at least 2 on an 'mx.tiled_scaled_mma' (the number of parts of its K loop)}}
+  %c = arith.constant {mx.split_k = 2 : i64} 0 : index
+  return
+}

@@ -13,7 +13,9 @@
 // RUN: %{run} --entry=fp8_fp4_f16_1x300x512 | FileCheck %s
 // RUN: %{run} --entry=batched_bf16 | FileCheck %s
 // RUN: %{run} --entry=dynamic_m_bf16 | FileCheck %s
-// RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG
+// RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats --gfx950-options=split-k=1 | FileCheck %s --check-prefixes=CHECK,BIG
+// Its 18 output tiles split K in parts (mx-split-k), added by a third dispatch.
+// RUN: %{run} --entry=fp6_f32_255x513x4064 --emu-stats | FileCheck %s --check-prefixes=CHECK,BIG-SPLIT
 // Elementwise epilogues (bias along N, scale per row, ReLU; bias then bf16)
 // fused into the GEMM (mx-fuse-epilogues): bit-exact (f32 arithmetic in the
 // same order as the reference, one rounding to bf16).
@@ -25,6 +27,7 @@
 // result in the user's layout: no accumulator fill, no result relayout.
 // STATS: gfx950-emu @fp4_bf16_33x47x224: 2 launches
 // BIG: gfx950-emu @fp6_f32_255x513x4064: 2 launches
+// BIG-SPLIT: gfx950-emu @fp6_f32_255x513x4064: 3 launches
 // EPILOGUE: gfx950-emu @bias_scale_relu: 2 launches
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

@@ -41,7 +41,7 @@ func.func @unroll() attributes {mx.target = #mx_gfx950.target<intrinsics_m = 419
 
 // -----
 
-// expected-error @+1 {{unknown #mx_gfx950.target parameter 'tile_m' (expected one of intrinsic, intrinsics_m, intrinsics_n, intrinsics_k, subgroups_m, subgroups_n, require_ukernel)}}
+// expected-error @+1 {{unknown #mx_gfx950.target parameter 'tile_m' (expected one of intrinsic, intrinsics_m, intrinsics_n, intrinsics_k, subgroups_m, subgroups_n, split_k, require_ukernel)}}
 func.func @key() attributes {mx.target = #mx_gfx950.target<tile_m = 4>}
 
 // -----

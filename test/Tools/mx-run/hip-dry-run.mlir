@@ -67,8 +67,8 @@
 // RUN: FileCheck %s --check-prefix=DEEP < %t.deep.hip
 // RUN: FileCheck %s --check-prefix=DEEP-EMU < %t.deep.emu
 // DEEP: launch #1 @nt_fp4_deep_mma0::@nt_fp4_deep_mma0 grid
-// DEEP: work: 256 MFMAs, 16777216 FLOPs
-// DEEP-EMU: gfx950-emu @nt_fp4_deep: 2 launches (2 kernels), {{[0-9]+}} workgroups, 256 MFMAs
+// DEEP: work: 120 MFMAs, 7864320 FLOPs
+// DEEP-EMU: gfx950-emu @nt_fp4_deep: 2 launches (2 kernels), {{[0-9]+}} workgroups, 120 MFMAs
 
 // RUN: mx-run %{contractions} --entry=constant_fp4 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=125,hi=129 --arg=zeros --backend=gfx950-emu --print-launches > %t.constant.emu
 // RUN: mx-run %{contractions} --entry=constant_fp4 --backend=hip --dry-run > %t.constant.hip

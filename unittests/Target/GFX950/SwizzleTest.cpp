@@ -200,9 +200,10 @@ TEST_F(SwizzleTest, UnrolledAndInterleaved) {
 
 TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   auto none = gfx950::TargetAttr::get(&ctx, std::nullopt, 0, 0, 0, 0, 0,
+                                      /*splitK=*/0,
                                       /*requireUKernel=*/false);
   DataTiledLayoutAttr big =
-      gfx950::resolveLayout(&ctx, f4(), f4(), 10000, 16384, none);
+      gfx950::resolveLayout(&ctx, f4(), f4(), 10000, 16384, 16384, none);
   gfx950::LayoutCost cost = gfx950::getLayoutCost(big);
   EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
   EXPECT_LE(cost.ldsBytes, gfx950::kLDSBytes);
@@ -214,16 +215,16 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   EXPECT_TRUE(big.isInterleaved(OperandRole::rhs_scales, 2));
   // A small problem gets a small tile.
   DataTiledLayoutAttr small =
-      gfx950::resolveLayout(&ctx, f8(), f4(), 16, 16, none);
+      gfx950::resolveLayout(&ctx, f8(), f4(), 16, 16, 128, none);
   EXPECT_EQ(gfx950::getTileSizes(small).m, 16);
   EXPECT_EQ(gfx950::getTileSizes(small).n, 16);
   EXPECT_EQ(small.getIntrinsicsK(), 1);
   // Overrides win.
   auto pinned = gfx950::TargetAttr::get(&ctx, k32, /*intrinsicsM=*/3, 0, 0, 0,
-                                        /*subgroupsN=*/2,
+                                        /*subgroupsN=*/2, /*splitK=*/0,
                                         /*requireUKernel=*/false);
   DataTiledLayoutAttr forced =
-      gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, pinned);
+      gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, 256, pinned);
   EXPECT_EQ(forced.getIntrinsic(), k32);
   EXPECT_EQ(forced.getIntrinsicsM(), 3);
   EXPECT_EQ(forced.getSubgroupsN(), 2);

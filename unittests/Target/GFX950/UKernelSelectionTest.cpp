@@ -45,7 +45,7 @@ protected:
                               gfx950::TargetAttr target = {}) {
     if (!target)
       target = pins();
-    return gfx950::resolveLayout(&ctx, lhs, rhs, m, n, target);
+    return gfx950::resolveLayout(&ctx, lhs, rhs, m, n, /*k=*/4096, target);
   }
 
   /// A gfx950 target with these pins (0: the resolver's choice).
@@ -54,7 +54,8 @@ protected:
                           int64_t intrinsicsK = 0,
                           bool requireUKernel = false) {
     return gfx950::TargetAttr::get(&ctx, intrinsic, intrinsicsM, intrinsicsN,
-                                   intrinsicsK, 0, 0, requireUKernel);
+                                   intrinsicsK, 0, 0, /*splitK=*/0,
+                                   requireUKernel);
   }
 
   Type f4() { return Float4E2M1FNType::get(&ctx); }
@@ -75,10 +76,10 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
   EXPECT_EQ(*selection.name, kScaledMMAUKernel);
 }
 
-/// A small fp8 problem has no ukernel layout within its size (the ukernel
-/// needs intrinsics_m and intrinsics_n multiples of 4 for its scale
-/// groups): the resolver then takes the least padded tile that still fits
-/// the accumulator registers and the LDS staging, not an unbounded one.
+/// A small fp8 problem: the ukernel needs intrinsics_m * intrinsics_k and
+/// intrinsics_n * intrinsics_k multiples of 4 (its scale groups), which a
+/// longer K step gives one-intrinsic tiles; the layout stays within the
+/// accumulator registers and the LDS staging.
 TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
   DataTiledLayoutAttr layout =
       resolve(f8(), f8(), 40, 24, pins({}, 0, 0, 0, /*requireUKernel=*/true));
@@ -86,9 +87,40 @@ TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
   gfx950::LayoutCost cost = gfx950::getLayoutCost(layout);
   EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
   EXPECT_LE(cost.ldsBytes, gfx950::kLDSBytes);
+  // One intrinsic per tile fits the problem once the K step is four
+  // intrinsics long (the lane's 4 scale bytes are then one group), and small
+  // M prefers the most tiles: 16 x 16 tiles, K steps of 512.
   gfx950::TileSizes tile = gfx950::getTileSizes(layout);
-  EXPECT_EQ(tile.m, 64);
-  EXPECT_EQ(tile.n, 64);
+  EXPECT_EQ(tile.m, 16);
+  EXPECT_EQ(tile.n, 16);
+  EXPECT_EQ(tile.k, 512);
+}
+
+/// Decode: M = 1 with N = K = 8192 gets 16-row tiles and enough N tiles to
+/// give every CU a workgroup.
+TEST_F(UKernelSelectionTest, DecodeFillsTheCUs) {
+  DataTiledLayoutAttr layout = gfx950::resolveLayout(
+      &ctx, f8(), f8(), 1, 8192, 8192, pins({}, 0, 0, 0, true));
+  ASSERT_TRUE(gfx950::selectUKernel(layout).name.has_value());
+  gfx950::TileSizes tile = gfx950::getTileSizes(layout);
+  EXPECT_EQ(tile.m, 16);
+  EXPECT_GE(8192 / tile.n, gfx950::kNumCUs);
+}
+
+/// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins
+/// round down to a divisor; enough tiles or too few K tiles: no split.
+TEST(SplitKTest, ChoosesTheFewestPartsThatFillTheCUs) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  EXPECT_EQ(gfx950::chooseSplitK(32, 64, 0, os), 8);
+  EXPECT_EQ(gfx950::chooseSplitK(100, 64, 0, os), 4);
+  EXPECT_EQ(gfx950::chooseSplitK(16, 8, 0, os), 4);
+  EXPECT_EQ(gfx950::chooseSplitK(16, 3, 0, os), 1);
+  EXPECT_EQ(gfx950::chooseSplitK(256, 64, 0, os), 1);
+  EXPECT_EQ(gfx950::chooseSplitK(ShapedType::kDynamic, 64, 0, os), 1);
+  EXPECT_EQ(gfx950::chooseSplitK(1, 12, 5, os), 4);
+  EXPECT_EQ(gfx950::chooseSplitK(1024, 12, 3, os), 3);
+  EXPECT_EQ(gfx950::chooseSplitK(1, ShapedType::kDynamic, 4, os), 1);
 }
 
 /// Every pair of the five MX element types on both intrinsics is served by

@@ -50,6 +50,14 @@ constexpr int64_t kWaveSize = 64;
 constexpr int64_t kLDSBytes = 160 * 1024;
 /// Accumulation registers available per lane (AGPRs).
 constexpr int64_t kAccRegisters = 256;
+/// Compute units of an MI355X (gfx950): workgroups that run at once, one
+/// per CU, for the ukernels' one-workgroup-per-CU tiles.
+constexpr int64_t kNumCUs = 256;
+/// The largest M that resolveLayout treats as decode (small M: it fills the
+/// CUs before maximizing the tile's intensity).
+constexpr int64_t kSmallM = 64;
+/// The most parts a GEMM's K loop is split into (mx-split-k).
+constexpr int64_t kMaxSplitK = 64;
 
 /// The swizzle of the inner tile of `role` under `layout`.
 ///
@@ -88,25 +96,43 @@ struct LayoutCost {
 LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 
 /// Chooses a data-tiled layout for a contraction of `lhsType` x `rhsType`
-/// with iteration sizes `m`, `n` (ShapedType::kDynamic when unknown).
+/// with iteration sizes `m`, `n`, `k` (ShapedType::kDynamic when unknown).
 ///
 /// Objective: maximize the MFMAs per byte loaded per K step (the tile's
 /// arithmetic intensity, tileM * tileN / (tileM * bytesA + tileN * bytesB)),
 /// subject to: accumulators fit the 256 AGPRs of a lane, the double-buffered
 /// K step fits the 160 KiB of LDS, at most 4 waves (one per SIMD, so every
 /// SIMD runs at least one wave), and tiles no larger than the problem
-/// (rounded up to the intrinsic). The K step covers 128 bytes of each A/B
-/// row (one cache line), so intrinsics_k = 128 B / (K * element bytes).
-/// Ties prefer more waves, then fewer accumulators. If no tile within the
-/// problem qualifies (with requireUKernel, small problems may have none),
-/// the least padded tile within the hardware limits wins; only pins may
-/// break the hardware limits. Scales interleave the M (N) and K unroll
-/// innermost, so one lane reads all scale bytes of its intrinsics with one
-/// load. The non-zero parameters of `target` pin the layout's, and with its
-/// `require_ukernel` only layouts a gfx950 ukernel serves (selectUKernel) are
-/// candidates.
+/// (rounded up to the intrinsic; the K step to the base step below). For
+/// small M (at most kSmallM, decode), the number of workgroups that find a
+/// CU (output tiles, up to kNumCUs) comes first: a 16-row tile and narrow N
+/// tiles spread the weights over the GPU (mx-split-k then splits K if that
+/// is not enough). The K step covers 128 bytes of each A/B row (one cache
+/// line), so intrinsics_k = 128 B / (K * element bytes); twice or four
+/// times that is also a candidate (small tiles need it for whole 4-byte
+/// scale groups per lane), the shortest preferred. Ties prefer more waves,
+/// then fewer accumulators. If no tile within the problem qualifies (with
+/// requireUKernel, small problems may have none), the least padded tile
+/// within the hardware limits wins; only pins may break the hardware
+/// limits. Scales interleave the M (N) and K unroll innermost, so one lane
+/// reads all scale bytes of its intrinsics with one load. The non-zero
+/// parameters of `target` pin the layout's, and with its `require_ukernel`
+/// only layouts a gfx950 ukernel serves (selectUKernel) are candidates.
 DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
-                                  int64_t m, int64_t n, TargetAttr target);
+                                  int64_t m, int64_t n, int64_t k,
+                                  TargetAttr target);
+
+/// Into how many parts to split the K loop of a GEMM of `workgroups` output
+/// tiles (batch x M tiles x N tiles; ShapedType::kDynamic when unknown) and
+/// `kTiles` K tiles: a divisor of `kTiles`. `pinned` (the target's
+/// `split_k`; 0: none) wins, rounded down to a divisor. Otherwise a GEMM
+/// with fewer tiles than CUs (decode) is split into the fewest parts that
+/// give every CU a workgroup, each part keeping at least two K tiles (so
+/// the ukernel's copies of the next K step overlap the MFMAs); one with
+/// enough tiles, or an unknown count, is not split. The reason of the
+/// choice goes to `why`.
+int64_t chooseSplitK(int64_t workgroups, int64_t kTiles, int64_t pinned,
+                     raw_ostream &why);
 
 /// Whether gfx950 kernels can compute `op` in the epilogue of a GEMM, for
 /// every sum, without a device library: arith ops (except the scaling

@@ -48,6 +48,26 @@ void MXDialect::initialize() {
 
 LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
+  if (attr.getName() == kSplitKAttrName) {
+    auto parts = dyn_cast<IntegerAttr>(attr.getValue());
+    auto mma = dyn_cast<TiledScaledMMAOp>(op);
+    if (!mma || !parts || parts.getInt() < 2)
+      return op->emitError()
+             << "'" << kSplitKAttrName
+             << "' must be an integer of at least 2 on an "
+                "'mx.tiled_scaled_mma' (the number of parts of its K loop)";
+    // The parts are the leading batch dimension of every operand.
+    auto lhsType = cast<ShapedType>(mma.getLhs().getType());
+    int64_t inner =
+        mma.getLayout().getSwizzle(OperandRole::lhs).getSwizzledShape().size();
+    int64_t size = lhsType.getRank() > 0 ? lhsType.getDimSize(0) : 0;
+    if (lhsType.getRank() < inner + 3 ||
+        (!ShapedType::isDynamic(size) && size != parts.getInt()))
+      return op->emitError()
+             << "'" << kSplitKAttrName << "' = " << parts.getInt()
+             << " must be the size of the op's leading batch dimension";
+    return success();
+  }
   if (attr.getName() != kTargetAttrName)
     return success();
   if (!isa<LayoutResolverAttrInterface>(attr.getValue()))

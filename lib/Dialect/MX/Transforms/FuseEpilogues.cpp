@@ -107,8 +107,11 @@ struct FuseEpiloguesPass
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
+    // The partial sums of a split K loop (mx-split-k) are no result: their
+    // reduction is the generic that takes the consumers.
     getOperation()->walk([&](TiledScaledMMAOp op) {
-      if (!op.getResults().empty() && !op.hasEpilogue())
+      if (!op.getResults().empty() && !op.hasEpilogue() &&
+          !op->hasAttr(MXDialect::kSplitKAttrName))
         ops.push_back(op);
     });
     for (TiledScaledMMAOp op : ops) {

@@ -87,15 +87,17 @@ struct TargetParams {
   std::optional<ScaledMMAIntrinsic> intrinsic;
   int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
   int64_t subgroupsM = 0, subgroupsN = 0;
+  int64_t splitK = 0;
   bool requireUKernel = false;
 
   /// The integer parameters with their keys, in printing order.
-  std::array<std::pair<StringLiteral, int64_t *>, 5> counts() {
+  std::array<std::pair<StringLiteral, int64_t *>, 6> counts() {
     return {{{"intrinsics_m", &intrinsicsM},
              {"intrinsics_n", &intrinsicsN},
              {"intrinsics_k", &intrinsicsK},
              {"subgroups_m", &subgroupsM},
-             {"subgroups_n", &subgroupsN}}};
+             {"subgroups_n", &subgroupsN},
+             {"split_k", &splitK}}};
   }
 
   /// Every key, in printing order.
@@ -191,22 +193,23 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<TargetAttr>(
       parser.getContext(), params.intrinsic, params.intrinsicsM,
       params.intrinsicsN, params.intrinsicsK, params.subgroupsM,
-      params.subgroupsN, params.requireUKernel);
+      params.subgroupsN, params.splitK, params.requireUKernel);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
-  TargetParams params = {getIntrinsic(),     getIntrinsicsM(), getIntrinsicsN(),
-                         getIntrinsicsK(),   getSubgroupsM(),  getSubgroupsN(),
-                         getRequireUkernel()};
+  TargetParams params = {getIntrinsic(),   getIntrinsicsM(),   getIntrinsicsN(),
+                         getIntrinsicsK(), getSubgroupsM(),    getSubgroupsN(),
+                         getSplitK(),      getRequireUkernel()};
   printer << params.format();
 }
 
 std::string TargetAttr::getAsText(std::optional<ScaledMMAIntrinsic> intrinsic,
                                   int64_t intrinsicsM, int64_t intrinsicsN,
                                   int64_t intrinsicsK, int64_t subgroupsM,
-                                  int64_t subgroupsN, bool requireUKernel) {
-  TargetParams params = {intrinsic,  intrinsicsM, intrinsicsN,   intrinsicsK,
-                         subgroupsM, subgroupsN,  requireUKernel};
+                                  int64_t subgroupsN, int64_t splitK,
+                                  bool requireUKernel) {
+  TargetParams params = {intrinsic,  intrinsicsM, intrinsicsN, intrinsicsK,
+                         subgroupsM, subgroupsN,  splitK,      requireUKernel};
   return "#mx_gfx950.target" + params.format();
 }
 
@@ -214,7 +217,11 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<ScaledMMAIntrinsic> intrinsic,
                                  int64_t intrinsicsM, int64_t intrinsicsN,
                                  int64_t intrinsicsK, int64_t subgroupsM,
-                                 int64_t subgroupsN, bool requireUKernel) {
+                                 int64_t subgroupsN, int64_t splitK,
+                                 bool requireUKernel) {
+  if (splitK < 0 || splitK > kMaxSplitK)
+    return emitError() << "split_k must be in [0, " << kMaxSplitK
+                       << "] (0: the heuristic's choice), got " << splitK;
   // The limits of #mx.data_tiled_layout, so that every pinned layout can be
   // built.
   return verifyTileCounts(emitError, intrinsicsM, intrinsicsN, intrinsicsK,
@@ -242,9 +249,9 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
     if (sizes[dim] == 0)
       return op->emitOpError() << "has a zero-sized batch dimension: gfx950 "
                                   "kernels need every size to be at least 1";
-  DataTiledLayoutAttr layout =
-      gfx950::resolveLayout(op->getContext(), types[0], types[1],
-                            sizes[dims.m[0]], sizes[dims.n[0]], *this);
+  DataTiledLayoutAttr layout = gfx950::resolveLayout(
+      op->getContext(), types[0], types[1], sizes[dims.m[0]], sizes[dims.n[0]],
+      sizes[dims.k], *this);
   if (getRequireUkernel()) {
     UKernelSelection selection = gfx950::selectUKernel(layout);
     if (!selection.name) {
@@ -263,6 +270,31 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
 LogicalResult TargetAttr::checkEpilogueOp(Operation *op,
                                           raw_ostream &reason) const {
   return gfx950::checkEpilogueOp(op, reason);
+}
+
+int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
+  auto mma = dyn_cast<TiledScaledMMAOp>(op);
+  if (!mma)
+    return 1;
+  unsigned numBatch = mma.getNumBatchDims();
+  auto lhsType = cast<ShapedType>(mma.getLhs().getType());
+  auto rhsType = cast<ShapedType>(mma.getRhs().getType());
+  // Workgroups: batch x M tiles x N tiles (dynamic if any is).
+  int64_t workgroups = 1;
+  for (unsigned d = 0; d <= numBatch; ++d) {
+    int64_t size = lhsType.getDimSize(d);
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(workgroups))
+      workgroups = ShapedType::kDynamic;
+    else
+      workgroups *= size;
+  }
+  int64_t nTiles = rhsType.getDimSize(numBatch);
+  if (ShapedType::isDynamic(nTiles))
+    workgroups = ShapedType::kDynamic;
+  else if (!ShapedType::isDynamic(workgroups))
+    workgroups *= nTiles;
+  return gfx950::chooseSplitK(workgroups, lhsType.getDimSize(numBatch + 1),
+                              getSplitK(), why);
 }
 
 FailureOr<std::string>

@@ -62,6 +62,17 @@ def MX_LayoutResolverAttrInterface : AttrInterface<"LayoutResolverAttrInterface"
       /*methodBody=*/"", /*defaultImplementation=*/[{
         return ::mlir::success();
       }]>,
+    InterfaceMethod<
+      "Into how many parts (a divisor of the K tile count; 1: none) to split "
+      "the K tiles of `op`, an `mx.tiled_scaled_mma` on tensors, so that "
+      "the parts run as separate workgroups whose partial sums a second "
+      "dispatch adds (see `mx-split-k`). `why` receives the reason of the "
+      "choice, for a remark. By default a contraction is not split.",
+      "int64_t", "resolveSplitK",
+      (ins "::mlir::Operation *":$op, "::llvm::raw_ostream &":$why),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return 1;
+      }]>,
   ];
 }
 

@@ -179,6 +179,64 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   ];
 }
 
+def MXSplitK : Pass<"mx-split-k"> {
+  let summary = "Split the K tiles of a GEMM into parts added by a second dispatch";
+  let description = [{
+    A GEMM with too few output tiles to fill the GPU (decode: M of 1 to 64)
+    runs its K loop in `S` parts, each a workgroup of its own. The target
+    says into how many parts (`LayoutResolverAttrInterface::resolveSplitK`,
+    e.g. gfx950: enough to reach one workgroup per CU, or its `split_k`
+    pin); `S` divides the K tile count `Ko`.
+
+    Every operand `[B.., X, Ko, tile]` of the `mx.tiled_scaled_mma` is viewed
+    as `[S, B.., X, Ko/S, tile]` (a `tensor.expand_shape` and a
+    `linalg.transpose`, which join the operand's relayout, or fold into a
+    constant's); the op becomes one GEMM with `S` as an extra leading batch
+    dimension, from zero, into an f32 workspace `[S, acc shape]`. An
+    elementwise `linalg.generic` then adds the parts in K order,
+    `((C + P0) + P1) + ...` (or `(P0 + P1) + ...` from zero), and writes
+    the result: deterministic, bit-reproducible whatever the order the
+    workgroups run in, and it takes the GEMM's elementwise consumers (a bf16
+    conversion, a bias, an activation) as a fused epilogue would. The split
+    op carries `mx.split_k = S` (`-debug-only=mx-split-k` prints the
+    target's reason).
+
+    An op with an epilogue, with a dynamic K tile count, or whose target
+    asks for no split is left alone.
+
+    Example (`S = 2`, `Ko = 4`):
+
+    ```mlir
+    %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<1x4x...>, ...)
+        outs(%c : tensor<16x1024xf32>) layout = #l -> tensor<16x1024xf32>
+    ```
+    becomes
+    ```mlir
+    %a2 = tensor.expand_shape %a [[0], [1, 2], ...] : tensor<1x4x...> into tensor<1x2x2x...>
+    %at = linalg.transpose ins(%a2 : ...) outs(...) permutation = [1, 0, 2, ...]
+    ...
+    %p = mx.tiled_scaled_mma ins(%at, %bt, %sat, %sbt : tensor<2x1x2x...>, ...)
+        outs(%w : tensor<2x16x1024xf32>) layout = #l zero_acc {mx.split_k = 2 : i64}
+        -> tensor<2x16x1024xf32>
+    %p0 = tensor.extract_slice %p[0, 0, 0] [1, 16, 1024] [1, 1, 1] : ... to tensor<16x1024xf32>
+    %p1 = tensor.extract_slice %p[1, 0, 0] [1, 16, 1024] [1, 1, 1] : ... to tensor<16x1024xf32>
+    %r = linalg.generic ins(%c, %p0, %p1 : ...) outs(%c : tensor<16x1024xf32>) {
+      // ((c + p0) + p1)
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "The target (layout resolver) attribute for ops with no enclosing "
+           "mx.target, which chooses the number of parts, e.g. "
+           "'#mx_gfx950.target<split_k = 4>'">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
   let summary = "Fuse elementwise consumers of a GEMM's result into its epilogue";
   let description = [{

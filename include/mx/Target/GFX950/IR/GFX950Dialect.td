@@ -54,7 +54,7 @@ def GFX950_Dialect : Dialect {
 def MXGFX950_TargetAttr
     : AttrDef<GFX950_Dialect, "Target",
               [DeclareAttrInterfaceMethods<MX_LayoutResolverAttrInterface,
-                                          ["checkEpilogueOp"]>]> {
+                                          ["checkEpilogueOp", "resolveSplitK"]>]> {
   let mnemonic = "target";
   let summary = "gfx950 as the target of data tiling, with its layout pins";
   let description = [{
@@ -67,6 +67,10 @@ def MXGFX950_TargetAttr
       counts of one wave;
     * `subgroups_m`, `subgroups_n`: waves of a workgroup (at most 16 in
       all);
+    * `split_k`: the number of parts of the K loop of every GEMM
+      (`mx-split-k`; 1: never split; 0: the heuristic of
+      `mx::gfx950::chooseSplitK`, which splits a GEMM with fewer output
+      tiles than CUs);
     * `require_ukernel` (default `false`): only choose layouts that a gfx950
       ukernel serves, as the GPU pipeline needs; a contraction for which no
       ukernel exists is then an error listing why each ukernel rejected the
@@ -96,6 +100,7 @@ def MXGFX950_TargetAttr
     "int64_t":$intrinsics_k,
     "int64_t":$subgroups_m,
     "int64_t":$subgroups_n,
+    "int64_t":$split_k,
     "bool":$require_ukernel
   );
   let hasCustomAssemblyFormat = 1;
@@ -108,7 +113,8 @@ def MXGFX950_TargetAttr
     static std::string getAsText(
         std::optional<::mlir::mx::ScaledMMAIntrinsic> intrinsic,
         int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
-        int64_t subgroupsM, int64_t subgroupsN, bool requireUKernel);
+        int64_t subgroupsM, int64_t subgroupsN, int64_t splitK,
+        bool requireUKernel);
   }];
 }
 

@@ -1,0 +1,188 @@
+//===- SplitK.cpp - mx-split-k --------------------------------------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A GEMM whose target asks for it runs its K tiles in parts: the parts become
+// a leading batch dimension of the mx.tiled_scaled_mma (pure views of the
+// operands, which join their relayouts), and an elementwise linalg.generic
+// adds the parts' f32 sums in K order. The pass never names a target: the
+// number of parts is LayoutResolverAttrInterface::resolveSplitK's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/Transforms/Passes.h"
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "mx-split-k"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXSPLITK
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+using namespace mlir::mx;
+
+namespace {
+/// `operand` ([B.., X, Ko, tile..]) as [S, B.., X, Ko / S, tile..]: part s
+/// holds K tiles s * Ko / S .. (s + 1) * Ko / S - 1.
+Value splitOperand(OpBuilder &b, Location loc, Value operand, unsigned numBatch,
+                   int64_t parts) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  unsigned koDim = numBatch + 1;
+  int64_t ko = type.getDimSize(koDim);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, operand);
+
+  // Expand Ko into (S, Ko / S).
+  SmallVector<ReassociationIndices> reassociation;
+  SmallVector<OpFoldResult> expandedSizes;
+  SmallVector<int64_t> expandedShape;
+  for (unsigned d = 0, e = type.getRank(); d < e; ++d) {
+    if (d == koDim) {
+      reassociation.push_back(
+          {int64_t(expandedShape.size()), int64_t(expandedShape.size()) + 1});
+      expandedShape.append({parts, ko / parts});
+      expandedSizes.append({b.getIndexAttr(parts), b.getIndexAttr(ko / parts)});
+      continue;
+    }
+    reassociation.push_back({int64_t(expandedShape.size())});
+    expandedShape.push_back(type.getDimSize(d));
+    expandedSizes.push_back(sizes[d]);
+  }
+  auto expandedType = type.clone(expandedShape);
+  Value expanded = tensor::ExpandShapeOp::create(b, loc, expandedType, operand,
+                                                 reassociation, expandedSizes);
+
+  // Move S to the front.
+  SmallVector<int64_t> permutation = {int64_t(koDim)};
+  for (int64_t d = 0, e = expandedShape.size(); d < e; ++d)
+    if (d != int64_t(koDim))
+      permutation.push_back(d);
+  SmallVector<OpFoldResult> transposedSizes;
+  for (int64_t d : permutation)
+    transposedSizes.push_back(expandedSizes[d]);
+  Value init =
+      tensor::EmptyOp::create(b, loc, transposedSizes, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, expanded, init, permutation)
+      .getResult()
+      .front();
+}
+
+/// `((first + rest[0]) + rest[1]) + ...`, elementwise, into `init`.
+Value addInOrder(OpBuilder &b, Location loc, ValueRange inputs, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<AffineMap> maps(inputs.size() + 1, identity);
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value sum = args.front();
+        for (Value part : args.drop_front().drop_back())
+          sum = arith::AddFOp::create(nested, nestedLoc, sum, part);
+        linalg::YieldOp::create(nested, nestedLoc, sum);
+      });
+  return generic.getResult(0);
+}
+
+struct SplitKPass : public mx::impl::MXSplitKBase<SplitKPass> {
+  using Base::Base;
+
+  /// Parses the `target` option once.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    FailureOr<LayoutResolverAttrInterface> parsed =
+        parseTargetOption(ctx, target, getArgument());
+    optionTarget = succeeded(parsed) ? *parsed : nullptr;
+    return failure(failed(parsed));
+  }
+
+  void runOnOperation() override {
+    SmallVector<TiledScaledMMAOp> ops;
+    getOperation()->walk([&](TiledScaledMMAOp op) {
+      if (!op.getResults().empty() && !op.hasEpilogue() &&
+          !op->hasAttr(MXDialect::kSplitKAttrName))
+        ops.push_back(op);
+    });
+    for (TiledScaledMMAOp op : ops)
+      if (failed(split(op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult split(TiledScaledMMAOp op) {
+    LayoutResolverAttrInterface resolver = getEnclosingTarget(op);
+    if (!resolver)
+      resolver = optionTarget;
+    if (!resolver)
+      return success();
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    int64_t parts = resolver.resolveSplitK(op, os);
+    if (parts == 1)
+      return success();
+    unsigned numBatch = op.getNumBatchDims();
+    int64_t ko =
+        cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch + 1);
+    if (ShapedType::isDynamic(ko))
+      return op.emitOpError() << "cannot be split into " << parts
+                              << " parts along K: its K tile count is dynamic";
+    if (parts < 1 || ko % parts != 0)
+      return op.emitOpError()
+             << "cannot be split into " << parts << " parts along K: "
+             << "the number of parts must divide its " << ko << " K tiles";
+    auto accType = cast<RankedTensorType>(op.getAcc().getType());
+    if (!accType.getElementType().isF32())
+      return success();
+
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    SmallVector<Value> operands;
+    for (Value operand :
+         {op.getLhs(), op.getRhs(), op.getLhsScales(), op.getRhsScales()})
+      operands.push_back(splitOperand(b, loc, operand, numBatch, parts));
+    SmallVector<OpFoldResult> accSizes =
+        tensor::getMixedSizes(b, loc, op.getAcc());
+    SmallVector<OpFoldResult> workspaceSizes = {b.getIndexAttr(parts)};
+    llvm::append_range(workspaceSizes, accSizes);
+    Value workspace =
+        tensor::EmptyOp::create(b, loc, workspaceSizes, b.getF32Type());
+    auto partial = TiledScaledMMAOp::create(
+        b, loc, TypeRange{workspace.getType()}, operands[0], operands[1],
+        operands[2], operands[3], workspace, op.getLayout(),
+        /*zero_acc=*/true);
+    partial->setAttr(MXDialect::kSplitKAttrName, b.getI64IntegerAttr(parts));
+
+    // The parts' sums, added in K order after C (unless the GEMM starts
+    // from zero).
+    SmallVector<Value> inputs;
+    if (!op.getZeroAcc())
+      inputs.push_back(op.getAcc());
+    SmallVector<OpFoldResult> strides(accType.getRank() + 1, b.getIndexAttr(1));
+    for (int64_t s = 0; s < parts; ++s) {
+      SmallVector<OpFoldResult> offsets(accType.getRank() + 1,
+                                        b.getIndexAttr(0));
+      offsets[0] = b.getIndexAttr(s);
+      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
+      llvm::append_range(sizes, accSizes);
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          b, loc, accType, partial.getResult(), offsets, sizes, strides));
+    }
+    Value result = addInOrder(b, loc, inputs, op.getAcc());
+    LLVM_DEBUG(llvm::dbgs() << "mx-split-k: " << parts << " parts of "
+                            << ko / parts << " K tiles: " << why << "\n");
+    op.getResult().replaceAllUsesWith(result);
+    op.erase();
+    return success();
+  }
+
+  /// The target given by the `target` option, if any.
+  LayoutResolverAttrInterface optionTarget;
+};
+} // namespace

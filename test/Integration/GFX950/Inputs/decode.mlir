@@ -1,0 +1,152 @@
+// Decode-shaped GEMMs (M of 1 to 64, weights N x K much larger): the
+// resolver's small-M tiles and mx-split-k's parts. Used by
+// ../emulator-decode.mlir.
+
+func.func @fp4_m1(%a: tensor<1x4096xf4E2M1FN>, %b: tensor<256x4096xf4E2M1FN>,
+    %sa: tensor<1x128xf8E8M0FNU>, %sb: tensor<256x128xf8E8M0FNU>,
+    %c: tensor<1x256xf32>) -> tensor<1x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<1x4096xf4E2M1FN>, tensor<256x4096xf4E2M1FN>,
+                            tensor<1x128xf8E8M0FNU>, tensor<256x128xf8E8M0FNU>)
+      outs(%c : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %r : tensor<1x256xf32>
+}
+
+func.func @fp8_m1(%a: tensor<1x2048xf8E4M3FN>, %b: tensor<256x2048xf8E4M3FN>,
+    %sa: tensor<1x64xf8E8M0FNU>, %sb: tensor<256x64xf8E8M0FNU>,
+    %c: tensor<1x256xf32>) -> tensor<1x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<1x2048xf8E4M3FN>, tensor<256x2048xf8E4M3FN>,
+                            tensor<1x64xf8E8M0FNU>, tensor<256x64xf8E8M0FNU>)
+      outs(%c : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %r : tensor<1x256xf32>
+}
+
+func.func @fp4_m4(%a: tensor<4x4096xf4E2M1FN>, %b: tensor<256x4096xf4E2M1FN>,
+    %sa: tensor<4x128xf8E8M0FNU>, %sb: tensor<256x128xf8E8M0FNU>,
+    %c: tensor<4x256xf32>) -> tensor<4x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<4x4096xf4E2M1FN>, tensor<256x4096xf4E2M1FN>,
+                            tensor<4x128xf8E8M0FNU>, tensor<256x128xf8E8M0FNU>)
+      outs(%c : tensor<4x256xf32>) -> tensor<4x256xf32>
+  return %r : tensor<4x256xf32>
+}
+
+func.func @fp8_m4(%a: tensor<4x2048xf8E4M3FN>, %b: tensor<256x2048xf8E4M3FN>,
+    %sa: tensor<4x64xf8E8M0FNU>, %sb: tensor<256x64xf8E8M0FNU>,
+    %c: tensor<4x256xf32>) -> tensor<4x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<4x2048xf8E4M3FN>, tensor<256x2048xf8E4M3FN>,
+                            tensor<4x64xf8E8M0FNU>, tensor<256x64xf8E8M0FNU>)
+      outs(%c : tensor<4x256xf32>) -> tensor<4x256xf32>
+  return %r : tensor<4x256xf32>
+}
+
+func.func @fp4_m16(%a: tensor<16x4096xf4E2M1FN>, %b: tensor<256x4096xf4E2M1FN>,
+    %sa: tensor<16x128xf8E8M0FNU>, %sb: tensor<256x128xf8E8M0FNU>,
+    %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<16x4096xf4E2M1FN>, tensor<256x4096xf4E2M1FN>,
+                            tensor<16x128xf8E8M0FNU>, tensor<256x128xf8E8M0FNU>)
+      outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+func.func @fp8_m16(%a: tensor<16x2048xf8E4M3FN>, %b: tensor<256x2048xf8E4M3FN>,
+    %sa: tensor<16x64xf8E8M0FNU>, %sb: tensor<256x64xf8E8M0FNU>,
+    %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<16x2048xf8E4M3FN>, tensor<256x2048xf8E4M3FN>,
+                            tensor<16x64xf8E8M0FNU>, tensor<256x64xf8E8M0FNU>)
+      outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+func.func @fp4_m33(%a: tensor<33x4096xf4E2M1FN>, %b: tensor<256x4096xf4E2M1FN>,
+    %sa: tensor<33x128xf8E8M0FNU>, %sb: tensor<256x128xf8E8M0FNU>,
+    %c: tensor<33x256xf32>) -> tensor<33x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<33x4096xf4E2M1FN>, tensor<256x4096xf4E2M1FN>,
+                            tensor<33x128xf8E8M0FNU>, tensor<256x128xf8E8M0FNU>)
+      outs(%c : tensor<33x256xf32>) -> tensor<33x256xf32>
+  return %r : tensor<33x256xf32>
+}
+
+func.func @fp8_m33(%a: tensor<33x2048xf8E4M3FN>, %b: tensor<256x2048xf8E4M3FN>,
+    %sa: tensor<33x64xf8E8M0FNU>, %sb: tensor<256x64xf8E8M0FNU>,
+    %c: tensor<33x256xf32>) -> tensor<33x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<33x2048xf8E4M3FN>, tensor<256x2048xf8E4M3FN>,
+                            tensor<33x64xf8E8M0FNU>, tensor<256x64xf8E8M0FNU>)
+      outs(%c : tensor<33x256xf32>) -> tensor<33x256xf32>
+  return %r : tensor<33x256xf32>
+}
+
+func.func @fp4_m64(%a: tensor<64x4096xf4E2M1FN>, %b: tensor<256x4096xf4E2M1FN>,
+    %sa: tensor<64x128xf8E8M0FNU>, %sb: tensor<256x128xf8E8M0FNU>,
+    %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<64x4096xf4E2M1FN>, tensor<256x4096xf4E2M1FN>,
+                            tensor<64x128xf8E8M0FNU>, tensor<256x128xf8E8M0FNU>)
+      outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+func.func @fp8_m64(%a: tensor<64x2048xf8E4M3FN>, %b: tensor<256x2048xf8E4M3FN>,
+    %sa: tensor<64x64xf8E8M0FNU>, %sb: tensor<256x64xf8E8M0FNU>,
+    %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<64x2048xf8E4M3FN>, tensor<256x2048xf8E4M3FN>,
+                            tensor<64x64xf8E8M0FNU>, tensor<256x64xf8E8M0FNU>)
+      outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+func.func @fp4_m16_zero_bf16(%a: tensor<16x4096xf4E2M1FN>, %b: tensor<512x4096xf4E2M1FN>,
+    %sa: tensor<16x128xf8E8M0FNU>, %sb: tensor<512x128xf8E8M0FNU>) -> tensor<16x512xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x512xf32>) -> tensor<16x512xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<16x4096xf4E2M1FN>, tensor<512x4096xf4E2M1FN>,
+                            tensor<16x128xf8E8M0FNU>, tensor<512x128xf8E8M0FNU>)
+      outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
+  %t = arith.truncf %r : tensor<16x512xf32> to tensor<16x512xbf16>
+  return %t : tensor<16x512xbf16>
+}
+
+func.func @fp8_fp4_m1_zero(%a: tensor<1x2048xf8E4M3FN>, %b: tensor<320x2048xf4E2M1FN>,
+    %sa: tensor<1x64xf8E8M0FNU>, %sb: tensor<320x64xf8E8M0FNU>) -> tensor<1x320xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x320xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x320xf32>) -> tensor<1x320xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<1x2048xf8E4M3FN>, tensor<320x2048xf4E2M1FN>,
+                            tensor<1x64xf8E8M0FNU>, tensor<320x64xf8E8M0FNU>)
+      outs(%c : tensor<1x320xf32>) -> tensor<1x320xf32>
+  return %r : tensor<1x320xf32>
+}
