@@ -77,6 +77,7 @@ static std::string getTarget(const mx::GFX950PipelineOptions &options) {
                                    : std::nullopt,
       options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
       options.subgroupsM, options.subgroupsN, options.splitK,
+      options.configTable,
       /*requireUKernel=*/true);
 }
 

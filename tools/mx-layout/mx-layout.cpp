@@ -195,7 +195,7 @@ static DataTiledLayoutAttr getLayout(MLIRContext &ctx) {
     }
     text = gfx950::TargetAttr::getAsText(pinned, intrinsicsM, intrinsicsN,
                                          intrinsicsK, subgroupsM, subgroupsN,
-                                         /*splitK=*/0,
+                                         /*splitK=*/0, /*configTable=*/"",
                                          /*requireUKernel=*/true);
   }
   Attribute attr = parseAttribute(text, &ctx);

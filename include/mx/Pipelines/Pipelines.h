@@ -73,6 +73,13 @@ struct GFX950PipelineOptions
                      "(mx-split-k; 1: never split; 0: the resolver's choice, "
                      "which splits GEMMs with fewer output tiles than CUs)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> configTable{
+      *this, "config-table",
+      llvm::cl::desc("The tuned configuration table the resolver consults "
+                     "before its heuristic: empty for the embedded one "
+                     "(ukernels/gfx950/configs/), 'none' for none, or a "
+                     "table file's path (see bench/mx_tune.py)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> relayoutWorkgroupSize{
       *this, "relayout-workgroup-size",
       llvm::cl::desc("Threads per workgroup of the relayout dispatches"),

@@ -41,7 +41,7 @@ func.func @unroll() attributes {mx.target = #mx_gfx950.target<intrinsics_m = 419
 
 // -----
 
-// expected-error @+1 {{unknown #mx_gfx950.target parameter 'tile_m' (expected one of intrinsic, intrinsics_m, intrinsics_n, intrinsics_k, subgroups_m, subgroups_n, split_k, require_ukernel)}}
+// expected-error @+1 {{unknown #mx_gfx950.target parameter 'tile_m' (expected one of intrinsic, intrinsics_m, intrinsics_n, intrinsics_k, subgroups_m, subgroups_n, split_k, config_table, require_ukernel)}}
 func.func @key() attributes {mx.target = #mx_gfx950.target<tile_m = 4>}
 
 // -----
@@ -53,3 +53,13 @@ func.func @twice() attributes {mx.target = #mx_gfx950.target<intrinsics_m = 4, i
 
 // expected-error @+1 {{require_ukernel must be true or false, got 'yes'}}
 func.func @flag() attributes {mx.target = #mx_gfx950.target<require_ukernel = yes>}
+
+// -----
+
+// expected-error @+1 {{split_k must be in [0, 64] (0: the heuristic's choice), got 65}}
+func.func @split_k() attributes {mx.target = #mx_gfx950.target<split_k = 65>}
+
+// -----
+
+// expected-error @+1 {{expected string}}
+func.func @table() attributes {mx.target = #mx_gfx950.target<config_table = 3>}

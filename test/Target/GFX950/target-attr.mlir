@@ -22,3 +22,10 @@ func.func @pins() attributes {mx.target = #mx_gfx950.target<require_ukernel = tr
 func.func @explicit_defaults() attributes {mx.target = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_n = 0, require_ukernel = false>} {
   return
 }
+
+// Split-K and a configuration table (the string is escaped when printed).
+// CHECK-LABEL: func.func @split_and_table
+// CHECK-SAME:    mx.target = #mx_gfx950.target<split_k = 4, config_table = "tables/a \22b\22.mlir">
+func.func @split_and_table() attributes {mx.target = #mx_gfx950.target<config_table = "tables/a \"b\".mlir", split_k = 4>} {
+  return
+}

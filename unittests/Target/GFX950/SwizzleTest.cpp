@@ -200,7 +200,7 @@ TEST_F(SwizzleTest, UnrolledAndInterleaved) {
 
 TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   auto none = gfx950::TargetAttr::get(&ctx, std::nullopt, 0, 0, 0, 0, 0,
-                                      /*splitK=*/0,
+                                      /*splitK=*/0, /*configTable=*/"",
                                       /*requireUKernel=*/false);
   DataTiledLayoutAttr big =
       gfx950::resolveLayout(&ctx, f4(), f4(), 10000, 16384, 16384, none);
@@ -221,7 +221,7 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   EXPECT_EQ(small.getIntrinsicsK(), 1);
   // Overrides win.
   auto pinned = gfx950::TargetAttr::get(&ctx, k32, /*intrinsicsM=*/3, 0, 0, 0,
-                                        /*subgroupsN=*/2, /*splitK=*/0,
+                                        /*subgroupsN=*/2, /*splitK=*/0, /*configTable=*/"",
                                         /*requireUKernel=*/false);
   DataTiledLayoutAttr forced =
       gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, 256, pinned);

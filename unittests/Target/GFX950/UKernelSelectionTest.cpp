@@ -54,7 +54,7 @@ protected:
                           int64_t intrinsicsK = 0,
                           bool requireUKernel = false) {
     return gfx950::TargetAttr::get(&ctx, intrinsic, intrinsicsM, intrinsicsN,
-                                   intrinsicsK, 0, 0, /*splitK=*/0,
+                                   intrinsicsK, 0, 0, /*splitK=*/0, /*configTable=*/"",
                                    requireUKernel);
   }
 

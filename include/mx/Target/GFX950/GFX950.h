@@ -134,6 +134,19 @@ DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
 int64_t chooseSplitK(int64_t workgroups, int64_t kTiles, int64_t pinned,
                      raw_ostream &why);
 
+/// The entry of `target`'s configuration table (config_table: "" the
+/// embedded one, "none" none, else a file) for a contraction of `lhsType` x
+/// `rhsType` of sizes M, N, K; null when no entry matches (or M is
+/// dynamic); failure, with the reason in `error`, when the table cannot be
+/// read.
+FailureOr<const ConfigEntry *> lookupConfig(TargetAttr target, Type lhsType,
+                                            Type rhsType, int64_t m, int64_t n,
+                                            int64_t k, std::string &error);
+
+/// `target` with the pins of `entry` where `target` pins nothing (the
+/// target's own pins win).
+TargetAttr applyConfig(TargetAttr target, const ConfigEntry &entry);
+
 /// Whether gfx950 kernels can compute `op` in the epilogue of a GEMM, for
 /// every sum, without a device library: arith ops (except the scaling
 /// conversions, which have no scalar lowering there, and ops on floats

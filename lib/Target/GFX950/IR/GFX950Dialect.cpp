@@ -88,6 +88,7 @@ struct TargetParams {
   int64_t intrinsicsM = 0, intrinsicsN = 0, intrinsicsK = 0;
   int64_t subgroupsM = 0, subgroupsN = 0;
   int64_t splitK = 0;
+  std::string configTable;
   bool requireUKernel = false;
 
   /// The integer parameters with their keys, in printing order.
@@ -105,6 +106,7 @@ struct TargetParams {
     SmallVector<StringRef> result = {"intrinsic"};
     for (auto [key, field] : counts())
       result.push_back(key);
+    result.push_back("config_table");
     result.push_back("require_ukernel");
     return result;
   }
@@ -118,6 +120,14 @@ struct TargetParams {
     for (auto [key, field] : counts())
       if (*field)
         entries.push_back(std::string(key) + " = " + std::to_string(*field));
+    if (!configTable.empty()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "config_table = \"";
+      llvm::printEscapedString(configTable, os);
+      os << "\"";
+      entries.push_back(text);
+    }
     if (requireUKernel)
       entries.push_back("require_ukernel = true");
     if (entries.empty())
@@ -169,6 +179,8 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
       return failure();
     if (key == "intrinsic")
       return parseIntrinsic(parser, params.intrinsic);
+    if (key == "config_table")
+      return parser.parseString(&params.configTable);
     if (key == "require_ukernel") {
       SMLoc valueLoc = parser.getCurrentLocation();
       StringRef value;
@@ -193,13 +205,15 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<TargetAttr>(
       parser.getContext(), params.intrinsic, params.intrinsicsM,
       params.intrinsicsN, params.intrinsicsK, params.subgroupsM,
-      params.subgroupsN, params.splitK, params.requireUKernel);
+      params.subgroupsN, params.splitK, params.configTable,
+      params.requireUKernel);
 }
 
 void TargetAttr::print(AsmPrinter &printer) const {
-  TargetParams params = {getIntrinsic(),   getIntrinsicsM(),   getIntrinsicsN(),
-                         getIntrinsicsK(), getSubgroupsM(),    getSubgroupsN(),
-                         getSplitK(),      getRequireUkernel()};
+  TargetParams params = {
+      getIntrinsic(),   getIntrinsicsM(),       getIntrinsicsN(),
+      getIntrinsicsK(), getSubgroupsM(),        getSubgroupsN(),
+      getSplitK(),      getConfigTable().str(), getRequireUkernel()};
   printer << params.format();
 }
 
@@ -207,9 +221,10 @@ std::string TargetAttr::getAsText(std::optional<ScaledMMAIntrinsic> intrinsic,
                                   int64_t intrinsicsM, int64_t intrinsicsN,
                                   int64_t intrinsicsK, int64_t subgroupsM,
                                   int64_t subgroupsN, int64_t splitK,
-                                  bool requireUKernel) {
-  TargetParams params = {intrinsic,  intrinsicsM, intrinsicsN, intrinsicsK,
-                         subgroupsM, subgroupsN,  splitK,      requireUKernel};
+                                  StringRef configTable, bool requireUKernel) {
+  TargetParams params = {intrinsic,   intrinsicsM,       intrinsicsN,
+                         intrinsicsK, subgroupsM,        subgroupsN,
+                         splitK,      configTable.str(), requireUKernel};
   return "#mx_gfx950.target" + params.format();
 }
 
@@ -218,7 +233,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t intrinsicsM, int64_t intrinsicsN,
                                  int64_t intrinsicsK, int64_t subgroupsM,
                                  int64_t subgroupsN, int64_t splitK,
-                                 bool requireUKernel) {
+                                 StringRef configTable, bool requireUKernel) {
   if (splitK < 0 || splitK > kMaxSplitK)
     return emitError() << "split_k must be in [0, " << kMaxSplitK
                        << "] (0: the heuristic's choice), got " << splitK;
@@ -249,9 +264,34 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
     if (sizes[dim] == 0)
       return op->emitOpError() << "has a zero-sized batch dimension: gfx950 "
                                   "kernels need every size to be at least 1";
-  DataTiledLayoutAttr layout = gfx950::resolveLayout(
-      op->getContext(), types[0], types[1], sizes[dims.m[0]], sizes[dims.n[0]],
-      sizes[dims.k], *this);
+  int64_t m = sizes[dims.m[0]], n = sizes[dims.n[0]], k = sizes[dims.k];
+  // A tuned configuration first: its pins, under this attribute's own.
+  std::string error;
+  FailureOr<const ConfigEntry *> entry =
+      lookupConfig(*this, types[0], types[1], m, n, k, error);
+  if (failed(entry))
+    return op->emitOpError() << error;
+  // Remarks once per contraction (not again for each of its encodings).
+  bool remark = isa<ScaledContractionOp>(op);
+  if (*entry) {
+    TargetAttr tuned = applyConfig(*this, **entry);
+    DataTiledLayoutAttr layout = gfx950::resolveLayout(
+        op->getContext(), types[0], types[1], m, n, k, tuned);
+    if (!getRequireUkernel() || gfx950::selectUKernel(layout).name)
+      return cast<TiledLayoutAttrInterface>(layout);
+    if (remark)
+      op->emitRemark() << "the tuned configuration " << (*entry)->pins
+                       << " for this shape has no gfx950 ukernel (" << layout
+                       << "); using the resolver's heuristic";
+  } else if (remark && !getConfigTable().empty() &&
+             getConfigTable() != "none") {
+    op->emitRemark() << "no entry of the configuration table '"
+                     << getConfigTable() << "' for " << types[0] << " x "
+                     << types[1] << " with M = " << m << ", N = " << n
+                     << ", K = " << k << "; using the resolver's heuristic";
+  }
+  DataTiledLayoutAttr layout = gfx950::resolveLayout(op->getContext(), types[0],
+                                                     types[1], m, n, k, *this);
   if (getRequireUkernel()) {
     UKernelSelection selection = gfx950::selectUKernel(layout);
     if (!selection.name) {
@@ -293,8 +333,30 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
     workgroups = ShapedType::kDynamic;
   else if (!ShapedType::isDynamic(workgroups))
     workgroups *= nTiles;
-  return gfx950::chooseSplitK(workgroups, lhsType.getDimSize(numBatch + 1),
-                              getSplitK(), why);
+  int64_t kTiles = lhsType.getDimSize(numBatch + 1);
+  int64_t pinned = getSplitK();
+  // A tuned configuration's split_k, for the contraction's sizes: M and N of
+  // an accumulator in the user's layout, else the padded tiles; K padded to
+  // the K tile.
+  auto layout = dyn_cast<DataTiledLayoutAttr>(mma.getLayout());
+  if (!pinned && layout && !ShapedType::isDynamic(kTiles)) {
+    TileSizes tile = getTileSizes(layout);
+    auto accType = cast<ShapedType>(mma.getAcc().getType());
+    int64_t m = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch)
+                                       : lhsType.getDimSize(numBatch) * tile.m;
+    int64_t n = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch + 1)
+                                       : rhsType.getDimSize(numBatch) * tile.n;
+    std::string error;
+    FailureOr<const ConfigEntry *> entry =
+        lookupConfig(*this, layout.getLhsType(), layout.getRhsType(), m, n,
+                     kTiles * tile.k, error);
+    if (succeeded(entry) && *entry) {
+      pinned = cast<TargetAttr>((*entry)->pins).getSplitK();
+      if (pinned)
+        why << "tuned configuration: ";
+    }
+  }
+  return gfx950::chooseSplitK(workgroups, kTiles, pinned, why);
 }
 
 FailureOr<std::string>

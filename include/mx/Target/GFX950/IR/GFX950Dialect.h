@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <mutex>
 #include <optional>
@@ -34,6 +35,18 @@ struct UKernelInfo {
   /// (`mx.ukernel.type_parameters`); null otherwise.
   DictionaryAttr typeParameters;
   std::string problem;
+};
+
+class TargetAttr;
+
+/// One entry of a tuned configuration table (`mx_gfx950.configs`): the
+/// pins (a `#mx_gfx950.target`'s layout parameters and split_k) of the
+/// contractions of `lhsType` x `rhsType` with M in [mMin, mMax] and exactly
+/// N = `n`, K = `k`.
+struct ConfigEntry {
+  Type lhsType, rhsType;
+  int64_t mMin = 0, mMax = 0, n = 0, k = 0;
+  Attribute pins;
 };
 } // namespace mlir::mx::gfx950
 

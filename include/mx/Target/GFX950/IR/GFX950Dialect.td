@@ -38,14 +38,27 @@ def GFX950_Dialect : Dialect {
     "::mlir::vector::VectorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+
+    /// The discardable attribute of a configuration table (on a module).
+    static constexpr ::llvm::StringLiteral kConfigsAttrName =
+        "mx_gfx950.configs";
+
+    /// The entries of the configuration table `path` ("" : the embedded
+    /// one), parsed and verified once per context and path; failure (with
+    /// the reason in `error`) when it cannot be read or is malformed.
+    ::llvm::FailureOr<::llvm::ArrayRef<ConfigEntry>>
+    getConfigTable(::llvm::StringRef path, std::string &error);
 
     /// The selection data (`mx.ukernel.match`) of every embedded ukernel,
     /// parsed once per context on first use.
     ::llvm::ArrayRef<UKernelInfo> getUKernelLibrary();
 
   private:
+    std::mutex configTablesMutex;
+    ::llvm::StringMap<::llvm::SmallVector<ConfigEntry>> configTables;
     std::once_flag ukernelLibraryOnce;
     ::llvm::SmallVector<UKernelInfo> ukernelLibrary;
   }];
@@ -71,6 +84,13 @@ def MXGFX950_TargetAttr
       (`mx-split-k`; 1: never split; 0: the heuristic of
       `mx::gfx950::chooseSplitK`, which splits a GEMM with fewer output
       tiles than CUs);
+    * `config_table` (a string): the table of tuned configurations
+      (`ukernels/gfx950/configs/`, written by `bench/mx_tune.py`) that the
+      resolver consults before its heuristic: empty (the default) for the
+      embedded table, `"none"` for no table, or the path of a table file,
+      which replaces the embedded one. An entry gives the pins of a shape
+      bucket (element types, a range of M, N, K); pins of this attribute win
+      over an entry's;
     * `require_ukernel` (default `false`): only choose layouts that a gfx950
       ukernel serves, as the GPU pipeline needs; a contraction for which no
       ukernel exists is then an error listing why each ukernel rejected the
@@ -101,6 +121,7 @@ def MXGFX950_TargetAttr
     "int64_t":$subgroups_m,
     "int64_t":$subgroups_n,
     "int64_t":$split_k,
+    StringRefParameter<"the tuned configuration table">:$config_table,
     "bool":$require_ukernel
   );
   let hasCustomAssemblyFormat = 1;
@@ -114,7 +135,7 @@ def MXGFX950_TargetAttr
         std::optional<::mlir::mx::ScaledMMAIntrinsic> intrinsic,
         int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
         int64_t subgroupsM, int64_t subgroupsN, int64_t splitK,
-        bool requireUKernel);
+        ::llvm::StringRef configTable, bool requireUKernel);
   }];
 }
 
