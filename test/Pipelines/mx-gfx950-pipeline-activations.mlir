@@ -24,7 +24,7 @@
 //    GPU-NEXT:     %[[SILU:.+]] = arith.divf %[[X]], %[[DEN]] : f32
 //    GPU-NEXT:     %[[T:.+]] = arith.truncf %[[SILU]] : f32 to bf16
 //         GPU:     %[[V:.+]] = vector.from_elements %[[T]], %{{.+}}, %{{.+}}, %{{.+}} : vector<4xbf16>
-//    GPU-NEXT:     vector.store %[[V]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+//    GPU-NEXT:     vector.store %[[V]], %{{.+}} : memref<?x?xbf16, strided<[16384, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
 //   ISA-LABEL: gpu.binary @seed_silu_bf16_mma0
 //    ISA-SAME:   v_exp_f32
 //     ISA-NOT:   __ocml

@@ -11,7 +11,7 @@
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<?x112xi8>
 //       CHECK:   gpu.launch_func @[[R:dynamic_m_bf16_relayout[0-9]+_[a-z]+]]::@[[R]] {{.*}} args(%[[A]] : memref<?x112xi8>,
 //  CHECK-SAME:     %[[TA:[^ ]+]] : memref<?x1x4x8x2x4x16x16xi8>
-//       CHECK:   gpu.launch_func @dynamic_m_bf16_mma0::@dynamic_m_bf16_mma0 {{.*}} args(%[[D:[^ ]+]] : memref<?x47xbf16>, %[[TA]] : {{.*}})
+//       CHECK:   gpu.launch_func @dynamic_m_bf16_mma0::@dynamic_m_bf16_mma0 {{.*}} args(%[[D:[^ ]+]] : memref<?x47xbf16>, %{{.+}} : index, %[[TA]] : {{.*}})
 //   CHECK-NOT:   gpu.launch_func
 //       CHECK:   return %[[D]] : memref<?x47xbf16>
 //  REPORT-LABEL: kernel dynamic_m_bf16_mma0

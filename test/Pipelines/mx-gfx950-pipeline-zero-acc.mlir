@@ -31,7 +31,7 @@
 //       CHECK:     %[[T2:.+]] = arith.truncf %{{.+}} : f32 to bf16
 //       CHECK:     %[[T3:.+]] = arith.truncf %{{.+}} : f32 to bf16
 //       CHECK:     %[[V:.+]] = vector.from_elements %[[T0]], %[[T1]], %[[T2]], %[[T3]] : vector<4xbf16>
-//  CHECK-NEXT:     vector.store %[[V]], %{{.+}} : memref<10000x16384xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+//  CHECK-NEXT:     vector.store %[[V]], %{{.+}} : memref<?x?xbf16, strided<[16384, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
 //   CHECK-NOT:     memref.store {{.*}}fat_raw_buffer
 //   CHECK-NOT:     xf32, #amdgpu.address_space<fat_raw_buffer>>
 // In the ISA: one buffer_store_dwordx2 (four bf16) per intrinsic of the

@@ -228,6 +228,25 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
     matrix = memref::SubViewOp::create(b, loc, cast<MemRefType>(sliceType),
                                        matrix, offsets, sizes, strides);
   }
+  // Only the workgroup's rows: the buffer's base is the tile's first row
+  // (its address computed in 64 bits), so its 32-bit range and offsets hold
+  // for results of any size (a buffer of the whole matrix would overflow
+  // past 4 GiB). Rows are relative to the tile from here on; a row past M
+  // is past the view's rows.
+  TileSizes tile = getTileSizes(layout);
+  Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
+  Value tileRows = arith::MinUIOp::create(
+      b, loc, index(tile.m), arith::SubIOp::create(b, loc, rows, rowBase));
+  {
+    auto matrixType = cast<MemRefType>(matrix.getType());
+    SmallVector<OpFoldResult> offsets = {rowBase, b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {tileRows, cols};
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    auto rowsType =
+        memref::SubViewOp::inferResultType(matrixType, offsets, sizes, strides);
+    matrix = memref::SubViewOp::create(b, loc, cast<MemRefType>(rowsType),
+                                       matrix, offsets, sizes, strides);
+  }
   Value buffer = amdgpu::FatRawBufferCastOp::create(
       b, loc, matrix, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
       /*boundsCheck=*/true, /*resetOffset=*/true);
@@ -271,8 +290,6 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
     return mapping.lookupOrDefault(
         cast<YieldOp>(body.getTerminator()).getValues()[0]);
   };
-  TileSizes tile = getTileSizes(layout);
-  Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
   Value colBase = arith::MulIOp::create(b, loc, nIndex, index(tile.n));
   Type storedType = type.getElementType();
   SmallVector<AccessRun> runs = getAccessRuns(type);
@@ -314,20 +331,20 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   auto getBase = [=](Value waveM, Value waveN, Value lane) {
     Value zero = index(0);
     auto [r, c] = getTileCoords(waveM, waveN, zero, zero, lane, zero);
-    Value row = arith::AddIOp::create(b, loc, rowBase, r);
     Value col = arith::AddIOp::create(b, loc, colBase, c);
-    return std::make_pair(row, col);
+    return std::make_pair(r, col);
   };
   // Column `u` of a run starting at `col`.
   auto column = [=](Value col, int64_t u) -> Value {
     return u ? arith::AddIOp::create(b, loc, col, index(u)).getResult() : col;
   };
-  // Row `row` where column `col` is inside the matrix, else row M: out of
-  // the buffer's range, so the access is dropped (a load reads 0).
+  // Row `row` (of the tile) where column `col` is inside the matrix, else
+  // the tile's row count: out of the buffer's range, so the access is
+  // dropped (a load reads 0).
   auto mask = [=](Value row, Value col) -> Value {
     Value inside =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, cols);
-    return arith::SelectOp::create(b, loc, inside, row, rows);
+    return arith::SelectOp::create(b, loc, inside, row, tileRows);
   };
   // Accesses `run` at (row, col): as one vector (`vectorAccess(row, col)`,
   // the row masked by the run's first column unless the tile is inside N),
@@ -399,7 +416,9 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
                  SmallVector<Value> values;
                  for (int64_t u = 0; u < run.length; ++u) {
                    Value x = vector::ExtractOp::create(b, loc, v, run.t0 + u);
-                   values.push_back(epilogue(x, row, column(col, u)));
+                   values.push_back(
+                       epilogue(x, arith::AddIOp::create(b, loc, rowBase, row),
+                                column(col, u)));
                  }
                  accessRun(
                      run, row, col,

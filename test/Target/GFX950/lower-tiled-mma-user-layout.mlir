@@ -26,22 +26,27 @@
 //       CHECK:     %[[LANE:.+]] = arith.remui %[[TX]], %{{.+}} : index
 //       CHECK:     %[[ACCS:.+]] = memref.alloca() : memref<2x2x4xf32, 5>
 //       CHECK:     %[[GLOBAL:.+]] = memref.memory_space_cast %[[C]]
-//       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %[[GLOBAL]] resetOffset : memref<100x60xf32, 1> to memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>
-//       CHECK:     %[[ROWS:.+]] = arith.muli %[[MO]], %{{.+}} : index
+// The buffer holds the workgroup's rows only (its base is the tile's first
+// row, 64-bit address arithmetic; the 32-bit buffer range and offsets then
+// hold for results of any size); rows are the tile's.
+//       CHECK:     %[[ROWS:.+]] = arith.muli %[[MO]], %[[C64:[^ ]+]] : index
+//       CHECK:     %[[LEFT:.+]] = arith.subi %[[C100]], %[[ROWS]] : index
+//       CHECK:     %[[TROWS:.+]] = arith.minui %[[LEFT]], %[[C64]] : index
+//       CHECK:     %[[TILE:.+]] = memref.subview %[[GLOBAL]][%[[ROWS]], 0] [%[[TROWS]], 60] [1, 1]
+//       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %{{.+}} resetOffset : memref<?x?xf32, strided<[60, 1], offset: ?>, 1> to memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     %[[COLS:.+]] = arith.muli %[[NO]], %{{.+}} : index
 //       CHECK:     %[[GR:.+]]:2 = affine.delinearize_index %[[LANE]] into (4, 16)
 //       CHECK:     %[[R:.+]] = affine.linearize_index disjoint [%[[WAVE]], %[[C0]], %[[GR]]#1] by (2, 2, 16)
 //       CHECK:     %[[G:.+]] = affine.linearize_index disjoint [%[[GR]]#0, %[[C0]]] by (4, 4)
-//       CHECK:     %[[ROW:.+]] = arith.addi %[[ROWS]], %[[R]] : index
 //       CHECK:     %[[COL:.+]] = arith.addi %[[COLS]], %[[G]] : index
 //       CHECK:     %[[IN:.+]] = arith.cmpi ult, %[[COL]], %[[C60]] : index
-//       CHECK:     %[[MASKED:.+]] = arith.select %[[IN]], %[[ROW]], %[[C100]] : index
-//       CHECK:     %[[V:.+]] = vector.load %[[BUF]][%[[MASKED]], %[[COL]]] : memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+//       CHECK:     %[[MASKED:.+]] = arith.select %[[IN]], %[[R]], %[[TROWS]] : index
+//       CHECK:     %[[V:.+]] = vector.load %[[BUF]][%[[MASKED]], %[[COL]]] : memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 //       CHECK:     vector.store %[[V]], %[[ACCS]][%[[C0]], %[[C0]], %[[C0]]]
 //       CHECK:     %[[COL1:.+]] = arith.addi %[[COL]], %[[C16]] : index
 //       CHECK:     vector.load %[[BUF]][%{{.+}}, %[[COL1]]] : {{.*}}, vector<4xf32>
-//       CHECK:     %[[ROW1:.+]] = arith.addi %[[ROW]], %[[C16]] : index
-//       CHECK:     %[[MASKED1:.+]] = arith.select %[[IN]], %[[ROW1]], %[[C100]] : index
+//       CHECK:     %[[ROW1:.+]] = arith.addi %[[R]], %[[C16]] : index
+//       CHECK:     %[[MASKED1:.+]] = arith.select %[[IN]], %[[ROW1]], %[[TROWS]] : index
 //       CHECK:     vector.load %[[BUF]][%[[MASKED1]], %[[COL]]] : {{.*}}, vector<4xf32>
 //       CHECK:     vector.load %[[BUF]][%{{.+}}, %[[COL1]]] : {{.*}}, vector<4xf32>
 //   CHECK-NOT:     memref.load
@@ -52,9 +57,9 @@
 //       CHECK:     affine.delinearize_index %[[LANE2]] into (4, 16)
 //       CHECK:     %[[SCOL:.+]] = arith.addi %[[COLS]], %{{.+}} : index
 //       CHECK:     %[[SIN:.+]] = arith.cmpi ult, %[[SCOL]], %[[C60]] : index
-//       CHECK:     %[[SROW:.+]] = arith.select %[[SIN]], %{{.+}}, %[[C100]] : index
-//       CHECK:     vector.store %[[S]], %[[BUF]][%[[SROW]], %[[SCOL]]] : memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
-//   CHECK-COUNT-3:     vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+//       CHECK:     %[[SROW:.+]] = arith.select %[[SIN]], %{{.+}}, %[[TROWS]] : index
+//       CHECK:     vector.store %[[S]], %[[BUF]][%[[SROW]], %[[SCOL]]] : memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+//   CHECK-COUNT-3:     vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 //   CHECK-NOT:     memref.store
 //       CHECK:     gpu.terminator
 func.func @f32(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>,
@@ -74,11 +79,12 @@ func.func @f32(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>,
 // CHECK-LABEL: func.func @bf16
 //   CHECK-DAG:   %[[C60:.+]] = arith.constant 60 : index
 //   CHECK-DAG:   %[[C100:.+]] = arith.constant 100 : index
-//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<100x60xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<?x?xbf16, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //   CHECK-NOT:   vector.load %[[BUF]]
 //       CHECK:   call @mx_uk_scaled_mma
 //       CHECK:   %[[S:.+]] = vector.load %{{.+}} : memref<2x2x4xf32, 5>, vector<4xf32>
-//       CHECK:   %[[ROW0:.+]] = arith.addi
+//       CHECK:   %[[ROW0:.+]] = affine.linearize_index
+//  CHECK-NEXT:   affine.linearize_index
 //  CHECK-NEXT:   %[[COL:.+]] = arith.addi
 //       CHECK:   %[[X0:.+]] = vector.extract %[[S]][0]
 //       CHECK:   %[[T0:.+]] = arith.truncf %[[X0]] : f32 to bf16
@@ -89,10 +95,10 @@ func.func @f32(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>,
 //       CHECK:   %[[X3:.+]] = vector.extract %[[S]][3]
 //       CHECK:   %[[T3:.+]] = arith.truncf %[[X3]] : f32 to bf16
 //       CHECK:   %[[IN:.+]] = arith.cmpi ult, %[[COL]], %[[C60]] : index
-//       CHECK:   %[[ROW:.+]] = arith.select %[[IN]], %[[ROW0]], %[[C100]] : index
+//       CHECK:   %[[ROW:.+]] = arith.select %[[IN]], %[[ROW0]], %[[TROWS:.+]] : index
 //       CHECK:   %[[P:.+]] = vector.from_elements %[[T0]], %[[T1]], %[[T2]], %[[T3]] : vector<4xbf16>
-//       CHECK:   vector.store %[[P]], %[[BUF]][%[[ROW]], %[[COL]]] : memref<100x60xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
-//   CHECK-COUNT-3:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x60xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+//       CHECK:   vector.store %[[P]], %[[BUF]][%[[ROW]], %[[COL]]] : memref<?x?xbf16, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+//   CHECK-COUNT-3:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<?x?xbf16, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
 //   CHECK-NOT:   memref.store
 //       CHECK:   gpu.terminator
 func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>,
@@ -122,12 +128,13 @@ func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>
 //   CHECK-DAG:   %[[C47:.+]] = arith.constant 47 : index
 //   CHECK-DAG:   %[[C100:.+]] = arith.constant 100 : index
 //       CHECK:   gpu.launch blocks(%[[NO:[^,]+]],
-//       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<100x47xf32, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:     %[[TROWS:.+]] = arith.minui
+//       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<?x?xf32, strided<[47, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     %[[COLS:.+]] = arith.muli %[[NO]], %[[C32]] : index
 //   CHECK-NOT:     scf.if
 //       CHECK:     %[[COL:.+]] = arith.addi %[[COLS]], %{{.+}} : index
 //       CHECK:     %[[IN:.+]] = arith.cmpi ult, %[[COL]], %[[C47]] : index
-//       CHECK:     %[[ROW:.+]] = arith.select %[[IN]], %{{.+}}, %[[C100]] : index
+//       CHECK:     %[[ROW:.+]] = arith.select %[[IN]], %{{.+}}, %[[TROWS]] : index
 //       CHECK:     memref.load %[[BUF]][%[[ROW]], %[[COL]]]
 //   CHECK-COUNT-15:  memref.load %[[BUF]]
 //   CHECK-NOT:     vector.load %[[BUF]]
@@ -137,7 +144,7 @@ func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>
 //       CHECK:     %[[INSIDE:.+]] = arith.cmpi ule, %[[END]], %[[C47]] : index
 //       CHECK:     scf.if %[[INSIDE]] {
 //   CHECK-NOT:       arith.select
-//   CHECK-COUNT-4:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x47xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+//   CHECK-COUNT-4:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}] : memref<?x?xf32, strided<[47, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 //   CHECK-NOT:       memref.store
 //       CHECK:     } else {
 //   CHECK-COUNT-16:  memref.store %{{.+}}, %[[BUF]]
@@ -159,7 +166,7 @@ func.func @straddle(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16
 // A column-major accumulator (innermost stride 100): consecutive columns
 // are not contiguous, so every value is its own access, masked.
 // CHECK-LABEL: func.func @column_major
-//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<100x60xf32, strided<[1, 100]>, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<?x?xf32, strided<[1, 100]>, #amdgpu.address_space<fat_raw_buffer>>
 //   CHECK-NOT:   scf.if
 //   CHECK-COUNT-16:   memref.load %[[BUF]]
 //   CHECK-NOT:   vector.load %[[BUF]]
@@ -185,8 +192,8 @@ func.func @column_major(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x1
 //   CHECK-DAG:   %[[C8:.+]] = arith.constant 8 : index
 //   CHECK-DAG:   %[[C16:.+]] = arith.constant 16 : index
 //   CHECK-DAG:   %[[C24:.+]] = arith.constant 24 : index
-//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>
-//   CHECK-COUNT-4:   vector.load %[[BUF]][%{{.+}}, %{{.+}}] : memref<100x60xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+//       CHECK:   %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast {{.*}} to memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+//   CHECK-COUNT-4:   vector.load %[[BUF]][%{{.+}}, %{{.+}}] : memref<?x?xf32, strided<[60, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 //       CHECK:   call @mx_uk_scaled_mma
 //       CHECK:   %[[LANE:.+]] = gpu.lane_id
 //       CHECK:   %[[GR:.+]]:2 = affine.delinearize_index %[[LANE]] into (2, 32)
