@@ -114,8 +114,8 @@ HEADER = """// RUN: mx-opt %s | FileCheck %s
 
 // Tuned gfx950 configurations, consulted by the resolver before its
 // heuristic (#mx_gfx950.target's config_table; docs/guides/tuning.md).
-// Written by bench/mx_tune.py ({command}): each entry pins the layout and
-// split-K of the contractions of its element types with M in
+// Written by `{command}`: each entry pins the layout
+// and split-K of the contractions of its element types with M in
 // [m[0], m[1]] and exactly N and K; the comment gives the predicted time of
 // the tuned and of the heuristic's configuration (bench/decode_metrics.py's
 // model, bench/README.md).

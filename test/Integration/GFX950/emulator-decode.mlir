@@ -47,5 +47,8 @@
 // RUN: %{run} --entry=fp8_fp4_m1_zero %{ints} | FileCheck %s
 // RUN: %{run} --entry=fp8_fp4_m1_zero --seed=9 %{codes} | FileCheck %s
 
+// Operand rows at a byte stride that is no multiple of 16 (fp6, K = 96).
+// RUN: %{run} --entry=fp6_unaligned_rows %{ints} --arg=random:int,lo=-8,hi=8 | FileCheck %s
+
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS

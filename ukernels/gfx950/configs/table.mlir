@@ -3,7 +3,35 @@
 
 // Tuned gfx950 configurations, consulted by the resolver before its
 // heuristic (#mx_gfx950.target's config_table; docs/guides/tuning.md).
-// Written by bench/mx_tune.py.
+// Written by `bench/mx_tune.py --jobs 2`: each entry pins the layout
+// and split-K of the contractions of its element types with M in
+// [m[0], m[1]] and exactly N and K; the comment gives the predicted time of
+// the tuned and of the heuristic's configuration (bench/decode_metrics.py's
+// model, bench/README.md).
 module attributes {mx_gfx950.configs = [
+  // 64x8192x8192: 7.65 us (heuristic: 13.01 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 8, subgroups_m = 1, subgroups_n = 4, split_k = 2>},
+  // 64x16384x16384: 21.56 us (heuristic: 26.55 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 4, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 2>},
+  // 64x8192x8192: 12.09 us (heuristic: 17.24 us)
+  {lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 1, subgroups_n = 2, split_k = 4>},
+  // 64x16384x16384: 39.19 us (heuristic: 43.39 us)
+  {lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, m = array<i64: 33, 64>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 4, intrinsics_n = 8, intrinsics_k = 2, subgroups_m = 1, subgroups_n = 2, split_k = 4>},
+  // 4x2880x512: 2.67 us (heuristic: 3.01 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 1, 16>, n = 2880, k = 512,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 32x4096x512: 2.45 us (heuristic: 3.05 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 17, 32>, n = 4096, k = 512,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 1, split_k = 1>},
+  // 64x7168x2048: 3.68 us (heuristic: 6.95 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 7168, k = 2048,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 8, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 256x3072x1536: 4.54 us (heuristic: 12.18 us)
+  {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 256, 256>, n = 3072, k = 1536,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>}
 ]} {
 }

@@ -150,3 +150,17 @@ func.func @fp8_fp4_m1_zero(%a: tensor<1x2048xf8E4M3FN>, %b: tensor<320x2048xf4E2
       outs(%c : tensor<1x320xf32>) -> tensor<1x320xf32>
   return %r : tensor<1x320xf32>
 }
+
+// Rows of 72 bytes (fp6, K = 96): no operand row is 16-byte aligned; the
+// relayouts read the user's tensors at any byte stride.
+func.func @fp6_unaligned_rows(%a: tensor<20x96xf6E2M3FN>, %b: tensor<40x96xf6E3M2FN>,
+    %sa: tensor<20x3xf8E8M0FNU>, %sb: tensor<40x3xf8E8M0FNU>,
+    %c: tensor<20x40xf32>) -> tensor<20x40xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<20x96xf6E2M3FN>, tensor<40x96xf6E3M2FN>,
+                            tensor<20x3xf8E8M0FNU>, tensor<40x3xf8E8M0FNU>)
+      outs(%c : tensor<20x40xf32>) -> tensor<20x40xf32>
+  return %r : tensor<20x40xf32>
+}
