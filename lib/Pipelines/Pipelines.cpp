@@ -87,6 +87,10 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   // (e.g. arith.truncf of a result) as linalg; then data tiling, on tensors.
   pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // A dynamic M gets a version per M bucket of the target (decode sizes).
+  MXSpecializeDynamicMOptions specialize;
+  specialize.target = getTarget(options);
+  pm.addPass(mx::createMXSpecializeDynamicM(specialize));
   pm.addPass(mx::createMXSetEncodings());
   MXMaterializeEncodingsOptions materialize;
   materialize.target = getTarget(options);

@@ -47,6 +47,17 @@
 // RUN: %{run} --entry=fp8_fp4_m1_zero %{ints} | FileCheck %s
 // RUN: %{run} --entry=fp8_fp4_m1_zero --seed=9 %{codes} | FileCheck %s
 
+// Dynamic M: the version for M <= 16 (16-row tiles, K in 2 parts), for
+// M <= 64, and the generic one, chosen at run time (mx-specialize-dynamic-m).
+// RUN: %{run} --entry=dynamic_m1 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,DYN1
+// DYN1: launch #1 @dynamic_m1_mma0::@dynamic_m1_mma0 grid 32x1x2 block 64x1x1
+// RUN: %{run} --entry=dynamic_m16 %{ints} | FileCheck %s
+// RUN: %{run} --entry=dynamic_m40 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,DYN40
+// DYN40: launch #1 @dynamic_m40_mma0::@dynamic_m40_mma0 grid 32x3x2 block 64x1x1
+// RUN: %{run} --entry=dynamic_m100 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,DYN100
+// DYN100: launch #1 @dynamic_m100_mma0::@dynamic_m100_mma0 grid 2x1x1 block 256x1x1
+// RUN: %{run} --entry=dynamic_m40 --seed=11 %{codes} | FileCheck %s
+
 // Operand rows at a byte stride that is no multiple of 16 (fp6, K = 96).
 // RUN: %{run} --entry=fp6_unaligned_rows %{ints} --arg=random:int,lo=-8,hi=8 | FileCheck %s
 

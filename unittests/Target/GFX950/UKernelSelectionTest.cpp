@@ -54,8 +54,8 @@ protected:
                           int64_t intrinsicsK = 0,
                           bool requireUKernel = false) {
     return gfx950::TargetAttr::get(&ctx, intrinsic, intrinsicsM, intrinsicsN,
-                                   intrinsicsK, 0, 0, /*splitK=*/0, /*configTable=*/"",
-                                   requireUKernel);
+                                   intrinsicsK, 0, 0, /*splitK=*/0,
+                                   /*configTable=*/"", requireUKernel);
   }
 
   Type f4() { return Float4E2M1FNType::get(&ctx); }
@@ -96,15 +96,20 @@ TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
   EXPECT_EQ(tile.k, 512);
 }
 
-/// Decode: M = 1 with N = K = 8192 gets 16-row tiles and enough N tiles to
-/// give every CU a workgroup.
+/// Decode: M = 1 with N = K = 8192 gets 16-row tiles and enough N tiles,
+/// with the K parts chooseSplitK makes of them, to give every CU a
+/// workgroup.
 TEST_F(UKernelSelectionTest, DecodeFillsTheCUs) {
   DataTiledLayoutAttr layout = gfx950::resolveLayout(
       &ctx, f8(), f8(), 1, 8192, 8192, pins({}, 0, 0, 0, true));
   ASSERT_TRUE(gfx950::selectUKernel(layout).name.has_value());
   gfx950::TileSizes tile = gfx950::getTileSizes(layout);
   EXPECT_EQ(tile.m, 16);
-  EXPECT_GE(8192 / tile.n, gfx950::kNumCUs);
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  int64_t tiles = 8192 / tile.n;
+  int64_t parts = gfx950::chooseSplitK(tiles, 8192 / tile.k, 0, os);
+  EXPECT_GE(tiles * parts, gfx950::kNumCUs) << why;
 }
 
 /// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins

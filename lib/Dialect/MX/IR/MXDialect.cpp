@@ -48,6 +48,16 @@ void MXDialect::initialize() {
 
 LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
+  if (attr.getName() == kMBoundAttrName) {
+    auto bound = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ScaledContractionOp, TiledScaledMMAOp>(op) || !bound ||
+        bound.getInt() < 1)
+      return op->emitError()
+             << "'" << kMBoundAttrName
+             << "' must be a positive integer on an 'mx.scaled_contraction' "
+                "or 'mx.tiled_scaled_mma' (a bound of its dynamic M)";
+    return success();
+  }
   if (attr.getName() == kSplitKAttrName) {
     auto parts = dyn_cast<IntegerAttr>(attr.getValue());
     auto mma = dyn_cast<TiledScaledMMAOp>(op);

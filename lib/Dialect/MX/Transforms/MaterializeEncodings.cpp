@@ -156,6 +156,8 @@ struct MaterializeEncodingsPass
         auto tiled = TiledScaledMMAOp::create(
             b, op->getLoc(), operands[4].getType(), operands[0], operands[1],
             operands[2], operands[3], operands[4], *layout);
+        if (Attribute bound = op->getAttr(MXDialect::kMBoundAttrName))
+          tiled->setAttr(MXDialect::kMBoundAttrName, bound);
         mapping.map(contraction.getResult(), tiled.getResult());
         if (userLayout.contains(operands[4]))
           userLayout.insert(tiled.getResult());

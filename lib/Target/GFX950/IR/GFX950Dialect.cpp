@@ -312,6 +312,12 @@ LogicalResult TargetAttr::checkEpilogueOp(Operation *op,
   return gfx950::checkEpilogueOp(op, reason);
 }
 
+SmallVector<int64_t> TargetAttr::getDynamicMBuckets() const {
+  // Decode sizes get their small-M layouts (one 16-row tile; up to 64 rows);
+  // larger M the generic layout of a dynamic M.
+  return {16, kSmallM};
+}
+
 int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
   auto mma = dyn_cast<TiledScaledMMAOp>(op);
   if (!mma)
@@ -319,10 +325,15 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
   unsigned numBatch = mma.getNumBatchDims();
   auto lhsType = cast<ShapedType>(mma.getLhs().getType());
   auto rhsType = cast<ShapedType>(mma.getRhs().getType());
+  auto layout = dyn_cast<DataTiledLayoutAttr>(mma.getLayout());
+  // A dynamic M known to be small (mx-specialize-dynamic-m): its bound.
+  auto mBound = mma->getAttrOfType<IntegerAttr>(MXDialect::kMBoundAttrName);
   // Workgroups: batch x M tiles x N tiles (dynamic if any is).
   int64_t workgroups = 1;
   for (unsigned d = 0; d <= numBatch; ++d) {
     int64_t size = lhsType.getDimSize(d);
+    if (d == numBatch && ShapedType::isDynamic(size) && mBound && layout)
+      size = llvm::divideCeil(mBound.getInt(), getTileSizes(layout).m);
     if (ShapedType::isDynamic(size) || ShapedType::isDynamic(workgroups))
       workgroups = ShapedType::kDynamic;
     else
@@ -336,14 +347,15 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
   int64_t kTiles = lhsType.getDimSize(numBatch + 1);
   int64_t pinned = getSplitK();
   // A tuned configuration's split_k, for the contraction's sizes: M and N of
-  // an accumulator in the user's layout, else the padded tiles; K padded to
-  // the K tile.
-  auto layout = dyn_cast<DataTiledLayoutAttr>(mma.getLayout());
+  // an accumulator in the user's layout, else the padded tiles (M: the
+  // bound of a dynamic M); K padded to the K tile.
   if (!pinned && layout && !ShapedType::isDynamic(kTiles)) {
     TileSizes tile = getTileSizes(layout);
     auto accType = cast<ShapedType>(mma.getAcc().getType());
     int64_t m = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch)
                                        : lhsType.getDimSize(numBatch) * tile.m;
+    if (ShapedType::isDynamic(m) && mBound)
+      m = mBound.getInt();
     int64_t n = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch + 1)
                                        : rhsType.getDimSize(numBatch) * tile.n;
     std::string error;

@@ -164,3 +164,78 @@ func.func @fp6_unaligned_rows(%a: tensor<20x96xf6E2M3FN>, %b: tensor<40x96xf6E3M
       outs(%c : tensor<20x40xf32>) -> tensor<20x40xf32>
   return %r : tensor<20x40xf32>
 }
+
+// Dynamic M (mx-specialize-dynamic-m): the same program for M = 1, 16, 40
+// and 100 runs the M <= 16, M <= 64 and generic versions.
+func.func @dynamic_m1(%a0: tensor<1x2048xf4E2M1FN>, %b: tensor<512x2048xf4E2M1FN>,
+    %sa0: tensor<1x64xf8E8M0FNU>, %sb: tensor<512x64xf8E8M0FNU>) -> tensor<?x512xbf16> {
+  %a = tensor.cast %a0 : tensor<1x2048xf4E2M1FN> to tensor<?x2048xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<1x64xf8E8M0FNU> to tensor<?x64xf8E8M0FNU>
+  %i0 = arith.constant 0 : index
+  %m = tensor.dim %a, %i0 : tensor<?x2048xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x2048xf4E2M1FN>, tensor<512x2048xf4E2M1FN>,
+                            tensor<?x64xf8E8M0FNU>, tensor<512x64xf8E8M0FNU>)
+      outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %t = arith.truncf %r : tensor<?x512xf32> to tensor<?x512xbf16>
+  return %t : tensor<?x512xbf16>
+}
+func.func @dynamic_m16(%a0: tensor<16x2048xf4E2M1FN>, %b: tensor<512x2048xf4E2M1FN>,
+    %sa0: tensor<16x64xf8E8M0FNU>, %sb: tensor<512x64xf8E8M0FNU>) -> tensor<?x512xbf16> {
+  %a = tensor.cast %a0 : tensor<16x2048xf4E2M1FN> to tensor<?x2048xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<16x64xf8E8M0FNU> to tensor<?x64xf8E8M0FNU>
+  %i0 = arith.constant 0 : index
+  %m = tensor.dim %a, %i0 : tensor<?x2048xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x2048xf4E2M1FN>, tensor<512x2048xf4E2M1FN>,
+                            tensor<?x64xf8E8M0FNU>, tensor<512x64xf8E8M0FNU>)
+      outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %t = arith.truncf %r : tensor<?x512xf32> to tensor<?x512xbf16>
+  return %t : tensor<?x512xbf16>
+}
+func.func @dynamic_m40(%a0: tensor<40x2048xf4E2M1FN>, %b: tensor<512x2048xf4E2M1FN>,
+    %sa0: tensor<40x64xf8E8M0FNU>, %sb: tensor<512x64xf8E8M0FNU>) -> tensor<?x512xbf16> {
+  %a = tensor.cast %a0 : tensor<40x2048xf4E2M1FN> to tensor<?x2048xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<40x64xf8E8M0FNU> to tensor<?x64xf8E8M0FNU>
+  %i0 = arith.constant 0 : index
+  %m = tensor.dim %a, %i0 : tensor<?x2048xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x2048xf4E2M1FN>, tensor<512x2048xf4E2M1FN>,
+                            tensor<?x64xf8E8M0FNU>, tensor<512x64xf8E8M0FNU>)
+      outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %t = arith.truncf %r : tensor<?x512xf32> to tensor<?x512xbf16>
+  return %t : tensor<?x512xbf16>
+}
+func.func @dynamic_m100(%a0: tensor<100x2048xf4E2M1FN>, %b: tensor<512x2048xf4E2M1FN>,
+    %sa0: tensor<100x64xf8E8M0FNU>, %sb: tensor<512x64xf8E8M0FNU>) -> tensor<?x512xbf16> {
+  %a = tensor.cast %a0 : tensor<100x2048xf4E2M1FN> to tensor<?x2048xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<100x64xf8E8M0FNU> to tensor<?x64xf8E8M0FNU>
+  %i0 = arith.constant 0 : index
+  %m = tensor.dim %a, %i0 : tensor<?x2048xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m) : tensor<?x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<?x2048xf4E2M1FN>, tensor<512x2048xf4E2M1FN>,
+                            tensor<?x64xf8E8M0FNU>, tensor<512x64xf8E8M0FNU>)
+      outs(%c : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %t = arith.truncf %r : tensor<?x512xf32> to tensor<?x512xbf16>
+  return %t : tensor<?x512xbf16>
+}

@@ -59,6 +59,10 @@ def MX_Dialect : Dialect {
     /// The discardable attribute of an `mx.tiled_scaled_mma` whose leading
     /// batch dimension is the parts of a split K loop (`mx-split-k`).
     static constexpr ::llvm::StringLiteral kSplitKAttrName = "mx.split_k";
+    /// The discardable attribute of an `mx.scaled_contraction` (and of the
+    /// `mx.tiled_scaled_mma` made of it) whose dynamic M is known to be at
+    /// most this bound (`mx-specialize-dynamic-m`).
+    static constexpr ::llvm::StringLiteral kMBoundAttrName = "mx.m_bound";
   }];
 }
 

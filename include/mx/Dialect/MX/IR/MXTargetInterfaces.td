@@ -73,6 +73,16 @@ def MX_LayoutResolverAttrInterface : AttrInterface<"LayoutResolverAttrInterface"
       /*methodBody=*/"", /*defaultImplementation=*/[{
         return 1;
       }]>,
+    InterfaceMethod<
+      "The upper bounds of the M buckets, increasing, for which a "
+      "contraction with a dynamic M gets a version of its own (see "
+      "`mx-specialize-dynamic-m`): the layout resolved for M equal to the "
+      "bound, chosen at run time by M. By default there are none (one "
+      "version for every M).",
+      "::llvm::SmallVector<int64_t>", "getDynamicMBuckets", (ins),
+      /*methodBody=*/"", /*defaultImplementation=*/[{
+        return {};
+      }]>,
   ];
 }
 

@@ -124,6 +124,57 @@ def MXSetEncodings : Pass<"mx-set-encodings"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def MXSpecializeDynamicM : Pass<"mx-specialize-dynamic-m"> {
+  let summary = "Version contractions with a dynamic M by M bucket";
+  let description = [{
+    A contraction whose M is only known at run time (a decode batch of 1 to
+    64 tokens, or a prefill of thousands) would get one layout for every M.
+    When its target names M buckets
+    (`LayoutResolverAttrInterface::getDynamicMBuckets`; gfx950: M <= 16 and
+    M <= 64), this pass makes one version of the contraction per bucket, each
+    with the layout the target resolves for M equal to the bucket's bound
+    (pinned as `mx.layout`, so the tuned table's entry for that bucket
+    applies) and the bound itself as `mx.m_bound` (which the target's split-K
+    choice uses), plus the original for larger M, selected at run time by
+    `scf.if` on M. The chain of elementwise consumers of the result (single
+    uses: a bias, an activation, a bf16 conversion) goes into every version,
+    so each version's GEMM can take it as its epilogue. Every other
+    dimension must be static; other contractions are left alone.
+
+    Example (gfx950):
+
+    ```mlir
+    %r = mx.scaled_contraction ... outs(%c : tensor<?x8192xf32>) -> tensor<?x8192xf32>
+    ```
+    becomes
+    ```mlir
+    %m = tensor.dim %c, %c0 : tensor<?x8192xf32>
+    %small = arith.cmpi ule, %m, %c16 : index
+    %r = scf.if %small -> (tensor<?x8192xf32>) {
+      %r16 = mx.scaled_contraction ... {mx.layout = #mx.data_tiled_layout<...>, mx.m_bound = 16 : i64}
+      scf.yield %r16 : tensor<?x8192xf32>
+    } else {
+      %mid = arith.cmpi ule, %m, %c64 : index
+      %r64 = scf.if %mid -> (tensor<?x8192xf32>) {
+        ... {mx.layout = ..., mx.m_bound = 64 : i64}
+      } else {
+        ... the original contraction
+      }
+      scf.yield %r64 : tensor<?x8192xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "The target (layout resolver) attribute for ops with no enclosing "
+           "mx.target, e.g. '#mx_gfx950.target'">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
   let summary = "Resolve encodings to a target's data-tiled layouts";
   let description = [{

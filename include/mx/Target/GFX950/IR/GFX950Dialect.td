@@ -67,7 +67,8 @@ def GFX950_Dialect : Dialect {
 def MXGFX950_TargetAttr
     : AttrDef<GFX950_Dialect, "Target",
               [DeclareAttrInterfaceMethods<MX_LayoutResolverAttrInterface,
-                                          ["checkEpilogueOp", "resolveSplitK"]>]> {
+                                          ["checkEpilogueOp", "resolveSplitK",
+                                           "getDynamicMBuckets"]>]> {
   let mnemonic = "target";
   let summary = "gfx950 as the target of data tiling, with its layout pins";
   let description = [{
