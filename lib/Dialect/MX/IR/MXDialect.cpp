@@ -89,12 +89,14 @@ LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
-LayoutResolverAttrInterface mlir::mx::getEnclosingTarget(Operation *op) {
+LayoutResolverAttrInterface
+mlir::mx::getEnclosingTarget(Operation *op,
+                             LayoutResolverAttrInterface fallback) {
   for (Operation *parent = op; parent; parent = parent->getParentOp())
     if (auto target = parent->getAttrOfType<LayoutResolverAttrInterface>(
             MXDialect::kTargetAttrName))
       return target;
-  return {};
+  return fallback;
 }
 
 FailureOr<LayoutResolverAttrInterface>

@@ -376,6 +376,18 @@ ScaledContractionDims ScaledContractionOp::getContractionDims() {
   return *dims;
 }
 
+SmallVector<Type> ScaledContractionOp::getElementTypes() {
+  return llvm::map_to_vector(getOperandTypes(), [](Type type) {
+    return cast<ShapedType>(type).getElementType();
+  });
+}
+
+bool ScaledContractionOp::hasEncodedOperands() {
+  return llvm::any_of(getOperandTypes(), [](Type type) {
+    return cast<RankedTensorType>(type).getEncoding() != nullptr;
+  });
+}
+
 SmallVector<int64_t> ScaledContractionOp::getStaticLoopRanges() {
   SmallVector<int64_t> ranges(getNumLoops(), ShapedType::kDynamic);
   SmallVector<AffineMap> maps = {getLhsMap(), getRhsMap(), getAccMap()};

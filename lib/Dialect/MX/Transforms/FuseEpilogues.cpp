@@ -134,9 +134,7 @@ struct FuseEpiloguesPass
                "lie in different tiles of the GEMM");
         continue;
       }
-      LayoutResolverAttrInterface target = getEnclosingTarget(op);
-      if (!target)
-        target = optionTarget;
+      LayoutResolverAttrInterface target = getEnclosingTarget(op, optionTarget);
       std::string reason = whyNotFusable(op, generic, target);
       if (!reason.empty()) {
         remark(reason);

@@ -43,14 +43,6 @@ struct MaterializeEncodingsPass
     return failure(failed(parsed));
   }
 
-  /// The resolver for `op`: the `mx.target` of its nearest enclosing op that
-  /// has one, else the `target` option.
-  LayoutResolverAttrInterface getResolver(Operation *op) {
-    if (LayoutResolverAttrInterface resolver = getEnclosingTarget(op))
-      return resolver;
-    return optionResolver;
-  }
-
   /// The layout an encoding resolves to.
   FailureOr<TiledLayoutAttrInterface> resolve(Operation *op,
                                               EncodingAttr encoding) {
@@ -66,7 +58,8 @@ struct MaterializeEncodingsPass
       return op->emitOpError()
              << "data tiling needs exactly one M and one N dimension, got "
              << dims->m.size() << " and " << dims->n.size();
-    LayoutResolverAttrInterface resolver = getResolver(op);
+    LayoutResolverAttrInterface resolver =
+        getEnclosingTarget(op, optionResolver);
     if (!resolver)
       return op->emitOpError()
              << "no target to resolve its encoding: give "

@@ -31,10 +31,7 @@ struct SetEncodingsPass
   void runOnOperation() override {
     SmallVector<ScaledContractionOp> ops;
     getOperation()->walk([&](ScaledContractionOp op) {
-      bool encoded = llvm::any_of(op->getOperandTypes(), [](Type type) {
-        return cast<RankedTensorType>(type).getEncoding() != nullptr;
-      });
-      if (!encoded)
+      if (!op.hasEncodedOperands())
         ops.push_back(op);
     });
     for (ScaledContractionOp op : ops)
@@ -55,12 +52,7 @@ struct SetEncodingsPass
              << layout;
 
     MLIRContext *ctx = op.getContext();
-    SmallVector<Type> elementTypes = {
-        op.getLhs().getType().getElementType(),
-        op.getRhs().getType().getElementType(),
-        op.getLhsScales().getType().getElementType(),
-        op.getRhsScales().getType().getElementType(),
-        op.getAcc().getType().getElementType()};
+    SmallVector<Type> elementTypes = op.getElementTypes();
     auto encodingFor = [&](OperandRole role) {
       return EncodingAttr::get(ctx, role, elementTypes, op.getIndexingMaps(),
                                sizes, layout);

@@ -47,10 +47,7 @@ struct SpecializeDynamicMPass
   void runOnOperation() override {
     SmallVector<ScaledContractionOp> ops;
     getOperation()->walk([&](ScaledContractionOp op) {
-      bool encoded = llvm::any_of(op->getOperandTypes(), [](Type type) {
-        return cast<RankedTensorType>(type).getEncoding() != nullptr;
-      });
-      if (!encoded && !op->hasAttr(kLayoutAttrName) &&
+      if (!op.hasEncodedOperands() && !op->hasAttr(kLayoutAttrName) &&
           !op->hasAttr(MXDialect::kMBoundAttrName))
         ops.push_back(op);
     });
@@ -60,9 +57,7 @@ struct SpecializeDynamicMPass
   }
 
   LogicalResult specialize(ScaledContractionOp op) {
-    LayoutResolverAttrInterface resolver = getEnclosingTarget(op);
-    if (!resolver)
-      resolver = optionTarget;
+    LayoutResolverAttrInterface resolver = getEnclosingTarget(op, optionTarget);
     if (!resolver)
       return success();
     SmallVector<int64_t> buckets = resolver.getDynamicMBuckets();
@@ -88,12 +83,7 @@ struct SpecializeDynamicMPass
       return success();
 
     // The layout of each bucket: the target's for M equal to its bound.
-    SmallVector<Type> elementTypes = {
-        op.getLhs().getType().getElementType(),
-        op.getRhs().getType().getElementType(),
-        op.getLhsScales().getType().getElementType(),
-        op.getRhsScales().getType().getElementType(),
-        op.getAcc().getType().getElementType()};
+    SmallVector<Type> elementTypes = op.getElementTypes();
     SmallVector<TiledLayoutAttrInterface> layouts;
     for (int64_t bound : buckets) {
       SmallVector<int64_t> bucketSizes(sizes);

@@ -117,9 +117,7 @@ struct SplitKPass : public mx::impl::MXSplitKBase<SplitKPass> {
   }
 
   LogicalResult split(TiledScaledMMAOp op) {
-    LayoutResolverAttrInterface resolver = getEnclosingTarget(op);
-    if (!resolver)
-      resolver = optionTarget;
+    LayoutResolverAttrInterface resolver = getEnclosingTarget(op, optionTarget);
     if (!resolver)
       return success();
     std::string why;

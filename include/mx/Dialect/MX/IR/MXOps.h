@@ -84,8 +84,10 @@ inferScaledContractionDims(Operation *op, ArrayRef<AffineMap> maps);
 namespace mlir::mx {
 
 /// The target (layout resolver) of `op`: the `mx.target` attribute of the
-/// nearest op enclosing `op` (`op` included) that has one; null if none.
-LayoutResolverAttrInterface getEnclosingTarget(Operation *op);
+/// nearest op enclosing `op` (`op` included) that has one; else `fallback`
+/// (e.g. a pass's `target` option; null by default).
+LayoutResolverAttrInterface
+getEnclosingTarget(Operation *op, LayoutResolverAttrInterface fallback = {});
 
 /// Parses `text`, the `target` option of the pass `passName`, as a target
 /// attribute (a LayoutResolverAttrInterface; null for an empty `text`);

@@ -251,6 +251,11 @@ def MX_ScaledContractionOp : MX_Op<"scaled_contraction", [
     /// Static size of each iteration dimension (ShapedType::kDynamic where
     /// unknown), taken from the operand shapes.
     SmallVector<int64_t> getStaticLoopRanges();
+    /// The element types of lhs, rhs, lhs_scales, rhs_scales and acc (in the
+    /// order of an #mx.encoding's `element_types`).
+    SmallVector<Type> getElementTypes();
+    /// Whether an operand carries an #mx.encoding (mx-set-encodings ran).
+    bool hasEncodedOperands();
   }];
 }
 
