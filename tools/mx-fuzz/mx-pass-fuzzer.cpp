@@ -45,6 +45,9 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
       "4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 2, subgroups_n = "
       "2, require_ukernel = true>}",
       "pass mx-materialize-encodings{target=#mx_test.resolver<16, 16, 64>}",
+      "pass mx-specialize-dynamic-m{target=#mx_gfx950.target}",
+      "pass mx-split-k{target=#mx_gfx950.target}",
+      "pass mx-split-k{target=#mx_gfx950.target<split_k = 4>}",
       "pass mx-lower-relayouts",
       "pass mx-pack-to-bytes",
       "pass mx-fuse-relayouts",
@@ -64,19 +67,28 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
       "subgroups-n=2",
       "gfx950 output=gpu subgroups-m=1 subgroups-n=4 "
       "relayout-workgroup-size=64",
+      "gfx950 output=gpu split-k=4",
+      "gfx950 output=gpu config-table=none split-k=1",
   };
   return actions;
 }
 
 /// The passes `//! pass` may name: mx's own.
 static bool isMXPass(llvm::StringRef name) {
-  static const llvm::StringSet<> passes = {
-      "mx-raise-scaled-matmul",    "mx-set-encodings",
-      "mx-materialize-encodings",  "mx-lower-relayouts",
-      "mx-pack-to-bytes",          "mx-fuse-relayouts",
-      "mx-memref-copy-to-linalg",  "mx-merge-gpu-launches",
-      "convert-mx-to-linalg",      "convert-linalg-to-gpu-dispatches",
-      "mx-gfx950-lower-tiled-mma", "mx-gfx950-specialize-ukernels"};
+  static const llvm::StringSet<> passes = {"mx-raise-scaled-matmul",
+                                           "mx-set-encodings",
+                                           "mx-materialize-encodings",
+                                           "mx-lower-relayouts",
+                                           "mx-split-k",
+                                           "mx-specialize-dynamic-m",
+                                           "mx-pack-to-bytes",
+                                           "mx-fuse-relayouts",
+                                           "mx-memref-copy-to-linalg",
+                                           "mx-merge-gpu-launches",
+                                           "convert-mx-to-linalg",
+                                           "convert-linalg-to-gpu-dispatches",
+                                           "mx-gfx950-lower-tiled-mma",
+                                           "mx-gfx950-specialize-ukernels"};
   return passes.contains(name);
 }
 
