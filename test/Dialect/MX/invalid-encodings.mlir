@@ -407,3 +407,31 @@ func.func @split_k_elsewhere() {
   %c = arith.constant {mx.split_k = 2 : i64} 0 : index
   return
 }
+
+// -----
+
+// Found by mx-pass-fuzzer: an epilogue block without a terminator.
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_no_terminator(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                        %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                        %c: tensor<64x40xbf16>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op the epilogue must yield one value of acc's element type 'bf16'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xbf16>) layout = #l zero_acc epilogue ins() maps [] {
+  ^bb0(%s: f32, %o: bf16):
+  } -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @tiled_epilogue_no_block(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                   %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                   %c: tensor<64x40xbf16>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op the epilogue must be one region of one block}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%c : tensor<64x40xbf16>) layout = #l zero_acc epilogue ins() maps [] {
+  } -> tensor<64x40xbf16>
+  return
+}

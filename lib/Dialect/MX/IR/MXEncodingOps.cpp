@@ -120,6 +120,9 @@ LogicalResult TiledScaledMMAOp::verifyEpilogue(int64_t numBatch,
       return emitOpError() << "epilogue input #" << index
                            << " must be a tensor iff acc is";
   }
+  if (getEpilogue().size() != 1 ||
+      !llvm::hasSingleElement(getEpilogue().front()))
+    return emitOpError() << "the epilogue must be one region of one block";
   Block &body = getEpilogueBlock();
   SmallVector<Type> expected = {Float32Type::get(getContext())};
   for (Value input : inputs)
@@ -135,7 +138,8 @@ LogicalResult TiledScaledMMAOp::verifyEpilogue(int64_t numBatch,
   if (!body.getArguments().back().use_empty())
     return emitOpError() << "the epilogue must not read acc's old value "
                             "(the accumulator starts at zero)";
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  // (A block without ops has no terminator to ask for.)
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues()[0].getType() != accType.getElementType())
     return emitOpError() << "the epilogue must yield one value of acc's "
