@@ -81,6 +81,8 @@ private:
 
   /// Returns the value of \p value (an operand of \p user).
   FailureOr<const HostTensor *> lookup(Operation *user, Value value);
+  /// Returns the values of all operands of \p op.
+  FailureOr<SmallVector<const HostTensor *>> lookupOperands(Operation *op);
   /// Returns the element kind of the tensor \p value.
   FailureOr<ElementKind> getKind(Operation *op, Value value);
 
@@ -104,6 +106,18 @@ FailureOr<const HostTensor *> Evaluator::lookup(Operation *user, Value value) {
            << "reference evaluator: an operand of '" << user->getName()
            << "' is not defined in the entry block";
   return &it->second;
+}
+
+FailureOr<SmallVector<const HostTensor *>>
+Evaluator::lookupOperands(Operation *op) {
+  SmallVector<const HostTensor *> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<const HostTensor *> value = lookup(op, operand);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  return operands;
 }
 
 FailureOr<ElementKind> Evaluator::getKind(Operation *op, Value value) {
@@ -399,13 +413,10 @@ static SmallVector<int64_t> enumerateOffsets(ArrayRef<unsigned> dims,
 }
 
 LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
-  SmallVector<const HostTensor *> operands;
-  for (Value operand : op->getOperands()) {
-    FailureOr<const HostTensor *> value = lookup(op, operand);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
   const HostTensor &lhs = *operands[0], &rhs = *operands[1],
                    &lhsScales = *operands[2], &rhsScales = *operands[3],
                    &offsets = *operands[4], &acc = *operands[5];
@@ -689,13 +700,10 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics())
     return op.emitError() << "reference evaluator: linalg.generic must be "
                              "on tensors";
-  SmallVector<const HostTensor *> operands;
-  for (Value operand : op->getOperands()) {
-    FailureOr<const HostTensor *> value = lookup(op, operand);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
   for (Value init : op.getDpsInits()) {
     Type type = getElementTypeOrSelf(init.getType());
     if (!type.isF32() && !type.isBF16() && !type.isF16())

@@ -495,18 +495,20 @@ MutableOperandRange GroupedScaledContractionOp::getDpsInitsMutable() {
 LogicalResult GroupedScaledContractionOp::verify() {
   ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
              acc = getAcc().getType(), offsets = getOffsets().getType();
-  if (lhs.getRank() != 2)
-    return emitOpError() << "lhs must have rank 2 ([T, K]), got rank "
-                         << lhs.getRank();
-  if (rhs.getRank() != 3)
-    return emitOpError() << "rhs must have rank 3 ([E, N, K]), got rank "
-                         << rhs.getRank();
-  if (acc.getRank() != 2)
-    return emitOpError() << "acc must have rank 2 ([T, N]), got rank "
-                         << acc.getRank();
-  if (offsets.getRank() != 1)
-    return emitOpError() << "offsets must have rank 1 ([E + 1]), got rank "
-                         << offsets.getRank();
+  struct RankRule {
+    StringRef name;
+    ShapedType type;
+    int64_t rank;
+    StringRef shape;
+  };
+  for (const RankRule &rule :
+       {RankRule{"lhs", lhs, 2, "[T, K]"}, RankRule{"rhs", rhs, 3, "[E, N, K]"},
+        RankRule{"acc", acc, 2, "[T, N]"},
+        RankRule{"offsets", offsets, 1, "[E + 1]"}})
+    if (rule.type.getRank() != rule.rank)
+      return emitOpError() << rule.name << " must have rank " << rule.rank
+                           << " (" << rule.shape << "), got rank "
+                           << rule.type.getRank();
   for (auto [name, type] :
        {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
     if (!isMXElementType(type.getElementType()))
