@@ -14,6 +14,7 @@
 // RUN: mx-run %s --entry=grouped_fp4_gaps %{exact} | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --entry=grouped_fp8 %{exact} | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --entry=grouped_fp8_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
+// RUN: mx-run %s --entry=grouped_dynamic_rows %{exact} | FileCheck %s --check-prefix=EXACT
 
 // EXACT: result #0 tensor<40x24xf32>: {{.*}}mismatches=0/960{{.*}}: bit-exact
 // EXACT: PASS
@@ -92,4 +93,21 @@ func.func @grouped_dynamic(%a: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2
       offsets(%offsets : tensor<6xi32>)
       outs(%acc : tensor<40x24xf32>) -> tensor<40x24xf32>
   return %r : tensor<40x24xf32>
+}
+
+// T dynamic (the row count of a MoE batch is known at run time only).
+func.func @grouped_dynamic_rows(%a0: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2M1FN>,
+                                %sa0: tensor<40x4xf8E8M0FNU>, %sb: tensor<5x24x4xf8E8M0FNU>,
+                                %acc0: tensor<40x24xf32>) -> tensor<40x24xf32> {
+  %a = tensor.cast %a0 : tensor<40x128xf4E2M1FN> to tensor<?x128xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<40x4xf8E8M0FNU> to tensor<?x4xf8E8M0FNU>
+  %acc = tensor.cast %acc0 : tensor<40x24xf32> to tensor<?x24xf32>
+  %offsets = arith.constant dense<[0, 9, 9, 21, 38, 40]> : tensor<6xi32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<?x128xf4E2M1FN>, tensor<5x24x128xf4E2M1FN>,
+                            tensor<?x4xf8E8M0FNU>, tensor<5x24x4xf8E8M0FNU>)
+      offsets(%offsets : tensor<6xi32>)
+      outs(%acc : tensor<?x24xf32>) -> tensor<?x24xf32>
+  %r0 = tensor.cast %r : tensor<?x24xf32> to tensor<40x24xf32>
+  return %r0 : tensor<40x24xf32>
 }
