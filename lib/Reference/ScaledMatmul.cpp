@@ -7,6 +7,7 @@
 
 #include "mx/Reference/Reference.h"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
 
@@ -54,6 +55,29 @@ std::vector<float> mx::ref::scaledMatmul(const uint8_t *a, const uint8_t *sa,
         total += static_cast<double>(acc[m * N + n]);
       result[m * N + n] = static_cast<float>(total);
     }
+  }
+  return result;
+}
+
+std::optional<std::vector<float>>
+mx::ref::groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                             const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                             const int64_t *offsets, int64_t E, int64_t T,
+                             int64_t N, int64_t K, const float *acc) {
+  for (int64_t e = 0; e <= E; ++e)
+    if (offsets[e] < (e == 0 ? 0 : offsets[e - 1]) || offsets[e] > T)
+      return std::nullopt;
+  int64_t numBlocks = K / 32;
+  std::vector<float> result(acc, acc + T * N);
+  for (int64_t e = 0; e < E; ++e) {
+    int64_t first = offsets[e], rows = offsets[e + 1] - offsets[e];
+    if (rows == 0)
+      continue;
+    std::vector<float> group =
+        scaledMatmul(a + first * K, sa + first * numBlocks, fa, b + e * N * K,
+                     sb + e * N * numBlocks, fb, rows, N, K,
+                     /*bTransposed=*/true, acc + first * N);
+    std::copy(group.begin(), group.end(), result.begin() + first * N);
   }
   return result;
 }

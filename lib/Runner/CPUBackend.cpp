@@ -19,6 +19,7 @@
 
 #include "mx/Runner/ExecutionBackend.h"
 
+#include "mx/Conversion/MXToLinalg/MXToLinalg.h"
 #include "mx/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -95,6 +96,22 @@ static double mxExtendHFDF2(_Float16 value) {
   return decodeElement(ElementKind::F16, llvm::bit_cast<uint16_t>(value));
 }
 #endif
+
+/// How often the running program called kInvalidOffsetsReporter (the host
+/// lowering of mx.grouped_scaled_contraction does on inconsistent offsets).
+static thread_local int64_t invalidOffsetsReports = 0;
+static void mxReportInvalidOffsets() { ++invalidOffsetsReports; }
+
+/// Defines the runtime error reporters in \p engine.
+static void registerRuntimeReporters(ExecutionEngine &engine) {
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kInvalidOffsetsReporter)] =
+        llvm::orc::ExecutorSymbolDef::fromPtr(&mxReportInvalidOffsets,
+                                              llvm::JITSymbolFlags::Exported);
+    return symbols;
+  });
+}
 
 /// Defines the runtime fallbacks the process lacks in \p engine.
 static void registerRuntimeFallbacks(ExecutionEngine &engine) {
@@ -315,6 +332,7 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
     return func.emitError() << "cannot JIT-compile @" << name << ": "
                             << llvm::toString(engine.takeError());
   registerRuntimeFallbacks(**engine);
+  registerRuntimeReporters(**engine);
   (*engine)->initialize();
 
   // Pack the arguments: one pointer per descriptor scalar, then a pointer to
@@ -342,6 +360,7 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   if (resultWords > 0)
     packed.push_back(resultStorage.data());
 
+  invalidOffsetsReports = 0;
   if (llvm::Error error = (*engine)->invokePacked(name, packed))
     return func.emitError() << "cannot call @" << name << ": "
                             << llvm::toString(std::move(error));
@@ -373,6 +392,12 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
         !buffers.contains(allocated) && freed.insert(allocated).second)
       std::free(allocated);
   }
+  if (invalidOffsetsReports > 0)
+    return func.emitError()
+           << "@" << name
+           << ": inconsistent expert offsets in mx.grouped_scaled_contraction "
+              "(they must be non-decreasing within [0, T]); the groups were "
+              "not computed";
   if (failed(status))
     return failure();
   return results;

@@ -65,6 +65,9 @@ private:
   LogicalResult evaluate(QuantizeOp op);
   LogicalResult evaluate(DequantizeOp op);
   LogicalResult evaluate(ScaledContractionOp op);
+  /// ref::groupedScaledMatmul of the row-major operands; inconsistent
+  /// offsets are an error.
+  LogicalResult evaluate(GroupedScaledContractionOp op);
   LogicalResult evaluate(linalg::FillOp op);
   /// arith.truncf / arith.extf on tensors: every element converted exactly
   /// or rounded to nearest-even.
@@ -78,6 +81,8 @@ private:
 
   /// Returns the value of \p value (an operand of \p user).
   FailureOr<const HostTensor *> lookup(Operation *user, Value value);
+  /// Returns the values of all operands of \p op.
+  FailureOr<SmallVector<const HostTensor *>> lookupOperands(Operation *op);
   /// Returns the element kind of the tensor \p value.
   FailureOr<ElementKind> getKind(Operation *op, Value value);
 
@@ -101,6 +106,18 @@ FailureOr<const HostTensor *> Evaluator::lookup(Operation *user, Value value) {
            << "reference evaluator: an operand of '" << user->getName()
            << "' is not defined in the entry block";
   return &it->second;
+}
+
+FailureOr<SmallVector<const HostTensor *>>
+Evaluator::lookupOperands(Operation *op) {
+  SmallVector<const HostTensor *> operands;
+  for (Value operand : op->getOperands()) {
+    FailureOr<const HostTensor *> value = lookup(op, operand);
+    if (failed(value))
+      return failure();
+    operands.push_back(*value);
+  }
+  return operands;
 }
 
 FailureOr<ElementKind> Evaluator::getKind(Operation *op, Value value) {
@@ -395,6 +412,51 @@ static SmallVector<int64_t> enumerateOffsets(ArrayRef<unsigned> dims,
   return offsets;
 }
 
+LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
+  const HostTensor &lhs = *operands[0], &rhs = *operands[1],
+                   &lhsScales = *operands[2], &rhsScales = *operands[3],
+                   &offsets = *operands[4], &acc = *operands[5];
+  std::optional<ref::ElemFormat> lhsFormat = getRefFormat(lhs.getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat = getRefFormat(rhs.getElementKind());
+  ElementKind offsetKind = offsets.getElementKind();
+  if (!lhsFormat || !rhsFormat || acc.getElementKind() != ElementKind::F32 ||
+      (offsetKind != ElementKind::I32 && offsetKind != ElementKind::I64))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t T = lhs.type.shape[0], K = lhs.type.shape[1];
+  int64_t E = rhs.type.shape[0], N = rhs.type.shape[1];
+  if (K % kBlockSize != 0 || rhs.type.shape[2] != K ||
+      acc.type.shape != ArrayRef<int64_t>{T, N} ||
+      offsets.getNumElements() != E + 1 ||
+      lhsScales.type.shape != ArrayRef<int64_t>{T, K / kBlockSize} ||
+      rhsScales.type.shape != ArrayRef<int64_t>{E, N, K / kBlockSize})
+    return op.emitError() << "reference evaluator: inconsistent shapes";
+  std::vector<int64_t> bounds(E + 1);
+  for (int64_t e = 0; e <= E; ++e)
+    bounds[e] = offsetKind == ElementKind::I32
+                    ? int64_t(int32_t(offsets.getBits(e)))
+                    : int64_t(offsets.getBits(e));
+  std::optional<std::vector<float>> out = ref::groupedScaledMatmul(
+      lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
+      rhsScales.data.data(), *rhsFormat, bounds.data(), E, T, N, K,
+      reinterpret_cast<const float *>(acc.data.data()));
+  if (!out) {
+    std::string list;
+    llvm::raw_string_ostream os(list);
+    llvm::interleaveComma(bounds, os);
+    return op.emitError() << "inconsistent expert offsets [" << list
+                          << "]: they must be non-decreasing within [0, " << T
+                          << "]";
+  }
+  HostTensor result = acc;
+  std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
 LogicalResult Evaluator::evaluate(ScaledContractionOp op) {
   FailureOr<const HostTensor *> lhs = lookup(op, op.getLhs());
   FailureOr<const HostTensor *> rhs = lookup(op, op.getRhs());
@@ -638,13 +700,10 @@ LogicalResult Evaluator::evaluate(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics())
     return op.emitError() << "reference evaluator: linalg.generic must be "
                              "on tensors";
-  SmallVector<const HostTensor *> operands;
-  for (Value operand : op->getOperands()) {
-    FailureOr<const HostTensor *> value = lookup(op, operand);
-    if (failed(value))
-      return failure();
-    operands.push_back(*value);
-  }
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
   for (Value init : op.getDpsInits()) {
     Type type = getElementTypeOrSelf(init.getType());
     if (!type.isF32() && !type.isBF16() && !type.isF16())
@@ -804,7 +863,8 @@ LogicalResult Evaluator::evaluateElementwise(Operation *op) {
 LogicalResult Evaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
-            ScaledContractionOp, linalg::FillOp, linalg::GenericOp>(
+            ScaledContractionOp, GroupedScaledContractionOp, linalg::FillOp,
+            linalg::GenericOp>(
           [&](auto concrete) { return evaluate(concrete); })
       .Case<arith::TruncFOp, arith::ExtFOp>(
           [&](Operation *cast) -> LogicalResult {

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 using namespace mx::ref;
@@ -317,3 +318,48 @@ TEST(ScaledMatmulAbsSum, SumsMagnitudes) {
 }
 
 } // namespace
+
+/// T = 4 rows of K = 32 with one nonzero element each (row t: 1, 1.5, 2, 3),
+/// E = 3 experts of N = 1 whose weight is 1, 2 or 3 at k = 0, unit scales.
+struct GroupedExample {
+  static constexpr int64_t T = 4, E = 3, N = 1, K = 32;
+  std::vector<uint8_t> a = std::vector<uint8_t>(T * K, 0);
+  std::vector<uint8_t> b = std::vector<uint8_t>(E * N * K, 0);
+  std::vector<uint8_t> sa = std::vector<uint8_t>(T, 127);
+  std::vector<uint8_t> sb = std::vector<uint8_t>(E * N, 127);
+  std::vector<float> acc = {10, 20, 30, 40};
+
+  GroupedExample() {
+    a[0 * K] = 0x2; // 1.0
+    a[1 * K] = 0x3; // 1.5
+    a[2 * K] = 0x4; // 2.0
+    a[3 * K] = 0x5; // 3.0
+    b[0 * K] = 0x2; // 1.0
+    b[1 * K] = 0x4; // 2.0
+    b[2 * K] = 0x5; // 3.0
+  }
+  std::optional<std::vector<float>> run(std::vector<int64_t> offsets) {
+    return groupedScaledMatmul(a.data(), sa.data(), ElemFormat::E2M1, b.data(),
+                               sb.data(), ElemFormat::E2M1, offsets.data(), E,
+                               T, N, K, acc.data());
+  }
+};
+
+TEST(GroupedScaledMatmul, EmptyFirstAndLastExperts) {
+  // Rows 1 and 2 are expert 1's (x 2); rows 0 and 3 belong to no expert.
+  EXPECT_EQ(GroupedExample().run({1, 1, 3, 3}),
+            (std::vector<float>{10, 23, 34, 40}));
+}
+
+TEST(GroupedScaledMatmul, EmptyMiddleExpert) {
+  // Row 0 is expert 0's (x 1), rows 1..3 expert 2's (x 3).
+  EXPECT_EQ(GroupedExample().run({0, 1, 1, 4}),
+            (std::vector<float>{11, 24.5, 36, 49}));
+}
+
+TEST(GroupedScaledMatmul, InconsistentOffsets) {
+  GroupedExample ex;
+  EXPECT_EQ(ex.run({0, 2, 1, 4}), std::nullopt);  // Decreasing.
+  EXPECT_EQ(ex.run({0, 1, 1, 5}), std::nullopt);  // Past T.
+  EXPECT_EQ(ex.run({-1, 1, 1, 4}), std::nullopt); // Negative.
+}

@@ -31,6 +31,11 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
       arithmetic, in f64 so that `x * 2^-s` is exact.
     * `mx.scaled_contraction` accumulates exact products times both scales
       in f64 and rounds once to f32 at the end (plus `acc`).
+    * `mx.grouped_scaled_contraction` checks its offsets, then loops over
+      the experts, each an `mx.scaled_contraction` of the expert's rows
+      (dynamic slices of `lhs` and `acc`) with its weights; inconsistent
+      offsets call `mx_report_invalid_offsets` (defined by the runner)
+      and leave `acc` unchanged instead of reading out of bounds.
 
     Example:
 
@@ -45,8 +50,9 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -187,6 +187,19 @@ std::vector<float> scaledMatmul(const uint8_t *a, const uint8_t *sa,
                                 int64_t N, int64_t K, bool bTransposed,
                                 const float *acc);
 
+/// The grouped (mixture-of-experts) scaled matmul: A is T x K (codes) with
+/// T x K/32 scales, B holds E row-major N x K matrices (E x N x K codes,
+/// E x N x K/32 scales), acc and the result are T x N. Rows offsets[e] to
+/// offsets[e + 1] - 1 are row r of scaledMatmul of those rows of A with
+/// matrix e of B (bTransposed, same arithmetic); every other row is acc.
+/// Returns std::nullopt, reading no row, unless the E + 1 offsets are
+/// non-decreasing within [0, T].
+std::optional<std::vector<float>>
+groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                    const int64_t *offsets, int64_t E, int64_t T, int64_t N,
+                    int64_t K, const float *acc);
+
 /// The arithmetic of one matrix instruction of scaledMatmulPerInstruction.
 enum class InstructionArithmetic {
   /// The instruction's exact dot product plus the accumulator, rounded once

@@ -18,8 +18,10 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -305,6 +307,143 @@ struct ScaledContractionLowering
   }
 };
 
+/// mx.grouped_scaled_contraction -> a check of the offsets, then an scf.for
+/// over the experts, each an mx.scaled_contraction of its rows of lhs and
+/// acc (dynamic slices) with its weights (rank-reducing slices of rhs),
+/// lowered by the pattern above. Inconsistent offsets skip the loop, so no
+/// slice is ever out of bounds, and call `mx_report_invalid_offsets` (see
+/// getInvalidOffsetsCallee), which the runner defines.
+struct GroupedScaledContractionLowering
+    : public OpRewritePattern<GroupedScaledContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedScaledContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module)
+      return rewriter.notifyMatchFailure(op, "needs an enclosing module");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value lhs = op.getLhs(), rhs = op.getRhs(), acc = op.getAcc();
+    Value offsets = op.getOffsets();
+    auto index = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, value);
+    };
+    Value zero = index(0), one = index(1);
+    Value rows = tensor::DimOp::create(rewriter, loc, lhs, 0);
+    Value numExperts = tensor::DimOp::create(rewriter, loc, rhs, 0);
+    auto offsetAt = [&](OpBuilder &b, Value i) -> Value {
+      Value value = tensor::ExtractOp::create(b, loc, offsets, i);
+      if (!value.getType().isIndex())
+        value = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+      return value;
+    };
+
+    // valid = and over e of 0 <= offsets[e] <= offsets[e + 1] <= T.
+    Value first = offsetAt(rewriter, zero);
+    Value validInit = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sge, first, zero);
+    auto check = scf::ForOp::create(
+        rewriter, loc, zero, numExperts, one, ValueRange{validInit},
+        [&](OpBuilder &b, Location loc, Value e, ValueRange args) {
+          Value next = arith::AddIOp::create(b, loc, e, one);
+          Value lo = offsetAt(b, e), hi = offsetAt(b, next);
+          Value ordered =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lo, hi);
+          Value inRange = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::sle, hi, rows);
+          Value ok = arith::AndIOp::create(
+              b, loc, args[0], arith::AndIOp::create(b, loc, ordered, inRange));
+          scf::YieldOp::create(b, loc, ok);
+        });
+    Value lastInRange = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::sle, first, rows);
+    Value valid =
+        arith::AndIOp::create(rewriter, loc, check.getResult(0), lastInRange);
+
+    func::FuncOp callee = getInvalidOffsetsCallee(rewriter, module);
+    auto ifOp = scf::IfOp::create(
+        rewriter, loc, valid,
+        [&](OpBuilder &b, Location loc) {
+          auto loop = scf::ForOp::create(
+              b, loc, zero, numExperts, one, ValueRange{acc},
+              [&](OpBuilder &b, Location loc, Value e, ValueRange args) {
+                Value lo = offsetAt(b, e);
+                Value hi = offsetAt(b, arith::AddIOp::create(b, loc, e, one));
+                Value count = arith::SubIOp::create(b, loc, hi, lo);
+                auto rowSlice = [&](Value source) -> Value {
+                  auto type = cast<RankedTensorType>(source.getType());
+                  SmallVector<OpFoldResult> offs = {lo, b.getIndexAttr(0)};
+                  SmallVector<OpFoldResult> sizes = {
+                      count, tensor::getMixedSize(b, loc, source, 1)};
+                  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+                  auto sliceType = RankedTensorType::get(
+                      {ShapedType::kDynamic, type.getDimSize(1)},
+                      type.getElementType());
+                  return tensor::ExtractSliceOp::create(
+                      b, loc, sliceType, source, offs, sizes, strides);
+                };
+                auto expertSlice = [&](Value source) -> Value {
+                  auto type = cast<RankedTensorType>(source.getType());
+                  SmallVector<OpFoldResult> offs = {e, b.getIndexAttr(0),
+                                                    b.getIndexAttr(0)};
+                  SmallVector<OpFoldResult> sizes = {
+                      b.getIndexAttr(1),
+                      tensor::getMixedSize(b, loc, source, 1),
+                      tensor::getMixedSize(b, loc, source, 2)};
+                  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+                  auto sliceType = RankedTensorType::get(
+                      type.getShape().drop_front(), type.getElementType());
+                  return tensor::ExtractSliceOp::create(
+                      b, loc, sliceType, source, offs, sizes, strides);
+                };
+                Value groupAcc = rowSlice(args[0]);
+                AffineExpr m = getAffineDimExpr(0, ctx),
+                           n = getAffineDimExpr(1, ctx),
+                           k = getAffineDimExpr(2, ctx);
+                ArrayAttr maps = b.getAffineMapArrayAttr(
+                    {AffineMap::get(3, 0, {m, k}, ctx),
+                     AffineMap::get(3, 0, {n, k}, ctx),
+                     AffineMap::get(3, 0, {m, n}, ctx)});
+                Value sum = ScaledContractionOp::create(
+                    b, loc, groupAcc.getType(), rowSlice(lhs), expertSlice(rhs),
+                    rowSlice(op.getLhsScales()), expertSlice(op.getRhsScales()),
+                    groupAcc, maps);
+                SmallVector<OpFoldResult> offs = {lo, b.getIndexAttr(0)};
+                SmallVector<OpFoldResult> sizes =
+                    tensor::getMixedSizes(b, loc, sum);
+                SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+                Value updated = tensor::InsertSliceOp::create(
+                    b, loc, sum, args[0], offs, sizes, strides);
+                scf::YieldOp::create(b, loc, updated);
+              });
+          scf::YieldOp::create(b, loc, loop.getResult(0));
+        },
+        [&](OpBuilder &b, Location loc) {
+          func::CallOp::create(b, loc, callee, ValueRange{});
+          scf::YieldOp::create(b, loc, acc);
+        });
+    rewriter.replaceOp(op, ifOp.getResult(0));
+    return success();
+  }
+
+  /// The declaration of `mx_report_invalid_offsets`, `() -> ()`, in
+  /// \p module (added when missing).
+  static func::FuncOp getInvalidOffsetsCallee(PatternRewriter &rewriter,
+                                              ModuleOp module) {
+    StringRef name = kInvalidOffsetsReporter;
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto callee = func::FuncOp::create(
+        rewriter, module.getLoc(), name,
+        rewriter.getFunctionType(TypeRange{}, TypeRange{}));
+    callee.setPrivate();
+    return callee;
+  }
+};
+
 /// mx.tiled_scaled_mma -> the same computation on plain tensors: every
 /// operand is unswizzled and unpacked to its canonical [batch.., X, Y] form
 /// (of the padded size), contracted with mx.scaled_contraction, and the
@@ -493,5 +632,6 @@ struct ConvertMXToLinalgPass
 
 void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<DequantizeLowering, QuantizeLowering, ScaledContractionLowering,
-               TiledScaledMMALowering>(patterns.getContext());
+               GroupedScaledContractionLowering, TiledScaledMMALowering>(
+      patterns.getContext());
 }

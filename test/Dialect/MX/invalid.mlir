@@ -436,3 +436,122 @@ func.func @contraction_scales_rank(%a: tensor<16x64xf4E2M1FN>, %b: tensor<16x64x
       outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return
 }
+
+// -----
+
+func.func @grouped_rank(%a: tensor<64x256xf4E2M1FN>, %b: tensor<128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<128x8xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op rhs must have rank 3 ([E, N, K]), got rank 2}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_lhs_type(%a: tensor<64x256xbf16>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op lhs must have an MX element type (f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN or f8E5M2), got 'bf16'}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xbf16>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_scale_type(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xi8>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op rhs_scales must have element type f8E8M0FNU, got 'i8'}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xi8>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_acc_type(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xbf16>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op acc must have element type f32, got 'bf16'}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xbf16>) -> tensor<64x128xbf16>
+  return
+}
+
+// -----
+
+func.func @grouped_offset_type(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<5xf32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op offsets must have element type i32, i64 or index, got 'f32'}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xf32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_offset_count(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<4xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op offsets must have E + 1 = 5 elements for 4 experts, got 4}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<4xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_rows(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<32x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op lhs has 64 rows but acc has 32}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<32x128xf32>) -> tensor<32x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_k(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x128xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x4xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op reduction size 256 of lhs differs from 128 of rhs}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x128xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x4xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_n(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x64xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op rhs has N = 128 but acc has 64 columns}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_k_block(%a: tensor<64x48xf4E2M1FN>, %b: tensor<4x128x48xf4E2M1FN>, %sa: tensor<64x1xf8E8M0FNU>, %sb: tensor<4x128x1xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op lhs size 48 along axis 1 is not a multiple of the block size 32}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x48xf4E2M1FN>, tensor<4x128x48xf4E2M1FN>, tensor<64x1xf8E8M0FNU>, tensor<4x128x1xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_scale_shape(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x4xf8E8M0FNU>, %offsets: tensor<5xi32>, %acc: tensor<64x128xf32>) {
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op rhs_scales shape [4, 128, 4] does not match rhs shape [4, 128, 256]: expected [4, 128, 8] (axis 2 divided by 32)}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x4xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_decreasing(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %acc: tensor<64x128xf32>) {
+  %offsets = arith.constant dense<[0, 16, 8, 32, 64]> : tensor<5xi32>
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op offsets must be non-decreasing within [0, T]: offset #2 is 8 after 16 with T = 64}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_past_end(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4E2M1FN>, %sa: tensor<64x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>, %acc: tensor<64x128xf32>) {
+  %offsets = arith.constant dense<[0, 16, 32, 64, 65]> : tensor<5xi32>
+  // expected-error @+1 {{'mx.grouped_scaled_contraction' op offsets must be non-decreasing within [0, T]: offset #4 is 65 after 64 with T = 64}}
+  %r = mx.grouped_scaled_contraction ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return
+}

@@ -170,3 +170,20 @@ func.func @quantize_into_extent_overflow(%x: tensor<4x64xbf16>,
       -> tensor<4611686018427387904x64xf4E2M1FN>
   return %e : tensor<4611686018427387904x64xf4E2M1FN>
 }
+
+// CHECK-LABEL: func.func @grouped_scaled_contraction
+//  CHECK-SAME:   (%[[A:.+]]: tensor<?x256xf4E2M1FN>, %[[B:.+]]: tensor<4x128x256xf8E4M3FN>, %[[SA:.+]]: tensor<?x8xf8E8M0FNU>, %[[SB:.+]]: tensor<4x128x8xf8E8M0FNU>, %[[OFF:.+]]: tensor<5xi32>, %[[ACC:.+]]: tensor<?x128xf32>)
+//       CHECK:   %[[R:.+]] = mx.grouped_scaled_contraction ins(%[[A]], %[[B]], %[[SA]], %[[SB]] : tensor<?x256xf4E2M1FN>, tensor<4x128x256xf8E4M3FN>, tensor<?x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+//  CHECK-SAME:     offsets(%[[OFF]] : tensor<5xi32>) outs(%[[ACC]] : tensor<?x128xf32>) -> tensor<?x128xf32>
+//       CHECK:   return %[[R]]
+func.func @grouped_scaled_contraction(
+    %a: tensor<?x256xf4E2M1FN>, %b: tensor<4x128x256xf8E4M3FN>,
+    %sa: tensor<?x8xf8E8M0FNU>, %sb: tensor<4x128x8xf8E8M0FNU>,
+    %offsets: tensor<5xi32>, %acc: tensor<?x128xf32>) -> tensor<?x128xf32> {
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<?x256xf4E2M1FN>, tensor<4x128x256xf8E4M3FN>,
+                            tensor<?x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<5xi32>)
+      outs(%acc : tensor<?x128xf32>) -> tensor<?x128xf32>
+  return %r : tensor<?x128xf32>
+}

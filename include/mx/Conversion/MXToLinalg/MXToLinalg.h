@@ -18,8 +18,14 @@ namespace mx {
 #define GEN_PASS_DECL_CONVERTMXTOLINALG
 #include "mx/Conversion/Passes.h.inc"
 
+/// The function, `() -> ()`, that the host lowering of
+/// mx.grouped_scaled_contraction calls (instead of computing) when the expert
+/// offsets are inconsistent; a runner defines it and reports the error.
+inline constexpr char kInvalidOffsetsReporter[] = "mx_report_invalid_offsets";
+
 /// Adds the patterns that lower mx.quantize, mx.dequantize and
-/// mx.scaled_contraction to linalg.generic with exact MX arithmetic.
+/// mx.scaled_contraction to linalg.generic with exact MX arithmetic, and
+/// mx.grouped_scaled_contraction to a loop of mx.scaled_contraction.
 void populateMXToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mx

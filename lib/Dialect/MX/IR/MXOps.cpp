@@ -9,6 +9,7 @@
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -491,6 +492,101 @@ LogicalResult ScaledContractionOp::verify() {
     if (failed(verifyBlockScales(*this, types[i], kOperandNames[i], scalesType,
                                  scalesName, kPos)))
       return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GroupedScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+MutableOperandRange GroupedScaledContractionOp::getDpsInitsMutable() {
+  return getAccMutable();
+}
+
+LogicalResult GroupedScaledContractionOp::verify() {
+  ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
+             acc = getAcc().getType(), offsets = getOffsets().getType();
+  struct RankRule {
+    StringRef name;
+    ShapedType type;
+    int64_t rank;
+    StringRef shape;
+  };
+  for (const RankRule &rule :
+       {RankRule{"lhs", lhs, 2, "[T, K]"}, RankRule{"rhs", rhs, 3, "[E, N, K]"},
+        RankRule{"acc", acc, 2, "[T, N]"},
+        RankRule{"offsets", offsets, 1, "[E + 1]"}})
+    if (rule.type.getRank() != rule.rank)
+      return emitOpError() << rule.name << " must have rank " << rule.rank
+                           << " (" << rule.shape << "), got rank "
+                           << rule.type.getRank();
+  for (auto [name, type] :
+       {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
+    if (!isMXElementType(type.getElementType()))
+      return emitOpError() << name << " must have an MX element type ("
+                           << kMXElementTypeList << "), got "
+                           << type.getElementType();
+  for (auto [name, value] : {std::make_pair("lhs_scales", getLhsScales()),
+                             std::make_pair("rhs_scales", getRhsScales())})
+    if (!isa<Float8E8M0FNUType>(value.getType().getElementType()))
+      return emitOpError() << name << " must have element type f8E8M0FNU, got "
+                           << value.getType().getElementType();
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "acc must have element type f32, got "
+                         << acc.getElementType();
+  Type offsetType = offsets.getElementType();
+  if (!offsetType.isIndex() && !offsetType.isSignlessInteger(32) &&
+      !offsetType.isSignlessInteger(64))
+    return emitOpError() << "offsets must have element type i32, i64 or "
+                            "index, got "
+                         << offsetType;
+  if (getResult().getType() != getAcc().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " must match the acc type " << getAcc().getType();
+
+  // One size per dimension: T (lhs, acc), K (lhs, rhs), N (rhs, acc), E + 1.
+  auto mismatch = [](int64_t a, int64_t b) {
+    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
+  };
+  if (mismatch(lhs.getDimSize(0), acc.getDimSize(0)))
+    return emitOpError() << "lhs has " << lhs.getDimSize(0)
+                         << " rows but acc has " << acc.getDimSize(0);
+  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
+    return emitOpError() << "reduction size " << lhs.getDimSize(1)
+                         << " of lhs differs from " << rhs.getDimSize(2)
+                         << " of rhs";
+  if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
+    return emitOpError() << "rhs has N = " << rhs.getDimSize(1)
+                         << " but acc has " << acc.getDimSize(1) << " columns";
+  int64_t numExperts = rhs.getDimSize(0);
+  if (ShapedType::isStatic(numExperts) &&
+      mismatch(numExperts + 1, offsets.getDimSize(0)))
+    return emitOpError() << "offsets must have E + 1 = " << numExperts + 1
+                         << " elements for " << numExperts << " experts, got "
+                         << offsets.getDimSize(0);
+  if (failed(verifyBlockScales(*this, lhs, "lhs", getLhsScales().getType(),
+                               "lhs_scales", 1)) ||
+      failed(verifyBlockScales(*this, rhs, "rhs", getRhsScales().getType(),
+                               "rhs_scales", 2)))
+    return failure();
+
+  // Constant offsets are checked here; others at run time.
+  DenseIntElementsAttr values;
+  if (matchPattern(getOffsets(), m_Constant(&values))) {
+    int64_t rows = lhs.getDimSize(0);
+    int64_t previous = 0;
+    for (auto [e, value] : llvm::enumerate(values.getValues<APInt>())) {
+      int64_t offset = value.getSExtValue();
+      if (offset < previous || (ShapedType::isStatic(rows) && offset > rows))
+        return emitOpError()
+               << "offsets must be non-decreasing within [0, T]: offset #" << e
+               << " is " << offset << " after " << previous
+               << (ShapedType::isStatic(rows)
+                       ? (" with T = " + Twine(rows)).str()
+                       : std::string());
+      previous = offset;
+    }
   }
   return success();
 }

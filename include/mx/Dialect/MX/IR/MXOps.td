@@ -260,6 +260,70 @@ def MX_ScaledContractionOp : MX_Op<"scaled_contraction", [
 }
 
 //===----------------------------------------------------------------------===//
+// GroupedScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+def MX_GroupedScaledContractionOp : MX_Op<"grouped_scaled_contraction", [
+    NoMemoryEffect,
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
+  let summary = "MX contraction of row groups with per-group weights (MoE)";
+  let description = [{
+    The grouped GEMM of a mixture-of-experts layer: `lhs` (`[T, K]`) holds
+    the activation rows grouped by expert, `rhs` (`[E, N, K]`) the weights of
+    the `E` experts, each with its own scales, and `offsets` (`[E + 1]`,
+    `i32`, `i64` or `index`) the row ranges: rows `offsets[e]` to
+    `offsets[e + 1] - 1` of `lhs` and `acc` belong to expert `e`. For every
+    row `t` of a group `e`:
+
+    ```
+    result[t, n] = acc[t, n] + sum_k decode(lhs[t, k]) * 2^(lhs_scales[t, k/32] - 127)
+                                   * decode(rhs[e, n, k]) * 2^(rhs_scales[e, n, k/32] - 127)
+    ```
+
+    in f32, with the arithmetic of `mx.scaled_contraction`. Rows that belong
+    to no group (before `offsets[0]` or from `offsets[E]` on) are `acc`
+    unchanged. Groups may be empty (`offsets[e] == offsets[e + 1]`).
+
+    The offsets are run-time values. They must be non-decreasing and lie in
+    `[0, T]`; an executable lowering checks this before it reads any row and
+    reports inconsistent offsets as a run-time error instead of computing
+    (the CPU path makes `mx-run` fail with a message). Where they are
+    constants the verifier checks them.
+
+    vLLM/AITER's sorted-token-ids form (`sorted_token_ids` padded per expert
+    to a block size, one expert id per block) is this op after a row gather:
+    gathering `lhs` rows by `sorted_token_ids` (padding ids give zero rows)
+    yields rows grouped by expert, and the block boundaries are the offsets.
+
+    Data operands have an MX element type (`lhs` and `rhs` may differ),
+    scales `f8E8M0FNU`, the accumulator `f32`; `K` must be a multiple of 32.
+    The op is destination-style: `acc` is the init and the result has its
+    type.
+
+    Example (4 experts, 64 rows):
+
+    ```mlir
+    %r = mx.grouped_scaled_contraction
+        ins(%a, %b, %sa, %sb : tensor<64x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>,
+                              tensor<64x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+        offsets(%offsets : tensor<5xi32>)
+        outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+      AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
+      AnyRankedTensor:$offsets, AnyRankedTensor:$acc);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
+      type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
+    `offsets` `(` $offsets `:` type($offsets) `)`
+    `outs` `(` $acc `:` type($acc) `)` attr-dict `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Encoding ops
 //===----------------------------------------------------------------------===//
 

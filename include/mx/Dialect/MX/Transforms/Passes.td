@@ -102,6 +102,9 @@ def MXSetEncodings : Pass<"mx-set-encodings"> {
     `#mx.data_tiled_layout<...>`) is copied into the encodings, so tests and
     tuners can force a layout per op.
 
+    An `mx.grouped_scaled_contraction` is an error: it has no data-tiled
+    form yet (it runs on the host CPU path).
+
     Example:
 
     ```mlir
