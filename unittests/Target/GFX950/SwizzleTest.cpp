@@ -221,7 +221,8 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   EXPECT_EQ(small.getIntrinsicsK(), 1);
   // Overrides win.
   auto pinned = gfx950::TargetAttr::get(&ctx, k32, /*intrinsicsM=*/3, 0, 0, 0,
-                                        /*subgroupsN=*/2, /*splitK=*/0, /*configTable=*/"",
+                                        /*subgroupsN=*/2, /*splitK=*/0,
+                                        /*configTable=*/"",
                                         /*requireUKernel=*/false);
   DataTiledLayoutAttr forced =
       gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, 256, pinned);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -94,16 +95,9 @@ linalg::GenericOp getGenericConsumer(Value result) {
 }
 
 struct FuseEpiloguesPass
-    : public mx::impl::MXFuseEpiloguesBase<FuseEpiloguesPass> {
-  using Base::Base;
-
-  /// Parses the `target` option once.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<LayoutResolverAttrInterface> parsed =
-        parseTargetOption(ctx, target, getArgument());
-    optionTarget = succeeded(parsed) ? *parsed : nullptr;
-    return failure(failed(parsed));
-  }
+    : public TargetOptionPass<
+          mx::impl::MXFuseEpiloguesBase<FuseEpiloguesPass>> {
+  using TargetOptionPass::TargetOptionPass;
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
@@ -134,7 +128,7 @@ struct FuseEpiloguesPass
                "lie in different tiles of the GEMM");
         continue;
       }
-      LayoutResolverAttrInterface target = getEnclosingTarget(op, optionTarget);
+      LayoutResolverAttrInterface target = getTarget(op);
       std::string reason = whyNotFusable(op, generic, target);
       if (!reason.empty()) {
         remark(reason);
@@ -186,8 +180,5 @@ struct FuseEpiloguesPass
     generic.erase();
     op.erase();
   }
-
-  /// The target given by the `target` option, if any.
-  LayoutResolverAttrInterface optionTarget;
 };
 } // namespace

@@ -13,6 +13,7 @@
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Dialect/MX/Transforms/Relayout.h"
+#include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -32,16 +33,9 @@ using namespace mlir::mx;
 
 namespace {
 struct MaterializeEncodingsPass
-    : public mx::impl::MXMaterializeEncodingsBase<MaterializeEncodingsPass> {
-  using Base::Base;
-
-  /// Parses the `target` option once.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<LayoutResolverAttrInterface> parsed =
-        parseTargetOption(ctx, target, getArgument());
-    optionResolver = succeeded(parsed) ? *parsed : nullptr;
-    return failure(failed(parsed));
-  }
+    : public TargetOptionPass<
+          mx::impl::MXMaterializeEncodingsBase<MaterializeEncodingsPass>> {
+  using TargetOptionPass::TargetOptionPass;
 
   /// The layout an encoding resolves to.
   FailureOr<TiledLayoutAttrInterface> resolve(Operation *op,
@@ -58,8 +52,7 @@ struct MaterializeEncodingsPass
       return op->emitOpError()
              << "data tiling needs exactly one M and one N dimension, got "
              << dims->m.size() << " and " << dims->n.size();
-    LayoutResolverAttrInterface resolver =
-        getEnclosingTarget(op, optionResolver);
+    LayoutResolverAttrInterface resolver = getTarget(op);
     if (!resolver)
       return op->emitOpError()
              << "no target to resolve its encoding: give "
@@ -180,7 +173,5 @@ struct MaterializeEncodingsPass
 
   /// Accumulators and results kept in the user's layout.
   llvm::SmallPtrSet<Value, 4> userLayout;
-  /// The resolver given by the `target` option, if any.
-  LayoutResolverAttrInterface optionResolver;
 };
 } // namespace

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -33,16 +34,9 @@ static constexpr StringLiteral kLayoutAttrName = "mx.layout";
 
 namespace {
 struct SpecializeDynamicMPass
-    : public mx::impl::MXSpecializeDynamicMBase<SpecializeDynamicMPass> {
-  using Base::Base;
-
-  /// Parses the `target` option once.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<LayoutResolverAttrInterface> parsed =
-        parseTargetOption(ctx, target, getArgument());
-    optionTarget = succeeded(parsed) ? *parsed : nullptr;
-    return failure(failed(parsed));
-  }
+    : public TargetOptionPass<
+          mx::impl::MXSpecializeDynamicMBase<SpecializeDynamicMPass>> {
+  using TargetOptionPass::TargetOptionPass;
 
   void runOnOperation() override {
     SmallVector<ScaledContractionOp> ops;
@@ -57,7 +51,7 @@ struct SpecializeDynamicMPass
   }
 
   LogicalResult specialize(ScaledContractionOp op) {
-    LayoutResolverAttrInterface resolver = getEnclosingTarget(op, optionTarget);
+    LayoutResolverAttrInterface resolver = getTarget(op);
     if (!resolver)
       return success();
     SmallVector<int64_t> buckets = resolver.getDynamicMBuckets();
@@ -170,8 +164,5 @@ struct SpecializeDynamicMPass
       link->erase();
     return success();
   }
-
-  /// The target given by the `target` option, if any.
-  LayoutResolverAttrInterface optionTarget;
 };
 } // namespace

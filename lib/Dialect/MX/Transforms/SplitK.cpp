@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -93,16 +94,9 @@ Value addInOrder(OpBuilder &b, Location loc, ValueRange inputs, Value init) {
   return generic.getResult(0);
 }
 
-struct SplitKPass : public mx::impl::MXSplitKBase<SplitKPass> {
-  using Base::Base;
-
-  /// Parses the `target` option once.
-  LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<LayoutResolverAttrInterface> parsed =
-        parseTargetOption(ctx, target, getArgument());
-    optionTarget = succeeded(parsed) ? *parsed : nullptr;
-    return failure(failed(parsed));
-  }
+struct SplitKPass
+    : public TargetOptionPass<mx::impl::MXSplitKBase<SplitKPass>> {
+  using TargetOptionPass::TargetOptionPass;
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
@@ -117,7 +111,7 @@ struct SplitKPass : public mx::impl::MXSplitKBase<SplitKPass> {
   }
 
   LogicalResult split(TiledScaledMMAOp op) {
-    LayoutResolverAttrInterface resolver = getEnclosingTarget(op, optionTarget);
+    LayoutResolverAttrInterface resolver = getTarget(op);
     if (!resolver)
       return success();
     std::string why;
@@ -179,8 +173,5 @@ struct SplitKPass : public mx::impl::MXSplitKBase<SplitKPass> {
     op.erase();
     return success();
   }
-
-  /// The target given by the `target` option, if any.
-  LayoutResolverAttrInterface optionTarget;
 };
 } // namespace
