@@ -287,19 +287,17 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               int64_t padding =
                   limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
               // Small M: the workgroups that find a CU (up to all of
-              // them), the K loop split in as many parts as chooseSplitK
-              // may make.
+              // them), with the parts chooseSplitK will split K into.
               int64_t fill = 0;
               if (smallM && !ShapedType::isDynamic(n)) {
-                int64_t kTiles =
-                    ShapedType::isDynamic(k) ? 1 : llvm::divideCeil(k, tile.k);
-                int64_t parts = 1;
-                for (int64_t d = 2; d <= std::min(kMaxSplitK, kTiles / 2); ++d)
-                  if (kTiles % d == 0)
-                    parts = d;
+                int64_t tiles =
+                    llvm::divideCeil(m, tile.m) * llvm::divideCeil(n, tile.n);
+                int64_t kTiles = ShapedType::isDynamic(k)
+                                     ? ShapedType::kDynamic
+                                     : llvm::divideCeil(k, tile.k);
                 fill = std::min<int64_t>(
-                    kNumCUs, llvm::divideCeil(m, tile.m) *
-                                 llvm::divideCeil(n, tile.n) * parts);
+                    kNumCUs, tiles * chooseSplitK(tiles, kTiles,
+                                                  /*pinned=*/0, llvm::nulls()));
               }
               auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
                                          -cost.accRegisters,

@@ -20,9 +20,6 @@ namespace mlir::mx {
 using namespace mlir;
 using namespace mlir::mx;
 
-/// Name of the per-op layout override on mx.scaled_contraction.
-static constexpr StringLiteral kLayoutAttrName = "mx.layout";
-
 namespace {
 struct SetEncodingsPass
     : public mx::impl::MXSetEncodingsBase<SetEncodingsPass> {
@@ -55,10 +52,10 @@ struct SetEncodingsPass
     SmallVector<int64_t> sizes = op.getStaticLoopRanges();
     if (onlyStatic && llvm::any_of(sizes, ShapedType::isDynamic))
       return success();
-    Attribute layout = op->getAttr(kLayoutAttrName);
+    Attribute layout = op->getAttr(MXDialect::kLayoutAttrName);
     if (layout && !isa<TiledLayoutAttrInterface>(layout))
       return op.emitOpError()
-             << "'" << kLayoutAttrName
+             << "'" << MXDialect::kLayoutAttrName
              << "' must be a data-tiled layout (TiledLayoutAttrInterface), "
                 "got "
              << layout;
@@ -104,7 +101,7 @@ struct SetEncodingsPass
     auto unset =
         UnsetEncodingOp::create(b, loc, plainResultType, result, dynamicDims);
     result.replaceAllUsesExcept(unset.getResult(), unset);
-    op->removeAttr(kLayoutAttrName);
+    op->removeAttr(MXDialect::kLayoutAttrName);
     return success();
   }
 };

@@ -29,9 +29,6 @@ namespace mlir::mx {
 using namespace mlir;
 using namespace mlir::mx;
 
-/// The attribute that pins a contraction's layout (mx-set-encodings).
-static constexpr StringLiteral kLayoutAttrName = "mx.layout";
-
 namespace {
 struct SpecializeDynamicMPass
     : public TargetOptionPass<
@@ -41,7 +38,8 @@ struct SpecializeDynamicMPass
   void runOnOperation() override {
     SmallVector<ScaledContractionOp> ops;
     getOperation()->walk([&](ScaledContractionOp op) {
-      if (!op.hasEncodedOperands() && !op->hasAttr(kLayoutAttrName) &&
+      if (!op.hasEncodedOperands() &&
+          !op->hasAttr(MXDialect::kLayoutAttrName) &&
           !op->hasAttr(MXDialect::kMBoundAttrName))
         ops.push_back(op);
     });
@@ -144,7 +142,7 @@ struct SpecializeDynamicMPass
           [&](OpBuilder &thenBuilder, Location thenLoc) {
             auto [version, last] = cloneChain(thenBuilder);
             Operation *versionOp = version.getDefiningOp();
-            versionOp->setAttr(kLayoutAttrName, layouts[i]);
+            versionOp->setAttr(MXDialect::kLayoutAttrName, layouts[i]);
             versionOp->setAttr(MXDialect::kMBoundAttrName,
                                thenBuilder.getI64IntegerAttr(buckets[i]));
             scf::YieldOp::create(thenBuilder, thenLoc, last);

@@ -56,6 +56,10 @@ def MX_Dialect : Dialect {
 
     /// The discardable attribute that carries a layout resolver (a target).
     static constexpr ::llvm::StringLiteral kTargetAttrName = "mx.target";
+    /// The discardable attribute that pins the data-tiled layout of an
+    /// `mx.scaled_contraction` (copied into its encodings by
+    /// `mx-set-encodings`).
+    static constexpr ::llvm::StringLiteral kLayoutAttrName = "mx.layout";
     /// The discardable attribute of an `mx.tiled_scaled_mma` whose leading
     /// batch dimension is the parts of a split K loop (`mx-split-k`).
     static constexpr ::llvm::StringLiteral kSplitKAttrName = "mx.split_k";
