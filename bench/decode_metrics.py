@@ -92,25 +92,27 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     parts = blocks[2]
     wgs = blocks[0] * blocks[1] * blocks[2]
     waves = threads[0] // 64
-    # Tiled operands [S?, Mo|No, Ko, tile...]: with a split the leading
-    # dimension is the parts.
+    # The layout, from the pipeline's own materialization (as
+    # ukernel_static_metrics.py reads it): the workgroup tile.
+    materialized, _ = usm.run(
+        [mx_opt, "-", "--pass-pipeline=builtin.module(mx-set-encodings,%s)"
+         % usm.materialize_pass(mx_opt, options)], ir)
+    layout = usm.parse_layout(materialized)
+    sm, sn = layout["subgroups_m"], layout["subgroups_n"]
+    im, inn, ik = (layout["intrinsics_m"], layout["intrinsics_n"],
+                   layout["intrinsics_k"])
+    tile_m = sm * im * layout["shape"][0]
+    tile_n = sn * inn * layout["shape"][1]
+    tile_k = ik * layout["shape"][2]
+    # Tiled operands [S?, Mo|No, Ko, tile...] (with a split the leading
+    # dimension is the parts): the bytes of one K step of each tile.
     lead = 1 if parts > 1 else 0
     shapes = [usm.memref_shape(t) for t in types[1:5]]
-    (a_dims, _), (b_dims, _) = shapes[0], shapes[1]
-    m_tiles, n_tiles = a_dims[lead], b_dims[lead]
-    k_tiles = a_dims[lead + 1] * parts
-    tile_m = -(-m // m_tiles) if m_tiles else m
-    # Tile sizes: the padded extents over the tile counts (exact: the pack
-    # pads to whole tiles).
+    m_tiles, n_tiles = shapes[0][0][lead], shapes[1][0][lead]
     tile_bytes = [math.prod(d[lead + 2:]) * size for d, size in shapes]
     stats = stats_all.get(kernel)
     if stats is None:
         raise usm.Failure("no report for %s" % kernel)
-    tile_n = n_tiles and -(-n // n_tiles)
-    # Round the tile up to the intrinsic's 16 (padding rows/columns).
-    tile_m = 16 * -(-tile_m // 16)
-    tile_n = 16 * -(-tile_n // 16)
-    tile_k = k // k_tiles if k % k_tiles == 0 else -(-k // k_tiles)
 
     row = dict(kernel=kernel, parts=parts, wgs=wgs, waves=waves,
                tile="%dx%dx%d w%d" % (tile_m, tile_n, tile_k, waves),
@@ -121,10 +123,10 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
 
     machine = usm.calibrated_machine()
     asm = mx_perf_model.assemblies_from_ir(isa_ir).get(kernel)
-    body = None
-    if asm is not None:
-        instrs, labels = mx_perf_model.parse_isa(asm)
-        body = mx_perf_model.main_loop(instrs, labels)
+    if asm is None:
+        raise usm.Failure("no assembly for %s" % kernel)
+    instrs, labels = mx_perf_model.parse_isa(asm)
+    body = mx_perf_model.main_loop(instrs, labels)
     out_bytes = {"f32": 4, "bf16": 2, "f16": 2}[result]
     weights = weight_bytes(n, k, rhs)
     unique = weights + m * k * BITS[lhs] // 8 + m * k // 32 + \
@@ -137,9 +139,9 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     wgs_cu = max(1, int(stats["waves_per_simd"]) * 4 // waves)
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
-    mfmas_per_step = loop.mfmas * waves  # per workgroup and iteration
-    row["bpm"] = sum(tile_bytes) / max(1, mfmas_per_step) * \
-        (loop.flops * waves // (2 * tile_m * tile_n) // tile_k or 1)
+    # Bytes of A, B and both scales per MFMA of the workgroup and K step
+    # (ukernel_static_metrics.py's "B/MFMA wg").
+    row["bpm"] = sum(tile_bytes) / (sm * sn * im * inn * ik)
     row["lds"] = loop.lds_demand
     gemm = mx_perf_model.predict_gemm(
         loop, m_tiles * tile_m, n_tiles * tile_n * parts, k // parts, tile_m,

@@ -31,9 +31,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import decode_metrics as dm  # noqa: E402
 import ukernel_static_metrics as usm  # noqa: E402
 
-BASE_K = {4: 2, 6: 1, 8: 1}  # intrinsics_k of a 128-byte K step (16x16x128)
-
-
 def bucket(m):
     for lo, hi in ((1, 16), (17, 32), (33, 64)):
         if lo <= m <= hi:
@@ -43,14 +40,13 @@ def bucket(m):
 
 def candidates(m, n, k, lhs, rhs):
     """Pins to try: 16x16x128 tiles no taller than M (rounded up to 16)
-    and no wider than N, K steps of 1, 2 and 4 times the 128-byte step, K
-    split in up to 16 parts."""
-    base = BASE_K[max(dm.BITS[lhs], dm.BITS[rhs])]
+    and no wider than N, K steps of 1 to 8 intrinsics (the pipeline rejects
+    those whose LDS staging does not fit), K split in up to 16 parts."""
     rows = 16 * -(-m // 16)
     out = []
     for sm, im, sn, inn, ik, parts in itertools.product(
             (1, 2, 4), (1, 2, 4), (1, 2, 4), (1, 2, 4, 8),
-            (base, 2 * base, 4 * base), (1, 2, 4, 8, 16)):
+            (1, 2, 4, 8), (1, 2, 4, 8, 16)):
         if sm * im * 16 > rows or sm * sn > 4 or sn * inn * 16 > n:
             continue
         if k % (ik * 128 * parts):
