@@ -15,8 +15,7 @@ namespace mlir::mx {
 /// A pass (`PassBase`, its generated base class) with a `target` option:
 /// the option is parsed once, in `initialize`, and `getTarget` finds an op's
 /// target, the `mx.target` of its nearest enclosing op, else the option's.
-template <typename PassBase>
-class TargetOptionPass : public PassBase {
+template <typename PassBase> class TargetOptionPass : public PassBase {
 public:
   using PassBase::PassBase;
 
