@@ -12,6 +12,8 @@
 
 #include "mx/Transforms/Passes.h"
 
+#include "mx/Dialect/MX/IR/MXOps.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -58,6 +60,8 @@ static Value getRelayoutSource(Operation *op) {
         return insert.getSource();
       })
       .Case<tensor::CastOp>([](auto cast) { return cast.getSource(); })
+      .Case<mx::GatherRowTilesOp>(
+          [](auto gather) { return gather.getSource(); })
       .Case<linalg::CopyOp>([](auto copy) { return copy.getInputs()[0]; })
       .Default([](Operation *) { return Value(); });
 }
@@ -211,6 +215,16 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     }
     return in;
   }
+  if (auto gather = dyn_cast<mx::GatherRowTilesOp>(op)) {
+    // The row the result row copies, or zero bits where it copies none.
+    Value rows = value(sourceSizes[gather][0]);
+    auto [row, inBounds] = mx::GatherRowTilesOp::buildSourceRow(
+        b, loc, gather.getTileGroups(), gather.getTileRows(), rows, idx[0]);
+    guards.push_back(
+        {inBounds, cast<TypedAttr>(b.getZeroAttr(
+                       gather.getSource().getType().getElementType()))});
+    return {row, idx[1]};
+  }
   // tensor.cast, linalg.copy: same indices.
   return SmallVector<Value>(idx);
 }
@@ -243,6 +257,8 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
       sourceSizes[op] = tensor::getMixedSizes(b, loc, collapse.getSrc());
     if (auto pad = dyn_cast<tensor::PadOp>(op))
       sourceSizes[op] = tensor::getMixedSizes(b, loc, pad.getSource());
+    if (auto gather = dyn_cast<mx::GatherRowTilesOp>(op))
+      sourceSizes[op] = tensor::getMixedSizes(b, loc, gather.getSource());
   }
   Value init = tensor::EmptyOp::create(b, loc, resultType, dynamicSizes);
   int64_t rank = resultType.getRank();
@@ -296,7 +312,8 @@ struct FuseRelayoutsPass
         Operation *producer = source.getDefiningOp();
         op = getRelayoutSource(producer) ? producer : nullptr;
       }
-      if (chain.size() < 2)
+      // (A gather alone is no view: it becomes a generic too.)
+      if (chain.size() < 2 && !isa<mx::GatherRowTilesOp>(chain.front()))
         continue;
       (void)ChainFusion(chain, source).run(builder);
     }

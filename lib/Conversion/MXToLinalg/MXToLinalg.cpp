@@ -60,6 +60,53 @@ static AffineMap getBlockedMap(MLIRContext *ctx, unsigned rank, int64_t axis) {
   return AffineMap::get(rank, 0, exprs, ctx);
 }
 
+/// mx.gather_row_tiles -> a linalg.generic that reads each result row's
+/// source row (GatherRowTilesOp::buildSourceRow), or yields zero bits.
+struct GatherRowTilesLowering : public OpRewritePattern<GatherRowTilesOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherRowTilesOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResult().getType();
+    SmallVector<Value> dynamicSizes;
+    if (type.isDynamicDim(0)) {
+      Value tiles = tensor::DimOp::create(rewriter, loc, op.getTileGroups(), 0);
+      Value tileRows =
+          arith::ConstantIndexOp::create(rewriter, loc, op.getTileRows());
+      dynamicSizes.push_back(
+          arith::MulIOp::create(rewriter, loc, tiles, tileRows));
+    }
+    if (type.isDynamicDim(1))
+      dynamicSizes.push_back(
+          tensor::DimOp::create(rewriter, loc, op.getSource(), 1));
+    Value init = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
+    Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
+    AffineMap identity = rewriter.getMultiDimIdentityMap(2);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{identity}, iterators,
+        [&](OpBuilder &b, Location loc, ValueRange) {
+          Value row = linalg::IndexOp::create(b, loc, 0);
+          Value col = linalg::IndexOp::create(b, loc, 1);
+          auto [source, inBounds] = GatherRowTilesOp::buildSourceRow(
+              b, loc, op.getTileGroups(), op.getTileRows(), sourceRows, row);
+          Value value = tensor::ExtractOp::create(b, loc, op.getSource(),
+                                                  ValueRange{source, col});
+          Value zero = arith::ConstantOp::create(
+              b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
+          linalg::YieldOp::create(
+              b, loc,
+              arith::SelectOp::create(b, loc, inBounds, value, zero)
+                  .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// mx.dequantize -> one elementwise linalg.generic.
 struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -602,6 +649,12 @@ struct ConvertMXToLinalgPass
     // mx.scaled_contraction, which needs the MX element types; the bytes of
     // mx-pack-to-bytes (i8 operands) only a target's ukernel lowering reads.
     WalkResult packed = getOperation()->walk([](TiledScaledMMAOp op) {
+      if (op.isGrouped()) {
+        op.emitOpError() << "with tile_groups (a grouped GEMM) has no host "
+                            "lowering: run mx.grouped_scaled_contraction "
+                            "itself on the CPU path (mx-cpu-pipeline)";
+        return WalkResult::interrupt();
+      }
       for (auto [name, operand] :
            {std::make_pair("lhs", op.getLhs()),
             std::make_pair("rhs", op.getRhs()),
@@ -631,7 +684,7 @@ struct ConvertMXToLinalgPass
 } // namespace
 
 void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<DequantizeLowering, QuantizeLowering, ScaledContractionLowering,
-               GroupedScaledContractionLowering, TiledScaledMMALowering>(
-      patterns.getContext());
+  patterns.add<DequantizeLowering, GatherRowTilesLowering, QuantizeLowering,
+               ScaledContractionLowering, GroupedScaledContractionLowering,
+               TiledScaledMMALowering>(patterns.getContext());
 }

@@ -97,9 +97,12 @@ private:
   /// nIndex) of batch `batch` in `acc`: whole vectors in the swizzled tile,
   /// or runs of consecutive columns (getAccessRuns) in the user's layout,
   /// masked at the edges.
+  /// With `groupRows` (a grouped GEMM: the tile's first row in `acc` and its
+  /// row count), the tile's rows are those rows instead of tile `mIndex`'s.
   AccumulatorStore getAccumulatorStore(Value acc, ValueRange batch,
                                        Value mIndex, Value nIndex,
-                                       bool userLayout);
+                                       bool userLayout,
+                                       std::pair<Value, Value> groupRows = {});
   /// The accesses of the accumulators in the user's layout `type`: runs of
   /// consecutive columns of a row in each lane's vectors, of at most
   /// kMaxAccessBytes of f32 and of `type`'s element type, where the
@@ -176,7 +179,8 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
 
 AccumulatorStore
 TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
-                                      Value nIndex, bool userLayout) {
+                                      Value nIndex, bool userLayout,
+                                      std::pair<Value, Value> groupRows) {
   int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
   auto vectorType = VectorType::get({accPerLane}, b.getF32Type());
   if (!userLayout) {
@@ -234,9 +238,16 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   // past 4 GiB). Rows are relative to the tile from here on; a row past M
   // is past the view's rows.
   TileSizes tile = getTileSizes(layout);
-  Value rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
-  Value tileRows = arith::MinUIOp::create(
-      b, loc, index(tile.m), arith::SubIOp::create(b, loc, rows, rowBase));
+  Value rowBase, tileRows;
+  if (groupRows.first) {
+    // A grouped GEMM's tile: the rows its table entry names (within acc).
+    rowBase = groupRows.first;
+    tileRows = groupRows.second;
+  } else {
+    rowBase = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
+    tileRows = arith::MinUIOp::create(
+        b, loc, index(tile.m), arith::SubIOp::create(b, loc, rows, rowBase));
+  }
   {
     auto matrixType = cast<MemRefType>(matrix.getType());
     SmallVector<OpFoldResult> offsets = {rowBase, b.getIndexAttr(0)};
@@ -556,6 +567,14 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
                                OperandRole::result};
   unsigned numBatch = op.getNumBatchDims();
   bool userLayoutAcc = op.hasUserLayoutAcc();
+  bool grouped = op.isGrouped();
+  // With tile_groups, rhs and rhs_scales lead with the group dimension.
+  auto groupDims = [&](OperandRole role) -> unsigned {
+    return grouped &&
+                   (role == OperandRole::rhs || role == OperandRole::rhs_scales)
+               ? 1
+               : 0;
+  };
   for (auto [value, role] : llvm::zip_equal(operands, roles)) {
     auto type = cast<MemRefType>(value.getType());
     // An accumulator in the user's layout is read and written value by
@@ -577,7 +596,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     int64_t expected = 1, actual = 1;
     for (int64_t size : getUKernelTileShape(layout, role))
       expected *= size;
-    for (int64_t size : type.getShape().drop_front(numBatch + 2))
+    for (int64_t size :
+         type.getShape().drop_front(numBatch + 2 + groupDims(role)))
       actual *= size;
     if (expected != actual)
       return op.emitOpError()
@@ -614,7 +634,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   Value batch = one;
   for (unsigned d = 0; d < numBatch; ++d)
     batch = arith::MulIOp::create(b, loc, batch, dim(acc, d));
-  Value mo = dim(lhs, numBatch), no = dim(op.getRhs(), numBatch);
+  Value mo = dim(lhs, numBatch),
+        no = dim(op.getRhs(), numBatch + groupDims(OperandRole::rhs));
   int64_t subgroupsN = layout.getSubgroupsN();
   int64_t threads = kWaveSize * layout.getSubgroupsM() * subgroupsN;
   auto ldsType = MemRefType::get(
@@ -650,6 +671,34 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     indices.push_back(tileIndex);
     return indices;
   };
+  // A grouped GEMM: the workgroup's M tile names its group (whose rhs tiles
+  // it reads) and its rows of acc; a tile without rows does nothing (a
+  // workgroup-uniform branch around the rest).
+  SmallVector<Value> rhsOuter = outer(nIndex);
+  std::pair<Value, Value> groupRows;
+  if (grouped) {
+    Value table = op.getTileGroups();
+    auto tableType = cast<MemRefType>(table.getType());
+    table = memref::MemorySpaceCastOp::create(
+        b, loc,
+        MemRefType::get(tableType.getShape(), tableType.getElementType(),
+                        tableType.getLayout(),
+                        b.getI64IntegerAttr(kGlobalAddressSpace)),
+        table);
+    auto field = [&](int64_t f) -> Value {
+      Value v =
+          memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});
+      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+    };
+    Value group = field(0);
+    groupRows = {field(1), field(2)};
+    rhsOuter = {group, nIndex};
+    Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          groupRows.second, index(0));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange(), hasRows,
+                                  /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
   Value wave =
       arith::DivUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
   Value lane =
@@ -667,8 +716,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       b.getF32Type(), MemRefLayoutAttrInterface(),
       b.getI64IntegerAttr(kPrivateAddressSpace));
   Value accs = memref::AllocaOp::create(b, loc, accsType);
-  AccumulatorStore store =
-      getAccumulatorStore(acc, batchIndices, mIndex, nIndex, userLayoutAcc);
+  AccumulatorStore store = getAccumulatorStore(
+      acc, batchIndices, mIndex, nIndex, userLayoutAcc, groupRows);
   int64_t intrinsicsM = layout.getIntrinsicsM();
   int64_t intrinsicsN = layout.getIntrinsicsN();
   if (!op.getZeroAcc())
@@ -683,9 +732,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
 
   SmallVector<Value> args = {
       tileView(lhs, OperandRole::lhs, outer(mIndex), true),
-      tileView(op.getRhs(), OperandRole::rhs, outer(nIndex), true),
+      tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
       tileView(op.getLhsScales(), OperandRole::lhs_scales, outer(mIndex), true),
-      tileView(op.getRhsScales(), OperandRole::rhs_scales, outer(nIndex), true),
+      tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
       accs,
       launch.getWorkgroupAttributions().front()};
   if (ukernelType->getNumInputs() != args.size() + 7)

@@ -119,3 +119,37 @@ func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
       zero_acc -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
+
+// A grouped GEMM's tiled form: rhs and rhs_scales lead with the groups
+// (experts), tile_groups names each M tile's group and rows, acc is in the
+// user's layout with any number of rows.
+// CHECK-LABEL: func.func @tiled_grouped
+//  CHECK-SAME:     %[[TILES:[a-z0-9]+]]: tensor<8x3xi32>
+//       CHECK:   mx.tiled_scaled_mma ins({{.*}} : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+//  CHECK-SAME:     tile_groups(%[[TILES]] : tensor<8x3xi32>)
+//  CHECK-SAME:     outs(%{{.+}} : tensor<40x48xf32>)
+func.func @tiled_grouped(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                         %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                         %tiles: tensor<8x3xi32>, %c: tensor<40x48xf32>) -> tensor<40x48xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>)
+      outs(%c : tensor<40x48xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<40x48xf32>
+  return %r : tensor<40x48xf32>
+}
+
+// CHECK-LABEL: func.func @gather_row_tiles
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 32 : tensor<?x2xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x2xf8E8M0FNU>
+func.func @gather_row_tiles(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>,
+                            %s: tensor<?x2xf8E8M0FNU>, %u: tensor<?x3xi32>)
+    -> (tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>) {
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16
+      : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+  %q = mx.gather_row_tiles %s[%u] tile_rows = 32
+      : tensor<?x2xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x2xf8E8M0FNU>
+  return %p, %q : tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>
+}

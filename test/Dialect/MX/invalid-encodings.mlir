@@ -435,3 +435,142 @@ func.func @tiled_epilogue_no_block(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<
   } -> tensor<64x40xbf16>
   return
 }
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_acc(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                             %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                             %t: tensor<8x3xi32>, %c: tensor<8x3x4x16x4xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op with tile_groups, acc must be in the user's layout ([T, N]), got 'tensor<8x3x4x16x4xf32>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>)
+      outs(%c : tensor<8x3x4x16x4xf32>) layout = #l -> tensor<8x3x4x16x4xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_no_group_dim(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                      %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                      %t: tensor<8x3xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op rhs has rank 5, expected at least 6 (the group dim, 2 outer tile dims and the 3-d swizzled tile of the layout)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_batch(%a: tensor<2x8x2x4x16x32xf4E2M1FN>, %b: tensor<2x5x3x2x4x16x32xf4E2M1FN>,
+                               %sa: tensor<2x8x2x4x16xf8E8M0FNU>, %sb: tensor<2x5x3x2x4x16xf8E8M0FNU>,
+                               %t: tensor<8x3xi32>, %c: tensor<2x40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op lhs has 1 batch dimensions; with tile_groups there are none}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<2x8x2x4x16x32xf4E2M1FN>, tensor<2x5x3x2x4x16x32xf4E2M1FN>, tensor<2x8x2x4x16xf8E8M0FNU>, tensor<2x5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>)
+      outs(%c : tensor<2x40x48xf32>) layout = #l -> tensor<2x40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<4x3x2x4x16xf8E8M0FNU>,
+                                %t: tensor<8x3xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op rhs has 5 groups but rhs_scales 4}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<4x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_table_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                    %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                    %t: tensor<8x2xi64>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op tile_groups must be [Mo, 3] of i32 (group, first row, row count per M tile), got 'tensor<8x2xi64>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x2xi64>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_table_rows(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                    %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                    %t: tensor<7x3xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op tile_groups has 7 rows, lhs has 8 M tiles}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<7x3xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @grouped_tiled_columns(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                 %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                 %t: tensor<8x3xi32>, %c: tensor<40x64xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op acc in the user's layout has 64 columns, which is not 3 tiles of 16 (as rhs)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>)
+      outs(%c : tensor<40x64xf32>) layout = #l -> tensor<40x64xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%a: tensor<40xf4E2M1FN>, %t: tensor<7x3xi32>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op source must have rank 2 (rows, columns), got 'tensor<40xf4E2M1FN>'}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_table(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi64>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op tile_groups must be [Mo, 3] of i32 (group, first row, row count per tile), got 'tensor<7x3xi64>'}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi64> -> tensor<112x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_rows(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op result must have 16 rows per row of tile_groups (7), got 100}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<100x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_type(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op result must be a rank-2 tensor of 'f4E2M1FN', got 'tensor<112x64xf8E4M3FN>'}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @gather_columns(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op result must have the 64 columns of source, got 32}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x32xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_tile_rows(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
+  // expected-error @+1 {{'mx.gather_row_tiles' op attribute 'tile_rows' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 0 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<0x64xf4E2M1FN>
+  return
+}

@@ -197,7 +197,8 @@ struct ZeroFilledAccumulator : public OpRewritePattern<TiledScaledMMAOp> {
 
   LogicalResult matchAndRewrite(TiledScaledMMAOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getZeroAcc() || op.getResults().empty())
+    // With tile_groups, rows that no tile names must keep acc's value.
+    if (op.getZeroAcc() || op.getResults().empty() || op.isGrouped())
       return failure();
     Value destination = getZeroFillDestination(op.getAcc());
     if (!destination)
@@ -222,8 +223,13 @@ LogicalResult TiledScaledMMAOp::verify() {
                                    cast<ShapedType>(getLhsScales().getType()),
                                    cast<ShapedType>(getRhsScales().getType()),
                                    cast<ShapedType>(getAcc().getType())};
-  bool allTensors = llvm::all_of(types, llvm::IsaPred<RankedTensorType>);
-  bool allMemRefs = llvm::all_of(types, llvm::IsaPred<MemRefType>);
+  bool grouped = isGrouped();
+  SmallVector<Type> allTypes =
+      llvm::map_to_vector(types, [](ShapedType type) -> Type { return type; });
+  if (grouped)
+    allTypes.push_back(getTileGroups().getType());
+  bool allTensors = llvm::all_of(allTypes, llvm::IsaPred<RankedTensorType>);
+  bool allMemRefs = llvm::all_of(allTypes, llvm::IsaPred<MemRefType>);
   if (allTensors) {
     if (getResults().size() != 1 ||
         getResults().front().getType() != getAcc().getType())
@@ -268,19 +274,29 @@ LogicalResult TiledScaledMMAOp::verify() {
                             "its epilogue yields), got "
                          << types[4].getElementType();
 
+  // With tile_groups, rhs and rhs_scales have a leading group dimension.
+  auto groupDims = [&](unsigned operand) -> int64_t {
+    return grouped && (operand == 1 || operand == 3) ? 1 : 0;
+  };
   int64_t numBatch = -1;
   bool userLayoutAcc = false;
   for (auto [index, operand] : llvm::enumerate(kTiledOperands)) {
     ShapedType type = types[index];
     auto [role, name] = operand;
+    if (role == OperandRole::result && grouped &&
+        type.getRank() != numBatch + 2)
+      return emitOpError() << "with tile_groups, acc must be in the user's "
+                              "layout ([T, N]), got "
+                           << type;
     // The accumulator in the user's layout: [B.., M, N], its M and N within
-    // the last tile of the operands' tile counts.
+    // the last tile of the operands' tile counts (with tile_groups, any
+    // number of rows).
     if (role == OperandRole::result && type.getRank() == numBatch + 2) {
       userLayoutAcc = true;
       SmallVector<int64_t> tile = layout.getInnerTileSizes(role);
-      for (unsigned d = 0; d < 2; ++d) {
+      for (unsigned d = grouped ? 1 : 0; d < 2; ++d) {
         int64_t size = type.getDimSize(numBatch + d);
-        int64_t tiles = types[d].getDimSize(numBatch);
+        int64_t tiles = types[d].getDimSize(numBatch + groupDims(d));
         if (ShapedType::isDynamic(size) || ShapedType::isDynamic(tiles) ||
             int64_t(llvm::divideCeil(size, tile[d])) == tiles)
           continue;
@@ -303,12 +319,19 @@ LogicalResult TiledScaledMMAOp::verify() {
                << "dimension of " << layoutType << " is not whole bytes";
       inner.back() = *bytes;
     }
-    int64_t batch = type.getRank() - 2 - int64_t(inner.size());
+    int64_t batch =
+        type.getRank() - 2 - int64_t(inner.size()) - groupDims(index);
     if (batch < 0)
       return emitOpError() << name << " has rank " << type.getRank()
-                           << ", expected at least " << inner.size() + 2
-                           << " (2 outer tile dims and the " << inner.size()
+                           << ", expected at least "
+                           << inner.size() + 2 + groupDims(index)
+                           << (groupDims(index) ? " (the group dim, " : " (")
+                           << "2 outer tile dims and the " << inner.size()
                            << "-d swizzled tile of the layout)";
+    if (grouped && batch != 0)
+      return emitOpError() << name << " has " << batch
+                           << " batch dimensions; with tile_groups there are "
+                              "none";
     if (numBatch >= 0 && batch != numBatch)
       return emitOpError() << name << " has " << batch
                            << " batch dimensions, expected " << numBatch
@@ -327,7 +350,7 @@ LogicalResult TiledScaledMMAOp::verify() {
   }
   // Outer tile counts: [Mo, Ko], [No, Ko], [Mo, Ko], [No, Ko], [Mo, No].
   auto outer = [&](unsigned operand, unsigned i) {
-    return types[operand].getDimSize(numBatch + i);
+    return types[operand].getDimSize(numBatch + groupDims(operand) + i);
   };
   auto same = [&](StringRef what, std::pair<unsigned, unsigned> a,
                   std::pair<unsigned, unsigned> b) -> LogicalResult {
@@ -346,6 +369,24 @@ LogicalResult TiledScaledMMAOp::verify() {
     return failure();
   if (failed(verifyEpilogue(numBatch, userLayoutAcc)))
     return failure();
+  if (grouped) {
+    int64_t groups = types[1].getDimSize(0),
+            scaleGroups = types[3].getDimSize(0);
+    if (ShapedType::isStatic(groups) && ShapedType::isStatic(scaleGroups) &&
+        groups != scaleGroups)
+      return emitOpError() << "rhs has " << groups << " groups but rhs_scales "
+                           << scaleGroups;
+    auto tilesType = cast<ShapedType>(getTileGroups().getType());
+    if (tilesType.getRank() != 2 || tilesType.getDimSize(1) != 3 ||
+        !tilesType.getElementType().isInteger(32))
+      return emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "
+                              "first row, row count per M tile), got "
+                           << tilesType;
+    int64_t tiles = tilesType.getDimSize(0), mo = types[0].getDimSize(0);
+    if (ShapedType::isStatic(tiles) && ShapedType::isStatic(mo) && tiles != mo)
+      return emitOpError() << "tile_groups has " << tiles << " rows, lhs has "
+                           << mo << " M tiles";
+  }
   for (unsigned i = 1; i < 5; ++i)
     for (int64_t b = 0; b < numBatch; ++b) {
       int64_t x = types[0].getDimSize(b), y = types[i].getDimSize(b);

@@ -7,6 +7,9 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -589,6 +592,91 @@ LogicalResult GroupedScaledContractionOp::verify() {
     }
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatherRowTilesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherRowTilesOp::verify() {
+  ShapedType source = getSource().getType(), result = getResult().getType();
+  auto tiles = cast<ShapedType>(getTileGroups().getType());
+  if (source.getRank() != 2)
+    return emitOpError() << "source must have rank 2 (rows, columns), got "
+                         << source;
+  if (tiles.getRank() != 2 || tiles.getDimSize(1) != 3 ||
+      !tiles.getElementType().isInteger(32))
+    return emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "
+                            "first row, row count per tile), got "
+                         << tiles;
+  if (result.getRank() != 2 ||
+      result.getElementType() != source.getElementType())
+    return emitOpError() << "result must be a rank-2 tensor of "
+                         << source.getElementType() << ", got " << result;
+  int64_t tileRows = getTileRows();
+  auto mismatch = [](int64_t a, int64_t b) {
+    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
+  };
+  int64_t mo = tiles.getDimSize(0);
+  if (mismatch(ShapedType::isStatic(mo) ? mo * tileRows : mo,
+               result.getDimSize(0)))
+    return emitOpError() << "result must have " << tileRows
+                         << " rows per row of tile_groups ("
+                         << (ShapedType::isStatic(mo) ? std::to_string(mo)
+                                                      : std::string("?"))
+                         << "), got " << result.getDimSize(0);
+  if (mismatch(source.getDimSize(1), result.getDimSize(1)))
+    return emitOpError() << "result must have the " << source.getDimSize(1)
+                         << " columns of source, got " << result.getDimSize(1);
+  return success();
+}
+
+LogicalResult GatherRowTilesOp::reifyResultShapes(
+    OpBuilder &b, ReifiedRankedShapedTypeDims &reifiedReturnShapes) {
+  Location loc = getLoc();
+  RankedTensorType type = getResult().getType();
+  OpFoldResult rows = b.getIndexAttr(type.getDimSize(0));
+  if (type.isDynamicDim(0))
+    rows = arith::MulIOp::create(
+               b, loc, tensor::DimOp::create(b, loc, getTileGroups(), 0),
+               arith::ConstantIndexOp::create(b, loc, getTileRows()))
+               .getResult();
+  OpFoldResult cols = b.getIndexAttr(type.getDimSize(1));
+  if (type.isDynamicDim(1))
+    cols = tensor::DimOp::create(b, loc, getSource(), 1).getResult();
+  reifiedReturnShapes.push_back({rows, cols});
+  return success();
+}
+
+std::pair<Value, Value>
+GatherRowTilesOp::buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
+                                 int64_t tileRows, Value sourceRows,
+                                 Value row) {
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto entry = [&](Value tile, int64_t field) -> Value {
+    Value v = tensor::ExtractOp::create(b, loc, tileGroups,
+                                        ValueRange{tile, index(field)});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  Value tile = arith::DivUIOp::create(b, loc, row, index(tileRows));
+  Value r = arith::RemUIOp::create(b, loc, row, index(tileRows));
+  Value first = entry(tile, 1), count = entry(tile, 2);
+  Value source = arith::AddIOp::create(b, loc, first, r);
+  // Signed compares: a negative first row is outside the source too.
+  Value inTile =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, count);
+  Value aboveZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                          source, index(0));
+  Value belowEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         source, sourceRows);
+  Value inBounds = arith::AndIOp::create(
+      b, loc, inTile, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
+  Value last = arith::SubIOp::create(b, loc, sourceRows, index(1));
+  Value clamped = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, source, last), index(0));
+  return {clamped, inBounds};
 }
 
 //===----------------------------------------------------------------------===//

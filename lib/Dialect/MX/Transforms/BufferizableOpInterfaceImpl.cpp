@@ -55,11 +55,19 @@ struct TiledScaledMMAOpInterface
       return failure();
     SmallVector<Value> &buffers = *operandBuffers;
     rewriter.setInsertionPoint(op);
+    auto buffer = [&](Value operand) -> Value {
+      for (OpOperand &use : op->getOpOperands())
+        if (use.get() == operand)
+          return buffers[use.getOperandNumber()];
+      return {};
+    };
+    SmallVector<Value> epilogueInputs =
+        llvm::map_to_vector(mma.getEpilogueInputs(), buffer);
+    Value tileGroups = mma.isGrouped() ? buffer(mma.getTileGroups()) : Value();
     auto bufferized = TiledScaledMMAOp::create(
         rewriter, op->getLoc(), TypeRange{}, buffers[0], buffers[1], buffers[2],
-        buffers[3], buffers[4], mma.getLayout(), mma.getZeroAcc(),
-        ValueRange(buffers).drop_front(5), mma.getEpilogueMapsAttr(),
-        mma.getEpilogue().size());
+        buffers[3], buffers[4], tileGroups, mma.getLayout(), mma.getZeroAcc(),
+        epilogueInputs, mma.getEpilogueMapsAttr(), mma.getEpilogue().size());
     for (auto [from, to] :
          llvm::zip_equal(mma.getEpilogue(), bufferized.getEpilogue()))
       rewriter.inlineRegionBefore(from, to, to.end());

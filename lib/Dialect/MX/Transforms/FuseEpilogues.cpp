@@ -151,7 +151,8 @@ struct FuseEpiloguesPass
     Value init = generic.getDpsInits()[0];
     auto fused = TiledScaledMMAOp::create(
         b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
-        op.getLhsScales(), op.getRhsScales(), init, op.getLayout(),
+        op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
+        op.getLayout(),
         /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
     // The block: (sum, the other inputs' elements, the output's element).
     Block &old = *generic.getBody();

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -67,6 +68,188 @@ struct MaterializeEncodingsPass
     if (failed(layout))
       return failure();
     return getRelayoutInfo(encoding, *layout);
+  }
+
+  /// The tile table of a grouped contraction (`mx.tiled_scaled_mma`'s
+  /// `tile_groups`, `[Mo, 3]` of i32): tile `mo` of expert `e` holds rows
+  /// `f .. f + c - 1`. Experts get ceil(rows / tileRows) consecutive tiles in
+  /// expert order; the tiles past the last expert's hold no row. Offsets are
+  /// clamped into [previous end, T] first, so that inconsistent offsets can
+  /// never make a tile name rows outside [0, T) or rows of two experts.
+  static Value buildTileGroups(OpBuilder &b, Location loc, Value offsets,
+                               Value rows, Value experts, Value tiles,
+                               int64_t tileRows) {
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type();
+    auto type = RankedTensorType::get(
+        {getConstantIntValue(tiles).value_or(ShapedType::kDynamic), 3}, i32);
+    SmallVector<Value> dynamicSizes;
+    if (type.isDynamicDim(0))
+      dynamicSizes.push_back(tiles);
+    Value init = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        ArrayRef<AffineMap>{identity}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange) {
+          auto index = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(nb, nloc, v);
+          };
+          Value mo = linalg::IndexOp::create(nb, nloc, 0);
+          Value field = linalg::IndexOp::create(nb, nloc, 1);
+          Value zero = index(0), one = index(1), tm = index(tileRows);
+          auto offset = [&](OpBuilder &lb, Value e) -> Value {
+            Value v = tensor::ExtractOp::create(lb, nloc, offsets, e);
+            if (!v.getType().isIndex())
+              v = arith::IndexCastOp::create(lb, nloc, lb.getIndexType(), v);
+            return v;
+          };
+          // Carried: tiles before expert e, rows before it (the previous
+          // end), and the (group, first row, count) found so far.
+          auto loop = scf::ForOp::create(
+              nb, nloc, zero, experts, one,
+              ValueRange{zero, zero, zero, zero, zero},
+              [&](OpBuilder &lb, Location lloc, Value e, ValueRange carried) {
+                Value cum = carried[0], prevEnd = carried[1];
+                auto clamp = [&](Value v, Value lo) -> Value {
+                  return arith::MaxSIOp::create(
+                      lb, lloc, arith::MinSIOp::create(lb, lloc, v, rows), lo);
+                };
+                Value start = clamp(offset(lb, e), prevEnd);
+                Value end = clamp(
+                    offset(lb, arith::AddIOp::create(lb, lloc, e, one)), start);
+                Value count = arith::SubIOp::create(lb, lloc, end, start);
+                Value expertTiles =
+                    arith::CeilDivUIOp::create(lb, lloc, count, tm);
+                Value next = arith::AddIOp::create(lb, lloc, cum, expertTiles);
+                Value hit = arith::AndIOp::create(
+                    lb, lloc,
+                    arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ule,
+                                          cum, mo),
+                    arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ult,
+                                          mo, next));
+                // Clamped to this expert's tiles so that misses stay in range.
+                Value local = arith::MulIOp::create(
+                    lb, lloc,
+                    arith::SubIOp::create(
+                        lb, lloc, arith::MaxUIOp::create(lb, lloc, mo, cum),
+                        cum),
+                    tm);
+                Value first = arith::MinUIOp::create(
+                    lb, lloc, arith::AddIOp::create(lb, lloc, start, local),
+                    end);
+                Value rowsIn = arith::MinUIOp::create(
+                    lb, lloc, tm, arith::SubIOp::create(lb, lloc, end, first));
+                scf::YieldOp::create(
+                    lb, lloc,
+                    ValueRange{
+                        next, end,
+                        arith::SelectOp::create(lb, lloc, hit, e, carried[2]),
+                        arith::SelectOp::create(lb, lloc, hit, first,
+                                                carried[3]),
+                        arith::SelectOp::create(lb, lloc, hit, rowsIn,
+                                                carried[4])});
+              });
+          Value group = loop.getResult(2), first = loop.getResult(3),
+                count = loop.getResult(4);
+          Value isGroup = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::eq, field, zero);
+          Value isFirst = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::eq, field, one);
+          Value value = arith::SelectOp::create(
+              nb, nloc, isGroup, group,
+              arith::SelectOp::create(nb, nloc, isFirst, first, count));
+          linalg::YieldOp::create(
+              nb, nloc,
+              arith::IndexCastOp::create(nb, nloc, i32, value).getResult());
+        });
+    return generic.getResult(0);
+  }
+
+  /// mx.grouped_scaled_contraction -> one mx.tiled_scaled_mma over every
+  /// expert: each expert's rows are gathered into tiles of their own
+  /// (mx.gather_row_tiles, by the tile table), the experts' weights are
+  /// tiled with the experts as a leading dimension, and the accumulator stays
+  /// in the user's layout, where each tile's rows are written back.
+  FailureOr<Value> materializeGrouped(OpBuilder &b,
+                                      GroupedScaledContractionOp op) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    RankedTensorType lhsType = op.getLhs().getType();
+    RankedTensorType rhsType = op.getRhs().getType();
+    Attribute pinned = op->getAttr(MXDialect::kLayoutAttrName);
+    if (pinned && !isa<TiledLayoutAttrInterface>(pinned)) {
+      op.emitOpError() << "'" << MXDialect::kLayoutAttrName
+                       << "' must be a data-tiled layout "
+                          "(TiledLayoutAttrInterface), got "
+                       << pinned;
+      return failure();
+    }
+    // The layout of one expert's contraction, of T / E rows on average.
+    int64_t t = lhsType.getDimSize(0), e = rhsType.getDimSize(0);
+    int64_t mHint = ShapedType::isStatic(t) && ShapedType::isStatic(e) && e > 0
+                        ? std::max<int64_t>(1, llvm::divideCeil(t, e))
+                        : ShapedType::kDynamic;
+    AffineExpr m, n, k;
+    bindDims(ctx, m, n, k);
+    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
+                                   AffineMap::get(3, 0, {n, k}, ctx),
+                                   AffineMap::get(3, 0, {m, n}, ctx)};
+    Type scaleType = op.getLhsScales().getType().getElementType();
+    SmallVector<Type> elementTypes = {
+        lhsType.getElementType(), rhsType.getElementType(), scaleType,
+        scaleType, op.getAcc().getType().getElementType()};
+    auto encoding = EncodingAttr::get(
+        ctx, OperandRole::lhs, elementTypes, b.getAffineMapArrayAttr(maps),
+        {mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
+    FailureOr<TiledLayoutAttrInterface> layout = resolve(op, encoding);
+    if (failed(layout))
+      return failure();
+    int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
+
+    // Tiles: sum over experts of ceil(rows_e / tileRows) is at most
+    // (T + E (tileRows - 1)) / tileRows.
+    auto size = [&](Value v, int64_t d) -> Value {
+      return b.createOrFold<tensor::DimOp>(loc, v, d);
+    };
+    Value rows = size(op.getLhs(), 0), experts = size(op.getRhs(), 0);
+    Value tm = arith::ConstantIndexOp::create(b, loc, tileRows);
+    Value tmMinusOne = arith::ConstantIndexOp::create(b, loc, tileRows - 1);
+    Value tiles = b.createOrFold<arith::DivUIOp>(
+        loc,
+        b.createOrFold<arith::AddIOp>(
+            loc, rows, b.createOrFold<arith::MulIOp>(loc, experts, tmMinusOne)),
+        tm);
+    Value table = buildTileGroups(b, loc, op.getOffsets(), rows, experts, tiles,
+                                  tileRows);
+    std::optional<int64_t> staticTiles = getConstantIntValue(tiles);
+    auto gather = [&](Value source) -> Value {
+      auto type = cast<RankedTensorType>(source.getType());
+      auto gathered = RankedTensorType::get(
+          {staticTiles ? *staticTiles * tileRows : ShapedType::kDynamic,
+           type.getDimSize(1)},
+          type.getElementType());
+      return GatherRowTilesOp::create(b, loc, gathered, source, table,
+                                      b.getI64IntegerAttr(tileRows));
+    };
+    auto tiled = [&](Value plain, unsigned rank, OperandRole role) {
+      return packAndSwizzle(
+          b, loc, plain,
+          getCanonicalRelayoutInfo(
+              rank, role, getElementTypeOrSelf(plain.getType()), *layout));
+    };
+    Value lhs = tiled(gather(op.getLhs()), 2, OperandRole::lhs);
+    Value lhsScales =
+        tiled(gather(op.getLhsScales()), 2, OperandRole::lhs_scales);
+    Value rhs = tiled(op.getRhs(), 3, OperandRole::rhs);
+    Value rhsScales = tiled(op.getRhsScales(), 3, OperandRole::rhs_scales);
+    auto mma = TiledScaledMMAOp::create(
+        b, loc, TypeRange{op.getAcc().getType()}, lhs, rhs, lhsScales,
+        rhsScales, op.getAcc(), table, *layout, /*zero_acc=*/false,
+        ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
+    return mma.getResult();
   }
 
   void runOnOperation() override {
@@ -119,6 +302,14 @@ struct MaterializeEncodingsPass
         unset.replaceAllUsesWith(unswizzleAndUnpack(
             b, op->getLoc(), tiled, *info, unset.getResult().getType(),
             unset.getResultDims()));
+        toErase.push_back(op);
+        return WalkResult::advance();
+      }
+      if (auto grouped = dyn_cast<GroupedScaledContractionOp>(op)) {
+        FailureOr<Value> result = materializeGrouped(b, grouped);
+        if (failed(result))
+          return WalkResult::interrupt();
+        grouped.getResult().replaceAllUsesWith(*result);
         toErase.push_back(op);
         return WalkResult::advance();
       }

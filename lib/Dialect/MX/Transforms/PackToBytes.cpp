@@ -348,6 +348,16 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
                     collapse.getReassociationIndices()));
     return success();
   }
+  if (auto gather = dyn_cast<GatherRowTilesOp>(op)) {
+    // Whole rows move: the same gather of rows of bytes.
+    FailureOr<RankedTensorType> type = resultType(gather.getResult());
+    if (failed(type))
+      return failure();
+    replace(op, GatherRowTilesOp::create(
+                    builder, loc, *type, gather.getSource(),
+                    gather.getTileGroups(), gather.getTileRowsAttr()));
+    return success();
+  }
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
     FailureOr<RankedTensorType> type = resultType(cast.getResult());
     if (failed(type))
@@ -440,7 +450,8 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
   return op->emitOpError() << "cannot operate on " << elementType
                            << " data stored as bytes (mx-pack-to-bytes "
                               "supports the relayout ops, "
-                              "mx.tiled_scaled_mma and mx.quantize_into)";
+                              "mx.gather_row_tiles, mx.tiled_scaled_mma and "
+                              "mx.quantize_into)";
 }
 
 LogicalResult FunctionPacker::run() {

@@ -100,8 +100,10 @@ struct SplitKPass
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
+    // A grouped GEMM (tile_groups) is not split: its workgroups are the
+    // experts' tiles, and its rows outside every group keep acc.
     getOperation()->walk([&](TiledScaledMMAOp op) {
-      if (!op.getResults().empty() && !op.hasEpilogue() &&
+      if (!op.getResults().empty() && !op.hasEpilogue() && !op.isGrouped() &&
           !op->hasAttr(MXDialect::kSplitKAttrName))
         ops.push_back(op);
     });

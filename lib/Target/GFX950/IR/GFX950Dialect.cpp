@@ -272,7 +272,7 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   if (failed(entry))
     return op->emitOpError() << error;
   // Remarks once per contraction (not again for each of its encodings).
-  bool remark = isa<ScaledContractionOp>(op);
+  bool remark = isa<ScaledContractionOp, GroupedScaledContractionOp>(op);
   if (*entry) {
     TargetAttr tuned = applyConfig(*this, **entry);
     DataTiledLayoutAttr layout = gfx950::resolveLayout(

@@ -14,6 +14,7 @@ include "mx/Dialect/MX/IR/MXInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/TilingInterface.td"
 
@@ -324,6 +325,53 @@ def MX_GroupedScaledContractionOp : MX_Op<"grouped_scaled_contraction", [
 }
 
 //===----------------------------------------------------------------------===//
+// GatherRowTilesOp
+//===----------------------------------------------------------------------===//
+
+def MX_GatherRowTilesOp : MX_Op<"gather_row_tiles", [Pure,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+        ["reifyResultShapes"]>]> {
+  let summary = "gather row ranges into tiles of rows (a grouped GEMM's lhs)";
+  let description = [{
+    Copies, for each row `mo` of `tile_groups` (`[Mo, 3]` of `i32`: group,
+    first row `f`, row count `c`, as `mx.tiled_scaled_mma` reads them), rows
+    `f .. f + c - 1` of `source` into rows `mo * tile_rows ..` of the result;
+    the tile's other rows, and rows that would lie outside `source`, are
+    zero bits (zero data, and scale byte 0, 2^-127, which cannot make a NaN).
+    The result has `Mo * tile_rows` rows and the columns of `source`.
+
+    `mx-materialize-encodings` uses it to give every expert's rows of a
+    grouped GEMM (`mx.grouped_scaled_contraction`) tiles of their own; it
+    moves whole rows, so `mx-pack-to-bytes` stores sub-byte rows as bytes,
+    and `mx-fuse-relayouts` fuses it into the relayout that packs the tiles.
+
+    Example (16-row tiles of 64 fp4 columns):
+
+    ```mlir
+    %p = mx.gather_row_tiles %a[%tiles] tile_rows = 16
+        : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, AnyRankedTensor:$tile_groups,
+      ConfinedAttr<I64Attr, [IntPositive]>:$tile_rows);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `[` $tile_groups `]` `tile_rows` `=` $tile_rows attr-dict `:`
+      type($source) `,` type($tile_groups) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// For row `row` of the result: the source row it copies (clamped into
+    /// `source`, `sourceRows` rows) and whether it copies one (else it is
+    /// zero). `tileGroups` is the tile table (a tensor), read with
+    /// tensor.extract; this is the one home of the op's row formula.
+    static std::pair<Value, Value>
+    buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
+                   int64_t tileRows, Value sourceRows, Value row);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Encoding ops
 //===----------------------------------------------------------------------===//
 
@@ -385,6 +433,7 @@ def MX_UnsetEncodingOp : MX_Op<"unset_encoding", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
+    AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<DestinationStyleOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "scaled MMA over data-tiled operands";
@@ -434,6 +483,27 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     target's to say (`LayoutResolverAttrInterface::checkEpilogueOp`, asked
     by `mx-fuse-epilogues`).
 
+    With `tile_groups` (the grouped GEMM of a mixture-of-experts layer, see
+    `mx.grouped_scaled_contraction`) the op has no batch dimensions; `rhs`
+    and `rhs_scales` have one leading group (expert) dimension `E`, and
+    `tile_groups` (`[Mo, 3]` of `i32`) says, for each M tile `mo` of `lhs`,
+    `(group e, first row f, row count c)`: rows `0 .. c - 1` of the tile are
+    rows `f .. f + c - 1` of `acc`, which must be in the user's layout
+    (`[T, N]`, any T), and are contracted with `rhs[e]`. Tiles with `c == 0`
+    compute nothing, and rows of `acc` that no tile names keep their value
+    (so `zero_acc` is not set by the canonicalizer). The producer guarantees
+    `c <= ` the tile's rows, `0 <= f`, `f + c <= T` and `0 <= e < E` where
+    `c > 0`. Tiles of different groups may lie in one `lhs`, which is how one
+    launch serves every expert:
+
+    ```mlir
+    %g = mx.tiled_scaled_mma
+        ins(%a, %b, %sa, %sb : tensor<8x2x1x16x32xf4E2M1FN>, tensor<4x2x2x1x16x32xf4E2M1FN>,
+                              tensor<8x2x1x16xf8E8M0FNU>, tensor<4x2x2x1x16xf8E8M0FNU>)
+        tile_groups(%tiles : tensor<8x3xi32>)
+        outs(%acc : tensor<40x32xf32>) layout = #layout -> tensor<40x32xf32>
+    ```
+
     Any operand but `acc` may instead be given as `i8` holding the bytes of
     the layout's element type (see `mx-pack-to-bytes`): the same shape, except
     that for sub-byte types (f4E2M1FN, f6E2M3FN, f6E3M2FN) the innermost
@@ -469,6 +539,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
   let arguments = (ins MX_RankedTensorOrMemRef:$lhs,
       MX_RankedTensorOrMemRef:$rhs, MX_RankedTensorOrMemRef:$lhs_scales,
       MX_RankedTensorOrMemRef:$rhs_scales, MX_RankedTensorOrMemRef:$acc,
+      Optional<MX_RankedTensorOrMemRef>:$tile_groups,
       MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc,
       Variadic<MX_RankedTensorOrMemRef>:$epilogue_inputs,
       OptionalAttr<AffineMapArrayAttr>:$epilogue_maps);
@@ -477,6 +548,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
       type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
+    (`tile_groups` `(` $tile_groups^ `:` type($tile_groups) `)`)?
     `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout
     (`zero_acc` $zero_acc^)? ``
     custom<Epilogue>($epilogue_inputs, type($epilogue_inputs), $epilogue_maps,
@@ -490,8 +562,8 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
       "::mlir::mx::TiledLayoutAttrInterface":$layout,
       CArg<"bool", "false">:$zero_acc), [{
       build($_builder, $_state, results, lhs, rhs, lhs_scales, rhs_scales, acc,
-            layout, zero_acc, ::mlir::ValueRange(), ::mlir::ArrayAttr(),
-            /*epilogueCount=*/0);
+            /*tile_groups=*/::mlir::Value(), layout, zero_acc,
+            ::mlir::ValueRange(), ::mlir::ArrayAttr(), /*epilogueCount=*/0);
     }]>
   ];
   let hasVerifier = 1;
@@ -504,6 +576,8 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     /// Whether `acc` is in the user's layout ([B.., M, N]) rather than
     /// data-tiled.
     bool hasUserLayoutAcc();
+    /// Whether M tiles name their group and rows (`tile_groups`).
+    bool isGrouped() { return static_cast<bool>(getTileGroups()); }
     /// Whether an epilogue transforms the sums before they are stored.
     bool hasEpilogue() { return !getEpilogue().empty(); }
     /// The epilogue's block (with an epilogue).

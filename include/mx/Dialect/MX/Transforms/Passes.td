@@ -102,8 +102,8 @@ def MXSetEncodings : Pass<"mx-set-encodings"> {
     `#mx.data_tiled_layout<...>`) is copied into the encodings, so tests and
     tuners can force a layout per op.
 
-    An `mx.grouped_scaled_contraction` is an error: it has no data-tiled
-    form yet (it runs on the host CPU path).
+    An `mx.grouped_scaled_contraction` is left alone: its operands need no
+    encoding, `mx-materialize-encodings` tiles it directly.
 
     Example:
 
@@ -191,6 +191,18 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     * the contraction into `mx.tiled_scaled_mma` on the packed tiles;
     * `mx.unset_encoding` into `linalg.transpose`, `tensor.collapse_shape`
       and `linalg.unpack`.
+
+    An `mx.grouped_scaled_contraction` (a MoE layer's grouped GEMM) becomes
+    one `mx.tiled_scaled_mma` with `tile_groups` for all experts: a
+    `linalg.generic` computes the tile table from the offsets (each expert's
+    rows get `ceil(rows / tile rows)` tiles of their own, in expert order;
+    offsets are clamped into `[previous end, T]` so that no tile can name a
+    row outside the tensor), `mx.gather_row_tiles` gathers the experts' rows
+    (and row scales) into those tiles, which are packed as the lhs, the
+    expert weights `[E, N, K]` are packed with the experts as a leading
+    dimension (at compile time when constant), and the accumulator stays in
+    the user's layout. Its layout is the target's for one expert's
+    contraction of `ceil(T / E)` rows (or a pinned `mx.layout`).
 
     With `user-layout-results`, the accumulator and the result of a
     contraction stay in the user's layout: `mx.tiled_scaled_mma` gets the
