@@ -63,7 +63,8 @@ std::optional<std::vector<float>>
 mx::ref::groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                              const uint8_t *b, const uint8_t *sb, ElemFormat fb,
                              const int64_t *offsets, int64_t E, int64_t T,
-                             int64_t N, int64_t K, const float *acc) {
+                             int64_t N, int64_t K, const float *acc,
+                             const InstructionOrder *order) {
   for (int64_t e = 0; e <= E; ++e)
     if (offsets[e] < (e == 0 ? 0 : offsets[e - 1]) || offsets[e] > T)
       return std::nullopt;
@@ -74,9 +75,13 @@ mx::ref::groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
     if (rows == 0)
       continue;
     std::vector<float> group =
-        scaledMatmul(a + first * K, sa + first * numBlocks, fa, b + e * N * K,
-                     sb + e * N * numBlocks, fb, rows, N, K,
-                     /*bTransposed=*/true, acc + first * N);
+        order ? scaledMatmulPerInstruction(
+                    a + first * K, sa + first * numBlocks, fa, b + e * N * K,
+                    sb + e * N * numBlocks, fb, rows, N, K,
+                    /*bTransposed=*/true, acc + first * N, *order)
+              : scaledMatmul(a + first * K, sa + first * numBlocks, fa,
+                             b + e * N * K, sb + e * N * numBlocks, fb, rows, N,
+                             K, /*bTransposed=*/true, acc + first * N);
     std::copy(group.begin(), group.end(), result.begin() + first * N);
   }
   return result;

@@ -439,10 +439,22 @@ LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
     bounds[e] = offsetKind == ElementKind::I32
                     ? int64_t(int32_t(offsets.getBits(e)))
                     : int64_t(offsets.getBits(e));
+  // Per instruction in the kernel's K order where it is known (the same for
+  // every expert); otherwise the exact sums rounded once.
+  std::optional<ref::InstructionOrder> order;
+  if (options.perInstruction) {
+    auto it = options.orders.find(op);
+    if (it != options.orders.end())
+      order = ref::InstructionOrder{
+          it->second.kStep,
+          llvm::divideCeilSigned(K, it->second.kTile) * it->second.kTile,
+          options.arithmetic, it->second.parts};
+  }
   std::optional<std::vector<float>> out = ref::groupedScaledMatmul(
       lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
       rhsScales.data.data(), *rhsFormat, bounds.data(), E, T, N, K,
-      reinterpret_cast<const float *>(acc.data.data()));
+      reinterpret_cast<const float *>(acc.data.data()),
+      order ? &*order : nullptr);
   if (!out) {
     std::string list;
     llvm::raw_string_ostream os(list);

@@ -378,7 +378,10 @@ getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
   auto contractionsOf = [&](ModuleOp m) {
     SmallVector<Operation *> ops;
     if (auto func = m.lookupSymbol<func::FuncOp>(entry))
-      func.walk([&](ScaledContractionOp op) { ops.push_back(op); });
+      func.walk([&](Operation *op) {
+        if (isa<ScaledContractionOp, GroupedScaledContractionOp>(op))
+          ops.push_back(op);
+      });
     return ops;
   };
   SmallVector<Operation *> original = contractionsOf(module);

@@ -193,12 +193,15 @@ std::vector<float> scaledMatmul(const uint8_t *a, const uint8_t *sa,
 /// offsets[e + 1] - 1 are row r of scaledMatmul of those rows of A with
 /// matrix e of B (bTransposed, same arithmetic); every other row is acc.
 /// Returns std::nullopt, reading no row, unless the E + 1 offsets are
-/// non-decreasing within [0, T].
+/// non-decreasing within [0, T]. With `order`, each expert's rows are
+/// scaledMatmulPerInstruction's (rounded per instruction in that K order).
+struct InstructionOrder;
 std::optional<std::vector<float>>
 groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                     const uint8_t *b, const uint8_t *sb, ElemFormat fb,
                     const int64_t *offsets, int64_t E, int64_t T, int64_t N,
-                    int64_t K, const float *acc);
+                    int64_t K, const float *acc,
+                    const InstructionOrder *order = nullptr);
 
 /// The arithmetic of one matrix instruction of scaledMatmulPerInstruction.
 enum class InstructionArithmetic {
