@@ -165,3 +165,61 @@ func.func @pack_chain_dynamic(%a: tensor<?x112xi8>, %tiles: index) -> tensor<?x1
       permutation = [0, 2, 1, 3]
   return %t : tensor<?x1x32x128xi8>
 }
+
+// -----
+
+// mx.gather_row_tiles is the first link of the chain that packs a grouped
+// GEMM's lhs: result row 16 mo + r (of tile mo) is row f + r of the source,
+// (f, c) = tile_groups[mo, 1..2], if r < c and the row is inside the source
+// (else zero bytes); the source row is clamped so that the read is always in
+// bounds.
+// CHECK-LABEL: func.func @gather_pack
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<40x64xi8>, %[[T:[^:]+]]: tensor<7x3xi32>)
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0 : i8
+//   CHECK-DAG:   %[[C39:.+]] = arith.constant 39 : index
+//   CHECK-DAG:   %[[C40:.+]] = arith.constant 40 : index
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<7x1x16x64xi8>)
+//       CHECK:     %[[MO:.+]] = linalg.index 0 : index
+//       CHECK:     %[[R:.+]] = linalg.index 2 : index
+//       CHECK:     %[[COL:.+]] = linalg.index 3 : index
+//       CHECK:     %[[ROW:.+]] = affine.linearize_index disjoint [%[[MO]], %[[R]]] by (7, 16)
+//       CHECK:     %[[TILE:.+]] = arith.divui %[[ROW]], %{{.+}} : index
+//       CHECK:     %[[INTILE:.+]] = arith.remui %[[ROW]], %{{.+}} : index
+//       CHECK:     %[[F:.+]] = tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<7x3xi32>
+//       CHECK:     %[[FI:.+]] = arith.index_cast %[[F]] : i32 to index
+//       CHECK:     %[[CNT:.+]] = tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<7x3xi32>
+//       CHECK:     %[[CI:.+]] = arith.index_cast %[[CNT]] : i32 to index
+//       CHECK:     %[[SRC:.+]] = arith.addi %[[FI]], %[[INTILE]] : index
+//       CHECK:     %[[IN:.+]] = arith.cmpi slt, %[[INTILE]], %[[CI]] : index
+//       CHECK:     arith.cmpi slt, %[[SRC]], %[[C40]] : index
+//       CHECK:     %[[OK:.+]] = arith.andi %[[IN]], %{{.+}} : i1
+//       CHECK:     %[[LOW:.+]] = arith.minsi %[[SRC]], %[[C39]] : index
+//       CHECK:     %[[CLAMPED:.+]] = arith.maxsi %[[LOW]], %{{.+}} : index
+//       CHECK:     %[[V:.+]] = tensor.extract %[[A]][%[[CLAMPED]], %[[COL]]] : tensor<40x64xi8>
+//       CHECK:     %[[SEL:.+]] = arith.select %[[OK]], %[[V]], %[[ZERO]] : i8
+//       CHECK:     linalg.yield %[[SEL]] : i8
+//   CHECK-NOT:   mx.gather_row_tiles
+func.func @gather_pack(%a: tensor<40x64xi8>, %t: tensor<7x3xi32>) -> tensor<7x1x16x64xi8> {
+  %g = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xi8>, tensor<7x3xi32> -> tensor<112x64xi8>
+  %x = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [7, 16, 1, 64] : tensor<112x64xi8> into tensor<7x16x1x64xi8>
+  %e = tensor.empty() : tensor<7x1x16x64xi8>
+  %tr = linalg.transpose ins(%x : tensor<7x16x1x64xi8>) outs(%e : tensor<7x1x16x64xi8>) permutation = [0, 2, 1, 3]
+  return %tr : tensor<7x1x16x64xi8>
+}
+
+// -----
+
+// A gather alone (no view after it) becomes a generic too; dynamic sizes
+// from the op's shape (tiles x 32 rows).
+// CHECK-LABEL: func.func @gather_alone
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<?x4xi8>, %[[T:[^:]+]]: tensor<?x3xi32>)
+//       CHECK:   %[[TILES:.+]] = tensor.dim %[[T]], %{{.+}} : tensor<?x3xi32>
+//       CHECK:   %[[ROWS:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+//       CHECK:   %[[E:.+]] = tensor.empty(%[[ROWS]]) : tensor<?x4xi8>
+//       CHECK:   linalg.generic {{.*}} outs(%[[E]] : tensor<?x4xi8>)
+//       CHECK:     tensor.extract %[[A]]
+//   CHECK-NOT:   mx.gather_row_tiles
+func.func @gather_alone(%a: tensor<?x4xi8>, %t: tensor<?x3xi32>) -> tensor<?x4xi8> {
+  %g = mx.gather_row_tiles %a[%t] tile_rows = 32 : tensor<?x4xi8>, tensor<?x3xi32> -> tensor<?x4xi8>
+  return %g : tensor<?x4xi8>
+}

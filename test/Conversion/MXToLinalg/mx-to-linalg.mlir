@@ -135,3 +135,24 @@ func.func @contraction_mixed_dynamic(%a: tensor<?x?xf4E2M1FN>, %b: tensor<?x?xf8
       outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// mx.gather_row_tiles -> a generic reading each result row's source row
+// (tile_groups[row / 16, 1] + row % 16) where row % 16 < the tile's count
+// and the row is inside the source, else zero (E8M0 byte 0, 2^-127).
+// CHECK-LABEL: func.func @gather_row_tiles
+//  CHECK-SAME:   (%[[S:[^:]+]]: tensor<?x4xf8E8M0FNU>, %[[T:[^:]+]]: tensor<?x3xi32>)
+//       CHECK:   %[[ZERO:.+]] = arith.constant 5.877470e-39 : f8E8M0FNU
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<?x4xf8E8M0FNU>)
+//       CHECK:     %[[ROW:.+]] = linalg.index 0 : index
+//       CHECK:     %[[COL:.+]] = linalg.index 1 : index
+//       CHECK:     %[[TILE:.+]] = arith.divui %[[ROW]], %{{.+}} : index
+//       CHECK:     tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<?x3xi32>
+//       CHECK:     %[[V:.+]] = tensor.extract %[[S]][%{{.+}}, %[[COL]]] : tensor<?x4xf8E8M0FNU>
+//       CHECK:     %[[SEL:.+]] = arith.select %{{.+}}, %[[V]], %[[ZERO]] : f8E8M0FNU
+//       CHECK:     linalg.yield %[[SEL]]
+func.func @gather_row_tiles(%s: tensor<?x4xf8E8M0FNU>, %t: tensor<?x3xi32>) -> tensor<?x4xf8E8M0FNU> {
+  %g = mx.gather_row_tiles %s[%t] tile_rows = 16 : tensor<?x4xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x4xf8E8M0FNU>
+  return %g : tensor<?x4xf8E8M0FNU>
+}

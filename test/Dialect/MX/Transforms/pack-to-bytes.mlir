@@ -282,3 +282,13 @@ func.func @byte_slices(%a: tensor<4x1xf8E8M0FNU>, %b: tensor<4x8xf8E4M3FN>)
   %t = tensor.extract_slice %b[0, 1] [4, 4] [1, 2] : tensor<4x8xf8E4M3FN> to tensor<4x4xf8E4M3FN>
   return %s, %t : tensor<4xf8E8M0FNU>, tensor<4x4xf8E4M3FN>
 }
+
+// mx.gather_row_tiles moves whole rows: the same gather of rows of bytes.
+// CHECK-LABEL: func.func @gather_row_tiles
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<40x64xi8> {mx.packed_type = tensor<40x128xf4E2M1FN>}, %[[T:[^:]+]]: tensor<7x3xi32>)
+//       CHECK:   %[[G:.+]] = mx.gather_row_tiles %[[A]][%[[T]]] tile_rows = 16 : tensor<40x64xi8>, tensor<7x3xi32> -> tensor<112x64xi8>
+//       CHECK:   return %[[G]] : tensor<112x64xi8>
+func.func @gather_row_tiles(%a: tensor<40x128xf4E2M1FN>, %t: tensor<7x3xi32>) -> tensor<112x128xf4E2M1FN> {
+  %g = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x128xf4E2M1FN>
+  return %g : tensor<112x128xf4E2M1FN>
+}

@@ -1,0 +1,51 @@
+// RUN: mx-opt %s --mx-gfx950-lower-tiled-mma --canonicalize --cse | FileCheck %s
+
+// mx-gfx950-lower-tiled-mma of a grouped GEMM (tile_groups): one workgroup
+// per (N tile, M tile) as usual. The workgroup reads its M tile's table
+// entry (expert e, first row f, row count c); a tile without rows does
+// nothing; the rhs tiles are expert e's ([E, No, ...], linearized as
+// e * No + no); the accumulator's bounds-checked buffer holds rows
+// f .. f + c - 1 of C, so the tile's rows past c are dropped.
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @grouped
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<7x1x4x4x16x16xi8>, %[[B:[^:]+]]: memref<5x2x1x4x4x16x16xi8>, %[[SA:[^:]+]]: memref<7x1x4x16x4xi8>, %[[SB:[^:]+]]: memref<5x2x1x4x16x4xi8>, %[[TABLE:[^:]+]]: memref<7x3xi32>, %[[C:[^:]+]]: memref<40x24xf32>)
+//   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
+//   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
+//   CHECK-DAG:   %[[C7:.+]] = arith.constant 7 : index
+//       CHECK:   gpu.launch blocks(%[[NO:[^,]+]], %[[MO:[^,]+]], %{{[^)]+}}) in (%{{.+}} = %[[C2]], %{{.+}} = %[[C7]], %{{.+}} = %[[C1]])
+//       CHECK:     %[[GTABLE:.+]] = memref.memory_space_cast %[[TABLE]] : memref<7x3xi32> to memref<7x3xi32, 1>
+//       CHECK:     %[[E32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C0]]]
+//       CHECK:     %[[E:.+]] = arith.index_castui %[[E32]] : i32 to index
+//       CHECK:     %[[F32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C1]]]
+//       CHECK:     %[[F:.+]] = arith.index_castui %[[F32]] : i32 to index
+//       CHECK:     %[[N32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C2]]]
+//       CHECK:     %[[COUNT:.+]] = arith.index_castui %[[N32]] : i32 to index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COUNT]], %[[C0]] : index
+//       CHECK:     scf.if %[[HAS]] {
+//       CHECK:       %[[GC:.+]] = memref.memory_space_cast %[[C]]
+//       CHECK:       %[[ROWS:.+]] = memref.subview %[[GC]][%[[F]], 0] [%[[COUNT]], 24] [1, 1]
+//       CHECK:       amdgpu.fat_raw_buffer_cast
+// Past the tile's row count: row c, outside the buffer.
+//       CHECK:       arith.select %{{.+}}, %{{.+}}, %[[COUNT]] : index
+//       CHECK:       %[[AOFF:.+]] = arith.muli %[[MO]], %{{.+}} : index
+//       CHECK:       memref.reinterpret_cast %{{.+}} to offset: [%[[AOFF]]]
+//       CHECK:       %[[EN:.+]] = arith.muli %[[E]], %[[C2]] : index
+//       CHECK:       %[[ENO:.+]] = arith.addi %[[EN]], %[[NO]] : index
+//       CHECK:       %[[BOFF:.+]] = arith.muli %[[ENO]], %{{.+}} : index
+//       CHECK:       memref.reinterpret_cast %{{.+}} to offset: [%[[BOFF]]]
+//       CHECK:       %[[SBOFF:.+]] = arith.muli %[[ENO]], %{{.+}} : index
+//       CHECK:       memref.reinterpret_cast %{{.+}} to offset: [%[[SBOFF]]]
+//       CHECK:       func.call @mx_uk_scaled_mma(
+//       CHECK:       vector.store
+//       CHECK:     }
+//       CHECK:     gpu.terminator
+func.func @grouped(%a: memref<7x1x4x4x16x16xi8>, %b: memref<5x2x1x4x4x16x16xi8>,
+                   %sa: memref<7x1x4x16x4xi8>, %sb: memref<5x2x1x4x16x4xi8>,
+                   %tiles: memref<7x3xi32>, %c: memref<40x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<7x1x4x4x16x16xi8>, memref<5x2x1x4x4x16x16xi8>, memref<7x1x4x16x4xi8>, memref<5x2x1x4x16x4xi8>)
+      tile_groups(%tiles : memref<7x3xi32>)
+      outs(%c : memref<40x24xf32>) layout = #l
+  return
+}
