@@ -75,14 +75,14 @@ func.func @zero_k(%a: tensor<32x0xf8E4M3FN>, %b: tensor<32x0xf8E4M3FN>,
 
 // -----
 
-// The grouped (MoE) contraction has no data-tiled lowering yet.
-func.func @grouped(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf4E2M1FN>,
-                   %sa: tensor<40x2xf8E8M0FNU>, %sb: tensor<3x24x2xf8E8M0FNU>,
-                   %offsets: tensor<4xi32>, %acc: tensor<40x24xf32>) -> tensor<40x24xf32> {
-  // expected-error @below {{'mx.grouped_scaled_contraction' op is not data-tiled yet (no encoding for grouped operands); it runs on the host CPU path (mx-cpu-pipeline)}}
+// A grouped (MoE) contraction with an empty K: no kernel to launch.
+func.func @grouped_empty_k(%a: tensor<40x0xf8E4M3FN>, %b: tensor<3x24x0xf4E2M1FN>,
+                           %sa: tensor<40x0xf8E8M0FNU>, %sb: tensor<3x24x0xf8E8M0FNU>,
+                           %offsets: tensor<4xi32>, %acc: tensor<40x24xf32>) -> tensor<40x24xf32> {
+  // expected-error @below {{'mx.grouped_scaled_contraction' op has a zero-sized K dimension: gfx950 kernels need M, N and K of at least 1}}
   %r = mx.grouped_scaled_contraction
-      ins(%a, %b, %sa, %sb : tensor<40x64xf8E4M3FN>, tensor<3x24x64xf4E2M1FN>,
-                            tensor<40x2xf8E8M0FNU>, tensor<3x24x2xf8E8M0FNU>)
+      ins(%a, %b, %sa, %sb : tensor<40x0xf8E4M3FN>, tensor<3x24x0xf4E2M1FN>,
+                            tensor<40x0xf8E8M0FNU>, tensor<3x24x0xf8E8M0FNU>)
       offsets(%offsets : tensor<4xi32>)
       outs(%acc : tensor<40x24xf32>) -> tensor<40x24xf32>
   return %r : tensor<40x24xf32>

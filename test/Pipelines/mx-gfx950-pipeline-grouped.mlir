@@ -1,0 +1,57 @@
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=gpu" | FileCheck %s --check-prefix=GPU
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa" --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+
+// A MoE layer's grouped GEMM through the gfx950 pipeline: 512 routed rows
+// (64 tokens x top 8) over 32 experts, N = 1024, K = 2048, MXFP4. The
+// layout is the one of an expert's average share (16 rows): 16 x 16 tiles,
+// K step 512. Three launches: the tile table (one workgroup), the gathers of
+// the experts' rows fused with the relayouts of both operands, and ONE GEMM
+// for every expert, over 64 N tiles x at most (512 + 32 x 15) / 16 = 62 row
+// tiles.
+//   GPU-LABEL: func.func @moe_fp4
+//     GPU-DAG:   %[[C62:.+]] = arith.constant 62 : index
+//     GPU-DAG:   %[[C64:.+]] = arith.constant 64 : index
+//         GPU:   gpu.launch_func @moe_fp4_relayout0_generic::@moe_fp4_relayout0_generic blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in ({{.*}}) args(%{{.+}} : memref<33xi32>, %[[TABLE:.+]] : memref<62x3xi32>)
+//         GPU:   gpu.launch_func @moe_fp4_relayout1_generic::@moe_fp4_relayout1_generic {{.*}} args(%[[TABLE]] : memref<62x3xi32>
+//         GPU:   gpu.launch_func @moe_fp4_mma0::@moe_fp4_mma0 blocks in (%[[C64]], %[[C62]], %{{.+}}) threads in (%[[C64]], {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>
+//    GPU-SAME:     memref<32x64x4x4x4x16x16xi8>
+//     GPU-NOT:   gpu.launch_func
+//  REPORT-LABEL: kernel moe_fp4_mma0
+//        REPORT:   scratch_bytes: 0
+//   REPORT-NEXT:   vgpr_spills: 0
+//   REPORT-NEXT:   sgpr_spills: 0
+//        REPORT:   mfma.v_mfma_scale_f32_16x16x128_f8f6f4: {{[1-9][0-9]*}}
+func.func @moe_fp4(%a: tensor<512x2048xf4E2M1FN>, %b: tensor<32x1024x2048xf4E2M1FN>,
+                   %sa: tensor<512x64xf8E8M0FNU>, %sb: tensor<32x1024x64xf8E8M0FNU>,
+                   %offsets: tensor<33xi32>, %acc: tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<512x2048xf4E2M1FN>, tensor<32x1024x2048xf4E2M1FN>,
+                            tensor<512x64xf8E8M0FNU>, tensor<32x1024x64xf8E8M0FNU>)
+      offsets(%offsets : tensor<33xi32>)
+      outs(%acc : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  return %r : tensor<512x1024xf32>
+}
+
+// -----
+
+// MXFP8 with the expert count and the rows known at run time only: the tile
+// count is computed on the host, (T + E x (tile rows - 1)) / tile rows.
+//   GPU-LABEL: func.func @moe_fp8_dynamic
+//         GPU:   %[[T:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x256xi8>
+//         GPU:   %[[E:.+]] = memref.dim %{{.+}}, %{{.+}} : memref<?x24x256xi8>
+//         GPU:   gpu.launch_func @moe_fp8_dynamic_mma0::@moe_fp8_dynamic_mma0
+//  REPORT-LABEL: kernel moe_fp8_dynamic_mma0
+//        REPORT:   scratch_bytes: 0
+//   REPORT-NEXT:   vgpr_spills: 0
+//   REPORT-NEXT:   sgpr_spills: 0
+func.func @moe_fp8_dynamic(%a: tensor<?x256xf8E4M3FN>, %b: tensor<?x24x256xf8E4M3FN>,
+                           %sa: tensor<?x8xf8E8M0FNU>, %sb: tensor<?x24x8xf8E8M0FNU>,
+                           %offsets: tensor<?xi64>, %acc: tensor<?x24xf32>) -> tensor<?x24xf32> {
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<?x256xf8E4M3FN>, tensor<?x24x256xf8E4M3FN>,
+                            tensor<?x8xf8E8M0FNU>, tensor<?x24x8xf8E8M0FNU>)
+      offsets(%offsets : tensor<?xi64>)
+      outs(%acc : tensor<?x24xf32>) -> tensor<?x24xf32>
+  return %r : tensor<?x24xf32>
+}
