@@ -4,18 +4,20 @@
 
 // A MoE layer's grouped GEMM through the gfx950 pipeline: 512 routed rows
 // (64 tokens x top 8) over 32 experts, N = 1024, K = 2048, MXFP4. The
-// layout is the one of an expert's average share (16 rows): 16 x 16 tiles,
-// K step 512. Three launches: the tile table (one workgroup), the gathers of
-// the experts' rows fused with the relayouts of both operands, and ONE GEMM
-// for every expert, over 64 N tiles x at most (512 + 32 x 15) / 16 = 62 row
-// tiles.
+// layout is resolved for an expert's average share (16 rows) with the 32
+// experts' tiles counted as workgroups of the same launch (and no split
+// K): 16 x 128 tiles on 4 waves, K step 512. Three launches: the tile
+// table (one workgroup), the gathers of the experts' rows fused with the
+// relayouts of both operands, and ONE GEMM for every expert, over 8 N tiles
+// x at most (512 + 32 x 15) / 16 = 62 row tiles.
 //   GPU-LABEL: func.func @moe_fp4
+//     GPU-DAG:   %[[C8:.+]] = arith.constant 8 : index
 //     GPU-DAG:   %[[C62:.+]] = arith.constant 62 : index
-//     GPU-DAG:   %[[C64:.+]] = arith.constant 64 : index
+//     GPU-DAG:   %[[C256:.+]] = arith.constant 256 : index
 //         GPU:   gpu.launch_func @moe_fp4_relayout0_generic::@moe_fp4_relayout0_generic blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in ({{.*}}) args(%{{.+}} : memref<33xi32>, %[[TABLE:.+]] : memref<62x3xi32>)
 //         GPU:   gpu.launch_func @moe_fp4_relayout1_generic::@moe_fp4_relayout1_generic {{.*}} args(%[[TABLE]] : memref<62x3xi32>
-//         GPU:   gpu.launch_func @moe_fp4_mma0::@moe_fp4_mma0 blocks in (%[[C64]], %[[C62]], %{{.+}}) threads in (%[[C64]], {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>
-//    GPU-SAME:     memref<32x64x4x4x4x16x16xi8>
+//         GPU:   gpu.launch_func @moe_fp4_mma0::@moe_fp4_mma0 blocks in (%[[C8]], %[[C62]], %{{.+}}) threads in (%[[C256]], {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>
+//    GPU-SAME:     memref<32x8x4x4x
 //     GPU-NOT:   gpu.launch_func
 //  REPORT-LABEL: kernel moe_fp4_mma0
 //        REPORT:   scratch_bytes: 0

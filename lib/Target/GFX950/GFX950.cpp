@@ -207,7 +207,8 @@ static SmallVector<int64_t> powersOfTwo(int64_t max) {
 
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
-                                          int64_t k, TargetAttr target) {
+                                          int64_t k, TargetAttr target,
+                                          int64_t groups, bool splitK) {
   ScaledMMAIntrinsic intrinsic =
       target.getIntrinsic().value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
   IntrinsicInfo info = getIntrinsicInfo(intrinsic);
@@ -290,14 +291,16 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               // them), with the parts chooseSplitK will split K into.
               int64_t fill = 0;
               if (smallM && !ShapedType::isDynamic(n)) {
-                int64_t tiles =
-                    llvm::divideCeil(m, tile.m) * llvm::divideCeil(n, tile.n);
+                int64_t tiles = groups * llvm::divideCeil(m, tile.m) *
+                                llvm::divideCeil(n, tile.n);
                 int64_t kTiles = ShapedType::isDynamic(k)
                                      ? ShapedType::kDynamic
                                      : llvm::divideCeil(k, tile.k);
-                fill = std::min<int64_t>(
-                    kNumCUs, tiles * chooseSplitK(tiles, kTiles,
-                                                  /*pinned=*/0, llvm::nulls()));
+                int64_t parts =
+                    splitK ? chooseSplitK(tiles, kTiles, /*pinned=*/0,
+                                          llvm::nulls())
+                           : 1;
+                fill = std::min<int64_t>(kNumCUs, tiles * parts);
               }
               auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
                                          -cost.accRegisters,

@@ -112,6 +112,25 @@ TEST_F(UKernelSelectionTest, DecodeFillsTheCUs) {
   EXPECT_GE(tiles * parts, gfx950::kNumCUs) << why;
 }
 
+/// A grouped GEMM's experts are workgroups of the same launch, and its K
+/// loop is not split: with 32 experts of 16 rows, the CUs are full with
+/// fewer, wider N tiles than one GEMM of 16 rows needs, and the tiles (not
+/// split-K parts) fill them.
+TEST_F(UKernelSelectionTest, GroupedFillCountsTheExperts) {
+  gfx950::TargetAttr target = pins({}, 0, 0, 0, true);
+  DataTiledLayoutAttr single =
+      gfx950::resolveLayout(&ctx, f4(), f4(), 16, 4096, 7168, target);
+  DataTiledLayoutAttr grouped = gfx950::resolveLayout(
+      &ctx, f4(), f4(), 16, 4096, 7168, target, /*groups=*/32,
+      /*splitK=*/false);
+  ASSERT_TRUE(gfx950::selectUKernel(grouped).name.has_value());
+  gfx950::TileSizes one = gfx950::getTileSizes(single);
+  gfx950::TileSizes all = gfx950::getTileSizes(grouped);
+  EXPECT_EQ(all.m, 16);
+  EXPECT_GT(all.n, one.n);
+  EXPECT_GE(32 * (4096 / all.n), gfx950::kNumCUs);
+}
+
 /// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins
 /// round down to a divisor; enough tiles or too few K tiles: no split.
 TEST(SplitKTest, ChoosesTheFewestPartsThatFillTheCUs) {

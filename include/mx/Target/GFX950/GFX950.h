@@ -118,9 +118,13 @@ LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 /// reads all scale bytes of its intrinsics with one load. The non-zero
 /// parameters of `target` pin the layout's, and with its `require_ukernel`
 /// only layouts a gfx950 ukernel serves (selectUKernel) are candidates.
+/// `groups` GEMMs of this shape run in the same launch (a batch, or the
+/// experts of a grouped GEMM), which multiplies the workgroups; with
+/// `splitK` false (a grouped GEMM) the K loop is never split.
 DataTiledLayoutAttr resolveLayout(MLIRContext *ctx, Type lhsType, Type rhsType,
                                   int64_t m, int64_t n, int64_t k,
-                                  TargetAttr target);
+                                  TargetAttr target, int64_t groups = 1,
+                                  bool splitK = true);
 
 /// Into how many parts to split the K loop of a GEMM of `workgroups` output
 /// tiles (batch x M tiles x N tiles; ShapedType::kDynamic when unknown) and

@@ -187,23 +187,24 @@ struct MaterializeEncodingsPass
                        << pinned;
       return failure();
     }
-    // The layout of one expert's contraction, of T / E rows on average.
+    // The layout of the experts' contractions, of T / E rows on average:
+    // a batch of E contractions in one launch.
     int64_t t = lhsType.getDimSize(0), e = rhsType.getDimSize(0);
     int64_t mHint = ShapedType::isStatic(t) && ShapedType::isStatic(e) && e > 0
                         ? std::max<int64_t>(1, llvm::divideCeil(t, e))
                         : ShapedType::kDynamic;
-    AffineExpr m, n, k;
-    bindDims(ctx, m, n, k);
-    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                   AffineMap::get(3, 0, {n, k}, ctx),
-                                   AffineMap::get(3, 0, {m, n}, ctx)};
+    AffineExpr g, m, n, k;
+    bindDims(ctx, g, m, n, k);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {g, m, k}, ctx),
+                                   AffineMap::get(4, 0, {g, n, k}, ctx),
+                                   AffineMap::get(4, 0, {g, m, n}, ctx)};
     Type scaleType = op.getLhsScales().getType().getElementType();
     SmallVector<Type> elementTypes = {
         lhsType.getElementType(), rhsType.getElementType(), scaleType,
         scaleType, op.getAcc().getType().getElementType()};
     auto encoding = EncodingAttr::get(
         ctx, OperandRole::lhs, elementTypes, b.getAffineMapArrayAttr(maps),
-        {mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
+        {e, mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
     FailureOr<TiledLayoutAttrInterface> layout = resolve(op, encoding);
     if (failed(layout))
       return failure();

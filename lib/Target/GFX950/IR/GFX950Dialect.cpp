@@ -265,10 +265,19 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
       return op->emitOpError() << "has a zero-sized batch dimension: gfx950 "
                                   "kernels need every size to be at least 1";
   int64_t m = sizes[dims.m[0]], n = sizes[dims.n[0]], k = sizes[dims.k];
-  // A tuned configuration first: its pins, under this attribute's own.
+  // GEMMs of the launch: the batch, or a grouped GEMM's experts (its
+  // encoding's batch dimension), whose K loop mx-split-k never splits.
+  int64_t groups = 1;
+  for (unsigned dim : dims.batch)
+    if (ShapedType::isStatic(sizes[dim]))
+      groups *= sizes[dim];
+  bool grouped = isa<GroupedScaledContractionOp>(op);
+  // A tuned configuration first (entries are tuned for plain GEMMs, split-K
+  // included): its pins, under this attribute's own.
   std::string error;
   FailureOr<const ConfigEntry *> entry =
-      lookupConfig(*this, types[0], types[1], m, n, k, error);
+      grouped ? FailureOr<const ConfigEntry *>(nullptr)
+              : lookupConfig(*this, types[0], types[1], m, n, k, error);
   if (failed(entry))
     return op->emitOpError() << error;
   // Remarks once per contraction (not again for each of its encodings).
@@ -283,15 +292,16 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
       op->emitRemark() << "the tuned configuration " << (*entry)->pins
                        << " for this shape has no gfx950 ukernel (" << layout
                        << "); using the resolver's heuristic";
-  } else if (remark && !getConfigTable().empty() &&
+  } else if (remark && !grouped && !getConfigTable().empty() &&
              getConfigTable() != "none") {
     op->emitRemark() << "no entry of the configuration table '"
                      << getConfigTable() << "' for " << types[0] << " x "
                      << types[1] << " with M = " << m << ", N = " << n
                      << ", K = " << k << "; using the resolver's heuristic";
   }
-  DataTiledLayoutAttr layout = gfx950::resolveLayout(op->getContext(), types[0],
-                                                     types[1], m, n, k, *this);
+  DataTiledLayoutAttr layout =
+      gfx950::resolveLayout(op->getContext(), types[0], types[1], m, n, k,
+                            *this, groups, /*splitK=*/!grouped);
   if (getRequireUkernel()) {
     UKernelSelection selection = gfx950::selectUKernel(layout);
     if (!selection.name) {

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Grouped (MoE) GEMMs on gfx950: dispatches, padding, CU fill and predicted
+time against the weight-streaming bound (issue 13's grouped benchmark).
+
+For each shape (T routed rows over E experts, N x K expert weights, A x B
+element types) this drives the real pipeline (mx-gfx950-pipeline,
+output=isa, with the kernel report) on an mx.grouped_scaled_contraction
+whose offsets are a run-time argument, and reads off the program:
+
+  disp        the dispatches of the whole program (gpu.launch_func): the
+              tile table, the gathers of the experts' rows fused with the
+              relayouts (and the weights' relayout unless they are
+              constants), the one GEMM for every expert;
+  tile        the GEMM's workgroup tile M x N x K and waves;
+  WGs         workgroups the GEMM launches: N tiles x the tile rows' bound
+              (T + E (tile rows - 1)) / tile rows; the tiles without rows
+              exit after reading their table entry;
+  active      workgroups with rows, for tokens routed evenly (T / E rows
+              per expert, the remainder one row each to the first experts);
+  pad         MFMA rows computed per routed row, minus one (the padding of
+              each expert's last tile);
+  CU fill     active WGs over the CU slots of the rounds they take;
+  gemm us     the model's time of the GEMM (bench/mx_perf_model.py's
+              predict_gemm on the kernel's main loop, over the active tiles),
+              floored by its unique bytes at HBM speed (the weights of the
+              experts with rows and their scales once, A once, C read and
+              written once);
+  gather us   the relayout of A and its scales into the experts' tiles at HBM
+              speed (T rows read, the tile rows' bound written);
+  bound us    the larger of the weight-streaming bound (the weights and
+              scales of the experts with rows read once at 8 TB/s) and the
+              MFMA peak bound (2 T N K flops at 10.07 PFLOP/s when both
+              operands are fp4/fp6, 16 cycles per 16x16x128; half that with
+              fp8, 32 cycles);
+  x bound     (gemm + gather) / bound.
+
+The table kernel (one workgroup, E steps per tile) and launch overheads are
+not counted. Assumptions are those of bench/mx_perf_model.py
+(bench/README.md).
+
+Usage: bench/moe_metrics.py [--mx-opt build/bin/mx-opt] [--options "..."]
+"""
+
+import argparse
+import math
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mx_perf_model  # noqa: E402
+import ukernel_static_metrics as usm  # noqa: E402
+from decode_metrics import BITS, FP4, FP8  # noqa: E402
+
+PROGRAM = """
+func.func @moe(%a: tensor<{T}x{K}x{A}>, %b: tensor<{E}x{N}x{K}x{B}>,
+               %sa: tensor<{T}x{KB}xf8E8M0FNU>, %sb: tensor<{E}x{N}x{KB}xf8E8M0FNU>,
+               %offsets: tensor<{E1}xi32>, %acc: tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32> {{
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<{T}x{K}x{A}>, tensor<{E}x{N}x{K}x{B}>,
+                            tensor<{T}x{KB}xf8E8M0FNU>, tensor<{E}x{N}x{KB}xf8E8M0FNU>)
+      offsets(%offsets : tensor<{E1}xi32>)
+      outs(%acc : tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32>
+  return %r : tensor<{T}x{N}xf32>
+}}
+"""
+
+# (name, T, E, N, K, A, B): DeepSeek-V3's routed experts (hidden 7168,
+# expert intermediate 2048: gate+up N = 4096, down K = 2048) with 32 local
+# experts (expert parallelism 8) and top 8, for 8, 64 and 1024 tokens;
+# Mixtral 8x7B (hidden 4096, intermediate 14336, top 2) for 16 and 1024
+# tokens.
+SHAPES = [
+    ("dsv3 up fp4 tok=8", 64, 32, 4096, 7168, FP4, FP4),
+    ("dsv3 up fp4 tok=64", 512, 32, 4096, 7168, FP4, FP4),
+    ("dsv3 up fp4 tok=1024", 8192, 32, 4096, 7168, FP4, FP4),
+    ("dsv3 down fp4 tok=64", 512, 32, 7168, 2048, FP4, FP4),
+    ("dsv3 up fp8 tok=64", 512, 32, 4096, 7168, FP8, FP8),
+    ("mixtral up fp4 tok=16", 32, 8, 28672, 4096, FP4, FP4),
+    ("mixtral up fp4 tok=1024", 2048, 8, 28672, 4096, FP4, FP4),
+]
+
+
+def even_rows(t, e):
+    return [t // e + (1 if i < t % e else 0) for i in range(e)]
+
+
+def evaluate(mx_opt, t, e, n, k, lhs, rhs, options=""):
+    ir = PROGRAM.format(T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs,
+                        B=rhs)
+    pipeline = "--mx-gfx950-pipeline=output=isa %s" % options
+    with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
+        isa_ir, _ = usm.run([mx_opt, "-", pipeline,
+                             "--mx-gfx950-kernel-report=output=" +
+                             report.name], ir)
+        stats_all = usm.parse_report(report.read())
+    launches = usm.parse_launches(isa_ir)
+    mma = [l for l in launches if re.search(r"_mma\d+$", l[0])]
+    if len(mma) != 1:
+        raise usm.Failure("expected one GEMM dispatch, got %d" % len(mma))
+    kernel, blocks, threads, _ = mma[0]
+    waves = threads[0] // 64
+    materialized, _ = usm.run(
+        [mx_opt, "-", "--pass-pipeline=builtin.module(mx-set-encodings,%s)"
+         % usm.materialize_pass(mx_opt, options)], ir)
+    layout = usm.parse_layout(materialized)
+    sm, sn = layout["subgroups_m"], layout["subgroups_n"]
+    im, inn, ik = (layout["intrinsics_m"], layout["intrinsics_n"],
+                   layout["intrinsics_k"])
+    tile_m = sm * im * layout["shape"][0]
+    tile_n = sn * inn * layout["shape"][1]
+    tile_k = ik * layout["shape"][2]
+    stats = stats_all.get(kernel)
+    if stats is None:
+        raise usm.Failure("no report for %s" % kernel)
+
+    rows = even_rows(t, e)
+    experts = sum(1 for r in rows if r)
+    active_tiles = sum(math.ceil(r / tile_m) for r in rows)
+    n_tiles = math.ceil(n / tile_n)
+    row = dict(disp=len(launches), wgs=blocks[0] * blocks[1] * blocks[2],
+               active=active_tiles * n_tiles,
+               tile="%dx%dx%d w%d" % (tile_m, tile_n, tile_k, waves),
+               spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]))
+    row["pad"] = active_tiles * tile_m / t - 1
+    cus = mx_perf_model.Machine.cus
+    row["fill"] = row["active"] / (math.ceil(row["active"] / cus) * cus)
+
+    machine = usm.calibrated_machine()
+    asm = mx_perf_model.assemblies_from_ir(isa_ir).get(kernel)
+    if asm is None:
+        raise usm.Failure("no assembly for %s" % kernel)
+    instrs, labels = mx_perf_model.parse_isa(asm)
+    body = mx_perf_model.main_loop(instrs, labels) or instrs
+    wgs_cu = max(1, int(stats["waves_per_simd"]) * 4 // waves)
+    loop = mx_perf_model.analyze_loop(body, machine,
+                                      waves_per_cu=waves * wgs_cu)
+    weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
+    a_bytes = t * (k * BITS[lhs] // 8 + k // 32)
+    unique = weights + a_bytes + 2 * t * n * 4
+    gemm = mx_perf_model.predict_gemm(
+        loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
+        waves, wgs_cu, 4, machine)
+    hbm = machine.hbm_bytes_per_s
+    row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
+    bound_rows = (t + e * (tile_m - 1)) // tile_m * tile_m
+    row["gather_us"] = (a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)
+                        ) / hbm * 1e6
+    # MFMA peak: 16x16x128 in 16 cycles (fp4/fp6 operands) or 32 (fp8),
+    # on every SIMD of every CU.
+    cycles = 32 if max(BITS[lhs], BITS[rhs]) == 8 else 16
+    peak = (2 * 16 * 16 * 128 / cycles * machine.simds_per_cu * machine.cus *
+            machine.clock_hz)
+    row["bound_us"] = max(weights / hbm, 2.0 * t * n * k / peak) * 1e6
+    row["x_bound"] = (row["gemm_us"] + row["gather_us"]) / row["bound_us"]
+    return row
+
+
+HEADER = ["shape", "T x E x N x K", "disp", "tile", "WGs", "active", "pad",
+          "CU fill", "spills", "gemm us", "gather us", "bound us", "x bound"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mx-opt", default="build/bin/mx-opt")
+    parser.add_argument("--options", default="",
+                        help="extra mx-gfx950-pipeline options")
+    args = parser.parse_args()
+    rows = []
+    for name, t, e, n, k, lhs, rhs in SHAPES:
+        size = "%dx%dx%dx%d" % (t, e, n, k)
+        try:
+            r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, args.options)
+            rows.append([name, size, str(r["disp"]), r["tile"], str(r["wgs"]),
+                         str(r["active"]), "%.0f%%" % (100 * r["pad"]),
+                         "%.0f%%" % (100 * r["fill"]), str(r["spills"]),
+                         "%.1f" % r["gemm_us"], "%.1f" % r["gather_us"],
+                         "%.1f" % r["bound_us"], "%.2f" % r["x_bound"]])
+        except usm.Failure as failure:
+            rows.append([name, size, "error: %s" % failure])
+    full = [r for r in rows if len(r) == len(HEADER)]
+    widths = [max(len(r[i]) for r in full + [HEADER])
+              for i in range(len(HEADER))]
+    print("  ".join(h.ljust(w) for h, w in zip(HEADER, widths)))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
+if __name__ == "__main__":
+    main()
