@@ -87,6 +87,54 @@ mx::ref::groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
   return result;
 }
 
+std::optional<std::vector<float>> mx::ref::routedScaledMatmul(
+    const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
+    const uint8_t *sb, ElemFormat fb, const int32_t *sortedIds, int64_t P,
+    const int32_t *expertIds, int64_t NB, int64_t topK, int64_t E, int64_t T,
+    int64_t N, int64_t K, const float *acc, const InstructionOrder *order) {
+  if (NB == 0 ? P != 0 : P % NB != 0)
+    return std::nullopt;
+  int64_t numBlocks = K / 32, rows = T * topK;
+  std::vector<float> result(acc, acc + rows * N);
+  int64_t blockRows = NB == 0 ? 0 : P / NB;
+  for (int64_t block = 0; block < NB; ++block) {
+    int64_t e = expertIds[block];
+    if (e < 0 || e >= E)
+      continue;
+    // The block's valid rows, gathered.
+    std::vector<int64_t> routed;
+    for (int64_t i = block * blockRows; i < (block + 1) * blockRows; ++i)
+      if (sortedIds[i] >= 0 && sortedIds[i] < rows)
+        routed.push_back(sortedIds[i]);
+    if (routed.empty())
+      continue;
+    int64_t M = routed.size();
+    std::vector<uint8_t> ga(M * K), gsa(M * numBlocks);
+    std::vector<float> gacc(M * N);
+    for (int64_t m = 0; m < M; ++m) {
+      int64_t token = routed[m] / topK;
+      std::copy(a + token * K, a + (token + 1) * K, ga.begin() + m * K);
+      std::copy(sa + token * numBlocks, sa + (token + 1) * numBlocks,
+                gsa.begin() + m * numBlocks);
+      std::copy(acc + routed[m] * N, acc + (routed[m] + 1) * N,
+                gacc.begin() + m * N);
+    }
+    std::vector<float> out =
+        order
+            ? scaledMatmulPerInstruction(ga.data(), gsa.data(), fa,
+                                         b + e * N * K, sb + e * N * numBlocks,
+                                         fb, M, N, K, /*bTransposed=*/true,
+                                         gacc.data(), *order)
+            : scaledMatmul(ga.data(), gsa.data(), fa, b + e * N * K,
+                           sb + e * N * numBlocks, fb, M, N, K,
+                           /*bTransposed=*/true, gacc.data());
+    for (int64_t m = 0; m < M; ++m)
+      std::copy(out.begin() + m * N, out.begin() + (m + 1) * N,
+                result.begin() + routed[m] * N);
+  }
+  return result;
+}
+
 std::vector<uint8_t> mx::ref::pack(ElemFormat f, const uint8_t *codes,
                                    int64_t n) {
   int bits = getFormatInfo(f).bits;

@@ -68,6 +68,10 @@ private:
   /// ref::groupedScaledMatmul of the row-major operands; inconsistent
   /// offsets are an error.
   LogicalResult evaluate(GroupedScaledContractionOp op);
+  /// ref::routedScaledMatmul of the row-major operands.
+  LogicalResult evaluate(RoutedScaledContractionOp op);
+  std::optional<ref::InstructionOrder> getGroupedOrder(Operation *op,
+                                                       int64_t k);
   LogicalResult evaluate(linalg::FillOp op);
   /// arith.truncf / arith.extf on tensors: every element converted exactly
   /// or rounded to nearest-even.
@@ -412,6 +416,22 @@ static SmallVector<int64_t> enumerateOffsets(ArrayRef<unsigned> dims,
   return offsets;
 }
 
+/// The per-instruction order of a grouped or routed contraction of
+/// reduction size `k`, where the kernel's K order is known (the same for
+/// every expert); otherwise none (the exact sums rounded once).
+std::optional<ref::InstructionOrder> Evaluator::getGroupedOrder(Operation *op,
+                                                                int64_t k) {
+  if (!options.perInstruction)
+    return std::nullopt;
+  auto it = options.orders.find(op);
+  if (it == options.orders.end())
+    return std::nullopt;
+  return ref::InstructionOrder{it->second.kStep,
+                               llvm::divideCeilSigned(k, it->second.kTile) *
+                                   it->second.kTile,
+                               options.arithmetic, it->second.parts};
+}
+
 LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
   FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
   if (failed(found))
@@ -439,17 +459,7 @@ LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
     bounds[e] = offsetKind == ElementKind::I32
                     ? int64_t(int32_t(offsets.getBits(e)))
                     : int64_t(offsets.getBits(e));
-  // Per instruction in the kernel's K order where it is known (the same for
-  // every expert); otherwise the exact sums rounded once.
-  std::optional<ref::InstructionOrder> order;
-  if (options.perInstruction) {
-    auto it = options.orders.find(op);
-    if (it != options.orders.end())
-      order = ref::InstructionOrder{
-          it->second.kStep,
-          llvm::divideCeilSigned(K, it->second.kTile) * it->second.kTile,
-          options.arithmetic, it->second.parts};
-  }
+  std::optional<ref::InstructionOrder> order = getGroupedOrder(op, K);
   std::optional<std::vector<float>> out = ref::groupedScaledMatmul(
       lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
       rhsScales.data.data(), *rhsFormat, bounds.data(), E, T, N, K,
@@ -463,6 +473,51 @@ LogicalResult Evaluator::evaluate(GroupedScaledContractionOp op) {
                           << "]: they must be non-decreasing within [0, " << T
                           << "]";
   }
+  HostTensor result = acc;
+  std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+LogicalResult Evaluator::evaluate(RoutedScaledContractionOp op) {
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
+  const HostTensor &lhs = *operands[0], &rhs = *operands[1],
+                   &lhsScales = *operands[2], &rhsScales = *operands[3],
+                   &sortedIds = *operands[4], &expertIds = *operands[5],
+                   &acc = *operands[6];
+  std::optional<ref::ElemFormat> lhsFormat = getRefFormat(lhs.getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat = getRefFormat(rhs.getElementKind());
+  if (!lhsFormat || !rhsFormat || acc.getElementKind() != ElementKind::F32 ||
+      sortedIds.getElementKind() != ElementKind::I32 ||
+      expertIds.getElementKind() != ElementKind::I32)
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t T = lhs.type.shape[0], K = lhs.type.shape[1];
+  int64_t E = rhs.type.shape[0], N = rhs.type.shape[1];
+  int64_t topK = op.getTopK();
+  int64_t P = sortedIds.getNumElements(), NB = expertIds.getNumElements();
+  if (K % kBlockSize != 0 || rhs.type.shape[2] != K ||
+      acc.type.shape != ArrayRef<int64_t>{T * topK, N} ||
+      lhsScales.type.shape != ArrayRef<int64_t>{T, K / kBlockSize} ||
+      rhsScales.type.shape != ArrayRef<int64_t>{E, N, K / kBlockSize})
+    return op.emitError() << "reference evaluator: inconsistent shapes";
+  std::vector<int32_t> ids(P), experts(NB);
+  for (int64_t i = 0; i < P; ++i)
+    ids[i] = int32_t(sortedIds.getBits(i));
+  for (int64_t i = 0; i < NB; ++i)
+    experts[i] = int32_t(expertIds.getBits(i));
+  std::optional<ref::InstructionOrder> order = getGroupedOrder(op, K);
+  std::optional<std::vector<float>> out = ref::routedScaledMatmul(
+      lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
+      rhsScales.data.data(), *rhsFormat, ids.data(), P, experts.data(), NB,
+      topK, E, T, N, K, reinterpret_cast<const float *>(acc.data.data()),
+      order ? &*order : nullptr);
+  if (!out)
+    return op.emitError() << "expert_ids (" << NB
+                          << " blocks) must divide sorted_ids (" << P
+                          << " positions) into blocks of equal size";
   HostTensor result = acc;
   std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
   values[op.getResult()] = std::move(result);
@@ -875,8 +930,8 @@ LogicalResult Evaluator::evaluateElementwise(Operation *op) {
 LogicalResult Evaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
-            ScaledContractionOp, GroupedScaledContractionOp, linalg::FillOp,
-            linalg::GenericOp>(
+            ScaledContractionOp, GroupedScaledContractionOp,
+            RoutedScaledContractionOp, linalg::FillOp, linalg::GenericOp>(
           [&](auto concrete) { return evaluate(concrete); })
       .Case<arith::TruncFOp, arith::ExtFOp>(
           [&](Operation *cast) -> LogicalResult {

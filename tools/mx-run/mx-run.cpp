@@ -379,7 +379,8 @@ getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
     SmallVector<Operation *> ops;
     if (auto func = m.lookupSymbol<func::FuncOp>(entry))
       func.walk([&](Operation *op) {
-        if (isa<ScaledContractionOp, GroupedScaledContractionOp>(op))
+        if (isa<ScaledContractionOp, GroupedScaledContractionOp,
+                RoutedScaledContractionOp>(op))
           ops.push_back(op);
       });
     return ops;

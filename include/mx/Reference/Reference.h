@@ -203,6 +203,24 @@ groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                     int64_t K, const float *acc,
                     const InstructionOrder *order = nullptr);
 
+/// The routed (mixture-of-experts, sorted-token-ids form) scaled matmul of
+/// mx.routed_scaled_contraction: A is T x K (codes, T x K/32 scales), B
+/// holds E row-major N x K matrices, acc and the result are (T * topK) x N.
+/// Position i of the P sorted ids, in block i / (P / NB) of expert
+/// expertIds[block], names routed row r = sortedIds[i]; where r is in
+/// [0, T * topK) and the expert in [0, E), result row r is row r / topK of
+/// A times matrix e of B (bTransposed) plus acc row r, each block's rows
+/// computed as one scaledMatmul (or, with `order`, scaledMatmulPerInstruction).
+/// Rows no valid position names are acc. Returns std::nullopt unless NB
+/// divides P.
+std::optional<std::vector<float>>
+routedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                   const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                   const int32_t *sortedIds, int64_t P,
+                   const int32_t *expertIds, int64_t NB, int64_t topK,
+                   int64_t E, int64_t T, int64_t N, int64_t K, const float *acc,
+                   const InstructionOrder *order = nullptr);
+
 /// The arithmetic of one matrix instruction of scaledMatmulPerInstruction.
 enum class InstructionArithmetic {
   /// The instruction's exact dot product plus the accumulator, rounded once

@@ -60,6 +60,35 @@ static AffineMap getBlockedMap(MLIRContext *ctx, unsigned rank, int64_t axis) {
   return AffineMap::get(rank, 0, exprs, ctx);
 }
 
+/// A linalg.generic into `init` ([rows, columns]) whose row `i` is the
+/// source row `sourceRow(i)` says (its clamped index, and whether it is
+/// read), or zero bits: the body of the row gathers.
+static Value buildRowGather(
+    OpBuilder &b, Location loc, Value init, Value source,
+    function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value)>
+        sourceRow) {
+  auto type = cast<RankedTensorType>(init.getType());
+  AffineMap identity = b.getMultiDimIdentityMap(2);
+  SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{identity}, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        Value row = linalg::IndexOp::create(nb, nloc, 0);
+        Value col = linalg::IndexOp::create(nb, nloc, 1);
+        auto [from, inBounds] = sourceRow(nb, nloc, row);
+        Value value =
+            tensor::ExtractOp::create(nb, nloc, source, ValueRange{from, col});
+        Value zero = arith::ConstantOp::create(
+            nb, nloc, cast<TypedAttr>(nb.getZeroAttr(type.getElementType())));
+        linalg::YieldOp::create(
+            nb, nloc,
+            arith::SelectOp::create(nb, nloc, inBounds, value, zero)
+                .getResult());
+      });
+  return generic.getResult(0);
+}
+
 /// mx.gather_row_tiles -> a linalg.generic that reads each result row's
 /// source row (GatherRowTilesOp::buildSourceRow), or yields zero bits.
 struct GatherRowTilesLowering : public OpRewritePattern<GatherRowTilesOp> {
@@ -82,27 +111,13 @@ struct GatherRowTilesLowering : public OpRewritePattern<GatherRowTilesOp> {
           tensor::DimOp::create(rewriter, loc, op.getSource(), 1));
     Value init = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
     Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
-    AffineMap identity = rewriter.getMultiDimIdentityMap(2);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        ArrayRef<AffineMap>{identity}, iterators,
-        [&](OpBuilder &b, Location loc, ValueRange) {
-          Value row = linalg::IndexOp::create(b, loc, 0);
-          Value col = linalg::IndexOp::create(b, loc, 1);
-          auto [source, inBounds] = GatherRowTilesOp::buildSourceRow(
-              b, loc, op.getTileGroups(), op.getTileRows(), sourceRows, row);
-          Value value = tensor::ExtractOp::create(b, loc, op.getSource(),
-                                                  ValueRange{source, col});
-          Value zero = arith::ConstantOp::create(
-              b, loc, cast<TypedAttr>(b.getZeroAttr(type.getElementType())));
-          linalg::YieldOp::create(
-              b, loc,
-              arith::SelectOp::create(b, loc, inBounds, value, zero)
-                  .getResult());
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    rewriter.replaceOp(
+        op, buildRowGather(rewriter, loc, init, op.getSource(),
+                           [&](OpBuilder &b, Location loc, Value row) {
+                             return GatherRowTilesOp::buildSourceRow(
+                                 b, loc, op.getTileGroups(), op.getTileRows(),
+                                 sourceRows, row);
+                           }));
     return success();
   }
 };
@@ -360,6 +375,169 @@ struct ScaledContractionLowering
 /// lowered by the pattern above. Inconsistent offsets skip the loop, so no
 /// slice is ever out of bounds, and call `mx_report_invalid_offsets` (see
 /// getInvalidOffsetsCallee), which the runner defines.
+/// Expert `e` of `source` ([E, X, Y]): [X, Y].
+static Value sliceExpert(OpBuilder &b, Location loc, Value source, Value e) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<OpFoldResult> offs = {e, b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                     tensor::getMixedSize(b, loc, source, 1),
+                                     tensor::getMixedSize(b, loc, source, 2)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
+                                         type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, sliceType, source, offs, sizes,
+                                        strides);
+}
+
+/// The maps of a contraction with B as N x K weights: (m, k), (n, k),
+/// (m, n).
+static ArrayAttr getWeightMaps(OpBuilder &b) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  return b.getAffineMapArrayAttr({AffineMap::get(3, 0, {m, k}, ctx),
+                                  AffineMap::get(3, 0, {n, k}, ctx),
+                                  AffineMap::get(3, 0, {m, n}, ctx)});
+}
+
+/// mx.routed_scaled_contraction -> a loop over the blocks of sorted_ids:
+/// for a block of a valid expert, its routed rows' tokens, token scales and
+/// accumulator rows are gathered (mx.gather_rows; padding ids give zero
+/// rows), contracted with the expert's weights, and each valid row of the
+/// sum is inserted at its routed row.
+struct RoutedScaledContractionLowering
+    : public OpRewritePattern<RoutedScaledContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(RoutedScaledContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value acc = op.getAcc(), ids = op.getSortedIds();
+    auto index = [&](OpBuilder &b, int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, value);
+    };
+    auto toIndex = [&](OpBuilder &b, Value v) -> Value {
+      return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+    };
+    auto inRange = [&](OpBuilder &b, Value v, Value end) -> Value {
+      return arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                index(b, 0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, end));
+    };
+    Value zero = index(rewriter, 0), one = index(rewriter, 1);
+    Value positions = tensor::DimOp::create(rewriter, loc, ids, 0);
+    Value blocks = tensor::DimOp::create(rewriter, loc, op.getExpertIds(), 0);
+    Value rows = tensor::DimOp::create(rewriter, loc, acc, 0);
+    Value experts = tensor::DimOp::create(rewriter, loc, op.getRhs(), 0);
+    // (No blocks: no iteration, whatever the divisor.)
+    Value blockRows = arith::DivUIOp::create(
+        rewriter, loc, positions,
+        arith::MaxUIOp::create(rewriter, loc, blocks, one));
+    int64_t topK = op.getTopK();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, zero, blocks, one, ValueRange{acc},
+        [&](OpBuilder &b, Location loc, Value block, ValueRange args) {
+          Value e = toIndex(
+              b, tensor::ExtractOp::create(b, loc, op.getExpertIds(), block));
+          Value first = arith::MulIOp::create(b, loc, block, blockRows);
+          auto ifOp = scf::IfOp::create(
+              b, loc, inRange(b, e, experts),
+              [&](OpBuilder &b, Location loc) {
+                auto idType = RankedTensorType::get({ShapedType::kDynamic},
+                                                    b.getI32Type());
+                Value blockIds = tensor::ExtractSliceOp::create(
+                    b, loc, idType, ids, ArrayRef<OpFoldResult>{first},
+                    ArrayRef<OpFoldResult>{blockRows},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+                auto gather = [&](Value source, int64_t divisor) -> Value {
+                  auto type = cast<RankedTensorType>(source.getType());
+                  auto gathered = RankedTensorType::get(
+                      {ShapedType::kDynamic, type.getDimSize(1)},
+                      type.getElementType());
+                  return GatherRowsOp::create(b, loc, gathered, source,
+                                              blockIds,
+                                              b.getI64IntegerAttr(divisor));
+                };
+                Value blockAcc = gather(args[0], 1);
+                Value sum = ScaledContractionOp::create(
+                    b, loc, blockAcc.getType(), gather(op.getLhs(), topK),
+                    sliceExpert(b, loc, op.getRhs(), e),
+                    gather(op.getLhsScales(), topK),
+                    sliceExpert(b, loc, op.getRhsScales(), e), blockAcc,
+                    getWeightMaps(b));
+                // Each valid row of the sum into its routed row.
+                auto scatter = scf::ForOp::create(
+                    b, loc, index(b, 0), blockRows, index(b, 1),
+                    ValueRange{args[0]},
+                    [&](OpBuilder &b, Location loc, Value r, ValueRange inner) {
+                      Value id = toIndex(
+                          b, tensor::ExtractOp::create(b, loc, blockIds, r));
+                      auto store = scf::IfOp::create(
+                          b, loc, inRange(b, id, rows),
+                          [&](OpBuilder &b, Location loc) {
+                            SmallVector<OpFoldResult> sizes = {
+                                b.getIndexAttr(1),
+                                tensor::getMixedSize(b, loc, sum, 1)};
+                            SmallVector<OpFoldResult> strides(
+                                2, b.getIndexAttr(1));
+                            Value row = tensor::ExtractSliceOp::create(
+                                b, loc, sum,
+                                ArrayRef<OpFoldResult>{r, b.getIndexAttr(0)},
+                                sizes, strides);
+                            Value updated = tensor::InsertSliceOp::create(
+                                b, loc, row, inner[0],
+                                ArrayRef<OpFoldResult>{id, b.getIndexAttr(0)},
+                                sizes, strides);
+                            scf::YieldOp::create(b, loc, updated);
+                          },
+                          [&](OpBuilder &b, Location loc) {
+                            scf::YieldOp::create(b, loc, inner[0]);
+                          });
+                      scf::YieldOp::create(b, loc, store.getResult(0));
+                    });
+                scf::YieldOp::create(b, loc, scatter.getResult(0));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, args[0]);
+              });
+          scf::YieldOp::create(b, loc, ifOp.getResult(0));
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// mx.gather_rows -> a linalg.generic that reads each result row's source
+/// row (GatherRowsOp::buildSourceRow), or yields zero bits.
+struct GatherRowsLowering : public OpRewritePattern<GatherRowsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatherRowsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getResult().getType();
+    SmallVector<Value> dynamicSizes;
+    if (type.isDynamicDim(0))
+      dynamicSizes.push_back(
+          tensor::DimOp::create(rewriter, loc, op.getIds(), 0));
+    if (type.isDynamicDim(1))
+      dynamicSizes.push_back(
+          tensor::DimOp::create(rewriter, loc, op.getSource(), 1));
+    Value init = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
+    Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
+    rewriter.replaceOp(
+        op, buildRowGather(rewriter, loc, init, op.getSource(),
+                           [&](OpBuilder &b, Location loc, Value row) {
+                             return GatherRowsOp::buildSourceRow(
+                                 b, loc, op.getIds(), op.getDivisor(),
+                                 sourceRows, row);
+                           }));
+    return success();
+  }
+};
+
 struct GroupedScaledContractionLowering
     : public OpRewritePattern<GroupedScaledContractionOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -430,32 +608,12 @@ struct GroupedScaledContractionLowering
                   return tensor::ExtractSliceOp::create(
                       b, loc, sliceType, source, offs, sizes, strides);
                 };
-                auto expertSlice = [&](Value source) -> Value {
-                  auto type = cast<RankedTensorType>(source.getType());
-                  SmallVector<OpFoldResult> offs = {e, b.getIndexAttr(0),
-                                                    b.getIndexAttr(0)};
-                  SmallVector<OpFoldResult> sizes = {
-                      b.getIndexAttr(1),
-                      tensor::getMixedSize(b, loc, source, 1),
-                      tensor::getMixedSize(b, loc, source, 2)};
-                  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
-                  auto sliceType = RankedTensorType::get(
-                      type.getShape().drop_front(), type.getElementType());
-                  return tensor::ExtractSliceOp::create(
-                      b, loc, sliceType, source, offs, sizes, strides);
-                };
                 Value groupAcc = rowSlice(args[0]);
-                AffineExpr m = getAffineDimExpr(0, ctx),
-                           n = getAffineDimExpr(1, ctx),
-                           k = getAffineDimExpr(2, ctx);
-                ArrayAttr maps = b.getAffineMapArrayAttr(
-                    {AffineMap::get(3, 0, {m, k}, ctx),
-                     AffineMap::get(3, 0, {n, k}, ctx),
-                     AffineMap::get(3, 0, {m, n}, ctx)});
                 Value sum = ScaledContractionOp::create(
-                    b, loc, groupAcc.getType(), rowSlice(lhs), expertSlice(rhs),
-                    rowSlice(op.getLhsScales()), expertSlice(op.getRhsScales()),
-                    groupAcc, maps);
+                    b, loc, groupAcc.getType(), rowSlice(lhs),
+                    sliceExpert(b, loc, rhs, e), rowSlice(op.getLhsScales()),
+                    sliceExpert(b, loc, op.getRhsScales(), e), groupAcc,
+                    getWeightMaps(b));
                 SmallVector<OpFoldResult> offs = {lo, b.getIndexAttr(0)};
                 SmallVector<OpFoldResult> sizes =
                     tensor::getMixedSizes(b, loc, sum);
@@ -684,7 +842,9 @@ struct ConvertMXToLinalgPass
 } // namespace
 
 void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<DequantizeLowering, GatherRowTilesLowering, QuantizeLowering,
-               ScaledContractionLowering, GroupedScaledContractionLowering,
-               TiledScaledMMALowering>(patterns.getContext());
+  patterns.add<DequantizeLowering, GatherRowsLowering, GatherRowTilesLowering,
+               QuantizeLowering, ScaledContractionLowering,
+               GroupedScaledContractionLowering,
+               RoutedScaledContractionLowering, TiledScaledMMALowering>(
+      patterns.getContext());
 }

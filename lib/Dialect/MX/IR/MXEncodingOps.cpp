@@ -228,6 +228,8 @@ LogicalResult TiledScaledMMAOp::verify() {
       llvm::map_to_vector(types, [](ShapedType type) -> Type { return type; });
   if (grouped)
     allTypes.push_back(getTileGroups().getType());
+  if (getRowIds())
+    allTypes.push_back(getRowIds().getType());
   bool allTensors = llvm::all_of(allTypes, llvm::IsaPred<RankedTensorType>);
   bool allMemRefs = llvm::all_of(allTypes, llvm::IsaPred<MemRefType>);
   if (allTensors) {
@@ -386,6 +388,22 @@ LogicalResult TiledScaledMMAOp::verify() {
     if (ShapedType::isStatic(tiles) && ShapedType::isStatic(mo) && tiles != mo)
       return emitOpError() << "tile_groups has " << tiles << " rows, lhs has "
                            << mo << " M tiles";
+  }
+  if (Value rowIds = getRowIds()) {
+    if (!grouped)
+      return emitOpError() << "row_ids needs tile_groups";
+    auto idsType = cast<ShapedType>(rowIds.getType());
+    int64_t tileRows = layout.getInnerTileSizes(OperandRole::lhs)[0];
+    int64_t mo = types[0].getDimSize(0);
+    if (idsType.getRank() != 1 || !idsType.getElementType().isInteger(32))
+      return emitOpError() << "row_ids must be a 1-d tensor or memref of i32, "
+                              "got "
+                           << idsType;
+    if (ShapedType::isStatic(mo) && idsType.hasStaticShape() &&
+        idsType.getDimSize(0) != mo * tileRows)
+      return emitOpError() << "row_ids has " << idsType.getDimSize(0)
+                           << " rows, expected " << mo * tileRows << " (" << mo
+                           << " M tiles of " << tileRows << " rows)";
   }
   for (unsigned i = 1; i < 5; ++i)
     for (int64_t b = 0; b < numBatch; ++b) {

@@ -648,6 +648,27 @@ LogicalResult GatherRowTilesOp::reifyResultShapes(
   return success();
 }
 
+/// Row `row` of a source of `sourceRows` rows, read where `valid` and `row`
+/// lies in the source: the row clamped into the source (so that the read is
+/// always in bounds) and whether it is read.
+static std::pair<Value, Value> guardSourceRow(OpBuilder &b, Location loc,
+                                              Value row, Value valid,
+                                              Value sourceRows) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  // Signed compares: a negative row is outside the source too.
+  Value aboveZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, row, zero);
+  Value belowEnd =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, sourceRows);
+  Value inBounds = arith::AndIOp::create(
+      b, loc, valid, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
+  Value last = arith::SubIOp::create(b, loc, sourceRows, one);
+  Value clamped = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, row, last), zero);
+  return {clamped, inBounds};
+}
+
 std::pair<Value, Value>
 GatherRowTilesOp::buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
                                  int64_t tileRows, Value sourceRows,
@@ -664,19 +685,148 @@ GatherRowTilesOp::buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
   Value r = arith::RemUIOp::create(b, loc, row, index(tileRows));
   Value first = entry(tile, 1), count = entry(tile, 2);
   Value source = arith::AddIOp::create(b, loc, first, r);
-  // Signed compares: a negative first row is outside the source too.
   Value inTile =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, count);
-  Value aboveZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                          source, index(0));
-  Value belowEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         source, sourceRows);
-  Value inBounds = arith::AndIOp::create(
-      b, loc, inTile, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
-  Value last = arith::SubIOp::create(b, loc, sourceRows, index(1));
-  Value clamped = arith::MaxSIOp::create(
-      b, loc, arith::MinSIOp::create(b, loc, source, last), index(0));
-  return {clamped, inBounds};
+  return guardSourceRow(b, loc, source, inTile, sourceRows);
+}
+
+//===----------------------------------------------------------------------===//
+// GatherRowsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherRowsOp::verify() {
+  ShapedType source = getSource().getType(), result = getResult().getType();
+  auto ids = cast<ShapedType>(getIds().getType());
+  if (source.getRank() != 2)
+    return emitOpError() << "source must have rank 2 (rows, columns), got "
+                         << source;
+  if (ids.getRank() != 1 || !ids.getElementType().isInteger(32))
+    return emitOpError() << "ids must be a 1-d tensor of i32, got " << ids;
+  if (result.getRank() != 2 ||
+      result.getElementType() != source.getElementType())
+    return emitOpError() << "result must be a rank-2 tensor of "
+                         << source.getElementType() << ", got " << result;
+  auto mismatch = [](int64_t a, int64_t b) {
+    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
+  };
+  if (mismatch(ids.getDimSize(0), result.getDimSize(0)))
+    return emitOpError() << "result must have one row per id ("
+                         << ids.getDimSize(0) << "), got "
+                         << result.getDimSize(0);
+  if (mismatch(source.getDimSize(1), result.getDimSize(1)))
+    return emitOpError() << "result must have the " << source.getDimSize(1)
+                         << " columns of source, got " << result.getDimSize(1);
+  return success();
+}
+
+LogicalResult GatherRowsOp::reifyResultShapes(
+    OpBuilder &b, ReifiedRankedShapedTypeDims &reifiedReturnShapes) {
+  Location loc = getLoc();
+  RankedTensorType type = getResult().getType();
+  OpFoldResult rows = b.getIndexAttr(type.getDimSize(0));
+  if (type.isDynamicDim(0))
+    rows = tensor::DimOp::create(b, loc, getIds(), 0).getResult();
+  OpFoldResult cols = b.getIndexAttr(type.getDimSize(1));
+  if (type.isDynamicDim(1))
+    cols = tensor::DimOp::create(b, loc, getSource(), 1).getResult();
+  reifiedReturnShapes.push_back({rows, cols});
+  return success();
+}
+
+std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b, Location loc,
+                                                     Value ids, int64_t divisor,
+                                                     Value sourceRows,
+                                                     Value row) {
+  Value id = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, ids, row));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value nonNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id, zero);
+  // (A negative id is rejected before the division rounds it to 0.)
+  Value source = arith::DivSIOp::create(
+      b, loc, id, arith::ConstantIndexOp::create(b, loc, divisor));
+  return guardSourceRow(b, loc, source, nonNegative, sourceRows);
+}
+
+//===----------------------------------------------------------------------===//
+// RoutedScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+MutableOperandRange RoutedScaledContractionOp::getDpsInitsMutable() {
+  return getAccMutable();
+}
+
+LogicalResult RoutedScaledContractionOp::verify() {
+  ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
+             acc = getAcc().getType(), ids = getSortedIds().getType(),
+             experts = getExpertIds().getType();
+  struct RankRule {
+    StringRef name;
+    ShapedType type;
+    int64_t rank;
+    StringRef shape;
+  };
+  for (const RankRule &rule :
+       {RankRule{"lhs", lhs, 2, "[T, K]"}, RankRule{"rhs", rhs, 3, "[E, N, K]"},
+        RankRule{"acc", acc, 2, "[T * top_k, N]"},
+        RankRule{"sorted_ids", ids, 1, "[P]"},
+        RankRule{"expert_ids", experts, 1, "[NB]"}})
+    if (rule.type.getRank() != rule.rank)
+      return emitOpError() << rule.name << " must have rank " << rule.rank
+                           << " (" << rule.shape << "), got rank "
+                           << rule.type.getRank();
+  for (auto [name, type] :
+       {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
+    if (!isMXElementType(type.getElementType()))
+      return emitOpError() << name << " must have an MX element type ("
+                           << kMXElementTypeList << "), got "
+                           << type.getElementType();
+  for (auto [name, value] : {std::make_pair("lhs_scales", getLhsScales()),
+                             std::make_pair("rhs_scales", getRhsScales())})
+    if (!isa<Float8E8M0FNUType>(value.getType().getElementType()))
+      return emitOpError() << name << " must have element type f8E8M0FNU, got "
+                           << value.getType().getElementType();
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "acc must have element type f32, got "
+                         << acc.getElementType();
+  for (auto [name, type] : {std::make_pair("sorted_ids", ids),
+                            std::make_pair("expert_ids", experts)})
+    if (!type.getElementType().isSignlessInteger(32))
+      return emitOpError() << name << " must have element type i32, got "
+                           << type.getElementType();
+  if (getResult().getType() != getAcc().getType())
+    return emitOpError() << "result type " << getResult().getType()
+                         << " must match the acc type " << getAcc().getType();
+  auto mismatch = [](int64_t a, int64_t b) {
+    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
+  };
+  int64_t topK = getTopK();
+  int64_t tokens = lhs.getDimSize(0);
+  if (mismatch(ShapedType::isStatic(tokens) ? tokens * topK : tokens,
+               acc.getDimSize(0)))
+    return emitOpError() << "acc must have T * top_k = " << tokens * topK
+                         << " rows (one per routed row), got "
+                         << acc.getDimSize(0);
+  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
+    return emitOpError() << "reduction size " << lhs.getDimSize(1)
+                         << " of lhs differs from " << rhs.getDimSize(2)
+                         << " of rhs";
+  if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
+    return emitOpError() << "rhs has N = " << rhs.getDimSize(1)
+                         << " but acc has " << acc.getDimSize(1) << " columns";
+  int64_t positions = ids.getDimSize(0), blocks = experts.getDimSize(0);
+  if (ShapedType::isStatic(positions) && ShapedType::isStatic(blocks) &&
+      (blocks == 0 ? positions != 0 : positions % blocks != 0))
+    return emitOpError() << "expert_ids must divide sorted_ids into blocks of "
+                            "equal size: "
+                         << positions << " positions in " << blocks
+                         << " blocks";
+  if (failed(verifyBlockScales(*this, lhs, "lhs", getLhsScales().getType(),
+                               "lhs_scales", 1)) ||
+      failed(verifyBlockScales(*this, rhs, "rhs", getRhsScales().getType(),
+                               "rhs_scales", 2)))
+    return failure();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -64,10 +64,12 @@ struct TiledScaledMMAOpInterface
     SmallVector<Value> epilogueInputs =
         llvm::map_to_vector(mma.getEpilogueInputs(), buffer);
     Value tileGroups = mma.isGrouped() ? buffer(mma.getTileGroups()) : Value();
+    Value rowIds = mma.getRowIds() ? buffer(mma.getRowIds()) : Value();
     auto bufferized = TiledScaledMMAOp::create(
         rewriter, op->getLoc(), TypeRange{}, buffers[0], buffers[1], buffers[2],
-        buffers[3], buffers[4], tileGroups, mma.getLayout(), mma.getZeroAcc(),
-        epilogueInputs, mma.getEpilogueMapsAttr(), mma.getEpilogue().size());
+        buffers[3], buffers[4], tileGroups, rowIds, mma.getLayout(),
+        mma.getZeroAcc(), epilogueInputs, mma.getEpilogueMapsAttr(),
+        mma.getEpilogue().size());
     for (auto [from, to] :
          llvm::zip_equal(mma.getEpilogue(), bufferized.getEpilogue()))
       rewriter.inlineRegionBefore(from, to, to.end());

@@ -152,7 +152,7 @@ struct FuseEpiloguesPass
     auto fused = TiledScaledMMAOp::create(
         b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
         op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
-        op.getLayout(),
+        op.getRowIds(), op.getLayout(),
         /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
     // The block: (sum, the other inputs' elements, the output's element).
     Block &old = *generic.getBody();

@@ -248,8 +248,8 @@ struct MaterializeEncodingsPass
     Value rhsScales = tiled(op.getRhsScales(), 3, OperandRole::rhs_scales);
     auto mma = TiledScaledMMAOp::create(
         b, loc, TypeRange{op.getAcc().getType()}, lhs, rhs, lhsScales,
-        rhsScales, op.getAcc(), table, *layout, /*zero_acc=*/false,
-        ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
+        rhsScales, op.getAcc(), table, /*row_ids=*/Value(), *layout,
+        /*zero_acc=*/false, ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
     return mma.getResult();
   }
 

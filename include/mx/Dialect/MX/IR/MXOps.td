@@ -325,6 +325,114 @@ def MX_GroupedScaledContractionOp : MX_Op<"grouped_scaled_contraction", [
 }
 
 //===----------------------------------------------------------------------===//
+// RoutedScaledContractionOp
+//===----------------------------------------------------------------------===//
+
+def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
+    NoMemoryEffect,
+    DeclareOpInterfaceMethods<DestinationStyleOpInterface>]> {
+  let summary = "MoE grouped GEMM in the sorted-token-ids form (vLLM/AITER)";
+  let description = [{
+    The grouped GEMM of a mixture-of-experts layer with its routing given
+    the way vLLM's and AITER's `moe_align_block_size` / `moe_sorting` give
+    it: `sorted_ids` (`[P]`, `i32`) lists the routed rows expert by expert,
+    each expert's list padded to a multiple of the block size, and
+    `expert_ids` (`[NB]`, `i32`) names the expert of each block of
+    `P / NB` consecutive positions. A routed row `r` is token `r / top_k`'s
+    `r % top_k`-th choice: `lhs` (`[T, K]`) holds the tokens, `acc` and the
+    result (`[T * top_k, N]`) the routed rows, `rhs` (`[E, N, K]`) the
+    experts' weights with their own scales. For every position `i` whose row
+    `r = sorted_ids[i]` lies in `[0, T * top_k)` and whose block's expert
+    `e = expert_ids[i / (P / NB)]` lies in `[0, E)`:
+
+    ```
+    result[r, n] = acc[r, n] + sum_k decode(lhs[r / top_k, k]) * 2^(lhs_scales[r / top_k, k/32] - 127)
+                                   * decode(rhs[e, n, k]) * 2^(rhs_scales[e, n, k/32] - 127)
+    ```
+
+    in f32, with the arithmetic of `mx.scaled_contraction`. Other positions
+    (the padding ids, conventionally `T * top_k`, and blocks of an expert id
+    outside `[0, E)`, e.g. the -1 of experts on another rank) compute
+    nothing, and rows that no position names keep `acc`. A row named by more
+    than one valid position gets one of their results (which one is
+    unspecified; `moe_align_block_size` names each row once).
+
+    `NB` must divide `P`. Data operands have an MX element type (`lhs` and
+    `rhs` may differ), scales `f8E8M0FNU`, the accumulator `f32`; `K` must be
+    a multiple of 32. The op is destination-style: `acc` is the init and the
+    result has its type.
+
+    Example (8 tokens, top 2, 4 experts, blocks of 16 rows):
+
+    ```mlir
+    %r = mx.routed_scaled_contraction top_k = 2
+        ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>,
+                              tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+        routing(%sorted_ids, %expert_ids : tensor<64xi32>, tensor<4xi32>)
+        outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+      AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
+      AnyRankedTensor:$sorted_ids, AnyRankedTensor:$expert_ids,
+      AnyRankedTensor:$acc, ConfinedAttr<I64Attr, [IntPositive]>:$top_k);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    `top_k` `=` $top_k
+    `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
+      type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
+    `routing` `(` $sorted_ids `,` $expert_ids `:` type($sorted_ids) `,`
+      type($expert_ids) `)`
+    `outs` `(` $acc `:` type($acc) `)` attr-dict `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GatherRowsOp
+//===----------------------------------------------------------------------===//
+
+def MX_GatherRowsOp : MX_Op<"gather_rows", [Pure,
+    DeclareOpInterfaceMethods<ReifyRankedShapedTypeOpInterface,
+        ["reifyResultShapes"]>]> {
+  let summary = "gather rows by index (a routed GEMM's lhs in sorted order)";
+  let description = [{
+    Row `i` of the result is row `ids[i] / divisor` of `source` (`ids` is a
+    `[P]` tensor of `i32`), or zero bits (zero data, scale byte 0) where
+    `ids[i]` is negative or `ids[i] / divisor` is past the last row. With
+    `divisor = top_k` and the `sorted_ids` of `mx.routed_scaled_contraction`
+    it gathers the tokens of the routed rows in sorted order.
+
+    It moves whole rows, so `mx-pack-to-bytes` stores sub-byte rows as bytes
+    and `mx-fuse-relayouts` fuses it into the relayout that packs the tiles.
+
+    Example:
+
+    ```mlir
+    %g = mx.gather_rows %a[%ids] divisor = 2
+        : tensor<8x256xf4E2M1FN>, tensor<64xi32> -> tensor<64x256xf4E2M1FN>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source, AnyRankedTensor:$ids,
+      ConfinedAttr<I64Attr, [IntPositive]>:$divisor);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $source `[` $ids `]` `divisor` `=` $divisor attr-dict `:` type($source)
+      `,` type($ids) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// For row `row` of the result: the source row it copies (clamped into
+    /// `source`, `sourceRows` rows) and whether it copies one (else it is
+    /// zero). `ids` is a tensor, read with tensor.extract; this is the one
+    /// home of the op's row formula.
+    static std::pair<Value, Value> buildSourceRow(OpBuilder &b, Location loc,
+                                                  Value ids, int64_t divisor,
+                                                  Value sourceRows, Value row);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // GatherRowTilesOp
 //===----------------------------------------------------------------------===//
 
@@ -494,7 +602,10 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     (so `zero_acc` is not set by the canonicalizer). The producer guarantees
     `c <= ` the tile's rows, `0 <= f`, `f + c <= T` and `0 <= e < E` where
     `c > 0`. Tiles of different groups may lie in one `lhs`, which is how one
-    launch serves every expert:
+    launch serves every expert. With `row_ids` too (`[Mo * tile rows]` of
+    `i32`, the routed form of `mx.routed_scaled_contraction`), row `r < c` of
+    tile `mo` is row `row_ids[mo * tile rows + r]` of `acc` instead (none
+    where that is outside `acc`), and `f` is not used:
 
     ```mlir
     %g = mx.tiled_scaled_mma
@@ -540,6 +651,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
       MX_RankedTensorOrMemRef:$rhs, MX_RankedTensorOrMemRef:$lhs_scales,
       MX_RankedTensorOrMemRef:$rhs_scales, MX_RankedTensorOrMemRef:$acc,
       Optional<MX_RankedTensorOrMemRef>:$tile_groups,
+      Optional<MX_RankedTensorOrMemRef>:$row_ids,
       MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc,
       Variadic<MX_RankedTensorOrMemRef>:$epilogue_inputs,
       OptionalAttr<AffineMapArrayAttr>:$epilogue_maps);
@@ -549,6 +661,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     `ins` `(` $lhs `,` $rhs `,` $lhs_scales `,` $rhs_scales `:` type($lhs) `,`
       type($rhs) `,` type($lhs_scales) `,` type($rhs_scales) `)`
     (`tile_groups` `(` $tile_groups^ `:` type($tile_groups) `)`)?
+    (`row_ids` `(` $row_ids^ `:` type($row_ids) `)`)?
     `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout
     (`zero_acc` $zero_acc^)? ``
     custom<Epilogue>($epilogue_inputs, type($epilogue_inputs), $epilogue_maps,
@@ -562,7 +675,8 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
       "::mlir::mx::TiledLayoutAttrInterface":$layout,
       CArg<"bool", "false">:$zero_acc), [{
       build($_builder, $_state, results, lhs, rhs, lhs_scales, rhs_scales, acc,
-            /*tile_groups=*/::mlir::Value(), layout, zero_acc,
+            /*tile_groups=*/::mlir::Value(), /*row_ids=*/::mlir::Value(),
+            layout, zero_acc,
             ::mlir::ValueRange(), ::mlir::ArrayAttr(), /*epilogueCount=*/0);
     }]>
   ];

@@ -1,0 +1,72 @@
+// mx.routed_scaled_contraction (MoE grouped GEMM in vLLM/AITER's
+// sorted-token-ids form) on the CPU path against the independent reference
+// (ref::routedScaledMatmul: per block, the reference scaled matmul of the
+// block's routed rows with its expert's weights).
+//
+// Exact-integer data: every product and partial sum is exact, so the
+// results must be bit-identical. 10 tokens, top 2 (20 routed rows), 4
+// experts, blocks of 8 positions: expert 0 takes rows 0, 3, 5; expert 1 rows
+// 1, 2, 4, 6..11 (two blocks); expert 2 none; expert 3 rows 12..16; a block
+// of expert -1 (another rank's) names rows 17..19, which keep acc. Padding
+// positions hold the id 20 (T * top_k).
+
+// DEFINE: %{exact} = --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference
+
+// RUN: mx-run %s --entry=routed_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
+// RUN: mx-run %s --entry=routed_fp8_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
+// EXACT: result #0 tensor<20x24xf32>: {{.*}}mismatches=0/480{{.*}}: bit-exact
+// EXACT: PASS
+
+// Routing given at run time: every position padding (every row is acc),
+// then every block of an expert outside [0, E).
+// DEFINE: %{args} = --entry=routed_args --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference
+// RUN: mx-run %s %{args} --arg=fill:20 --arg=fill:1 | FileCheck %s --check-prefix=ACC
+// RUN: mx-run %s %{args} --arg=fill:3 --arg=fill:4 | FileCheck %s --check-prefix=ACC
+// ACC: bit-exact
+// ACC: PASS
+
+func.func @routed_fp4(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                      %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+                      %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10,
+                               11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20]> : tensor<40xi32>
+  %experts = arith.constant dense<[0, 1, 1, 3, -1]> : tensor<5xi32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<40xi32>, tensor<5xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+func.func @routed_fp8_fp4(%a: tensor<10x64xf8E4M3FN>, %w: tensor<4x24x64xf4E2M1FN>,
+                          %sa: tensor<10x2xf8E8M0FNU>, %sw: tensor<4x24x2xf8E8M0FNU>,
+                          %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10,
+                               11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20]> : tensor<40xi32>
+  %experts = arith.constant dense<[0, 1, 1, 3, -1]> : tensor<5xi32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x64xf8E4M3FN>, tensor<4x24x64xf4E2M1FN>,
+                            tensor<10x2xf8E8M0FNU>, tensor<4x24x2xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<40xi32>, tensor<5xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+func.func @routed_args(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                       %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+                       %acc: tensor<20x24xf32>, %ids: tensor<32xi32>,
+                       %experts: tensor<2xi32>) -> tensor<20x24xf32> {
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<32xi32>, tensor<2xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
