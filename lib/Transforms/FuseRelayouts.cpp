@@ -60,7 +60,7 @@ static Value getRelayoutSource(Operation *op) {
         return insert.getSource();
       })
       .Case<tensor::CastOp>([](auto cast) { return cast.getSource(); })
-      .Case<mx::GatherRowTilesOp>(
+      .Case<mx::GatherRowTilesOp, mx::GatherRowsOp>(
           [](auto gather) { return gather.getSource(); })
       .Case<linalg::CopyOp>([](auto copy) { return copy.getInputs()[0]; })
       .Default([](Operation *) { return Value(); });
@@ -225,6 +225,15 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
                        gather.getSource().getType().getElementType()))});
     return {row, idx[1]};
   }
+  if (auto gather = dyn_cast<mx::GatherRowsOp>(op)) {
+    Value rows = value(sourceSizes[gather][0]);
+    auto [row, inBounds] = mx::GatherRowsOp::buildSourceRow(
+        b, loc, gather.getIds(), gather.getDivisor(), rows, idx[0]);
+    guards.push_back(
+        {inBounds, cast<TypedAttr>(b.getZeroAttr(
+                       gather.getSource().getType().getElementType()))});
+    return {row, idx[1]};
+  }
   // tensor.cast, linalg.copy: same indices.
   return SmallVector<Value>(idx);
 }
@@ -257,8 +266,8 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
       sourceSizes[op] = tensor::getMixedSizes(b, loc, collapse.getSrc());
     if (auto pad = dyn_cast<tensor::PadOp>(op))
       sourceSizes[op] = tensor::getMixedSizes(b, loc, pad.getSource());
-    if (auto gather = dyn_cast<mx::GatherRowTilesOp>(op))
-      sourceSizes[op] = tensor::getMixedSizes(b, loc, gather.getSource());
+    if (isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(op))
+      sourceSizes[op] = tensor::getMixedSizes(b, loc, op->getOperand(0));
   }
   Value init = tensor::EmptyOp::create(b, loc, resultType, dynamicSizes);
   int64_t rank = resultType.getRank();
@@ -313,7 +322,8 @@ struct FuseRelayoutsPass
         op = getRelayoutSource(producer) ? producer : nullptr;
       }
       // (A gather alone is no view: it becomes a generic too.)
-      if (chain.size() < 2 && !isa<mx::GatherRowTilesOp>(chain.front()))
+      if (chain.size() < 2 &&
+          !isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(chain.front()))
         continue;
       (void)ChainFusion(chain, source).run(builder);
     }

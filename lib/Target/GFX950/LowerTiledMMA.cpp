@@ -98,11 +98,14 @@ private:
   /// or runs of consecutive columns (getAccessRuns) in the user's layout,
   /// masked at the edges.
   /// With `groupRows` (a grouped GEMM: the tile's first row in `acc` and its
-  /// row count), the tile's rows are those rows instead of tile `mIndex`'s.
+  /// row count), the tile's rows are those rows instead of tile `mIndex`'s;
+  /// with `rowIds` too (a routed GEMM), tile row r is row
+  /// rowIds[mIndex * tile rows + r] of `acc`.
   AccumulatorStore getAccumulatorStore(Value acc, ValueRange batch,
                                        Value mIndex, Value nIndex,
                                        bool userLayout,
-                                       std::pair<Value, Value> groupRows = {});
+                                       std::pair<Value, Value> groupRows = {},
+                                       Value rowIds = {});
   /// The accesses of the accumulators in the user's layout `type`: runs of
   /// consecutive columns of a row in each lane's vectors, of at most
   /// kMaxAccessBytes of f32 and of `type`'s element type, where the
@@ -180,7 +183,8 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
 AccumulatorStore
 TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
                                       Value nIndex, bool userLayout,
-                                      std::pair<Value, Value> groupRows) {
+                                      std::pair<Value, Value> groupRows,
+                                      Value rowIds) {
   int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
   auto vectorType = VectorType::get({accPerLane}, b.getF32Type());
   if (!userLayout) {
@@ -239,7 +243,42 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
   // is past the view's rows.
   TileSizes tile = getTileSizes(layout);
   Value rowBase, tileRows;
-  if (groupRows.first) {
+  // The row of acc of tile row `row` (the identity but for a routed GEMM).
+  std::function<Value(Value)> rowOf = [](Value row) { return row; };
+  if (rowIds) {
+    // A routed GEMM's tile: its rows are anywhere in acc, so the buffer is
+    // the whole matrix (its offsets are 32-bit: acc must stay below 4 GiB,
+    // which the caller checks) and each row is looked up; a row past the
+    // tile's count or outside acc is row M, outside the buffer.
+    rowBase = index(0);
+    tileRows = rows;
+    auto idsType = cast<MemRefType>(rowIds.getType());
+    Value ids = memref::MemorySpaceCastOp::create(
+        b, loc,
+        MemRefType::get(idsType.getShape(), idsType.getElementType(),
+                        idsType.getLayout(),
+                        b.getI64IntegerAttr(kGlobalAddressSpace)),
+        rowIds);
+    Value first = arith::MulIOp::create(b, loc, mIndex, index(tile.m));
+    Value count = groupRows.second;
+    rowOf = [=](Value row) -> Value {
+      Value id = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          memref::LoadOp::create(b, loc, ids,
+                                 ValueRange{arith::AddIOp::create(
+                                     b, loc, first, row)}));
+      Value valid = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, count),
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id,
+                                    index(0)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, id,
+                                    rows)));
+      return arith::SelectOp::create(b, loc, valid, id, rows);
+    };
+  } else if (groupRows.first) {
     // A grouped GEMM's tile: the rows its table entry names (within acc).
     rowBase = groupRows.first;
     tileRows = groupRows.second;
@@ -386,7 +425,8 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
         for (const AccessRun &run : runs) {
           if (run.i != i || run.j != j)
             continue;
-          Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
+          Value row =
+              rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
           Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
           body(run, row, col);
         }
@@ -568,6 +608,19 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   unsigned numBatch = op.getNumBatchDims();
   bool userLayoutAcc = op.hasUserLayoutAcc();
   bool grouped = op.isGrouped();
+  // A routed GEMM's rows go anywhere in acc, through one buffer of 32-bit
+  // offsets.
+  if (op.getRowIds()) {
+    auto accType = cast<MemRefType>(op.getAcc().getType());
+    int64_t bytes = accType.getElementTypeBitWidth() / 8;
+    for (int64_t size : accType.getShape())
+      bytes = ShapedType::isDynamic(size) ? bytes : bytes * size;
+    if (bytes >= (int64_t(1) << 32))
+      return op.emitOpError()
+             << "with row_ids, acc (" << accType << ") must be smaller than "
+             << "4 GiB: its rows are addressed through one buffer of 32-bit "
+                "offsets";
+  }
   // With tile_groups, rhs and rhs_scales lead with the group dimension.
   auto groupDims = [&](OperandRole role) -> unsigned {
     return grouped &&
@@ -716,8 +769,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       b.getF32Type(), MemRefLayoutAttrInterface(),
       b.getI64IntegerAttr(kPrivateAddressSpace));
   Value accs = memref::AllocaOp::create(b, loc, accsType);
-  AccumulatorStore store = getAccumulatorStore(
-      acc, batchIndices, mIndex, nIndex, userLayoutAcc, groupRows);
+  AccumulatorStore store =
+      getAccumulatorStore(acc, batchIndices, mIndex, nIndex, userLayoutAcc,
+                          groupRows, op.getRowIds());
   int64_t intrinsicsM = layout.getIntrinsicsM();
   int64_t intrinsicsN = layout.getIntrinsicsN();
   if (!op.getZeroAcc())

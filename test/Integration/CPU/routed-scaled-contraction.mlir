@@ -5,15 +5,17 @@
 //
 // Exact-integer data: every product and partial sum is exact, so the
 // results must be bit-identical. 10 tokens, top 2 (20 routed rows), 4
-// experts, blocks of 8 positions: expert 0 takes rows 0, 3, 5; expert 1 rows
-// 1, 2, 4, 6..11 (two blocks); expert 2 none; expert 3 rows 12..16; a block
-// of expert -1 (another rank's) names rows 17..19, which keep acc. Padding
-// positions hold the id 20 (T * top_k).
+// experts, blocks of 16 positions: expert 0 takes rows 0, 3, 5; expert 1
+// rows 1, 2, 4, 6..11; expert 2 none; expert 3 rows 12..16; a block of
+// expert -1 (another rank's) names rows 17..19, which keep acc. Padding
+// positions hold the id 20 (T * top_k). The same program runs on the gfx950
+// emulator (test/Integration/GFX950/emulator-routed.mlir).
 
 // DEFINE: %{exact} = --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8 --compare=reference
 
 // RUN: mx-run %s --entry=routed_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --entry=routed_fp8_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
+// RUN: mx-run %s --entry=routed_fp4_k512 %{exact} | FileCheck %s --check-prefix=EXACT
 // EXACT: result #0 tensor<20x24xf32>: {{.*}}mismatches=0/480{{.*}}: bit-exact
 // EXACT: PASS
 
@@ -28,16 +30,15 @@
 func.func @routed_fp4(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
                       %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
                       %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
-  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20,
-                               1, 2, 4, 6, 7, 8, 9, 10,
-                               11, 20, 20, 20, 20, 20, 20, 20,
-                               12, 13, 14, 15, 16, 20, 20, 20,
-                               17, 18, 19, 20, 20, 20, 20, 20]> : tensor<40xi32>
-  %experts = arith.constant dense<[0, 1, 1, 3, -1]> : tensor<5xi32>
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<64xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
   %r = mx.routed_scaled_contraction top_k = 2
       ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
                             tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
-      routing(%ids, %experts : tensor<40xi32>, tensor<5xi32>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }
@@ -45,16 +46,32 @@ func.func @routed_fp4(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>
 func.func @routed_fp8_fp4(%a: tensor<10x64xf8E4M3FN>, %w: tensor<4x24x64xf4E2M1FN>,
                           %sa: tensor<10x2xf8E8M0FNU>, %sw: tensor<4x24x2xf8E8M0FNU>,
                           %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
-  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20,
-                               1, 2, 4, 6, 7, 8, 9, 10,
-                               11, 20, 20, 20, 20, 20, 20, 20,
-                               12, 13, 14, 15, 16, 20, 20, 20,
-                               17, 18, 19, 20, 20, 20, 20, 20]> : tensor<40xi32>
-  %experts = arith.constant dense<[0, 1, 1, 3, -1]> : tensor<5xi32>
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<64xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
   %r = mx.routed_scaled_contraction top_k = 2
       ins(%a, %w, %sa, %sw : tensor<10x64xf8E4M3FN>, tensor<4x24x64xf4E2M1FN>,
                             tensor<10x2xf8E8M0FNU>, tensor<4x24x2xf8E8M0FNU>)
-      routing(%ids, %experts : tensor<40xi32>, tensor<5xi32>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+// K = 512: several K steps of the gfx950 kernel.
+func.func @routed_fp4_k512(%a: tensor<10x512xf4E2M1FN>, %w: tensor<4x24x512xf4E2M1FN>,
+                      %sa: tensor<10x16xf8E8M0FNU>, %sw: tensor<4x24x16xf8E8M0FNU>,
+                      %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<64xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x512xf4E2M1FN>, tensor<4x24x512xf4E2M1FN>,
+                            tensor<10x16xf8E8M0FNU>, tensor<4x24x16xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }

@@ -26,9 +26,10 @@
 // Each expert's rows (and row scales) gathered into its tiles, then packed
 // as the lhs of a 7-tile M.
 //       CHECK:   %[[GA:.+]] = mx.gather_row_tiles %[[A]][%[[TABLE]]] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x128xf4E2M1FN>
+//       CHECK:   %[[GSA:.+]] = mx.gather_row_tiles %[[SA]][%[[TABLE]]] tile_rows = 16 : tensor<40x4xf8E8M0FNU>, tensor<7x3xi32> -> tensor<112x4xf8E8M0FNU>
 //       CHECK:   %[[PA:.+]] = linalg.pack %[[GA]] {{.*}} -> tensor<7x1x16x128xf4E2M1FN>
 //       CHECK:   %[[TA:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<7x1x4x16x32xf4E2M1FN>)
-//       CHECK:   %[[GSA:.+]] = mx.gather_row_tiles %[[SA]][%[[TABLE]]] tile_rows = 16 : tensor<40x4xf8E8M0FNU>, tensor<7x3xi32> -> tensor<112x4xf8E8M0FNU>
+//       CHECK:   linalg.pack %[[GSA]]
 //       CHECK:   %[[TSA:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<7x1x4x16xf8E8M0FNU>)
 // The experts' weights tiled with the experts as a leading dimension.
 //       CHECK:   linalg.pack %[[B]] {{.*}} outer_dims_perm = [0, 1, 2] inner_dims_pos = [1, 2] inner_tiles = [16, 128] {{.*}} -> tensor<5x2x1x16x128xf4E2M1FN>
@@ -58,6 +59,8 @@ func.func @grouped(%a: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2M1FN>,
 //       CHECK:   %[[TABLE:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<?x3xi32>)
 //       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 : tensor<?x128xf4E2M1FN>, tensor<?x3xi32> -> tensor<?x128xf4E2M1FN>
 //       CHECK:   mx.gather_row_tiles
+//       CHECK:   linalg.pack
+//       CHECK:   linalg.pack
 //   CHECK-NOT:   outer_dims_perm = [0, 1, 2]
 //   CHECK-DAG:   %[[CB:.+]] = arith.constant dense<{{.*}}> : tensor<2x2x1x4x16x32xf4E2M1FN>
 //   CHECK-DAG:   %[[CSB:.+]] = arith.constant dense<{{.*}}> : tensor<2x2x1x4x16xf8E8M0FNU>

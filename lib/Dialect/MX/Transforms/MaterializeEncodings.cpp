@@ -70,22 +70,20 @@ struct MaterializeEncodingsPass
     return getRelayoutInfo(encoding, *layout);
   }
 
-  /// The tile table of a grouped contraction (`mx.tiled_scaled_mma`'s
-  /// `tile_groups`, `[Mo, 3]` of i32): tile `mo` of expert `e` holds rows
-  /// `f .. f + c - 1`. Experts get ceil(rows / tileRows) consecutive tiles in
-  /// expert order; the tiles past the last expert's hold no row. Offsets are
-  /// clamped into [previous end, T] first, so that inconsistent offsets can
-  /// never make a tile name rows outside [0, T) or rows of two experts.
-  static Value buildTileGroups(OpBuilder &b, Location loc, Value offsets,
-                               Value rows, Value experts, Value tiles,
-                               int64_t tileRows) {
+  /// A tile table (`mx.tiled_scaled_mma`'s `tile_groups`, `[tiles, 3]` of
+  /// i32) whose row `mo` is `fields(mo)`: (group, first row, row count), as
+  /// index values.
+  static Value
+  buildTable(OpBuilder &b, Location loc, OpFoldResult tiles,
+             function_ref<std::array<Value, 3>(OpBuilder &, Location, Value)>
+                 fields) {
     MLIRContext *ctx = b.getContext();
     Type i32 = b.getI32Type();
     auto type = RankedTensorType::get(
         {getConstantIntValue(tiles).value_or(ShapedType::kDynamic), 3}, i32);
     SmallVector<Value> dynamicSizes;
     if (type.isDynamicDim(0))
-      dynamicSizes.push_back(tiles);
+      dynamicSizes.push_back(cast<Value>(tiles));
     Value init = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
     AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
     SmallVector<utils::IteratorType> iterators(2,
@@ -94,78 +92,153 @@ struct MaterializeEncodingsPass
         b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
         ArrayRef<AffineMap>{identity}, iterators,
         [&](OpBuilder &nb, Location nloc, ValueRange) {
-          auto index = [&](int64_t v) -> Value {
-            return arith::ConstantIndexOp::create(nb, nloc, v);
-          };
           Value mo = linalg::IndexOp::create(nb, nloc, 0);
           Value field = linalg::IndexOp::create(nb, nloc, 1);
-          Value zero = index(0), one = index(1), tm = index(tileRows);
-          auto offset = [&](OpBuilder &lb, Value e) -> Value {
-            Value v = tensor::ExtractOp::create(lb, nloc, offsets, e);
-            if (!v.getType().isIndex())
-              v = arith::IndexCastOp::create(lb, nloc, lb.getIndexType(), v);
-            return v;
-          };
-          // Carried: tiles before expert e, rows before it (the previous
-          // end), and the (group, first row, count) found so far.
-          auto loop = scf::ForOp::create(
-              nb, nloc, zero, experts, one,
-              ValueRange{zero, zero, zero, zero, zero},
-              [&](OpBuilder &lb, Location lloc, Value e, ValueRange carried) {
-                Value cum = carried[0], prevEnd = carried[1];
-                auto clamp = [&](Value v, Value lo) -> Value {
-                  return arith::MaxSIOp::create(
-                      lb, lloc, arith::MinSIOp::create(lb, lloc, v, rows), lo);
-                };
-                Value start = clamp(offset(lb, e), prevEnd);
-                Value end = clamp(
-                    offset(lb, arith::AddIOp::create(lb, lloc, e, one)), start);
-                Value count = arith::SubIOp::create(lb, lloc, end, start);
-                Value expertTiles =
-                    arith::CeilDivUIOp::create(lb, lloc, count, tm);
-                Value next = arith::AddIOp::create(lb, lloc, cum, expertTiles);
-                Value hit = arith::AndIOp::create(
-                    lb, lloc,
-                    arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ule,
-                                          cum, mo),
-                    arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ult,
-                                          mo, next));
-                // Clamped to this expert's tiles so that misses stay in range.
-                Value local = arith::MulIOp::create(
-                    lb, lloc,
-                    arith::SubIOp::create(
-                        lb, lloc, arith::MaxUIOp::create(lb, lloc, mo, cum),
-                        cum),
-                    tm);
-                Value first = arith::MinUIOp::create(
-                    lb, lloc, arith::AddIOp::create(lb, lloc, start, local),
-                    end);
-                Value rowsIn = arith::MinUIOp::create(
-                    lb, lloc, tm, arith::SubIOp::create(lb, lloc, end, first));
-                scf::YieldOp::create(
-                    lb, lloc,
-                    ValueRange{
-                        next, end,
-                        arith::SelectOp::create(lb, lloc, hit, e, carried[2]),
-                        arith::SelectOp::create(lb, lloc, hit, first,
-                                                carried[3]),
-                        arith::SelectOp::create(lb, lloc, hit, rowsIn,
-                                                carried[4])});
-              });
-          Value group = loop.getResult(2), first = loop.getResult(3),
-                count = loop.getResult(4);
+          std::array<Value, 3> values = fields(nb, nloc, mo);
+          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
+          Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
           Value isGroup = arith::CmpIOp::create(
               nb, nloc, arith::CmpIPredicate::eq, field, zero);
           Value isFirst = arith::CmpIOp::create(
               nb, nloc, arith::CmpIPredicate::eq, field, one);
           Value value = arith::SelectOp::create(
-              nb, nloc, isGroup, group,
-              arith::SelectOp::create(nb, nloc, isFirst, first, count));
+              nb, nloc, isGroup, values[0],
+              arith::SelectOp::create(nb, nloc, isFirst, values[1],
+                                      values[2]));
           linalg::YieldOp::create(
               nb, nloc,
               arith::IndexCastOp::create(nb, nloc, i32, value).getResult());
         });
     return generic.getResult(0);
+  }
+
+  /// The tile table of a grouped contraction: tile `mo` of expert `e` holds
+  /// rows `f .. f + c - 1`. Experts get ceil(rows / tileRows) consecutive
+  /// tiles in expert order; the tiles past the last expert's hold no row.
+  /// Offsets are clamped into [previous end, T] first, so that inconsistent
+  /// offsets can never make a tile name rows outside [0, T) or rows of two
+  /// experts.
+  static Value buildTileGroups(OpBuilder &b, Location loc, Value offsets,
+                               Value rows, Value experts, Value tiles,
+                               int64_t tileRows) {
+    OpFoldResult size = tiles;
+    if (std::optional<int64_t> constant = getConstantIntValue(tiles))
+      size = b.getIndexAttr(*constant);
+    return buildTable(b, loc, size, [&](OpBuilder &nb, Location nloc,
+                                        Value mo) {
+      auto index = [&](int64_t v) -> Value {
+        return arith::ConstantIndexOp::create(nb, nloc, v);
+      };
+      Value zero = index(0), one = index(1), tm = index(tileRows);
+      auto offset = [&](OpBuilder &lb, Value e) -> Value {
+        Value v = tensor::ExtractOp::create(lb, nloc, offsets, e);
+        if (!v.getType().isIndex())
+          v = arith::IndexCastOp::create(lb, nloc, lb.getIndexType(), v);
+        return v;
+      };
+      // Carried: tiles before expert e, rows before it (the previous end),
+      // and the (group, first row, count) found so far.
+      auto loop = scf::ForOp::create(
+          nb, nloc, zero, experts, one,
+          ValueRange{zero, zero, zero, zero, zero},
+          [&](OpBuilder &lb, Location lloc, Value e, ValueRange carried) {
+            Value cum = carried[0], prevEnd = carried[1];
+            auto clamp = [&](Value v, Value lo) -> Value {
+              return arith::MaxSIOp::create(
+                  lb, lloc, arith::MinSIOp::create(lb, lloc, v, rows), lo);
+            };
+            Value start = clamp(offset(lb, e), prevEnd);
+            Value end = clamp(
+                offset(lb, arith::AddIOp::create(lb, lloc, e, one)), start);
+            Value count = arith::SubIOp::create(lb, lloc, end, start);
+            Value expertTiles = arith::CeilDivUIOp::create(lb, lloc, count, tm);
+            Value next = arith::AddIOp::create(lb, lloc, cum, expertTiles);
+            Value hit = arith::AndIOp::create(
+                lb, lloc,
+                arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ule, cum,
+                                      mo),
+                arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ult, mo,
+                                      next));
+            // Clamped to this expert's tiles so that misses stay in range.
+            Value local = arith::MulIOp::create(
+                lb, lloc,
+                arith::SubIOp::create(
+                    lb, lloc, arith::MaxUIOp::create(lb, lloc, mo, cum), cum),
+                tm);
+            Value first = arith::MinUIOp::create(
+                lb, lloc, arith::AddIOp::create(lb, lloc, start, local), end);
+            Value rowsIn = arith::MinUIOp::create(
+                lb, lloc, tm, arith::SubIOp::create(lb, lloc, end, first));
+            scf::YieldOp::create(
+                lb, lloc,
+                ValueRange{
+                    next, end,
+                    arith::SelectOp::create(lb, lloc, hit, e, carried[2]),
+                    arith::SelectOp::create(lb, lloc, hit, first, carried[3]),
+                    arith::SelectOp::create(lb, lloc, hit, rowsIn,
+                                            carried[4])});
+          });
+      return std::array<Value, 3>{loop.getResult(2), loop.getResult(3),
+                                  loop.getResult(4)};
+    });
+  }
+
+  /// The layout of a grouped or routed contraction (`op`, whose `mx.layout`
+  /// pins it): `groups` contractions of `mHint` rows on average, the batch
+  /// of one launch.
+  FailureOr<TiledLayoutAttrInterface>
+  resolveGroupedLayout(Operation *op, Value lhs, Value rhs, Value lhsScales,
+                       Value acc, int64_t groups, int64_t mHint) {
+    MLIRContext *ctx = op->getContext();
+    auto lhsType = cast<RankedTensorType>(lhs.getType());
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
+    Attribute pinned = op->getAttr(MXDialect::kLayoutAttrName);
+    if (pinned && !isa<TiledLayoutAttrInterface>(pinned))
+      return op->emitOpError()
+             << "'" << MXDialect::kLayoutAttrName
+             << "' must be a data-tiled layout (TiledLayoutAttrInterface), got "
+             << pinned;
+    AffineExpr g, m, n, k;
+    bindDims(ctx, g, m, n, k);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {g, m, k}, ctx),
+                                   AffineMap::get(4, 0, {g, n, k}, ctx),
+                                   AffineMap::get(4, 0, {g, m, n}, ctx)};
+    Type scaleType = getElementTypeOrSelf(lhsScales.getType());
+    SmallVector<Type> elementTypes = {
+        lhsType.getElementType(), rhsType.getElementType(), scaleType,
+        scaleType, getElementTypeOrSelf(acc.getType())};
+    auto encoding = EncodingAttr::get(
+        ctx, OperandRole::lhs, elementTypes,
+        OpBuilder(ctx).getAffineMapArrayAttr(maps),
+        {groups, mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
+    return resolve(op, encoding);
+  }
+
+  /// The tiled contraction of a grouped or routed contraction: `lhs` and
+  /// `lhsScales` already gathered into the tiles' rows, the experts' weights
+  /// tiled with the experts as a leading dimension (at compile time when
+  /// constant), the accumulator in the user's layout.
+  static Value buildTiledGroups(OpBuilder &b, Location loc,
+                                TiledLayoutAttrInterface layout, Value lhs,
+                                Value rhs, Value lhsScales, Value rhsScales,
+                                Value acc, Value table, Value rowIds) {
+    auto tiled = [&](Value plain, unsigned rank, OperandRole role) {
+      return packAndSwizzle(
+          b, loc, plain,
+          getCanonicalRelayoutInfo(
+              rank, role, getElementTypeOrSelf(plain.getType()), layout));
+    };
+    // (One statement each: the IR's order does not depend on the order in
+    // which a compiler evaluates arguments.)
+    Value tiledLhs = tiled(lhs, 2, OperandRole::lhs);
+    Value tiledLhsScales = tiled(lhsScales, 2, OperandRole::lhs_scales);
+    Value tiledRhs = tiled(rhs, 3, OperandRole::rhs);
+    Value tiledRhsScales = tiled(rhsScales, 3, OperandRole::rhs_scales);
+    auto mma = TiledScaledMMAOp::create(
+        b, loc, TypeRange{acc.getType()}, tiledLhs, tiledRhs, tiledLhsScales,
+        tiledRhsScales, acc, table, rowIds, layout, /*zero_acc=*/false,
+        ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
+    return mma.getResult();
   }
 
   /// mx.grouped_scaled_contraction -> one mx.tiled_scaled_mma over every
@@ -176,36 +249,15 @@ struct MaterializeEncodingsPass
   FailureOr<Value> materializeGrouped(OpBuilder &b,
                                       GroupedScaledContractionOp op) {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     RankedTensorType lhsType = op.getLhs().getType();
     RankedTensorType rhsType = op.getRhs().getType();
-    Attribute pinned = op->getAttr(MXDialect::kLayoutAttrName);
-    if (pinned && !isa<TiledLayoutAttrInterface>(pinned)) {
-      op.emitOpError() << "'" << MXDialect::kLayoutAttrName
-                       << "' must be a data-tiled layout "
-                          "(TiledLayoutAttrInterface), got "
-                       << pinned;
-      return failure();
-    }
-    // The layout of the experts' contractions, of T / E rows on average:
-    // a batch of E contractions in one launch.
+    // The experts' contractions, of T / E rows on average.
     int64_t t = lhsType.getDimSize(0), e = rhsType.getDimSize(0);
     int64_t mHint = ShapedType::isStatic(t) && ShapedType::isStatic(e) && e > 0
                         ? std::max<int64_t>(1, llvm::divideCeil(t, e))
                         : ShapedType::kDynamic;
-    AffineExpr g, m, n, k;
-    bindDims(ctx, g, m, n, k);
-    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {g, m, k}, ctx),
-                                   AffineMap::get(4, 0, {g, n, k}, ctx),
-                                   AffineMap::get(4, 0, {g, m, n}, ctx)};
-    Type scaleType = op.getLhsScales().getType().getElementType();
-    SmallVector<Type> elementTypes = {
-        lhsType.getElementType(), rhsType.getElementType(), scaleType,
-        scaleType, op.getAcc().getType().getElementType()};
-    auto encoding = EncodingAttr::get(
-        ctx, OperandRole::lhs, elementTypes, b.getAffineMapArrayAttr(maps),
-        {e, mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
-    FailureOr<TiledLayoutAttrInterface> layout = resolve(op, encoding);
+    FailureOr<TiledLayoutAttrInterface> layout = resolveGroupedLayout(
+        op, op.getLhs(), op.getRhs(), op.getLhsScales(), op.getAcc(), e, mHint);
     if (failed(layout))
       return failure();
     int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
@@ -235,22 +287,82 @@ struct MaterializeEncodingsPass
       return GatherRowTilesOp::create(b, loc, gathered, source, table,
                                       b.getI64IntegerAttr(tileRows));
     };
-    auto tiled = [&](Value plain, unsigned rank, OperandRole role) {
-      return packAndSwizzle(
-          b, loc, plain,
-          getCanonicalRelayoutInfo(
-              rank, role, getElementTypeOrSelf(plain.getType()), *layout));
+    Value lhs = gather(op.getLhs());
+    Value lhsScales = gather(op.getLhsScales());
+    return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
+                            op.getRhsScales(), op.getAcc(), table,
+                            /*rowIds=*/Value());
+  }
+
+  /// mx.routed_scaled_contraction -> one mx.tiled_scaled_mma over every
+  /// block: the tokens of the sorted routed rows are gathered in sorted
+  /// order (mx.gather_rows), so that each M tile lies in one block (the
+  /// tile's rows divide the block's); the tile table names the block's
+  /// expert (no rows for an expert outside [0, E)), and the sorted ids are
+  /// the tiles' rows of the accumulator (row_ids).
+  FailureOr<Value> materializeRouted(OpBuilder &b,
+                                     RoutedScaledContractionOp op) {
+    Location loc = op.getLoc();
+    int64_t positions = op.getSortedIds().getType().getDimSize(0);
+    int64_t blocks = op.getExpertIds().getType().getDimSize(0);
+    if (ShapedType::isDynamic(positions) || ShapedType::isDynamic(blocks) ||
+        blocks == 0) {
+      op.emitOpError() << "data tiling needs static, non-empty sorted_ids and "
+                          "expert_ids (the block size is their ratio)";
+      return failure();
+    }
+    int64_t blockRows = positions / blocks;
+    FailureOr<TiledLayoutAttrInterface> layout =
+        resolveGroupedLayout(op, op.getLhs(), op.getRhs(), op.getLhsScales(),
+                             op.getAcc(), blocks, blockRows);
+    if (failed(layout))
+      return failure();
+    int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
+    if (blockRows % tileRows != 0) {
+      op.emitOpError() << "blocks of " << blockRows
+                       << " sorted positions are not whole tiles of "
+                       << tileRows
+                       << " rows of the layout; pin a layout whose M tile "
+                          "divides the block size ('"
+                       << MXDialect::kLayoutAttrName << "')";
+      return failure();
+    }
+    int64_t tiles = positions / tileRows;
+    Value experts = b.createOrFold<tensor::DimOp>(loc, op.getRhs(), 0);
+    Value table = buildTable(
+        b, loc, b.getIndexAttr(tiles), [&](OpBuilder &nb, Location nloc, Value mo) {
+          auto index = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(nb, nloc, v);
+          };
+          Value first = arith::MulIOp::create(nb, nloc, mo, index(tileRows));
+          Value block = arith::DivUIOp::create(nb, nloc, first,
+                                               index(blockRows));
+          Value e = arith::IndexCastOp::create(
+              nb, nloc, nb.getIndexType(),
+              tensor::ExtractOp::create(nb, nloc, op.getExpertIds(), block));
+          Value valid = arith::AndIOp::create(
+              nb, nloc,
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge, e,
+                                    index(0)),
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, e,
+                                    experts));
+          return std::array<Value, 3>{
+              arith::SelectOp::create(nb, nloc, valid, e, index(0)), first,
+              arith::SelectOp::create(nb, nloc, valid, index(tileRows),
+                                      index(0))};
+        });
+    auto gather = [&](Value source) -> Value {
+      auto type = cast<RankedTensorType>(source.getType());
+      auto gathered = RankedTensorType::get({positions, type.getDimSize(1)},
+                                            type.getElementType());
+      return GatherRowsOp::create(b, loc, gathered, source, op.getSortedIds(),
+                                  op.getTopKAttr());
     };
-    Value lhs = tiled(gather(op.getLhs()), 2, OperandRole::lhs);
-    Value lhsScales =
-        tiled(gather(op.getLhsScales()), 2, OperandRole::lhs_scales);
-    Value rhs = tiled(op.getRhs(), 3, OperandRole::rhs);
-    Value rhsScales = tiled(op.getRhsScales(), 3, OperandRole::rhs_scales);
-    auto mma = TiledScaledMMAOp::create(
-        b, loc, TypeRange{op.getAcc().getType()}, lhs, rhs, lhsScales,
-        rhsScales, op.getAcc(), table, /*row_ids=*/Value(), *layout,
-        /*zero_acc=*/false, ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
-    return mma.getResult();
+    Value lhs = gather(op.getLhs());
+    Value lhsScales = gather(op.getLhsScales());
+    return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
+                            op.getRhsScales(), op.getAcc(), table,
+                            op.getSortedIds());
   }
 
   void runOnOperation() override {
@@ -303,6 +415,14 @@ struct MaterializeEncodingsPass
         unset.replaceAllUsesWith(unswizzleAndUnpack(
             b, op->getLoc(), tiled, *info, unset.getResult().getType(),
             unset.getResultDims()));
+        toErase.push_back(op);
+        return WalkResult::advance();
+      }
+      if (auto routed = dyn_cast<RoutedScaledContractionOp>(op)) {
+        FailureOr<Value> result = materializeRouted(b, routed);
+        if (failed(result))
+          return WalkResult::interrupt();
+        routed.getResult().replaceAllUsesWith(*result);
         toErase.push_back(op);
         return WalkResult::advance();
       }

@@ -358,6 +358,15 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
                     gather.getTileGroups(), gather.getTileRowsAttr()));
     return success();
   }
+  if (auto gather = dyn_cast<GatherRowsOp>(op)) {
+    FailureOr<RankedTensorType> type = resultType(gather.getResult());
+    if (failed(type))
+      return failure();
+    replace(op, GatherRowsOp::create(builder, loc, *type, gather.getSource(),
+                                     gather.getIds(),
+                                     gather.getDivisorAttr()));
+    return success();
+  }
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
     FailureOr<RankedTensorType> type = resultType(cast.getResult());
     if (failed(type))
@@ -450,7 +459,8 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
   return op->emitOpError() << "cannot operate on " << elementType
                            << " data stored as bytes (mx-pack-to-bytes "
                               "supports the relayout ops, "
-                              "mx.gather_row_tiles, mx.tiled_scaled_mma and "
+                              "mx.gather_rows, mx.gather_row_tiles, "
+                              "mx.tiled_scaled_mma and "
                               "mx.quantize_into)";
 }
 

@@ -271,7 +271,8 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   for (unsigned dim : dims.batch)
     if (ShapedType::isStatic(sizes[dim]))
       groups *= sizes[dim];
-  bool grouped = isa<GroupedScaledContractionOp>(op);
+  bool grouped =
+      isa<GroupedScaledContractionOp, RoutedScaledContractionOp>(op);
   // A tuned configuration first (entries are tuned for plain GEMMs, split-K
   // included): its pins, under this attribute's own.
   std::string error;
@@ -281,7 +282,8 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   if (failed(entry))
     return op->emitOpError() << error;
   // Remarks once per contraction (not again for each of its encodings).
-  bool remark = isa<ScaledContractionOp, GroupedScaledContractionOp>(op);
+  bool remark = isa<ScaledContractionOp, GroupedScaledContractionOp,
+                    RoutedScaledContractionOp>(op);
   if (*entry) {
     TargetAttr tuned = applyConfig(*this, **entry);
     DataTiledLayoutAttr layout = gfx950::resolveLayout(

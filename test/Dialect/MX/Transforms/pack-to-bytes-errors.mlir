@@ -119,7 +119,7 @@ func.func @pack_not_lowered(%a: tensor<32x256xf4E2M1FN>) -> tensor<2x2x16x128xf4
 func.func @unsupported_producer() -> tensor<4x8xf4E2M1FN> {
   %one = arith.constant 1.0 : f4E2M1FN
   %e = tensor.empty() : tensor<4x8xf4E2M1FN>
-  // expected-error @below {{'linalg.fill' op cannot operate on 'f4E2M1FN' data stored as bytes (mx-pack-to-bytes supports the relayout ops, mx.gather_row_tiles, mx.tiled_scaled_mma and mx.quantize_into)}}
+  // expected-error @below {{'linalg.fill' op cannot operate on 'f4E2M1FN' data stored as bytes (mx-pack-to-bytes supports the relayout ops, mx.gather_rows, mx.gather_row_tiles, mx.tiled_scaled_mma and mx.quantize_into)}}
   %f = linalg.fill ins(%one : f4E2M1FN) outs(%e : tensor<4x8xf4E2M1FN>) -> tensor<4x8xf4E2M1FN>
   return %f : tensor<4x8xf4E2M1FN>
 }

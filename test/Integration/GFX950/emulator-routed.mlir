@@ -1,0 +1,32 @@
+// mx.routed_scaled_contraction (MoE in vLLM/AITER's sorted-token-ids form)
+// on the wave emulator, compared with the independent reference
+// (ref::routedScaledMatmul). The program is the CPU path's test: 10 tokens,
+// top 2, 4 experts, blocks of 16 sorted positions, padding ids, an empty
+// expert and a block of another rank's expert (-1) whose rows keep acc.
+//
+// One GEMM launch for every block: the tokens of the sorted rows gathered
+// in sorted order (fused with the relayouts, and the tile table computed in
+// the same dispatch), then the GEMM, whose tiles write their rows at the
+// sorted ids.
+
+// DEFINE: %{run} = mx-run %S/../CPU/routed-scaled-contraction.mlir --backend=gfx950-emu --compare=reference
+// DEFINE: %{ints} = --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --arg=random:int,lo=-8,hi=8
+// DEFINE: %{codes} = --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
+// RUN: %{run} --entry=routed_fp4 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
+// LAUNCH: launch #0 @routed_fp4_relayout0_generic::@routed_fp4_relayout0_generic
+// LAUNCH: launch #1 @routed_fp4_mma0::@routed_fp4_mma0 grid 2x4x1 block 64x1x1
+// LAUNCH-NOT: launch #2
+// RUN: %{run} --entry=routed_fp4 %{codes} | FileCheck %s
+// RUN: %{run} --entry=routed_fp4_k512 %{ints} | FileCheck %s
+// RUN: %{run} --entry=routed_fp4_k512 %{codes} | FileCheck %s
+// RUN: %{run} --entry=routed_fp8_fp4 %{ints} | FileCheck %s
+// RUN: %{run} --entry=routed_fp8_fp4 %{codes} | FileCheck %s
+// Routing at run time: all padding; all blocks of an expert outside [0, E).
+// RUN: %{run} --entry=routed_args %{ints} --arg=fill:20 --arg=fill:1 | FileCheck %s
+// RUN: %{run} --entry=routed_args %{ints} --arg=fill:3 --arg=fill:4 | FileCheck %s
+// Random codes need the per-instruction rounding (rounded once they differ).
+// RUN: not %{run} --entry=routed_fp4_k512 %{codes} --reference-rounding=once | FileCheck %s --check-prefix=ONCE
+// ONCE: FAIL
+
+// CHECK: bit-exact
+// CHECK: PASS
