@@ -57,3 +57,32 @@ func.func @moe_fp8_dynamic(%a: tensor<?x256xf8E4M3FN>, %b: tensor<?x24x256xf8E4M
       outs(%acc : tensor<?x24xf32>) -> tensor<?x24xf32>
   return %r : tensor<?x24xf32>
 }
+
+// -----
+
+// The same layer in the sorted-token-ids form (vLLM's moe_align_block_size
+// with blocks of 16: 512 + 32 x 15 = 992 positions, 62 blocks): two
+// launches, the tile table computed with the gathers of the sorted rows'
+// tokens and the weights' relayout, then one GEMM over 8 N tiles x 62 blocks
+// whose tiles write their rows at the sorted ids.
+//   GPU-LABEL: func.func @moe_routed
+//     GPU-DAG:   %[[C8:.+]] = arith.constant 8 : index
+//     GPU-DAG:   %[[C62:.+]] = arith.constant 62 : index
+//         GPU:   gpu.launch_func @moe_routed_relayout0_generic::@moe_routed_relayout0_generic {{.*}} args(%{{.+}} : memref<62xi32>, %[[TABLE:.+]] : memref<62x3xi32>, %[[IDS:.+]] : memref<992xi32>
+//         GPU:   gpu.launch_func @moe_routed_mma0::@moe_routed_mma0 blocks in (%[[C8]], %[[C62]], %{{.+}}) {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>, %[[IDS]] : memref<992xi32>
+//     GPU-NOT:   gpu.launch_func
+//  REPORT-LABEL: kernel moe_routed_mma0
+//        REPORT:   scratch_bytes: 0
+//   REPORT-NEXT:   vgpr_spills: 0
+//   REPORT-NEXT:   sgpr_spills: 0
+func.func @moe_routed(%a: tensor<64x2048xf4E2M1FN>, %w: tensor<32x1024x2048xf4E2M1FN>,
+                      %sa: tensor<64x64xf8E8M0FNU>, %sw: tensor<32x1024x64xf8E8M0FNU>,
+                      %ids: tensor<992xi32>, %experts: tensor<62xi32>,
+                      %acc: tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  %r = mx.routed_scaled_contraction top_k = 8
+      ins(%a, %w, %sa, %sw : tensor<64x2048xf4E2M1FN>, tensor<32x1024x2048xf4E2M1FN>,
+                            tensor<64x64xf8E8M0FNU>, tensor<32x1024x64xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<992xi32>, tensor<62xi32>)
+      outs(%acc : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  return %r : tensor<512x1024xf32>
+}

@@ -223,3 +223,30 @@ func.func @gather_alone(%a: tensor<?x4xi8>, %t: tensor<?x3xi32>) -> tensor<?x4xi
   %g = mx.gather_row_tiles %a[%t] tile_rows = 32 : tensor<?x4xi8>, tensor<?x3xi32> -> tensor<?x4xi8>
   return %g : tensor<?x4xi8>
 }
+
+// -----
+
+// mx.gather_rows in a chain: result row i (here row 16 mo + r of the packed
+// tiles) is source row ids[i] / 2, or zero bytes where the id is negative or
+// past the source's rows.
+// CHECK-LABEL: func.func @gather_rows_pack
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<10x64xi8>, %[[IDS:[^:]+]]: tensor<64xi32>)
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0 : i8
+//   CHECK-DAG:   %[[C10:.+]] = arith.constant 10 : index
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<4x1x16x64xi8>)
+//       CHECK:     %[[ROW:.+]] = affine.linearize_index disjoint [%{{.+}}, %{{.+}}] by (4, 16)
+//       CHECK:     %[[ID32:.+]] = tensor.extract %[[IDS]][%[[ROW]]] : tensor<64xi32>
+//       CHECK:     %[[ID:.+]] = arith.index_cast %[[ID32]] : i32 to index
+//       CHECK:     %[[NONNEG:.+]] = arith.cmpi sge, %[[ID]], %{{.+}} : index
+//       CHECK:     %[[SRC:.+]] = arith.divsi %[[ID]], %{{.+}} : index
+//       CHECK:     arith.cmpi slt, %[[SRC]], %[[C10]] : index
+//       CHECK:     %[[V:.+]] = tensor.extract %[[A]][%{{.+}}, %{{.+}}] : tensor<10x64xi8>
+//       CHECK:     arith.select %{{.+}}, %[[V]], %[[ZERO]] : i8
+//   CHECK-NOT:   mx.gather_rows
+func.func @gather_rows_pack(%a: tensor<10x64xi8>, %ids: tensor<64xi32>) -> tensor<4x1x16x64xi8> {
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<10x64xi8>, tensor<64xi32> -> tensor<64x64xi8>
+  %x = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [4, 16, 1, 64] : tensor<64x64xi8> into tensor<4x16x1x64xi8>
+  %e = tensor.empty() : tensor<4x1x16x64xi8>
+  %tr = linalg.transpose ins(%x : tensor<4x16x1x64xi8>) outs(%e : tensor<4x1x16x64xi8>) permutation = [0, 2, 1, 3]
+  return %tr : tensor<4x1x16x64xi8>
+}

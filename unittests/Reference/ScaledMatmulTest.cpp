@@ -363,3 +363,29 @@ TEST(GroupedScaledMatmul, InconsistentOffsets) {
   EXPECT_EQ(ex.run({0, 1, 1, 5}), std::nullopt);  // Past T.
   EXPECT_EQ(ex.run({-1, 1, 1, 4}), std::nullopt); // Negative.
 }
+
+/// The routed form on GroupedExample's tokens and experts, top 2: routed row
+/// r is token r / 2 (acc 10 + r), blocks of 2 sorted positions; id 8 is
+/// padding (T * top_k).
+struct RoutedExample : GroupedExample {
+  std::vector<float> routedAcc = {10, 11, 12, 13, 14, 15, 16, 17};
+  std::optional<std::vector<float>> run(std::vector<int32_t> ids,
+                                        std::vector<int32_t> experts) {
+    return routedScaledMatmul(a.data(), sa.data(), ElemFormat::E2M1, b.data(),
+                              sb.data(), ElemFormat::E2M1, ids.data(),
+                              ids.size(), experts.data(), experts.size(),
+                              /*topK=*/2, E, T, N, K, routedAcc.data());
+  }
+};
+
+TEST(RoutedScaledMatmul, RowsGoToTheirRoutedRows) {
+  // Block 0 (expert 2, x 3): rows 5 (token 2: 2.0) and 0 (token 0: 1.0).
+  // Block 1 (expert 0, x 1): row 7 (token 3: 3.0) and padding.
+  // Block 2 (expert -1, another rank's): row 1 keeps acc.
+  EXPECT_EQ(RoutedExample().run({5, 0, 7, 8, 1, 8}, {2, 0, -1}),
+            (std::vector<float>{13, 11, 12, 13, 14, 21, 16, 20}));
+}
+
+TEST(RoutedScaledMatmul, BlocksMustDivideThePositions) {
+  EXPECT_EQ(RoutedExample().run({0, 1, 2}, {0, 1}), std::nullopt);
+}

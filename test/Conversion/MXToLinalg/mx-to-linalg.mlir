@@ -156,3 +156,20 @@ func.func @gather_row_tiles(%s: tensor<?x4xf8E8M0FNU>, %t: tensor<?x3xi32>) -> t
   %g = mx.gather_row_tiles %s[%t] tile_rows = 16 : tensor<?x4xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x4xf8E8M0FNU>
   return %g : tensor<?x4xf8E8M0FNU>
 }
+
+// -----
+
+// mx.gather_rows -> a generic reading row ids[i] / divisor, or zero.
+// CHECK-LABEL: func.func @gather_rows
+//  CHECK-SAME:   (%[[S:[^:]+]]: tensor<10x64xf8E4M3FN>, %[[IDS:[^:]+]]: tensor<32xi32>)
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<32x64xf8E4M3FN>)
+//       CHECK:     %[[ROW:.+]] = linalg.index 0 : index
+//       CHECK:     %[[ID32:.+]] = tensor.extract %[[IDS]][%[[ROW]]] : tensor<32xi32>
+//       CHECK:     %[[ID:.+]] = arith.index_cast %[[ID32]] : i32 to index
+//       CHECK:     arith.divsi %[[ID]], %{{.+}} : index
+//       CHECK:     tensor.extract %[[S]]
+//       CHECK:     arith.select
+func.func @gather_rows(%s: tensor<10x64xf8E4M3FN>, %ids: tensor<32xi32>) -> tensor<32x64xf8E4M3FN> {
+  %g = mx.gather_rows %s[%ids] divisor = 4 : tensor<10x64xf8E4M3FN>, tensor<32xi32> -> tensor<32x64xf8E4M3FN>
+  return %g : tensor<32x64xf8E4M3FN>
+}

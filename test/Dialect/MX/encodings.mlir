@@ -153,3 +153,20 @@ func.func @gather_row_tiles(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>,
       : tensor<?x2xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x2xf8E8M0FNU>
   return %p, %q : tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>
 }
+
+// A routed GEMM's tiled form: row_ids names the acc row of every tile row.
+// CHECK-LABEL: func.func @tiled_routed
+//  CHECK-SAME:     %[[TILES:[a-z0-9]+]]: tensor<8x3xi32>, %[[IDS:[a-z0-9]+]]: tensor<128xi32>
+//       CHECK:   mx.tiled_scaled_mma {{.*}} tile_groups(%[[TILES]] : tensor<8x3xi32>) row_ids(%[[IDS]] : tensor<128xi32>)
+func.func @tiled_routed(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                        %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                        %tiles: tensor<8x3xi32>, %ids: tensor<128xi32>, %c: tensor<40x48xf32>) -> tensor<40x48xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>) row_ids(%ids : tensor<128xi32>)
+      outs(%c : tensor<40x48xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<40x48xf32>
+  return %r : tensor<40x48xf32>
+}

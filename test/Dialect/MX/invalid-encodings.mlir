@@ -574,3 +574,82 @@ func.func @gather_tile_rows(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
   %p = mx.gather_row_tiles %a[%t] tile_rows = 0 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<0x64xf4E2M1FN>
   return
 }
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @row_ids_without_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                                  %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                                  %ids: tensor<128xi32>, %c: tensor<128x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op row_ids needs tile_groups}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      row_ids(%ids : tensor<128xi32>)
+      outs(%c : tensor<128x48xf32>) layout = #l -> tensor<128x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @row_ids_count(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                         %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                         %t: tensor<8x3xi32>, %ids: tensor<100xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op row_ids has 100 rows, expected 128 (8 M tiles of 16 rows)}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>) row_ids(%ids : tensor<100xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @row_ids_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                        %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                        %t: tensor<8x3xi32>, %ids: tensor<128xi64>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op row_ids must be a 1-d tensor or memref of i32, got 'tensor<128xi64>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%t : tensor<8x3xi32>) row_ids(%ids : tensor<128xi64>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rows_ids(%a: tensor<8x64xf4E2M1FN>, %ids: tensor<4x16xi32>) {
+  // expected-error @+1 {{'mx.gather_rows' op ids must be a 1-d tensor of i32, got 'tensor<4x16xi32>'}}
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<8x64xf4E2M1FN>, tensor<4x16xi32> -> tensor<64x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_rows_count(%a: tensor<8x64xf4E2M1FN>, %ids: tensor<64xi32>) {
+  // expected-error @+1 {{'mx.gather_rows' op result must have one row per id (64), got 32}}
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<8x64xf4E2M1FN>, tensor<64xi32> -> tensor<32x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_rows_type(%a: tensor<8x64xf4E2M1FN>, %ids: tensor<64xi32>) {
+  // expected-error @+1 {{'mx.gather_rows' op result must be a rank-2 tensor of 'f4E2M1FN', got 'tensor<64x64xf8E4M3FN>'}}
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<8x64xf4E2M1FN>, tensor<64xi32> -> tensor<64x64xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @gather_rows_columns(%a: tensor<8x64xf4E2M1FN>, %ids: tensor<64xi32>) {
+  // expected-error @+1 {{'mx.gather_rows' op result must have the 64 columns of source, got 32}}
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<8x64xf4E2M1FN>, tensor<64xi32> -> tensor<64x32xf4E2M1FN>
+  return
+}
+
+// -----
+
+func.func @gather_rows_rank(%a: tensor<64xf4E2M1FN>, %ids: tensor<64xi32>) {
+  // expected-error @+1 {{'mx.gather_rows' op source must have rank 2 (rows, columns), got 'tensor<64xf4E2M1FN>'}}
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<64xf4E2M1FN>, tensor<64xi32> -> tensor<64x64xf4E2M1FN>
+  return
+}

@@ -555,3 +555,66 @@ func.func @grouped_past_end(%a: tensor<64x256xf4E2M1FN>, %b: tensor<4x128x256xf4
       offsets(%offsets : tensor<5xi32>) outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
   return
 }
+
+// -----
+
+func.func @routed_rank(%a: tensor<8x256xf4E2M1FN>, %w: tensor<128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op rhs must have rank 3 ([E, N, K]), got rank 2}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_acc_rows(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<8x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op acc must have T * top_k = 16 rows (one per routed row), got 8}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<8x128xf32>) -> tensor<8x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_blocks(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<5xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op expert_ids must divide sorted_ids into blocks of equal size: 64 positions in 5 blocks}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<5xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_id_type(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi64>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op sorted_ids must have element type i32, got 'i64'}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi64>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_k(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x128xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x4xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op reduction size 256 of lhs differs from 128 of rhs}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x128xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x4xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_scales(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x4xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op lhs_scales}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x4xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
+func.func @routed_top_k(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op attribute 'top_k' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %r = mx.routed_scaled_contraction top_k = 0 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
+  return
+}

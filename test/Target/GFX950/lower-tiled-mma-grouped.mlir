@@ -1,4 +1,4 @@
-// RUN: mx-opt %s --mx-gfx950-lower-tiled-mma --canonicalize --cse | FileCheck %s
+// RUN: mx-opt %s --split-input-file --mx-gfx950-lower-tiled-mma --canonicalize --cse | FileCheck %s
 
 // mx-gfx950-lower-tiled-mma of a grouped GEMM (tile_groups): one workgroup
 // per (N tile, M tile) as usual. The workgroup reads its M tile's table
@@ -47,5 +47,45 @@ func.func @grouped(%a: memref<7x1x4x4x16x16xi8>, %b: memref<5x2x1x4x4x16x16xi8>,
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<7x1x4x4x16x16xi8>, memref<5x2x1x4x4x16x16xi8>, memref<7x1x4x16x4xi8>, memref<5x2x1x4x16x4xi8>)
       tile_groups(%tiles : memref<7x3xi32>)
       outs(%c : memref<40x24xf32>) layout = #l
+  return
+}
+
+// -----
+
+// With row_ids (a routed GEMM): the buffer is the whole accumulator, and
+// tile row r is row row_ids[16 mo + r] of it, or row M = 20 (outside the
+// buffer: dropped) when r is past the tile's count or the id is outside
+// [0, 20).
+#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @routed
+//  CHECK-SAME:   %[[TABLE:[^:]+]]: memref<4x3xi32>, %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
+//   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
+//   CHECK-DAG:   %[[C20:.+]] = arith.constant 20 : index
+//       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[MO:[^,]+]], %{{[^)]+}})
+//       CHECK:     %[[N32:.+]] = memref.load %{{.+}}[%[[MO]], %[[C2]]] : memref<4x3xi32, 1>
+//       CHECK:     %[[COUNT:.+]] = arith.index_castui %[[N32]] : i32 to index
+//       CHECK:     scf.if
+//       CHECK:       %[[GC:.+]] = memref.memory_space_cast %[[C]] : memref<20x24xf32> to memref<20x24xf32, 1>
+//       CHECK:       %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]] : memref<64xi32> to memref<64xi32, 1>
+//       CHECK:       %[[FIRST:.+]] = arith.muli %[[MO]], %{{.+}} : index
+//   CHECK-NOT:       memref.subview %[[GC]]
+//       CHECK:       %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %{{.+}} resetOffset
+//       CHECK:       %[[POS:.+]] = arith.addi %[[FIRST]], %[[R:.+]] : index
+//       CHECK:       %[[ID32:.+]] = memref.load %[[GIDS]][%[[POS]]] : memref<64xi32, 1>
+//       CHECK:       %[[ID:.+]] = arith.index_cast %[[ID32]] : i32 to index
+//       CHECK:       %[[INTILE:.+]] = arith.cmpi ult, %[[R]], %[[COUNT]] : index
+//       CHECK:       arith.cmpi sge, %[[ID]], %{{.+}} : index
+//       CHECK:       arith.cmpi slt, %[[ID]], %[[C20]] : index
+//       CHECK:       %[[ROW:.+]] = arith.select %{{.+}}, %[[ID]], %[[C20]] : index
+//       CHECK:       %[[MASKED:.+]] = arith.select %{{.+}}, %[[ROW]], %[[C20]] : index
+//       CHECK:       vector.load %[[BUF]][%[[MASKED]], %{{.+}}]
+//       CHECK:       func.call @mx_uk_scaled_mma(
+//       CHECK:       vector.store %{{.+}}, %[[BUF]][%{{.+}}, %{{.+}}]
+func.func @routed(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
+                  %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
+                  %tiles: memref<4x3xi32>, %ids: memref<64xi32>, %c: memref<20x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
+      tile_groups(%tiles : memref<4x3xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x24xf32>) layout = #l
   return
 }

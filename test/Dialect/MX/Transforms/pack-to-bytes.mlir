@@ -292,3 +292,13 @@ func.func @gather_row_tiles(%a: tensor<40x128xf4E2M1FN>, %t: tensor<7x3xi32>) ->
   %g = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x128xf4E2M1FN>
   return %g : tensor<112x128xf4E2M1FN>
 }
+
+// mx.gather_rows moves whole rows too.
+// CHECK-LABEL: func.func @gather_rows
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<10x64xi8> {mx.packed_type = tensor<10x128xf4E2M1FN>}, %[[IDS:[^:]+]]: tensor<64xi32>)
+//       CHECK:   %[[G:.+]] = mx.gather_rows %[[A]][%[[IDS]]] divisor = 2 : tensor<10x64xi8>, tensor<64xi32> -> tensor<64x64xi8>
+//       CHECK:   return %[[G]] : tensor<64x64xi8>
+func.func @gather_rows(%a: tensor<10x128xf4E2M1FN>, %ids: tensor<64xi32>) -> tensor<64x128xf4E2M1FN> {
+  %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<10x128xf4E2M1FN>, tensor<64xi32> -> tensor<64x128xf4E2M1FN>
+  return %g : tensor<64x128xf4E2M1FN>
+}
