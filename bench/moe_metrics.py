@@ -18,7 +18,7 @@ whose offsets are a run-time argument, and reads off the program:
   active      workgroups with rows, for tokens routed evenly (T / E rows
               per expert, the remainder one row each to the first experts);
   pad         MFMA rows computed per routed row, minus one (the padding of
-              each expert's last tile);
+              each expert's last tile, or last block in the sorted form);
   CU fill     active WGs over the CU slots of the rounds they take;
   gemm us     the model's time of the GEMM (bench/mx_perf_model.py's
               predict_gemm on the kernel's main loop, over the active tiles),
@@ -26,7 +26,8 @@ whose offsets are a run-time argument, and reads off the program:
               experts with rows and their scales once, A once, C read and
               written once);
   gather us   the relayout of A and its scales into the experts' tiles at HBM
-              speed (T rows read, the tile rows' bound written);
+              speed (A's rows read once: T rows, or the T / top_k tokens of
+              the sorted form; the tile rows' bound written);
   bound us    the larger of the weight-streaming bound (the weights and
               scales of the experts with rows read once at 8 TB/s) and the
               MFMA peak bound (2 T N K flops at 10.07 PFLOP/s when both
@@ -66,19 +67,38 @@ func.func @moe(%a: tensor<{T}x{K}x{A}>, %b: tensor<{E}x{N}x{K}x{B}>,
 }}
 """
 
-# (name, T, E, N, K, A, B): DeepSeek-V3's routed experts (hidden 7168,
+ROUTED = """
+func.func @moe(%a: tensor<{TOK}x{K}x{A}>, %b: tensor<{E}x{N}x{K}x{B}>,
+               %sa: tensor<{TOK}x{KB}xf8E8M0FNU>, %sb: tensor<{E}x{N}x{KB}xf8E8M0FNU>,
+               %ids: tensor<{P}xi32>, %experts: tensor<{NB}xi32>,
+               %acc: tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32> {{
+  %r = mx.routed_scaled_contraction top_k = {TOPK}
+      ins(%a, %b, %sa, %sb : tensor<{TOK}x{K}x{A}>, tensor<{E}x{N}x{K}x{B}>,
+                            tensor<{TOK}x{KB}xf8E8M0FNU>, tensor<{E}x{N}x{KB}xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<{P}xi32>, tensor<{NB}xi32>)
+      outs(%acc : tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32>
+  return %r : tensor<{T}x{N}xf32>
+}}
+"""
+
+# (name, T, E, N, K, A, B, routed): DeepSeek-V3's routed experts (hidden 7168,
 # expert intermediate 2048: gate+up N = 4096, down K = 2048) with 32 local
 # experts (expert parallelism 8) and top 8, for 8, 64 and 1024 tokens;
 # Mixtral 8x7B (hidden 4096, intermediate 14336, top 2) for 16 and 1024
 # tokens.
+# tokens; the last rows the sorted-token-ids form (mx.routed_scaled_contraction,
+# vLLM's moe_align_block_size with blocks of 16 and 64 rows: P = T + E (B - 1)
+# positions).
 SHAPES = [
-    ("dsv3 up fp4 tok=8", 64, 32, 4096, 7168, FP4, FP4),
-    ("dsv3 up fp4 tok=64", 512, 32, 4096, 7168, FP4, FP4),
-    ("dsv3 up fp4 tok=1024", 8192, 32, 4096, 7168, FP4, FP4),
-    ("dsv3 down fp4 tok=64", 512, 32, 7168, 2048, FP4, FP4),
-    ("dsv3 up fp8 tok=64", 512, 32, 4096, 7168, FP8, FP8),
-    ("mixtral up fp4 tok=16", 32, 8, 28672, 4096, FP4, FP4),
-    ("mixtral up fp4 tok=1024", 2048, 8, 28672, 4096, FP4, FP4),
+    ("dsv3 up fp4 tok=8", 64, 32, 4096, 7168, FP4, FP4, None),
+    ("dsv3 up fp4 tok=64", 512, 32, 4096, 7168, FP4, FP4, None),
+    ("dsv3 up fp4 tok=1024", 8192, 32, 4096, 7168, FP4, FP4, None),
+    ("dsv3 down fp4 tok=64", 512, 32, 7168, 2048, FP4, FP4, None),
+    ("dsv3 up fp8 tok=64", 512, 32, 4096, 7168, FP8, FP8, None),
+    ("mixtral up fp4 tok=16", 32, 8, 28672, 4096, FP4, FP4, None),
+    ("mixtral up fp4 tok=1024", 2048, 8, 28672, 4096, FP4, FP4, None),
+    ("dsv3 up fp4 tok=64 sorted", 512, 32, 4096, 7168, FP4, FP4, (8, 16)),
+    ("dsv3 up fp4 tok=1024 sorted", 8192, 32, 4096, 7168, FP4, FP4, (8, 64)),
 ]
 
 
@@ -86,9 +106,17 @@ def even_rows(t, e):
     return [t // e + (1 if i < t % e else 0) for i in range(e)]
 
 
-def evaluate(mx_opt, t, e, n, k, lhs, rhs, options=""):
-    ir = PROGRAM.format(T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs,
-                        B=rhs)
+def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
+    """`routed`: (top_k, block rows) for the sorted-token-ids form."""
+    if routed:
+        top_k, block = routed
+        positions = (t + e * (block - 1)) // block * block
+        ir = ROUTED.format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
+                           KB=k // 32, A=lhs, B=rhs, P=positions,
+                           NB=positions // block)
+    else:
+        ir = PROGRAM.format(T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs,
+                            B=rhs)
     pipeline = "--mx-gfx950-pipeline=output=isa %s" % options
     with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
         isa_ir, _ = usm.run([mx_opt, "-", pipeline,
@@ -117,7 +145,10 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, options=""):
 
     rows = even_rows(t, e)
     experts = sum(1 for r in rows if r)
-    active_tiles = sum(math.ceil(r / tile_m) for r in rows)
+    # Each expert's rows in whole tiles (sorted form: whole blocks, whose
+    # padding rows are computed too).
+    unit = routed[1] if routed else tile_m
+    active_tiles = sum(math.ceil(r / unit) * unit // tile_m for r in rows)
     n_tiles = math.ceil(n / tile_n)
     row = dict(disp=len(launches), wgs=blocks[0] * blocks[1] * blocks[2],
                active=active_tiles * n_tiles,
@@ -137,14 +168,15 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, options=""):
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
-    a_bytes = t * (k * BITS[lhs] // 8 + k // 32)
+    a_bytes = (t // routed[0] if routed else t) * (k * BITS[lhs] // 8 +
+                                                    k // 32)
     unique = weights + a_bytes + 2 * t * n * 4
     gemm = mx_perf_model.predict_gemm(
         loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
         waves, wgs_cu, 4, machine)
     hbm = machine.hbm_bytes_per_s
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
-    bound_rows = (t + e * (tile_m - 1)) // tile_m * tile_m
+    bound_rows = (t + e * (unit - 1)) // unit * unit
     row["gather_us"] = (a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)
                         ) / hbm * 1e6
     # MFMA peak: 16x16x128 in 16 cycles (fp4/fp6 operands) or 32 (fp8),
@@ -168,10 +200,11 @@ def main():
                         help="extra mx-gfx950-pipeline options")
     args = parser.parse_args()
     rows = []
-    for name, t, e, n, k, lhs, rhs in SHAPES:
+    for name, t, e, n, k, lhs, rhs, routed in SHAPES:
         size = "%dx%dx%dx%d" % (t, e, n, k)
         try:
-            r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, args.options)
+            r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, routed,
+                         args.options)
             rows.append([name, size, str(r["disp"]), r["tile"], str(r["wgs"]),
                          str(r["active"]), "%.0f%%" % (100 * r["pad"]),
                          "%.0f%%" % (100 * r["fill"]), str(r["spills"]),

@@ -97,17 +97,21 @@ static double mxExtendHFDF2(_Float16 value) {
 }
 #endif
 
-/// How often the running program called kInvalidOffsetsReporter (the host
-/// lowering of mx.grouped_scaled_contraction does on inconsistent offsets).
-static thread_local int64_t invalidOffsetsReports = 0;
-static void mxReportInvalidOffsets() { ++invalidOffsetsReports; }
+/// The InvalidRouting codes the running program reported through
+/// kInvalidRoutingReporter (the host lowerings of grouped and routed
+/// contractions call it on inconsistent routing), one bit per code.
+static thread_local uint32_t invalidRoutingReports = 0;
+static void mxReportInvalidRouting(int32_t code) {
+  if (code >= 0 && code < 32)
+    invalidRoutingReports |= 1u << code;
+}
 
 /// Defines the runtime error reporters in \p engine.
 static void registerRuntimeReporters(ExecutionEngine &engine) {
   engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner(kInvalidOffsetsReporter)] =
-        llvm::orc::ExecutorSymbolDef::fromPtr(&mxReportInvalidOffsets,
+    symbols[interner(kInvalidRoutingReporter)] =
+        llvm::orc::ExecutorSymbolDef::fromPtr(&mxReportInvalidRouting,
                                               llvm::JITSymbolFlags::Exported);
     return symbols;
   });
@@ -360,7 +364,7 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   if (resultWords > 0)
     packed.push_back(resultStorage.data());
 
-  invalidOffsetsReports = 0;
+  invalidRoutingReports = 0;
   if (llvm::Error error = (*engine)->invokePacked(name, packed))
     return func.emitError() << "cannot call @" << name << ": "
                             << llvm::toString(std::move(error));
@@ -392,11 +396,20 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
         !buffers.contains(allocated) && freed.insert(allocated).second)
       std::free(allocated);
   }
-  if (invalidOffsetsReports > 0)
+  auto reported = [&](InvalidRouting code) {
+    return (invalidRoutingReports >> static_cast<int32_t>(code)) & 1;
+  };
+  if (reported(InvalidRouting::Offsets))
     return func.emitError()
            << "@" << name
            << ": inconsistent expert offsets in mx.grouped_scaled_contraction "
               "(they must be non-decreasing within [0, T]); the groups were "
+              "not computed";
+  if (reported(InvalidRouting::RepeatedRows))
+    return func.emitError()
+           << "@" << name
+           << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
+              "more than once (in blocks of valid experts); the experts were "
               "not computed";
   if (failed(status))
     return failure();

@@ -508,6 +508,10 @@ LogicalResult Evaluator::evaluate(RoutedScaledContractionOp op) {
     ids[i] = int32_t(sortedIds.getBits(i));
   for (int64_t i = 0; i < NB; ++i)
     experts[i] = int32_t(expertIds.getBits(i));
+  if (NB == 0 ? P != 0 : P % NB != 0)
+    return op.emitError() << "expert_ids (" << NB
+                          << " blocks) must divide sorted_ids (" << P
+                          << " positions) into blocks of equal size";
   std::optional<ref::InstructionOrder> order = getGroupedOrder(op, K);
   std::optional<std::vector<float>> out = ref::routedScaledMatmul(
       lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
@@ -515,9 +519,8 @@ LogicalResult Evaluator::evaluate(RoutedScaledContractionOp op) {
       topK, E, T, N, K, reinterpret_cast<const float *>(acc.data.data()),
       order ? &*order : nullptr);
   if (!out)
-    return op.emitError() << "expert_ids (" << NB
-                          << " blocks) must divide sorted_ids (" << P
-                          << " positions) into blocks of equal size";
+    return op.emitError() << "sorted_ids name a routed row more than once "
+                             "(in blocks of valid experts)";
   HostTensor result = acc;
   std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
   values[op.getResult()] = std::move(result);

@@ -215,23 +215,17 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     }
     return in;
   }
-  if (auto gather = dyn_cast<mx::GatherRowTilesOp>(op)) {
+  if (isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(op)) {
     // The row the result row copies, or zero bits where it copies none.
-    Value rows = value(sourceSizes[gather][0]);
-    auto [row, inBounds] = mx::GatherRowTilesOp::buildSourceRow(
-        b, loc, gather.getTileGroups(), gather.getTileRows(), rows, idx[0]);
-    guards.push_back(
-        {inBounds, cast<TypedAttr>(b.getZeroAttr(
-                       gather.getSource().getType().getElementType()))});
-    return {row, idx[1]};
-  }
-  if (auto gather = dyn_cast<mx::GatherRowsOp>(op)) {
-    Value rows = value(sourceSizes[gather][0]);
-    auto [row, inBounds] = mx::GatherRowsOp::buildSourceRow(
-        b, loc, gather.getIds(), gather.getDivisor(), rows, idx[0]);
-    guards.push_back(
-        {inBounds, cast<TypedAttr>(b.getZeroAttr(
-                       gather.getSource().getType().getElementType()))});
+    Value rows = value(sourceSizes[op][0]);
+    auto [row, inBounds] =
+        llvm::TypeSwitch<Operation *, std::pair<Value, Value>>(op)
+            .Case<mx::GatherRowTilesOp, mx::GatherRowsOp>([&](auto gather) {
+              return gather.buildSourceRow(b, loc, rows, idx[0]);
+            })
+            .Default([](Operation *) { return std::pair<Value, Value>(); });
+    guards.push_back({inBounds, cast<TypedAttr>(b.getZeroAttr(
+                                    getElementTypeOrSelf(op->getOperand(0))))});
     return {row, idx[1]};
   }
   // tensor.cast, linalg.copy: same indices.

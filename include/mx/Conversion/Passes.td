@@ -34,8 +34,14 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
     * `mx.grouped_scaled_contraction` checks its offsets, then loops over
       the experts, each an `mx.scaled_contraction` of the expert's rows
       (dynamic slices of `lhs` and `acc`) with its weights; inconsistent
-      offsets call `mx_report_invalid_offsets` (defined by the runner)
+      offsets call `mx_report_invalid_routing` (defined by the runner)
       and leave `acc` unchanged instead of reading out of bounds.
+    * `mx.routed_scaled_contraction` loops over the blocks of `sorted_ids`,
+      gathering each block's rows (`mx.gather_rows`) into an
+      `mx.scaled_contraction` with its expert's weights and inserting each
+      valid row of the sum at its routed row; a routed row named by more
+      than one valid position calls `mx_report_invalid_routing` and leaves
+      `acc` unchanged.
 
     Example:
 

@@ -89,34 +89,26 @@ static Value buildRowGather(
   return generic.getResult(0);
 }
 
-/// mx.gather_row_tiles -> a linalg.generic that reads each result row's
-/// source row (GatherRowTilesOp::buildSourceRow), or yields zero bits.
-struct GatherRowTilesLowering : public OpRewritePattern<GatherRowTilesOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// mx.gather_rows and mx.gather_row_tiles -> a linalg.generic that reads
+/// each result row's source row (the op's buildSourceRow), or yields zero
+/// bits.
+template <typename GatherOp>
+struct RowGatherLowering : public OpRewritePattern<GatherOp> {
+  using OpRewritePattern<GatherOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(GatherRowTilesOp op,
+  LogicalResult matchAndRewrite(GatherOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType type = op.getResult().getType();
-    SmallVector<Value> dynamicSizes;
-    if (type.isDynamicDim(0)) {
-      Value tiles = tensor::DimOp::create(rewriter, loc, op.getTileGroups(), 0);
-      Value tileRows =
-          arith::ConstantIndexOp::create(rewriter, loc, op.getTileRows());
-      dynamicSizes.push_back(
-          arith::MulIOp::create(rewriter, loc, tiles, tileRows));
-    }
-    if (type.isDynamicDim(1))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, op.getSource(), 1));
-    Value init = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
+    ReifiedRankedShapedTypeDims sizes;
+    if (failed(op.reifyResultShapes(rewriter, sizes)))
+      return rewriter.notifyMatchFailure(op, "cannot compute the shape");
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, sizes[0], op.getResult().getType().getElementType());
     Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
     rewriter.replaceOp(
         op, buildRowGather(rewriter, loc, init, op.getSource(),
                            [&](OpBuilder &b, Location loc, Value row) {
-                             return GatherRowTilesOp::buildSourceRow(
-                                 b, loc, op.getTileGroups(), op.getTileRows(),
-                                 sourceRows, row);
+                             return op.buildSourceRow(b, loc, sourceRows, row);
                            }));
     return success();
   }
@@ -369,12 +361,32 @@ struct ScaledContractionLowering
   }
 };
 
+/// Calls kInvalidRoutingReporter with \p code, declaring it, `(i32) -> ()`,
+/// in the module of \p op when missing.
+static void reportInvalidRouting(OpBuilder &b, Location loc, Operation *op,
+                                 InvalidRouting code) {
+  auto module = op->getParentOfType<ModuleOp>();
+  StringRef name = kInvalidRoutingReporter;
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    callee = func::FuncOp::create(
+        b, module.getLoc(), name,
+        b.getFunctionType(TypeRange{b.getI32Type()}, TypeRange{}));
+    callee.setPrivate();
+  }
+  Value value = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                             static_cast<int32_t>(code));
+  func::CallOp::create(b, loc, callee, ValueRange{value});
+}
+
 /// mx.grouped_scaled_contraction -> a check of the offsets, then an scf.for
 /// over the experts, each an mx.scaled_contraction of its rows of lhs and
 /// acc (dynamic slices) with its weights (rank-reducing slices of rhs),
 /// lowered by the pattern above. Inconsistent offsets skip the loop, so no
-/// slice is ever out of bounds, and call `mx_report_invalid_offsets` (see
-/// getInvalidOffsetsCallee), which the runner defines.
+/// slice is ever out of bounds, and call `mx_report_invalid_routing` (see
+/// reportInvalidRouting), which the runner defines.
 /// Expert `e` of `source` ([E, X, Y]): [X, Y].
 static Value sliceExpert(OpBuilder &b, Location loc, Value source, Value e) {
   auto type = cast<RankedTensorType>(source.getType());
@@ -400,33 +412,45 @@ static ArrayAttr getWeightMaps(OpBuilder &b) {
                                   AffineMap::get(3, 0, {m, n}, ctx)});
 }
 
+/// \p v (an integer) as an index.
+static Value toIndex(OpBuilder &b, Location loc, Value v) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// The index constant \p value.
+static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// 0 <= \p v < \p end (indices, signed).
+static Value inRange(OpBuilder &b, Location loc, Value v, Value end) {
+  return arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                            indexConstant(b, loc, 0)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, end));
+}
+
 /// mx.routed_scaled_contraction -> a loop over the blocks of sorted_ids:
 /// for a block of a valid expert, its routed rows' tokens, token scales and
 /// accumulator rows are gathered (mx.gather_rows; padding ids give zero
 /// rows), contracted with the expert's weights, and each valid row of the
-/// sum is inserted at its routed row.
+/// sum is inserted at its routed row. A first loop over the positions marks
+/// the rows that valid positions name; a row named twice calls
+/// `mx_report_invalid_routing` instead (the blocks would race on it on a
+/// GPU) and leaves `acc` unchanged.
 struct RoutedScaledContractionLowering
     : public OpRewritePattern<RoutedScaledContractionOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(RoutedScaledContractionOp op,
                                 PatternRewriter &rewriter) const override {
+    if (!op->getParentOfType<ModuleOp>())
+      return rewriter.notifyMatchFailure(op, "needs an enclosing module");
     Location loc = op.getLoc();
     Value acc = op.getAcc(), ids = op.getSortedIds();
-    auto index = [&](OpBuilder &b, int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, value);
-    };
-    auto toIndex = [&](OpBuilder &b, Value v) -> Value {
-      return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-    };
-    auto inRange = [&](OpBuilder &b, Value v, Value end) -> Value {
-      return arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
-                                index(b, 0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, end));
-    };
-    Value zero = index(rewriter, 0), one = index(rewriter, 1);
+    Value zero = indexConstant(rewriter, loc, 0),
+          one = indexConstant(rewriter, loc, 1);
     Value positions = tensor::DimOp::create(rewriter, loc, ids, 0);
     Value blocks = tensor::DimOp::create(rewriter, loc, op.getExpertIds(), 0);
     Value rows = tensor::DimOp::create(rewriter, loc, acc, 0);
@@ -435,15 +459,88 @@ struct RoutedScaledContractionLowering
     Value blockRows = arith::DivUIOp::create(
         rewriter, loc, positions,
         arith::MaxUIOp::create(rewriter, loc, blocks, one));
+
+    // valid = no row is named by two valid positions (those of a block of
+    // an expert in [0, E) whose id is in [0, T * top_k)).
+    Value covered = arith::MulIOp::create(rewriter, loc, blocks, blockRows);
+    Type i8 = rewriter.getI8Type();
+    Value unmarked =
+        linalg::FillOp::create(
+            rewriter, loc,
+            ValueRange{arith::ConstantIntOp::create(rewriter, loc, i8, 0)},
+            ValueRange{tensor::EmptyOp::create(
+                rewriter, loc,
+                ArrayRef<OpFoldResult>{
+                    tensor::getMixedSize(rewriter, loc, acc, 0)},
+                i8)})
+            .getResult(0);
+    Value trueValue =
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+    auto check = scf::ForOp::create(
+        rewriter, loc, zero, covered, one, ValueRange{unmarked, trueValue},
+        [&](OpBuilder &b, Location loc, Value position, ValueRange args) {
+          Value block = arith::DivUIOp::create(b, loc, position, blockRows);
+          Value e = toIndex(
+              b, loc,
+              tensor::ExtractOp::create(b, loc, op.getExpertIds(), block));
+          Value id =
+              toIndex(b, loc, tensor::ExtractOp::create(b, loc, ids, position));
+          Value named = arith::AndIOp::create(
+              b, loc, inRange(b, loc, e, experts), inRange(b, loc, id, rows));
+          auto ifOp = scf::IfOp::create(
+              b, loc, named,
+              [&](OpBuilder &b, Location loc) {
+                Value mark = tensor::ExtractOp::create(b, loc, args[0], id);
+                Value first = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::eq, mark,
+                    arith::ConstantIntOp::create(b, loc, i8, 0));
+                Value marked = tensor::InsertOp::create(
+                    b, loc, arith::ConstantIntOp::create(b, loc, i8, 1),
+                    args[0], id);
+                scf::YieldOp::create(
+                    b, loc,
+                    ValueRange{marked,
+                               arith::AndIOp::create(b, loc, args[1], first)});
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, args);
+              });
+          scf::YieldOp::create(b, loc, ifOp.getResults());
+        });
+
+    auto valid = scf::IfOp::create(
+        rewriter, loc, check.getResult(1),
+        [&](OpBuilder &b, Location loc) {
+          scf::YieldOp::create(b, loc,
+                               buildBlockLoop(b, loc, op, blocks, blockRows));
+        },
+        [&](OpBuilder &b, Location loc) {
+          reportInvalidRouting(b, loc, op, InvalidRouting::RepeatedRows);
+          scf::YieldOp::create(b, loc, acc);
+        });
+    rewriter.replaceOp(op, valid.getResult(0));
+    return success();
+  }
+
+  /// The loop over the blocks of \p op (valid routing).
+  static Value buildBlockLoop(OpBuilder &rewriter, Location loc,
+                              RoutedScaledContractionOp op, Value blocks,
+                              Value blockRows) {
+    Value acc = op.getAcc(), ids = op.getSortedIds();
+    Value zero = indexConstant(rewriter, loc, 0),
+          one = indexConstant(rewriter, loc, 1);
+    Value rows = tensor::DimOp::create(rewriter, loc, acc, 0);
+    Value experts = tensor::DimOp::create(rewriter, loc, op.getRhs(), 0);
     int64_t topK = op.getTopK();
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, blocks, one, ValueRange{acc},
         [&](OpBuilder &b, Location loc, Value block, ValueRange args) {
           Value e = toIndex(
-              b, tensor::ExtractOp::create(b, loc, op.getExpertIds(), block));
+              b, loc,
+              tensor::ExtractOp::create(b, loc, op.getExpertIds(), block));
           Value first = arith::MulIOp::create(b, loc, block, blockRows);
           auto ifOp = scf::IfOp::create(
-              b, loc, inRange(b, e, experts),
+              b, loc, inRange(b, loc, e, experts),
               [&](OpBuilder &b, Location loc) {
                 auto idType = RankedTensorType::get({ShapedType::kDynamic},
                                                     b.getI32Type());
@@ -469,13 +566,14 @@ struct RoutedScaledContractionLowering
                     getWeightMaps(b));
                 // Each valid row of the sum into its routed row.
                 auto scatter = scf::ForOp::create(
-                    b, loc, index(b, 0), blockRows, index(b, 1),
-                    ValueRange{args[0]},
+                    b, loc, indexConstant(b, loc, 0), blockRows,
+                    indexConstant(b, loc, 1), ValueRange{args[0]},
                     [&](OpBuilder &b, Location loc, Value r, ValueRange inner) {
                       Value id = toIndex(
-                          b, tensor::ExtractOp::create(b, loc, blockIds, r));
+                          b, loc,
+                          tensor::ExtractOp::create(b, loc, blockIds, r));
                       auto store = scf::IfOp::create(
-                          b, loc, inRange(b, id, rows),
+                          b, loc, inRange(b, loc, id, rows),
                           [&](OpBuilder &b, Location loc) {
                             SmallVector<OpFoldResult> sizes = {
                                 b.getIndexAttr(1),
@@ -504,37 +602,7 @@ struct RoutedScaledContractionLowering
               });
           scf::YieldOp::create(b, loc, ifOp.getResult(0));
         });
-    rewriter.replaceOp(op, loop.getResult(0));
-    return success();
-  }
-};
-
-/// mx.gather_rows -> a linalg.generic that reads each result row's source
-/// row (GatherRowsOp::buildSourceRow), or yields zero bits.
-struct GatherRowsLowering : public OpRewritePattern<GatherRowsOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GatherRowsOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType type = op.getResult().getType();
-    SmallVector<Value> dynamicSizes;
-    if (type.isDynamicDim(0))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, op.getIds(), 0));
-    if (type.isDynamicDim(1))
-      dynamicSizes.push_back(
-          tensor::DimOp::create(rewriter, loc, op.getSource(), 1));
-    Value init = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
-    Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
-    rewriter.replaceOp(
-        op, buildRowGather(rewriter, loc, init, op.getSource(),
-                           [&](OpBuilder &b, Location loc, Value row) {
-                             return GatherRowsOp::buildSourceRow(
-                                 b, loc, op.getIds(), op.getDivisor(),
-                                 sourceRows, row);
-                           }));
-    return success();
+    return loop.getResult(0);
   }
 };
 
@@ -544,11 +612,9 @@ struct GroupedScaledContractionLowering
 
   LogicalResult matchAndRewrite(GroupedScaledContractionOp op,
                                 PatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (!module)
+    if (!op->getParentOfType<ModuleOp>())
       return rewriter.notifyMatchFailure(op, "needs an enclosing module");
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     Value lhs = op.getLhs(), rhs = op.getRhs(), acc = op.getAcc();
     Value offsets = op.getOffsets();
     auto index = [&](int64_t value) -> Value {
@@ -586,7 +652,6 @@ struct GroupedScaledContractionLowering
     Value valid =
         arith::AndIOp::create(rewriter, loc, check.getResult(0), lastInRange);
 
-    func::FuncOp callee = getInvalidOffsetsCallee(rewriter, module);
     auto ifOp = scf::IfOp::create(
         rewriter, loc, valid,
         [&](OpBuilder &b, Location loc) {
@@ -625,27 +690,11 @@ struct GroupedScaledContractionLowering
           scf::YieldOp::create(b, loc, loop.getResult(0));
         },
         [&](OpBuilder &b, Location loc) {
-          func::CallOp::create(b, loc, callee, ValueRange{});
+          reportInvalidRouting(b, loc, op, InvalidRouting::Offsets);
           scf::YieldOp::create(b, loc, acc);
         });
     rewriter.replaceOp(op, ifOp.getResult(0));
     return success();
-  }
-
-  /// The declaration of `mx_report_invalid_offsets`, `() -> ()`, in
-  /// \p module (added when missing).
-  static func::FuncOp getInvalidOffsetsCallee(PatternRewriter &rewriter,
-                                              ModuleOp module) {
-    StringRef name = kInvalidOffsetsReporter;
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    auto callee = func::FuncOp::create(
-        rewriter, module.getLoc(), name,
-        rewriter.getFunctionType(TypeRange{}, TypeRange{}));
-    callee.setPrivate();
-    return callee;
   }
 };
 
@@ -842,9 +891,9 @@ struct ConvertMXToLinalgPass
 } // namespace
 
 void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<DequantizeLowering, GatherRowsLowering, GatherRowTilesLowering,
-               QuantizeLowering, ScaledContractionLowering,
-               GroupedScaledContractionLowering,
+  patterns.add<DequantizeLowering, RowGatherLowering<GatherRowsOp>,
+               RowGatherLowering<GatherRowTilesOp>, QuantizeLowering,
+               ScaledContractionLowering, GroupedScaledContractionLowering,
                RoutedScaledContractionLowering, TiledScaledMMALowering>(
       patterns.getContext());
 }

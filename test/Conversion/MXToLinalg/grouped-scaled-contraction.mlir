@@ -6,13 +6,14 @@
 // (rank-reducing slices); otherwise the runner's reporter is called and acc
 // is returned unchanged.
 
-// CHECK-LABEL: func.func private @mx_report_invalid_offsets()
+// CHECK-LABEL: func.func private @mx_report_invalid_routing(i32)
 // CHECK-LABEL: func.func @grouped
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<40x64xf8E4M3FN>, %[[B:[^:]+]]: tensor<3x24x64xf4E2M1FN>, %[[SA:[^:]+]]: tensor<40x2xf8E8M0FNU>, %[[SB:[^:]+]]: tensor<3x24x2xf8E8M0FNU>, %[[OFF:[^:]+]]: tensor<4xi32>, %[[ACC:[^:]+]]: tensor<40x24xf32>)
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
 //   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
 //   CHECK-DAG:   %[[T:.+]] = arith.constant 40 : index
 //   CHECK-DAG:   %[[E:.+]] = arith.constant 3 : index
+//   CHECK-DAG:   %[[OFFSETS:.+]] = arith.constant 0 : i32
 //       CHECK:   %[[FIRST32:.+]] = tensor.extract %[[OFF]][%[[C0]]]
 //       CHECK:   %[[FIRST:.+]] = arith.index_cast %[[FIRST32]] : i32 to index
 //       CHECK:   %[[NONNEG:.+]] = arith.cmpi sge, %[[FIRST]], %[[C0]]
@@ -38,7 +39,7 @@
 //       CHECK:       %[[NEW:.+]] = tensor.insert_slice %[[SUM]] into %[[CUR]][%[[LO]], 0] [%[[ROWS]], 24] [1, 1]
 //       CHECK:       scf.yield %[[NEW]]
 //       CHECK:   } else {
-//       CHECK:     func.call @mx_report_invalid_offsets() : () -> ()
+//       CHECK:     func.call @mx_report_invalid_routing(%[[OFFSETS]]) : (i32) -> ()
 //       CHECK:     scf.yield %[[ACC]]
 //       CHECK:   return %[[R]]
 func.func @grouped(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf4E2M1FN>,

@@ -5,13 +5,32 @@
 // token scales and accumulator rows (generics from mx.gather_rows),
 // contracts them with the expert's weights (rank-reducing slices), and
 // inserts each valid row of the sum at its routed row (0 <= id < T * top_k).
+// A first loop over the positions marks the rows named by valid positions
+// (expert in [0, E), id in [0, T * top_k)); a row named twice calls the
+// runner's reporter (code 1) and returns acc unchanged.
 
+// CHECK-LABEL: func.func private @mx_report_invalid_routing(i32)
 // CHECK-LABEL: func.func @routed
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<10x128xf4E2M1FN>, %[[W:[^:]+]]: tensor<4x24x128xf4E2M1FN>, %[[SA:[^:]+]]: tensor<10x4xf8E8M0FNU>, %[[SW:[^:]+]]: tensor<4x24x4xf8E8M0FNU>, %[[IDS:[^:]+]]: tensor<64xi32>, %[[EXPERTS:[^:]+]]: tensor<4xi32>, %[[ACC:[^:]+]]: tensor<20x24xf32>)
 //   CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
 //   CHECK-DAG:   %[[C16:.+]] = arith.constant 16 : index
 //   CHECK-DAG:   %[[C20:.+]] = arith.constant 20 : index
-//       CHECK:   %[[R:.+]] = scf.for %[[BLOCK:.+]] = %{{.+}} to %[[C4]] step %{{.+}} iter_args(%[[CUR:.+]] = %[[ACC]]) -> (tensor<20x24xf32>)
+//   CHECK-DAG:   %[[C64:.+]] = arith.constant 64 : index
+//   CHECK-DAG:   %[[REPEATED:.+]] = arith.constant 1 : i32
+//       CHECK:   %[[UNMARKED:.+]] = linalg.fill ins(%{{.+}} : i8) outs(%{{.+}} : tensor<20xi8>)
+//       CHECK:   %[[CHECK:.+]]:2 = scf.for %[[P:.+]] = %{{.+}} to %[[C64]] step %{{.+}} iter_args(%[[MARKS:.+]] = %[[UNMARKED]], %[[OK:.+]] = %{{.+}}) -> (tensor<20xi8>, i1)
+//       CHECK:     %[[PBLOCK:.+]] = arith.divui %[[P]], %[[C16]]
+//       CHECK:     tensor.extract %[[EXPERTS]][%[[PBLOCK]]]
+//       CHECK:     %[[PID32:.+]] = tensor.extract %[[IDS]][%[[P]]]
+//       CHECK:     %[[PID:.+]] = arith.index_cast %[[PID32]]
+//       CHECK:     scf.if %{{.+}} -> (tensor<20xi8>, i1)
+//       CHECK:       %[[MARK:.+]] = tensor.extract %[[MARKS]][%[[PID]]]
+//       CHECK:       %[[FIRST:.+]] = arith.cmpi eq, %[[MARK]]
+//       CHECK:       %[[MARKED:.+]] = tensor.insert %{{.+}} into %[[MARKS]][%[[PID]]]
+//       CHECK:       %[[STILL:.+]] = arith.andi %[[OK]], %[[FIRST]]
+//       CHECK:       scf.yield %[[MARKED]], %[[STILL]]
+//       CHECK:   %[[R:.+]] = scf.if %[[CHECK]]#1 -> (tensor<20x24xf32>)
+//       CHECK:   scf.for %[[BLOCK:.+]] = %{{.+}} to %[[C4]] step %{{.+}} iter_args(%[[CUR:.+]] = %[[ACC]]) -> (tensor<20x24xf32>)
 //       CHECK:     %[[E32:.+]] = tensor.extract %[[EXPERTS]][%[[BLOCK]]] : tensor<4xi32>
 //       CHECK:     %[[E:.+]] = arith.index_cast %[[E32]] : i32 to index
 //       CHECK:     %[[IN:.+]] = scf.if %{{.+}} -> (tensor<20x24xf32>)
@@ -27,6 +46,9 @@
 //       CHECK:           tensor.insert_slice %[[ONE]] into %[[INNER]][%[[ID]], 0] [1, 24] [1, 1]
 //       CHECK:       } else {
 //       CHECK:         scf.yield %[[CUR]] : tensor<20x24xf32>
+//       CHECK:   } else {
+//       CHECK:     func.call @mx_report_invalid_routing(%[[REPEATED]]) : (i32) -> ()
+//       CHECK:     scf.yield %[[ACC]]
 //       CHECK:   return %[[R]]
 func.func @routed(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
                   %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,

@@ -24,6 +24,11 @@
 // Routing at run time: all padding; all blocks of an expert outside [0, E).
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:20 --arg=fill:1 | FileCheck %s
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:3 --arg=fill:4 | FileCheck %s
+// A row named by two valid positions: the kernel runs (its tiles write one
+// of the competing sums, never out of bounds) and the reference rejects the
+// routing.
+// RUN: not %{run} --entry=routed_args %{ints} --arg=fill:5 --arg=fill:1 2>&1 | FileCheck %s --check-prefix=REPEAT
+// REPEAT: error: sorted_ids name a routed row more than once (in blocks of valid experts)
 // Random codes need the per-instruction rounding (rounded once they differ).
 // RUN: not %{run} --entry=routed_fp4_k512 %{codes} --reference-rounding=once | FileCheck %s --check-prefix=ONCE
 // ONCE: FAIL

@@ -18,10 +18,19 @@ namespace mx {
 #define GEN_PASS_DECL_CONVERTMXTOLINALG
 #include "mx/Conversion/Passes.h.inc"
 
-/// The function, `() -> ()`, that the host lowering of
-/// mx.grouped_scaled_contraction calls (instead of computing) when the expert
-/// offsets are inconsistent; a runner defines it and reports the error.
-inline constexpr char kInvalidOffsetsReporter[] = "mx_report_invalid_offsets";
+/// The function, `(i32) -> ()`, that the host lowerings of
+/// mx.grouped_scaled_contraction and mx.routed_scaled_contraction call
+/// (instead of computing) when their routing is inconsistent, with an
+/// InvalidRouting code; a runner defines it and reports the error.
+inline constexpr char kInvalidRoutingReporter[] = "mx_report_invalid_routing";
+
+/// What kInvalidRoutingReporter reports.
+enum class InvalidRouting : int32_t {
+  /// Grouped expert offsets not non-decreasing within [0, T].
+  Offsets = 0,
+  /// A routed row named by more than one valid position of sorted_ids.
+  RepeatedRows = 1,
+};
 
 /// Adds the patterns that lower mx.quantize, mx.dequantize and
 /// mx.scaled_contraction to linalg.generic with exact MX arithmetic, and

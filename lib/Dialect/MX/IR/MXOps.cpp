@@ -507,72 +507,101 @@ MutableOperandRange GroupedScaledContractionOp::getDpsInitsMutable() {
   return getAccMutable();
 }
 
-LogicalResult GroupedScaledContractionOp::verify() {
-  ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
-             acc = getAcc().getType(), offsets = getOffsets().getType();
-  struct RankRule {
-    StringRef name;
-    ShapedType type;
-    int64_t rank;
-    StringRef shape;
-  };
-  for (const RankRule &rule :
-       {RankRule{"lhs", lhs, 2, "[T, K]"}, RankRule{"rhs", rhs, 3, "[E, N, K]"},
-        RankRule{"acc", acc, 2, "[T, N]"},
-        RankRule{"offsets", offsets, 1, "[E + 1]"}})
+namespace {
+/// An operand's required rank, with its shape for the message.
+struct RankRule {
+  StringRef name;
+  ShapedType type;
+  int64_t rank;
+  StringRef shape;
+};
+} // namespace
+
+/// The checks mx.grouped_scaled_contraction and mx.routed_scaled_contraction
+/// share: the ranks (lhs [T, K], rhs [E, N, K], acc with shape `accShape`,
+/// and the routing operands'), the element types, the result's type, K and
+/// N, and the block scales.
+static LogicalResult verifyExpertContraction(Operation *op, Value lhsValue,
+                                             Value rhsValue, Value lhsScales,
+                                             Value rhsScales, Value accValue,
+                                             StringRef accShape,
+                                             ArrayRef<RankRule> routing) {
+  auto lhs = cast<ShapedType>(lhsValue.getType());
+  auto rhs = cast<ShapedType>(rhsValue.getType());
+  auto acc = cast<ShapedType>(accValue.getType());
+  SmallVector<RankRule> rules = {{"lhs", lhs, 2, "[T, K]"},
+                                 {"rhs", rhs, 3, "[E, N, K]"},
+                                 {"acc", acc, 2, accShape}};
+  rules.append(routing.begin(), routing.end());
+  for (const RankRule &rule : rules)
     if (rule.type.getRank() != rule.rank)
-      return emitOpError() << rule.name << " must have rank " << rule.rank
-                           << " (" << rule.shape << "), got rank "
-                           << rule.type.getRank();
+      return op->emitOpError()
+             << rule.name << " must have rank " << rule.rank << " ("
+             << rule.shape << "), got rank " << rule.type.getRank();
   for (auto [name, type] :
        {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
     if (!isMXElementType(type.getElementType()))
-      return emitOpError() << name << " must have an MX element type ("
-                           << kMXElementTypeList << "), got "
-                           << type.getElementType();
-  for (auto [name, value] : {std::make_pair("lhs_scales", getLhsScales()),
-                             std::make_pair("rhs_scales", getRhsScales())})
-    if (!isa<Float8E8M0FNUType>(value.getType().getElementType()))
-      return emitOpError() << name << " must have element type f8E8M0FNU, got "
-                           << value.getType().getElementType();
+      return op->emitOpError() << name << " must have an MX element type ("
+                               << kMXElementTypeList << "), got "
+                               << type.getElementType();
+  for (auto [name, value] : {std::make_pair("lhs_scales", lhsScales),
+                             std::make_pair("rhs_scales", rhsScales)})
+    if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(value.getType())))
+      return op->emitOpError()
+             << name << " must have element type f8E8M0FNU, got "
+             << getElementTypeOrSelf(value.getType());
   if (!acc.getElementType().isF32())
-    return emitOpError() << "acc must have element type f32, got "
-                         << acc.getElementType();
+    return op->emitOpError() << "acc must have element type f32, got "
+                             << acc.getElementType();
+  if (op->getResult(0).getType() != acc)
+    return op->emitOpError() << "result type " << op->getResult(0).getType()
+                             << " must match the acc type " << acc;
+  auto mismatch = [](int64_t a, int64_t b) {
+    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
+  };
+  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
+    return op->emitOpError() << "reduction size " << lhs.getDimSize(1)
+                             << " of lhs differs from " << rhs.getDimSize(2)
+                             << " of rhs";
+  if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
+    return op->emitOpError() << "rhs has N = " << rhs.getDimSize(1)
+                             << " but acc has " << acc.getDimSize(1)
+                             << " columns";
+  return failure(
+      failed(verifyBlockScales(op, lhs, "lhs",
+                               cast<ShapedType>(lhsScales.getType()),
+                               "lhs_scales", 1)) ||
+      failed(verifyBlockScales(op, rhs, "rhs",
+                               cast<ShapedType>(rhsScales.getType()),
+                               "rhs_scales", 2)));
+}
+
+LogicalResult GroupedScaledContractionOp::verify() {
+  ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
+             acc = getAcc().getType(), offsets = getOffsets().getType();
+  if (failed(verifyExpertContraction(
+          *this, getLhs(), getRhs(), getLhsScales(), getRhsScales(), getAcc(),
+          "[T, N]", {RankRule{"offsets", offsets, 1, "[E + 1]"}})))
+    return failure();
   Type offsetType = offsets.getElementType();
   if (!offsetType.isIndex() && !offsetType.isSignlessInteger(32) &&
       !offsetType.isSignlessInteger(64))
     return emitOpError() << "offsets must have element type i32, i64 or "
                             "index, got "
                          << offsetType;
-  if (getResult().getType() != getAcc().getType())
-    return emitOpError() << "result type " << getResult().getType()
-                         << " must match the acc type " << getAcc().getType();
-
-  // One size per dimension: T (lhs, acc), K (lhs, rhs), N (rhs, acc), E + 1.
+  // T (lhs, acc), E + 1.
   auto mismatch = [](int64_t a, int64_t b) {
     return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
   };
   if (mismatch(lhs.getDimSize(0), acc.getDimSize(0)))
     return emitOpError() << "lhs has " << lhs.getDimSize(0)
                          << " rows but acc has " << acc.getDimSize(0);
-  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
-    return emitOpError() << "reduction size " << lhs.getDimSize(1)
-                         << " of lhs differs from " << rhs.getDimSize(2)
-                         << " of rhs";
-  if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
-    return emitOpError() << "rhs has N = " << rhs.getDimSize(1)
-                         << " but acc has " << acc.getDimSize(1) << " columns";
   int64_t numExperts = rhs.getDimSize(0);
   if (ShapedType::isStatic(numExperts) &&
       mismatch(numExperts + 1, offsets.getDimSize(0)))
     return emitOpError() << "offsets must have E + 1 = " << numExperts + 1
                          << " elements for " << numExperts << " experts, got "
                          << offsets.getDimSize(0);
-  if (failed(verifyBlockScales(*this, lhs, "lhs", getLhsScales().getType(),
-                               "lhs_scales", 1)) ||
-      failed(verifyBlockScales(*this, rhs, "rhs", getRhsScales().getType(),
-                               "rhs_scales", 2)))
-    return failure();
 
   // Constant offsets are checked here; others at run time.
   DenseIntElementsAttr values;
@@ -669,10 +698,12 @@ static std::pair<Value, Value> guardSourceRow(OpBuilder &b, Location loc,
   return {clamped, inBounds};
 }
 
-std::pair<Value, Value>
-GatherRowTilesOp::buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
-                                 int64_t tileRows, Value sourceRows,
-                                 Value row) {
+std::pair<Value, Value> GatherRowTilesOp::buildSourceRow(OpBuilder &b,
+                                                         Location loc,
+                                                         Value sourceRows,
+                                                         Value row) {
+  Value tileGroups = getTileGroups();
+  int64_t tileRows = getTileRows();
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -733,10 +764,12 @@ LogicalResult GatherRowsOp::reifyResultShapes(
   return success();
 }
 
-std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b, Location loc,
-                                                     Value ids, int64_t divisor,
+std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b,
+                                                     Location loc,
                                                      Value sourceRows,
                                                      Value row) {
+  Value ids = getIds();
+  int64_t divisor = getDivisor();
   Value id = arith::IndexCastOp::create(
       b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, ids, row));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -757,63 +790,26 @@ MutableOperandRange RoutedScaledContractionOp::getDpsInitsMutable() {
 }
 
 LogicalResult RoutedScaledContractionOp::verify() {
-  ShapedType lhs = getLhs().getType(), rhs = getRhs().getType(),
-             acc = getAcc().getType(), ids = getSortedIds().getType(),
+  ShapedType lhs = getLhs().getType(), acc = getAcc().getType(),
+             ids = getSortedIds().getType(),
              experts = getExpertIds().getType();
-  struct RankRule {
-    StringRef name;
-    ShapedType type;
-    int64_t rank;
-    StringRef shape;
-  };
-  for (const RankRule &rule :
-       {RankRule{"lhs", lhs, 2, "[T, K]"}, RankRule{"rhs", rhs, 3, "[E, N, K]"},
-        RankRule{"acc", acc, 2, "[T * top_k, N]"},
-        RankRule{"sorted_ids", ids, 1, "[P]"},
-        RankRule{"expert_ids", experts, 1, "[NB]"}})
-    if (rule.type.getRank() != rule.rank)
-      return emitOpError() << rule.name << " must have rank " << rule.rank
-                           << " (" << rule.shape << "), got rank "
-                           << rule.type.getRank();
-  for (auto [name, type] :
-       {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
-    if (!isMXElementType(type.getElementType()))
-      return emitOpError() << name << " must have an MX element type ("
-                           << kMXElementTypeList << "), got "
-                           << type.getElementType();
-  for (auto [name, value] : {std::make_pair("lhs_scales", getLhsScales()),
-                             std::make_pair("rhs_scales", getRhsScales())})
-    if (!isa<Float8E8M0FNUType>(value.getType().getElementType()))
-      return emitOpError() << name << " must have element type f8E8M0FNU, got "
-                           << value.getType().getElementType();
-  if (!acc.getElementType().isF32())
-    return emitOpError() << "acc must have element type f32, got "
-                         << acc.getElementType();
+  if (failed(verifyExpertContraction(
+          *this, getLhs(), getRhs(), getLhsScales(), getRhsScales(), getAcc(),
+          "[T * top_k, N]",
+          {RankRule{"sorted_ids", ids, 1, "[P]"},
+           RankRule{"expert_ids", experts, 1, "[NB]"}})))
+    return failure();
   for (auto [name, type] : {std::make_pair("sorted_ids", ids),
                             std::make_pair("expert_ids", experts)})
     if (!type.getElementType().isSignlessInteger(32))
       return emitOpError() << name << " must have element type i32, got "
                            << type.getElementType();
-  if (getResult().getType() != getAcc().getType())
-    return emitOpError() << "result type " << getResult().getType()
-                         << " must match the acc type " << getAcc().getType();
-  auto mismatch = [](int64_t a, int64_t b) {
-    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
-  };
   int64_t topK = getTopK();
-  int64_t tokens = lhs.getDimSize(0);
-  if (mismatch(ShapedType::isStatic(tokens) ? tokens * topK : tokens,
-               acc.getDimSize(0)))
+  int64_t tokens = lhs.getDimSize(0), rows = acc.getDimSize(0);
+  if (ShapedType::isStatic(tokens) && ShapedType::isStatic(rows) &&
+      tokens * topK != rows)
     return emitOpError() << "acc must have T * top_k = " << tokens * topK
-                         << " rows (one per routed row), got "
-                         << acc.getDimSize(0);
-  if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
-    return emitOpError() << "reduction size " << lhs.getDimSize(1)
-                         << " of lhs differs from " << rhs.getDimSize(2)
-                         << " of rhs";
-  if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
-    return emitOpError() << "rhs has N = " << rhs.getDimSize(1)
-                         << " but acc has " << acc.getDimSize(1) << " columns";
+                         << " rows (one per routed row), got " << rows;
   int64_t positions = ids.getDimSize(0), blocks = experts.getDimSize(0);
   if (ShapedType::isStatic(positions) && ShapedType::isStatic(blocks) &&
       (blocks == 0 ? positions != 0 : positions % blocks != 0))
@@ -821,11 +817,6 @@ LogicalResult RoutedScaledContractionOp::verify() {
                             "equal size: "
                          << positions << " positions in " << blocks
                          << " blocks";
-  if (failed(verifyBlockScales(*this, lhs, "lhs", getLhsScales().getType(),
-                               "lhs_scales", 1)) ||
-      failed(verifyBlockScales(*this, rhs, "rhs", getRhsScales().getType(),
-                               "rhs_scales", 2)))
-    return failure();
   return success();
 }
 

@@ -353,9 +353,11 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     in f32, with the arithmetic of `mx.scaled_contraction`. Other positions
     (the padding ids, conventionally `T * top_k`, and blocks of an expert id
     outside `[0, E)`, e.g. the -1 of experts on another rank) compute
-    nothing, and rows that no position names keep `acc`. A row named by more
-    than one valid position gets one of their results (which one is
-    unspecified; `moe_align_block_size` names each row once).
+    nothing, and rows that no position names keep `acc`. Each row must be
+    named by at most one valid position (`moe_align_block_size` names each
+    once): a row named twice is inconsistent routing, which the host path
+    and the reference report as a run-time error (leaving `acc` unchanged),
+    and for which a gfx950 kernel writes one of the competing results.
 
     `NB` must divide `P`. Data operands have an MX element type (`lhs` and
     `rhs` may differ), scales `f8E8M0FNU`, the accumulator `f32`; `K` must be
@@ -424,11 +426,10 @@ def MX_GatherRowsOp : MX_Op<"gather_rows", [Pure,
   let extraClassDeclaration = [{
     /// For row `row` of the result: the source row it copies (clamped into
     /// `source`, `sourceRows` rows) and whether it copies one (else it is
-    /// zero). `ids` is a tensor, read with tensor.extract; this is the one
+    /// zero), reading `ids` (a tensor) with tensor.extract; this is the one
     /// home of the op's row formula.
-    static std::pair<Value, Value> buildSourceRow(OpBuilder &b, Location loc,
-                                                  Value ids, int64_t divisor,
-                                                  Value sourceRows, Value row);
+    std::pair<Value, Value> buildSourceRow(OpBuilder &b, Location loc,
+                                           Value sourceRows, Value row);
   }];
 }
 
@@ -471,11 +472,10 @@ def MX_GatherRowTilesOp : MX_Op<"gather_row_tiles", [Pure,
   let extraClassDeclaration = [{
     /// For row `row` of the result: the source row it copies (clamped into
     /// `source`, `sourceRows` rows) and whether it copies one (else it is
-    /// zero). `tileGroups` is the tile table (a tensor), read with
-    /// tensor.extract; this is the one home of the op's row formula.
-    static std::pair<Value, Value>
-    buildSourceRow(OpBuilder &b, Location loc, Value tileGroups,
-                   int64_t tileRows, Value sourceRows, Value row);
+    /// zero), reading `tile_groups` (a tensor) with tensor.extract; this is
+    /// the one home of the op's row formula.
+    std::pair<Value, Value> buildSourceRow(OpBuilder &b, Location loc,
+                                           Value sourceRows, Value row);
   }];
 }
 
