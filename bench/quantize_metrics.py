@@ -15,7 +15,14 @@ reports, read off the generated code:
   * the kernel's registers, scratch, spills and code size (kernel report of
     the ISA);
   * the predicted time of the dispatch if it moves exactly those bytes at
-    8 TB/s (MI355X HBM3E peak; no other limit modelled).
+    8 TB/s (MI355X HBM3E peak), and its issue bound: every thread's
+    instructions (all of the straight-line kernel's, an upper bound) as
+    wave64 instructions at one per cycle per CU (four SIMDs, four cycles
+    each), 256 CUs at 2.4 GHz.
+
+The seed layout is pinned with split-k=1: the resolver would split this
+N = 256 GEMM's K over the CUs, and the quantize does not yet write the split
+layout itself (a relayout dispatch remains; bench/README.md).
 
 usage: bench/quantize_metrics.py [--mx-opt build/bin/mx-opt]
 """
@@ -29,9 +36,10 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGRAM = os.path.join(ROOT, "bench", "quantize_seed_activation.mlir")
 OPTIONS = ("intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 "
-           "intrinsics-k=2 subgroups-n=4")
+           "intrinsics-k=2 subgroups-n=4 split-k=1")
 M, K = 10000, 16384
 HBM_BYTES_PER_S = 8e12
+CUS, CLOCK_HZ = 256, 2.4e9
 
 TYPE_BYTES = {"bf16": 2, "f16": 2, "f32": 4, "i8": 1}
 
@@ -86,7 +94,9 @@ def main():
     print(f"seed activation {M}x{K} bf16 -> MXFP4 (EVEN, ties-away) in the "
           f"seed GEMM's operand layout")
     print(f"  dispatches reading the activation: {len(quantize_launches)} "
-          f"(program: {len(launches)}: quantize, GEMM, result unpack)")
+          f"(program: {len(launches)}: "
+          + ", ".join(re.search(r"@(\w+)::", l).group(1) for l in launches)
+          + ")")
     print(f"  threads: {live} live ({in_bounds} inside the activation, "
           f"{live - in_bounds} padding rows {M}..{live * 32 // K - 1})")
     print(f"  per thread: {read_per_thread} B loaded, {write_per_thread} B "
@@ -104,6 +114,10 @@ def main():
     total = read + written
     print(f"  bytes moved: {total / 1e6:.1f} MB -> {total / HBM_BYTES_PER_S * 1e6:.1f} us "
           f"at 8 TB/s")
+    waves = live // 64
+    issue = waves * int(stats["instructions"]) / (CUS * CLOCK_HZ)
+    print(f"  issue bound: {waves} waves x {stats['instructions']} instructions "
+          f"/ ({CUS} CUs x 2.4 GHz) = {issue * 1e6:.1f} us")
     return 0
 
 

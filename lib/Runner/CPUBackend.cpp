@@ -106,13 +106,23 @@ static void mxReportInvalidRouting(int32_t code) {
     invalidRoutingReports |= 1u << code;
 }
 
-/// Defines the runtime error reporters in \p engine.
+/// The program's `malloc`: zeroed memory, so that what a program reads of a
+/// buffer it never wrote (the contents of a `tensor.empty`, which are
+/// undefined) is the same on every run and equals the reference evaluator's
+/// (which materializes `tensor.empty` as zeros). The runner frees results with
+/// std::free.
+static void *mxZeroedMalloc(size_t size) { return std::calloc(1, size); }
+
+/// Defines the runtime error reporters and the zeroing allocator in
+/// \p engine.
 static void registerRuntimeReporters(ExecutionEngine &engine) {
   engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     symbols[interner(kInvalidRoutingReporter)] =
         llvm::orc::ExecutorSymbolDef::fromPtr(&mxReportInvalidRouting,
                                               llvm::JITSymbolFlags::Exported);
+    symbols[interner("malloc")] = llvm::orc::ExecutorSymbolDef::fromPtr(
+        &mxZeroedMalloc, llvm::JITSymbolFlags::Exported);
     return symbols;
   });
 }

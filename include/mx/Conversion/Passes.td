@@ -27,8 +27,9 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
       `f4E2M1FN` rounds ties away from zero whatever the requested mode, so
       neither is used here.)
     * `mx.quantize` computes the block amax, the scale by the op's rule and
-      the element codes by the op's rounding with explicit integer/float
-      arithmetic, in f64 so that `x * 2^-s` is exact.
+      the element codes by the op's rounding with f32 steps that are exact
+      by construction and integer steps (`QuantizeArith.h`, shared with the
+      gfx950 kernels).
     * `mx.scaled_contraction` accumulates exact products times both scales
       in f64 and rounds once to f32 at the end (plus `acc`).
     * `mx.grouped_scaled_contraction` checks its offsets, then loops over

@@ -44,6 +44,8 @@ func.func @dequantize_fp4(%e: tensor<4x64xf4E2M1FN>, %s: tensor<4x2xf8E8M0FNU>) 
 // CHECK-DAG: #[[BLK:.+]] = affine_map<(d0, d1) -> (d0 floordiv 32, d1)>
 // CHECK-LABEL: func.func @quantize_columnwise
 //  CHECK-SAME:   (%[[X:.+]]: tensor<64x8xbf16>)
+//   CHECK-DAG:   %[[INTBITS:.+]] = arith.constant 8388607 : i32
+//   CHECK-DAG:   %[[TWO23:.+]] = arith.constant 0x4B000000 : f32
 //       CHECK:   %[[EXPANDED:.+]] = tensor.expand_shape %[[X]] {{\[}}[0, 1], [2]] output_shape [2, 32, 8] : tensor<64x8xbf16> into tensor<2x32x8xbf16>
 //       CHECK:   %[[FILL:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<2x8xf32>)
 //       CHECK:   %[[AMAX:.+]] = linalg.generic {indexing_maps = [#[[EXP]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -55,7 +57,10 @@ func.func @dequantize_fp4(%e: tensor<4x64xf4E2M1FN>, %s: tensor<4x2xf8E8M0FNU>) 
 //       CHECK:     arith.bitcast %{{.+}} : i8 to f8E8M0FNU
 //       CHECK:   %[[CODES:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[BLK]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
 //  CHECK-SAME:     ins(%[[X]], %[[SCALES]] : tensor<64x8xbf16>, tensor<2x8xf8E8M0FNU>) outs(%{{.+}} : tensor<64x8xf4E2M1FN>)
-//       CHECK:     math.roundeven
+//   CHECK-NOT:     f64
+//       CHECK:     %[[SUM:.+]] = arith.addf %{{.+}}, %[[TWO23]] : f32
+//       CHECK:     %[[SUMBITS:.+]] = arith.bitcast %[[SUM]] : f32 to i32
+//       CHECK:     arith.andi %[[SUMBITS]], %[[INTBITS]] : i32
 //       CHECK:     arith.bitcast %{{.+}} : i4 to f4E2M1FN
 //       CHECK:   return %[[CODES]], %[[SCALES]]
 func.func @quantize_columnwise(%x: tensor<64x8xbf16>) -> (tensor<64x8xf4E2M1FN>, tensor<2x8xf8E8M0FNU>) {
@@ -67,8 +72,9 @@ func.func @quantize_columnwise(%x: tensor<64x8xbf16>) -> (tensor<64x8xf4E2M1FN>,
 // -----
 
 // The EVEN rule adds half an element ulp to the f32 bits of amax: 0x200000
-// for fp4 (1 mantissa bit), 0x80000 for e4m3 (3 bits). Ties-away uses
-// math.round.
+// for fp4 (1 mantissa bit), 0x80000 for e4m3 (3 bits). Ties-away truncates
+// (fptoui) and adds 1 where the exact fraction is at least 1/2; nearest-even
+// rounds by adding 2^23 instead.
 
 // CHECK-LABEL: func.func @quantize_even
 //   CHECK-DAG:   arith.constant 2097152 : i32
@@ -77,8 +83,13 @@ func.func @quantize_columnwise(%x: tensor<64x8xbf16>) -> (tensor<64x8xf4E2M1FN>,
 //       CHECK:   linalg.generic
 //       CHECK:     arith.addi %{{.+}}, %{{.+}} : i32
 //       CHECK:   linalg.generic
-//       CHECK:     math.round %{{.+}} : f64
-//   CHECK-NOT:     math.roundeven
+//       CHECK:     %[[TRUNC:.+]] = arith.fptoui %[[Y:.+]] : f32 to i32
+//       CHECK:     %[[BACK:.+]] = arith.uitofp %[[TRUNC]] : i32 to f32
+//       CHECK:     %[[FRAC:.+]] = arith.subf %[[Y]], %[[BACK]] : f32
+//       CHECK:     %[[UP:.+]] = arith.cmpf oge, %[[FRAC]], %{{.+}} : f32
+//       CHECK:     %[[UPI:.+]] = arith.extui %[[UP]] : i1 to i32
+//       CHECK:     arith.addi %[[TRUNC]], %[[UPI]] : i32
+//   CHECK-NOT:     0x4B000000
 // CHECK-LABEL: func.func @quantize_even_e4m3
 //   CHECK-DAG:   arith.constant 524288 : i32
 func.func @quantize_even(%x: tensor<2x64xf32>) -> (tensor<2x64xf4E2M1FN>, tensor<2x2xf8E8M0FNU>) {

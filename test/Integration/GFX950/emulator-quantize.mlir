@@ -18,6 +18,15 @@
 //   FUSED-NOT:   gpu.launch_func {{.*}}memref<100x320xbf16>{{.*}}relayout
 //       FUSED:   gpu.launch_func @gemm_padded_quantize0
 
+// RUN: mx-run %s --backend=gfx950-emu --entry=gemm_split_k --seed=6 --arg=random:int,lo=-50,hi=50 --arg=random:codes --arg=random:scales,lo=124,hi=130 --arg=random:int,lo=-8,hi=8 --compare=reference | FileCheck %s --check-prefix=PADDED
+
+// The split-K GEMM's A is quantized into the split layout (2 K splits of 2
+// tiles), which the GEMM reads as it is: no relayout dispatch in between.
+// FUSED-LABEL: func.func @gemm_split_k
+//       FUSED:   gpu.launch_func @gemm_split_k_quantize0::@gemm_split_k_quantize0 {{.*}}args(%arg0 : memref<16x2048xbf16>, %[[SPLITA:[^ ]+]] : memref<2x1x2x4x4x16x16xi8>
+//   FUSED-NOT:   gpu.launch_func {{.*}}relayout{{.*}}%[[SPLITA]]
+//       FUSED:   gpu.launch_func @gemm_split_k_mma0::@gemm_split_k_mma0 {{.*}}args(%{{[^ ]+}} : memref<2x16x64xf32>, %[[SPLITA]] : memref<2x1x2x4x4x16x16xi8>
+
 // EXPERTS-COUNT-4: : bit-exact
 // EXPERTS-NOT: FAIL
 // EXPERTS: PASS
@@ -50,4 +59,22 @@ func.func @experts(%x: tensor<4x64x96xf16>)
   return %e0, %s0, %e1, %s1
       : tensor<4x64x96xf8E4M3FN>, tensor<4x64x3xf8E8M0FNU>,
         tensor<4x64x96xf4E2M1FN>, tensor<4x2x96xf8E8M0FNU>
+}
+
+// A decode-sized GEMM from bf16 activations: the resolver splits K (one
+// output tile for 256 CUs), and the quantize writes A straight into the
+// split layout ([split, M tiles, K tiles per split, ...]), so no relayout
+// dispatch reads or writes the quantized A.
+func.func @gemm_split_k(%a: tensor<16x2048xbf16>, %b: tensor<64x2048xf4E2M1FN>,
+                        %sb: tensor<64x64xf8E8M0FNU>, %c: tensor<16x64xf32>)
+    -> (tensor<16x64xf32>, tensor<16x2048xf4E2M1FN>, tensor<16x64xf8E8M0FNU>) {
+  %qa, %sa = mx.quantize %a axis(1) scale(even) rounding(ties_away)
+      : tensor<16x2048xbf16> -> tensor<16x2048xf4E2M1FN>, tensor<16x64xf8E8M0FNU>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%qa, %b, %sa, %sb : tensor<16x2048xf4E2M1FN>, tensor<64x2048xf4E2M1FN>,
+                             tensor<16x64xf8E8M0FNU>, tensor<64x64xf8E8M0FNU>)
+      outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r, %qa, %sa : tensor<16x64xf32>, tensor<16x2048xf4E2M1FN>, tensor<16x64xf8E8M0FNU>
 }

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Turns mx.quantize into mx.quantize_into, writing each result directly in
-// the layout of the relayout chain (linalg.pack [+ tensor.expand_shape]
-// [+ linalg.transpose]) that consumes it. The destination maps are composed
+// the layout of the relayout chain (linalg.pack, then any expand_shape and
+// transpose ops) that consumes it. The destination maps are composed
 // from the chain's ops, so the layout's swizzle is never restated.
 //
 //===----------------------------------------------------------------------===//
@@ -98,7 +98,42 @@ static Operation *getOnlyUser(Value value) {
   return value.hasOneUse() ? *value.getUsers().begin() : nullptr;
 }
 
-/// Matches pack [+ expand_shape] [+ transpose] starting at `pack`.
+/// \p expr with every `(x floordiv a) floordiv b` (a, b > 0) as
+/// `x floordiv (a * b)`, so that a tile index split again (split-K's split
+/// of the outer K tiles) reads as one division of the dimension, the form
+/// mx.quantize_into's maps use for a destination's extent.
+static AffineExpr mergeFloorDivs(AffineExpr expr) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return expr;
+  AffineExpr lhs = mergeFloorDivs(binary.getLHS());
+  AffineExpr rhs = mergeFloorDivs(binary.getRHS());
+  switch (binary.getKind()) {
+  case AffineExprKind::FloorDiv: {
+    auto inner = dyn_cast<AffineBinaryOpExpr>(lhs);
+    auto outerTile = dyn_cast<AffineConstantExpr>(rhs);
+    if (inner && inner.getKind() == AffineExprKind::FloorDiv && outerTile &&
+        outerTile.getValue() > 0)
+      if (auto innerTile = dyn_cast<AffineConstantExpr>(inner.getRHS());
+          innerTile && innerTile.getValue() > 0)
+        return inner.getLHS().floorDiv(innerTile.getValue() *
+                                       outerTile.getValue());
+    return lhs.floorDiv(rhs);
+  }
+  case AffineExprKind::CeilDiv:
+    return lhs.ceilDiv(rhs);
+  case AffineExprKind::Mod:
+    return lhs % rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  default:
+    return lhs + rhs;
+  }
+}
+
+/// Matches a pack and the expand_shape and transpose ops that follow it, in
+/// any order (the data-tiled layout's, then those of split-K's K split),
+/// starting at `pack`.
 static std::optional<FusedChain> matchChain(linalg::PackOp pack) {
   FailureOr<AffineMap> map = getPackMap(pack);
   Value padding = pack.getPaddingValue();
@@ -113,24 +148,31 @@ static std::optional<FusedChain> matchChain(linalg::PackOp pack) {
   chain.map = *map;
   chain.result = pack.getResult();
   chain.ops.push_back(pack);
-  if (auto expand =
-          dyn_cast_or_null<tensor::ExpandShapeOp>(getOnlyUser(chain.result))) {
-    FailureOr<AffineMap> expandMap = getExpandMap(expand);
-    if (failed(expandMap) || !expand.getResultType().hasStaticShape())
-      return chain;
-    chain.map = expandMap->compose(chain.map);
-    chain.result = expand.getResult();
-    chain.ops.push_back(expand);
-    if (auto transpose =
-            dyn_cast_or_null<linalg::TransposeOp>(getOnlyUser(chain.result))) {
-      chain.map = AffineMap::getPermutationMap(transpose.getPermutation(),
-                                               transpose.getContext())
-                      .compose(chain.map);
-      chain.result = transpose.getResult()[0];
-      chain.ops.push_back(transpose);
+  while (Operation *user = getOnlyUser(chain.result)) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user)) {
+      FailureOr<AffineMap> expandMap = getExpandMap(expand);
+      if (failed(expandMap) || !expand.getResultType().hasStaticShape())
+        break;
+      chain.map = expandMap->compose(chain.map);
+      chain.result = expand.getResult();
+      chain.ops.push_back(expand);
+      continue;
     }
+    auto transpose = dyn_cast<linalg::TransposeOp>(user);
+    if (!transpose || transpose.getInput() != chain.result)
+      break;
+    chain.map = AffineMap::getPermutationMap(transpose.getPermutation(),
+                                             transpose.getContext())
+                    .compose(chain.map);
+    chain.result = transpose.getResult()[0];
+    chain.ops.push_back(transpose);
   }
   chain.map = simplifyAffineMap(chain.map);
+  SmallVector<AffineExpr> results;
+  for (AffineExpr expr : chain.map.getResults())
+    results.push_back(mergeFloorDivs(expr));
+  chain.map = AffineMap::get(chain.map.getNumDims(), 0, results,
+                             chain.map.getContext());
   return chain;
 }
 

@@ -141,66 +141,89 @@ Value MXArithBuilder::quantizeElement(Value x, Value scale,
                                       FloatType elementType,
                                       const ElementFormat &format,
                                       Rounding rounding) {
-  Value byte = scaleByte(scale);
-  Value nanBlock =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, byte, i64(255));
-  Value s = arith::SubIOp::create(b, loc, byte, i64(127));
-  // A NaN-scale block gets code 0 below; its values (NaN, Inf) are replaced
-  // by 0 first so that no conversion sees a NaN (poison in fptosi).
-  if (x.getType() != b.getF32Type())
-    x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-  Value xd =
-      arith::SelectOp::create(b, loc, nanBlock, f64(0),
-                              arith::ExtFOp::create(b, loc, b.getF64Type(), x));
-  Value q = arith::MulFOp::create(
-      b, loc, xd, exp2(arith::SubIOp::create(b, loc, i64(0), s)));
-  Value a = math::AbsFOp::create(b, loc, q);
+  // f32 arithmetic in which every step is exact (a product with a power of
+  // two that stays normal, a rounding to an integer, a difference of a value
+  // and its floor) plus integer steps; no f64, which gfx950 executes at a
+  // fraction of the f32 rate. With e = max(floor(log2 |q|), emin) the binade
+  // of q = x * 2^-s on the element grid, y = |x| * 2^(m - e - s) lies in
+  // [0, 2^(m+1)], its rounding to an integer i is the element's grid point
+  // i * 2^(e - m), and the code is ((e - emin) << m) + i: the subnormal
+  // binade (e = emin) has exponent field 0 and mantissa i, a normal binade
+  // the field e - emin + 1 and mantissa i - 2^m, and i = 2^(m+1) carries into
+  // the next binade. Codes grow with the magnitude, so saturating to the
+  // largest finite value is a min.
+  Type f32 = b.getF32Type(), i32Type = b.getI32Type();
+  int64_t m = format.manBits, emin = format.minNormalExp;
+  auto cmp = [&](arith::CmpIPredicate predicate, Value lhs, Value rhs) {
+    return arith::CmpIOp::create(b, loc, predicate, lhs, rhs);
+  };
+  auto select = [&](Value c, Value t, Value f) -> Value {
+    return arith::SelectOp::create(b, loc, c, t, f);
+  };
+  auto add = [&](Value lhs, Value rhs) -> Value {
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  };
+  auto sub = [&](Value lhs, Value rhs) -> Value {
+    return arith::SubIOp::create(b, loc, lhs, rhs);
+  };
+  auto f32Const = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(v)));
+  };
 
-  // Round |q| to a multiple of the ulp of its binade (subnormals share the
-  // ulp of the smallest binade).
-  Value e =
-      arith::MaxSIOp::create(b, loc, floorLog2(a), i64(format.minNormalExp));
-  Value ulpExp = arith::SubIOp::create(b, loc, e, i64(format.manBits));
-  Value scaled = arith::MulFOp::create(
-      b, loc, a, exp2(arith::SubIOp::create(b, loc, i64(0), ulpExp)));
-  Value integral = rounding == Rounding::nearest_even
-                       ? Value(math::RoundEvenOp::create(b, loc, scaled))
-                       : Value(math::RoundOp::create(b, loc, scaled));
-  Value v = arith::MulFOp::create(b, loc, integral, exp2(ulpExp));
-  v = arith::MinimumFOp::create(b, loc, v, f64(format.maxFinite));
+  if (x.getType() != f32)
+    x = arith::ExtFOp::create(b, loc, f32, x);
+  Value sign = arith::ShRUIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32Type, x), i32(31));
 
-  // Encode the grid value v >= 0: exponent and mantissa fields.
-  Value ev = floorLog2(v);
-  Value isSubnormal =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, v,
-                            f64(std::ldexp(1.0, format.minNormalExp)));
-  Value exponentField = arith::SelectOp::create(
-      b, loc, isSubnormal, i64(0),
-      arith::AddIOp::create(b, loc, ev, i64(1 - format.minNormalExp)));
-  Value mantissaExp = arith::SelectOp::create(
-      b, loc, isSubnormal, i64(format.minNormalExp - format.manBits),
-      arith::SubIOp::create(b, loc, ev, i64(format.manBits)));
-  Value mantissa = arith::MulFOp::create(
-      b, loc, v, exp2(arith::SubIOp::create(b, loc, i64(0), mantissaExp)));
-  mantissa = arith::FPToSIOp::create(b, loc, b.getI64Type(), mantissa);
-  Value hidden = arith::SelectOp::create(b, loc, isSubnormal, i64(0),
-                                         i64(int64_t(1) << format.manBits));
-  mantissa = arith::SubIOp::create(b, loc, mantissa, hidden);
-  Value code = arith::OrIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, exponentField, i64(format.manBits)),
-      mantissa);
-  // The sign bit of x: -0.0 keeps its sign.
-  // The sign bit of q = x * 2^-s (that of x, also for -0.0 and in a NaN
-  // block, where q is 0 and the code 0). Not the bits of x itself: LLVM
-  // folds a sign-bit test of an extended bf16 into one of the bf16, which
-  // its x86 code gets wrong (the CPU path would lose the sign).
-  Value negative = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::slt,
-      arith::BitcastOp::create(b, loc, b.getI64Type(), q), i64(0));
-  Value sign = arith::SelectOp::create(
-      b, loc, negative, i64(int64_t(1) << (format.bits - 1)), i64(0));
-  code = arith::OrIOp::create(b, loc, code, sign);
-  code = arith::SelectOp::create(b, loc, nanBlock, i64(0), code);
+  // Per block (the scale): s, the NaN block, and a pre-scaling by 2^64 of
+  // blocks with s < m - emin - 120 (amax below 2^-87): it keeps every |x|
+  // that can round to a non-zero code normal (so that its exponent field
+  // gives e) and every power of two below within f32's normal range.
+  Value byte = arith::ExtUIOp::create(
+      b, loc, i32Type, arith::BitcastOp::create(b, loc, b.getI8Type(), scale));
+  Value nanBlock = cmp(arith::CmpIPredicate::eq, byte, i32(255));
+  Value small = cmp(arith::CmpIPredicate::slt, byte, i32(127 + m - emin - 120));
+  Value s = sub(byte, select(small, i32(127 - 64), i32(127)));
+  // Values of a NaN block (NaN, Inf) become 0, so no conversion sees them.
+  Value a = select(nanBlock, f32Const(0), math::AbsFOp::create(b, loc, x));
+  a = arith::MulFOp::create(
+      b, loc, a, select(small, f32Const(std::ldexp(1.0, 64)), f32Const(1)));
+
+  // d = e - emin from the exponent field of a (an a that is subnormal here
+  // rounds to 0, whatever d), and y = a * 2^(m - emin - s - d).
+  Value field = arith::ShRUIOp::create(
+      b, loc, arith::BitcastOp::create(b, loc, i32Type, a), i32(23));
+  Value d = arith::MaxSIOp::create(b, loc, sub(field, add(s, i32(127 + emin))),
+                                   i32(0));
+  Value amount = sub(sub(i32(m - emin), s), d);
+  Value power = arith::BitcastOp::create(
+      b, loc, f32,
+      arith::ShLIOp::create(b, loc, add(amount, i32(127)), i32(23)));
+  Value y = arith::MulFOp::create(b, loc, a, power);
+
+  // y <= 2^(m+1) is rounded to an integer without a library call: to
+  // nearest even by adding 2^23 (the sum's ulp is 1; the hardware rounds to
+  // nearest even) and reading the integer off the sum's mantissa; ties away
+  // as trunc(y) (a conversion), plus 1 where y - trunc(y) (exact) >= 1/2.
+  Value integral;
+  if (rounding == Rounding::nearest_even) {
+    Value sum = arith::AddFOp::create(b, loc, y, f32Const(std::ldexp(1.0, 23)));
+    integral = arith::AndIOp::create(
+        b, loc, arith::BitcastOp::create(b, loc, i32Type, sum),
+        i32((1 << 23) - 1));
+  } else {
+    Value truncated = arith::FPToUIOp::create(b, loc, i32Type, y);
+    Value fraction = arith::SubFOp::create(
+        b, loc, y, arith::UIToFPOp::create(b, loc, f32, truncated));
+    Value up = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+                                     fraction, f32Const(0.5));
+    integral = add(truncated, arith::ExtUIOp::create(b, loc, i32Type, up));
+  }
+  Value code = add(arith::ShLIOp::create(b, loc, d, i32(m)), integral);
+  code = arith::MinSIOp::create(b, loc, code, i32(format.maxFiniteCode));
+  code = arith::OrIOp::create(
+      b, loc, code, arith::ShLIOp::create(b, loc, sign, i32(format.bits - 1)));
+  code = select(nanBlock, i32(0), code);
   Value narrow =
       arith::TruncIOp::create(b, loc, b.getIntegerType(format.bits), code);
   return arith::BitcastOp::create(b, loc, elementType, narrow);

@@ -371,9 +371,10 @@ def MXFuseQuantizeRelayouts : Pass<"mx-fuse-quantize-relayouts"> {
     Replaces every `mx.quantize` by one `mx.quantize_into` that reads the
     input once and writes each result where its consumers want it: a result
     whose use is a relayout chain `linalg.pack` (constant padding),
-    optionally followed by `tensor.expand_shape` and `linalg.transpose` (what
-    `mx-materialize-encodings` makes of `mx.set_encoding` with the layout the
-    target resolved) gets a destination in the chain's final layout, with the
+    followed by any sequence of `tensor.expand_shape` and `linalg.transpose`
+    ops (what `mx-materialize-encodings` makes of `mx.set_encoding` with the
+    layout the target resolved, then `mx-split-k`'s split of K) gets a
+    destination in the chain's final layout, with the
     map composed from the chain's ops (outer tile index `d floordiv T`, inner
     index `d mod T`, expanded and permuted), and the chain disappears. Other
     uses (e.g. a returned quantized tensor) read a destination in the plain

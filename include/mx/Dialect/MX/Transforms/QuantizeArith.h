@@ -36,6 +36,9 @@ struct ElementFormat {
   /// Exponent of the largest normal value (the "emax" of OCP MX).
   int maxExp;
   double maxFinite;
+  /// The code of the largest finite value (magnitude codes grow with the
+  /// value).
+  int64_t maxFiniteCode;
 
   static ElementFormat get(FloatType type) {
     const llvm::fltSemantics &sem = type.getFloatSemantics();
@@ -46,6 +49,9 @@ struct ElementFormat {
     format.maxFinite =
         llvm::APFloat::getLargest(sem, /*Negative=*/false).convertToDouble();
     format.maxExp = std::ilogb(format.maxFinite);
+    format.maxFiniteCode = llvm::APFloat::getLargest(sem, /*Negative=*/false)
+                               .bitcastToAPInt()
+                               .getZExtValue();
     return format;
   }
 };
@@ -91,9 +97,10 @@ public:
   Value computeScale(Value amax, ScaleRule rule, const ElementFormat &format);
 
   /// The code of `x` (bf16, f16 or f32) quantized with the block scale `scale`
-  /// to `elementType`: x * 2^-s exactly in f64, rounded to the element grid by
-  /// `rounding`, saturated to the largest finite value; code 0 in a NaN-scale
-  /// block; the sign bit is that of x (-0.0 gives the negative-zero code).
+  /// to `elementType`: x * 2^-s rounded to the element grid by `rounding`,
+  /// saturated to the largest finite value; code 0 in a NaN-scale block; the
+  /// sign bit is that of x (-0.0 gives the negative-zero code). Exact integer
+  /// arithmetic on the bits of x (32-bit; no float operation).
   Value quantizeElement(Value x, Value scale, FloatType elementType,
                         const ElementFormat &format, Rounding rounding);
 
