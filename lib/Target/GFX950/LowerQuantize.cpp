@@ -82,27 +82,34 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
-static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
-                                   StringRef kernelName) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
+/// A checked quantize and the plan of its kernel.
+struct QuantizePlan {
+  QuantizeIntoOp op;
+  SmallVector<int64_t> shape;
+  SmallVector<Destination> dests;
+  KernelPlan plan;
+};
+
+/// Checks \p op and plans its kernel: destinations, padded domain, packing.
+static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
   auto inputType = cast<MemRefType>(op.getInput().getType());
   if (!inputType.hasStaticShape())
     return op.emitOpError() << "needs a static input shape on gfx950";
-  ArrayRef<int64_t> shape = inputType.getShape();
+  QuantizePlan p;
+  p.op = op;
+  p.shape.assign(inputType.getShape().begin(), inputType.getShape().end());
+  ArrayRef<int64_t> shape = p.shape;
   int64_t rank = shape.size();
   int64_t axis = op.getAxis();
   auto elementType = cast<FloatType>(op.getElementType());
   int64_t bits = elementType.getWidth();
-  ElementFormat format = ElementFormat::get(elementType);
   // Codes per packed group and its bytes: fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
   int64_t groupCodes = bits == 4 ? 2 : bits == 6 ? 4 : 1;
-  int64_t groupBytes = groupCodes * bits / 8;
 
   // Destinations and the kernel's domain (the union of their padded
   // domains and the input).
-  SmallVector<Destination> dests;
-  KernelPlan plan;
+  SmallVector<Destination> &dests = p.dests;
+  KernelPlan &plan = p.plan;
   plan.domain.assign(shape.begin(), shape.end());
   unsigned numElements = op.getElements().size();
   for (auto [index, buffer] : llvm::enumerate(op.getDpsInits())) {
@@ -158,57 +165,38 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
       return op.emitOpError() << "padded size along the axis is not a "
                                  "multiple of 32";
 
-  // Threads: one per (packWidth blocks) of the domain, row-major.
-  SmallVector<int64_t> threadsPerDim(plan.domain);
-  threadsPerDim[axis] /= kBlockSize;
-  if (plan.packDim >= 0)
-    threadsPerDim[plan.packDim] /= plan.packWidth;
-  int64_t total = 1;
-  for (int64_t n : threadsPerDim)
-    total *= n;
-  OpBuilder b(op);
-  if (total == 0) {
-    op.erase();
-    return success();
-  }
+  return p;
+}
+
+/// The loads of a block: its 32 values (a vector) from its first point.
+using BlockLoader =
+    function_ref<Value(OpBuilder &b, ArrayRef<Value> clampedCoords)>;
+/// What else is done with a block once loaded (or zero, outside the input).
+using BlockHook =
+    function_ref<void(OpBuilder &b, ArrayRef<Value> coords, Value block)>;
+
+/// A thread's work at \p base (its first point): its block(s) loaded by
+/// \p load (zeros outside the input), quantized, and stored into every
+/// destination of \p p, masked where the plan's domain exceeds the
+/// destination's.
+static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
+                       ArrayRef<Value> base, BlockLoader load,
+                       BlockHook onBlock = nullptr) {
+  QuantizeIntoOp op = p.op;
+  const KernelPlan &plan = p.plan;
+  ArrayRef<Destination> dests = p.dests;
+  ArrayRef<int64_t> shape = p.shape;
+  int64_t rank = shape.size();
+  int64_t axis = op.getAxis();
+  auto inputType = cast<MemRefType>(op.getInput().getType());
+  auto elementType = cast<FloatType>(op.getElementType());
+  int64_t bits = elementType.getWidth();
+  ElementFormat format = ElementFormat::get(elementType);
+  int64_t groupCodes = bits == 4 ? 2 : bits == 6 ? 4 : 1;
+  int64_t groupBytes = groupCodes * bits / 8;
   auto cIndex = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value one = cIndex(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, cIndex(llvm::divideCeil(total, workgroupSize)), one, one,
-      cIndex(workgroupSize), one, one);
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
-  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value id = arith::AddIOp::create(b, loc,
-                                   arith::MulIOp::create(b, loc,
-                                                         launch.getBlockIds().x,
-                                                         cIndex(workgroupSize)),
-                                   launch.getThreadIds().x);
-  Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
-                                     cIndex(total));
-  auto guard = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(guard.thenBlock());
-
-  // The thread's first point.
-  SmallVector<Value> base;
-  if (rank == 1) {
-    base.push_back(id);
-  } else {
-    auto delinearize = affine::AffineDelinearizeIndexOp::create(
-        b, loc, id, ArrayRef<int64_t>(threadsPerDim));
-    base.assign(delinearize.getResults().begin(),
-                delinearize.getResults().end());
-  }
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t step = d == axis           ? kBlockSize
-                   : d == plan.packDim ? plan.packWidth
-                                       : 1;
-    if (step != 1)
-      base[d] = arith::MulIOp::create(b, loc, base[d], cIndex(step));
-  }
   auto ult = [&](Value v, int64_t bound) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
                                  cIndex(bound));
@@ -224,7 +212,6 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
   Type f32 = b.getF32Type();
   Type codeType = b.getIntegerType(bits);
   Type i8 = b.getI8Type();
-  bool vectorLoad = axis == rank - 1 && inputType.getLayout().isIdentity();
   int64_t columns = plan.packDim >= 0 ? plan.packWidth : 1;
   // codes[column][k]: the i8 code of element k of the column's block;
   // scaleBytes[column]: its scale byte (padding applied per destination).
@@ -255,18 +242,7 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
     // The block's 32 values, loaded only by threads inside the input (a
     // padding thread reads nothing and quantizes zeros).
     auto blockType = VectorType::get({kBlockSize}, inputType.getElementType());
-    auto loadBlock = [&]() -> Value {
-      if (vectorLoad)
-        return vector::LoadOp::create(b, loc, blockType, op.getInput(),
-                                      clamped);
-      SmallVector<Value> elements;
-      for (int64_t k = 0; k < kBlockSize; ++k) {
-        SmallVector<Value> at(clamped);
-        at[axis] = arith::AddIOp::create(b, loc, at[axis], cIndex(k));
-        elements.push_back(memref::LoadOp::create(b, loc, op.getInput(), at));
-      }
-      return vector::FromElementsOp::create(b, loc, blockType, elements);
-    };
+    auto loadBlock = [&]() -> Value { return load(b, clamped); };
     Value block;
     if (valid) {
       auto ifOp = scf::IfOp::create(b, loc, TypeRange{blockType}, valid,
@@ -285,6 +261,8 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
     } else {
       block = loadBlock();
     }
+    if (onBlock)
+      onBlock(b, coords, block);
     SmallVector<Value> values;
     for (int64_t k = 0; k < kBlockSize; ++k)
       values.push_back(vector::ExtractOp::create(b, loc, block, k));
@@ -420,7 +398,253 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
       }
     }
   }
+}
+
+/// The global-memory loader of \p op's input: one vector load of 32 values
+/// when the axis is the innermost unit-stride dimension, else 32 loads.
+static Value loadGlobalBlock(OpBuilder &b, Location loc, QuantizeIntoOp op,
+                             ArrayRef<Value> clamped) {
+  auto inputType = cast<MemRefType>(op.getInput().getType());
+  int64_t rank = inputType.getRank(), axis = op.getAxis();
+  auto blockType = VectorType::get({kBlockSize}, inputType.getElementType());
+  if (axis == rank - 1 && inputType.getLayout().isIdentity())
+    return vector::LoadOp::create(b, loc, blockType, op.getInput(), clamped);
+  SmallVector<Value> elements;
+  for (int64_t k = 0; k < kBlockSize; ++k) {
+    SmallVector<Value> at(clamped);
+    at[axis] = arith::AddIOp::create(b, loc, at[axis],
+                                     arith::ConstantIndexOp::create(b, loc, k));
+    elements.push_back(memref::LoadOp::create(b, loc, op.getInput(), at));
+  }
+  return vector::FromElementsOp::create(b, loc, blockType, elements);
+}
+
+static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
+                                   StringRef kernelName) {
+  FailureOr<QuantizePlan> planned = planQuantize(op);
+  if (failed(planned))
+    return failure();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  const KernelPlan &plan = planned->plan;
+  int64_t rank = plan.domain.size(), axis = op.getAxis();
+  // Threads: one per (packWidth blocks) of the domain, row-major.
+  SmallVector<int64_t> threadsPerDim(plan.domain);
+  threadsPerDim[axis] /= kBlockSize;
+  if (plan.packDim >= 0)
+    threadsPerDim[plan.packDim] /= plan.packWidth;
+  int64_t total = 1;
+  for (int64_t n : threadsPerDim)
+    total *= n;
+  OpBuilder b(op);
+  if (total == 0) {
+    op.erase();
+    return success();
+  }
+  auto cIndex = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value one = cIndex(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cIndex(llvm::divideCeil(total, workgroupSize)), one, one,
+      cIndex(workgroupSize), one, one);
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
+  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value id = arith::AddIOp::create(b, loc,
+                                   arith::MulIOp::create(b, loc,
+                                                         launch.getBlockIds().x,
+                                                         cIndex(workgroupSize)),
+                                   launch.getThreadIds().x);
+  Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                     cIndex(total));
+  auto guard = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(guard.thenBlock());
+
+  // The thread's first point.
+  SmallVector<Value> base;
+  if (rank == 1) {
+    base.push_back(id);
+  } else {
+    auto delinearize = affine::AffineDelinearizeIndexOp::create(
+        b, loc, id, ArrayRef<int64_t>(threadsPerDim));
+    base.assign(delinearize.getResults().begin(),
+                delinearize.getResults().end());
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t step = d == axis           ? kBlockSize
+                   : d == plan.packDim ? plan.packWidth
+                                       : 1;
+    if (step != 1)
+      base[d] = arith::MulIOp::create(b, loc, base[d], cIndex(step));
+  }
+
+  emitBlocks(b, loc, *planned, base,
+             [&](OpBuilder &b, ArrayRef<Value> clamped) {
+               return loadGlobalBlock(b, loc, op, clamped);
+             });
   op.erase();
+  return success();
+}
+
+/// Whether \p op only allocates memory or touches none.
+static bool onlyAllocates(Operation *op) {
+  if (isMemoryEffectFree(op))
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::all_of(instances, [](MemoryEffects::EffectInstance &instance) {
+    return isa<MemoryEffects::Allocate>(instance.getEffect());
+  });
+}
+
+/// Whether \p first and \p second (later in the same block) quantize the
+/// same 2-D input along its two axes, with nothing between them but
+/// allocations and pure ops, so that one kernel may do both at \p second.
+static bool canMergeRowsAndColumns(QuantizeIntoOp first,
+                                   QuantizeIntoOp second) {
+  if (first->getBlock() != second->getBlock() ||
+      first.getInput() != second.getInput() ||
+      !first->isBeforeInBlock(second) ||
+      first.getInput().getType() != second.getInput().getType())
+    return false;
+  auto type = cast<MemRefType>(first.getInput().getType());
+  if (type.getRank() != 2 || !type.hasStaticShape() ||
+      first.getAxis() == second.getAxis())
+    return false;
+  for (Operation *op = first->getNextNode(); op != second;
+       op = op->getNextNode())
+    if (!onlyAllocates(op))
+      return false;
+  return true;
+}
+
+/// One kernel for \p rowsOp (axis 1) and \p colsOp (axis 0) of the same
+/// input: each workgroup takes a tile of 32 rows x `workgroupSize` columns,
+/// its threads first quantize the tile's row blocks from global memory (one
+/// vector load each), keeping the values in LDS, then, after a barrier, its
+/// column blocks from LDS. The input is read once.
+static LogicalResult lowerRowsAndColumns(QuantizeIntoOp rowsOp,
+                                         QuantizeIntoOp colsOp,
+                                         int64_t workgroupSize,
+                                         StringRef kernelName) {
+  FailureOr<QuantizePlan> rows = planQuantize(rowsOp);
+  FailureOr<QuantizePlan> cols = planQuantize(colsOp);
+  if (failed(rows) || failed(cols))
+    return failure();
+  Location loc = colsOp.getLoc();
+  MLIRContext *ctx = colsOp.getContext();
+  int64_t tile[2] = {kBlockSize, workgroupSize};
+  SmallVector<int64_t> domain(2);
+  for (int64_t d = 0; d < 2; ++d)
+    domain[d] = llvm::alignTo(
+        std::max(rows->plan.domain[d], cols->plan.domain[d]), tile[d]);
+  rows->plan.domain = domain;
+  cols->plan.domain = domain;
+  int64_t tilesPerDim[2] = {domain[0] / tile[0], domain[1] / tile[1]};
+  int64_t tiles = tilesPerDim[0] * tilesPerDim[1];
+
+  // At the later of the two (the earlier one's destinations exist there).
+  OpBuilder b(rowsOp->isBeforeInBlock(colsOp) ? colsOp : rowsOp);
+  if (tiles == 0) {
+    rowsOp.erase();
+    colsOp.erase();
+    return success();
+  }
+  auto cIndex = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto inputType = cast<MemRefType>(rowsOp.getInput().getType());
+  auto ldsType =
+      MemRefType::get({tile[0], tile[1]}, inputType.getElementType(),
+                      MemRefLayoutAttrInterface(),
+                      gpu::AddressSpaceAttr::get(
+                          ctx, gpu::GPUDialect::getWorkgroupAddressSpace()));
+  Value one = cIndex(1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc, cIndex(tiles), one, one, cIndex(workgroupSize), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, /*workgroupAttributions=*/TypeRange{ldsType});
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
+  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
+  Value lds = launch.getWorkgroupAttributions().front();
+  b.setInsertionPointToStart(&launch.getBody().front());
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&launch.getBody().front());
+
+  auto tileIds = affine::AffineDelinearizeIndexOp::create(
+      b, loc, launch.getBlockIds().x, ArrayRef<int64_t>(tilesPerDim));
+  SmallVector<Value> tileBase = {
+      arith::MulIOp::create(b, loc, tileIds.getResult(0), cIndex(tile[0])),
+      arith::MulIOp::create(b, loc, tileIds.getResult(1), cIndex(tile[1]))};
+  Value thread = launch.getThreadIds().x;
+  auto local = [&](OpBuilder &b, ArrayRef<Value> coords) {
+    return SmallVector<Value>{
+        arith::SubIOp::create(b, loc, coords[0], tileBase[0]),
+        arith::SubIOp::create(b, loc, coords[1], tileBase[1])};
+  };
+
+  // A phase: the threads of a plan's blocks in the tile, each at its first
+  // point.
+  auto phase = [&](const QuantizePlan &p, BlockLoader load, BlockHook onBlock) {
+    int64_t axis = QuantizeIntoOp(p.op).getAxis();
+    SmallVector<int64_t> units(2), steps(2);
+    for (int64_t d = 0; d < 2; ++d) {
+      steps[d] = d == axis             ? kBlockSize
+                 : d == p.plan.packDim ? p.plan.packWidth
+                                       : 1;
+      units[d] = tile[d] / steps[d];
+    }
+    auto guard = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
+                              cIndex(units[0] * units[1])),
+        /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(guard.thenBlock());
+    auto unit = affine::AffineDelinearizeIndexOp::create(
+        b, loc, thread, ArrayRef<int64_t>(units));
+    SmallVector<Value> base;
+    for (int64_t d = 0; d < 2; ++d)
+      base.push_back(arith::AddIOp::create(
+          b, loc, tileBase[d],
+          arith::MulIOp::create(b, loc, unit.getResult(d), cIndex(steps[d]))));
+    emitBlocks(b, loc, p, base, load, onBlock);
+  };
+
+  // Rows: from global memory; every block (zeros outside the input) is
+  // also kept in LDS.
+  phase(
+      *rows,
+      [&](OpBuilder &b, ArrayRef<Value> clamped) {
+        return loadGlobalBlock(b, loc, rowsOp, clamped);
+      },
+      [&](OpBuilder &b, ArrayRef<Value> coords, Value block) {
+        vector::StoreOp::create(b, loc, block, lds, local(b, coords));
+      });
+  gpu::BarrierOp::create(b, loc);
+  // Columns: from LDS.
+  phase(
+      *cols,
+      [&](OpBuilder &b, ArrayRef<Value> clamped) -> Value {
+        SmallVector<Value> at = local(b, clamped);
+        SmallVector<Value> elements;
+        for (int64_t k = 0; k < kBlockSize; ++k)
+          elements.push_back(memref::LoadOp::create(
+              b, loc, lds,
+              ValueRange{arith::AddIOp::create(b, loc, at[0], cIndex(k)),
+                         at[1]}));
+        return vector::FromElementsOp::create(
+            b, loc, VectorType::get({kBlockSize}, inputType.getElementType()),
+            elements);
+      },
+      nullptr);
+  rowsOp.erase();
+  colsOp.erase();
   return success();
 }
 
@@ -443,9 +667,35 @@ struct LowerQuantizePass
         ops.push_back(op);
     });
     StringRef funcName = getOperation().getSymName();
-    for (auto [index, op] : llvm::enumerate(ops)) {
-      std::string name = (funcName + "_quantize" + Twine(index)).str();
-      if (failed(lowerQuantize(op, workgroupSize, name)))
+    // Rows and columns of the same input: one kernel for both.
+    DenseMap<Operation *, QuantizeIntoOp> partner;
+    for (auto [i, first] : llvm::enumerate(ops)) {
+      if (partner.count(first))
+        continue;
+      for (QuantizeIntoOp second : ArrayRef(ops).drop_front(i + 1))
+        if (!partner.count(second) && canMergeRowsAndColumns(first, second)) {
+          partner[first] = second;
+          partner[second] = first;
+          break;
+        }
+    }
+    int64_t index = 0;
+    DenseSet<Operation *> lowered;
+    for (QuantizeIntoOp op : ops) {
+      if (lowered.contains(op))
+        continue; // Lowered with its partner.
+      auto it = partner.find(op);
+      std::string name = (funcName + "_quantize" + Twine(index++)).str();
+      if (it == partner.end()) {
+        if (failed(lowerQuantize(op, workgroupSize, name)))
+          return signalPassFailure();
+        continue;
+      }
+      QuantizeIntoOp other = it->second;
+      lowered.insert(other);
+      QuantizeIntoOp rowsOp = op.getAxis() == 1 ? op : other;
+      QuantizeIntoOp colsOp = op.getAxis() == 1 ? other : op;
+      if (failed(lowerRowsAndColumns(rowsOp, colsOp, workgroupSize, name)))
         return signalPassFailure();
     }
   }

@@ -44,3 +44,55 @@ func.func @padded_rows(%x: memref<10x64xf32>, %e: memref<1x2x16x32xi8>, %s: memr
   return
 }
 
+
+// -----
+
+// Rows and columns of the same input: one launch (64 x 256 -> 2 tiles of
+// 32 x 256), whose threads quantize the tile's row blocks (a vector load
+// each, also stored to LDS), then after a barrier its column blocks, loaded
+// from LDS (32 loads each), written at the position of the later op.
+// CHECK-LABEL: func.func @rows_and_columns
+//  CHECK-SAME:   (%[[X:[^:]+]]: memref<64x256xbf16>
+//       CHECK:   %[[C:.+]] = memref.alloc() : memref<64x128xi8>
+//       CHECK:   gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}}) threads({{.*}}) in ({{.*}} = %c256, {{.*}}) workgroup(%[[LDS:.+]] : memref<32x256xbf16, #gpu.address_space<workgroup>>)
+//       CHECK:     scf.if
+//       CHECK:       %[[ROW:.+]] = vector.load %[[X]]
+//       CHECK:       vector.store %[[ROW]], %[[LDS]]
+//       CHECK:     gpu.barrier
+//       CHECK:     scf.if
+//   CHECK-COUNT-32:  memref.load %[[LDS]]
+//   CHECK-NOT:       vector.load %[[X]]
+//       CHECK:     gpu.terminator
+//   CHECK-NOT:   gpu.launch
+func.func @rows_and_columns(%x: memref<64x256xbf16>, %re: memref<64x128xi8>, %rs: memref<64x8xi8>,
+                            %cs: memref<2x256xi8>) -> memref<64x128xi8> {
+  mx.quantize_into %x axis(1) scale(even) rounding(ties_away) : memref<64x256xbf16> -> f4E2M1FN
+      elements(%re : memref<64x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%rs : memref<64x8xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  %ce = memref.alloc() : memref<64x128xi8>
+  mx.quantize_into %x axis(0) scale(even) rounding(ties_away) : memref<64x256xbf16> -> f4E2M1FN
+      elements(%ce : memref<64x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%cs : memref<2x256xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return %ce : memref<64x128xi8>
+}
+
+// -----
+
+// A write between them (here to the input) keeps them apart: two launches.
+// CHECK-LABEL: func.func @rows_store_columns
+//       CHECK:   gpu.launch
+//       CHECK:   memref.store
+//       CHECK:   gpu.launch
+//   CHECK-NOT:   workgroup(
+func.func @rows_store_columns(%x: memref<64x256xbf16>, %re: memref<64x128xi8>, %rs: memref<64x8xi8>,
+                              %ce: memref<64x128xi8>, %cs: memref<2x256xi8>, %v: bf16) {
+  mx.quantize_into %x axis(1) scale(even) rounding(ties_away) : memref<64x256xbf16> -> f4E2M1FN
+      elements(%re : memref<64x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%rs : memref<64x8xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  %c0 = arith.constant 0 : index
+  memref.store %v, %x[%c0, %c0] : memref<64x256xbf16>
+  mx.quantize_into %x axis(0) scale(even) rounding(ties_away) : memref<64x256xbf16> -> f4E2M1FN
+      elements(%ce : memref<64x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%cs : memref<2x256xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}

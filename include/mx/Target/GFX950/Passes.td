@@ -179,6 +179,15 @@ def MXGFX950LowerQuantize
     a destination whose packed bytes would be shared by two threads is an
     error naming it.
 
+    Two quantizes of the same 2-D input along its two axes (a training step
+    needs the activation along K for the forward GEMM and along M for the
+    backward one), with only allocations and pure ops between them, become
+    one kernel that reads the input once: each workgroup takes a tile of 32
+    rows x `workgroup-size` columns, its threads quantize the tile's row
+    blocks from global memory and keep the values in LDS, and after a
+    barrier quantize its column blocks from LDS (Transformer Engine's
+    cast-transpose).
+
     Example: `mx.quantize_into %x ... : memref<128x512xbf16> -> f4E2M1FN
     elements(%e : memref<1x2x2x4x2x4x16x16xi8>) ... scales(%s :
     memref<1x2x2x4x16x4x2xi8>) ...` becomes a `gpu.launch` of 8 workgroups
