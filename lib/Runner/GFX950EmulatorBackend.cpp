@@ -188,11 +188,18 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
                               << name << " is not a memref";
     unsigned elementBits = memrefType.getElementTypeBitWidth();
     std::vector<uint8_t> bytes = readBytes(value, (elementBits + 7) / 8);
-    // Dynamic result sizes are those of the returned buffer.
+    // Dynamic result sizes are those of the returned buffer (whose
+    // innermost size counts bytes where fp4/fp6 codes are packed).
     HostTensorType resultType = type;
-    if (!resultType.hasStaticShape())
-      resultType.shape.assign(value.getLayout().sizes.begin(),
-                              value.getLayout().sizes.end());
+    ArrayRef<int64_t> sizes = value.getLayout().sizes;
+    for (auto [d, size] : llvm::enumerate(resultType.shape)) {
+      if (ShapedType::isStatic(size) || d >= sizes.size())
+        continue;
+      size = sizes[d];
+      unsigned bits = getBitWidth(resultType.elementKind);
+      if (d + 1 == resultType.shape.size() && (bits == 4 || bits == 6))
+        size = size * 8 / bits;
+    }
     llvm::Expected<HostTensor> tensor = fromFileFormat(resultType, bytes);
     if (!tensor)
       return func.emitError() << "result #" << index << " of @" << name << ": "

@@ -93,8 +93,8 @@ struct QuantizePlan {
 /// Checks \p op and plans its kernel: destinations, padded domain, packing.
 static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
   auto inputType = cast<MemRefType>(op.getInput().getType());
-  if (!inputType.hasStaticShape())
-    return op.emitOpError() << "needs a static input shape on gfx950";
+  if (inputType.isDynamicDim(op.getAxis()))
+    return op.emitOpError() << "needs a static size along the axis on gfx950";
   QuantizePlan p;
   p.op = op;
   p.shape.assign(inputType.getShape().begin(), inputType.getShape().end());
@@ -120,11 +120,10 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
     if (dest.isScales)
       dest.padding = op.getScalePadding()[index - numElements];
     auto type = cast<MemRefType>(buffer.getType());
-    if (!type.getElementType().isInteger(8) || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity())
+    if (!type.getElementType().isInteger(8) || !type.getLayout().isIdentity())
       return op.emitOpError()
              << "destination #" << index
-             << " must be a static i8 memref with the identity layout on "
+             << " must be an i8 memref with the identity layout on "
                 "gfx950 (run mx-pack-to-bytes), got "
              << type;
     FailureOr<SmallVector<int64_t>> domain = op.getPaddedDomain(index);
@@ -134,8 +133,24 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
     dest.domain = *domain;
     if (dest.isScales)
       dest.domain[axis] *= kBlockSize;
-    for (int64_t d = 0; d < rank; ++d)
-      plan.domain[d] = std::max(plan.domain[d], dest.domain[d]);
+    // A dynamic input size is the kernel's (no padding there): the
+    // destination must cover exactly it.
+    for (int64_t d = 0; d < rank; ++d) {
+      if (ShapedType::isDynamic(shape[d]) !=
+          ShapedType::isDynamic(dest.domain[d]))
+        return op.emitOpError()
+               << "destination #" << index
+               << " must be dynamic exactly where the input is on gfx950 "
+                  "(dimension "
+               << d << ")";
+      if (ShapedType::isStatic(shape[d]))
+        plan.domain[d] = std::max(plan.domain[d], dest.domain[d]);
+    }
+    if (!dest.isScales && groupCodes > 1 &&
+        type.isDynamicDim(type.getRank() - 1))
+      return op.emitOpError()
+             << "cannot pack " << elementType << " codes into destination #"
+             << index << " with a dynamic innermost size on gfx950";
     if (!dest.isScales && groupCodes > 1) {
       int64_t innerSize = type.getShape().back() * 8 / bits;
       auto run = getInnermostRun(dest.map.getResults().back(), innerSize);
@@ -428,26 +443,48 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
   MLIRContext *ctx = op.getContext();
   const KernelPlan &plan = planned->plan;
   int64_t rank = plan.domain.size(), axis = op.getAxis();
-  // Threads: one per (packWidth blocks) of the domain, row-major.
+  // Threads: one per (packWidth blocks) of the domain, row-major; a dynamic
+  // dimension (neither the axis nor packed) counts its run-time size.
   SmallVector<int64_t> threadsPerDim(plan.domain);
   threadsPerDim[axis] /= kBlockSize;
   if (plan.packDim >= 0)
     threadsPerDim[plan.packDim] /= plan.packWidth;
-  int64_t total = 1;
+  int64_t staticTotal = 1;
   for (int64_t n : threadsPerDim)
-    total *= n;
+    if (ShapedType::isStatic(n))
+      staticTotal *= n;
   OpBuilder b(op);
-  if (total == 0) {
+  if (staticTotal == 0) {
     op.erase();
     return success();
   }
   auto cIndex = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  SmallVector<OpFoldResult> threadBasis;
+  Value total = cIndex(staticTotal);
+  for (auto [d, n] : llvm::enumerate(threadsPerDim)) {
+    if (ShapedType::isStatic(n)) {
+      threadBasis.push_back(b.getIndexAttr(n));
+      continue;
+    }
+    Value size = memref::DimOp::create(b, loc, op.getInput(), d);
+    threadBasis.push_back(size);
+    total = arith::MulIOp::create(b, loc, total, size);
+  }
+  // No launch of an empty grid (a dynamic size may be 0).
+  if (!llvm::all_of(threadsPerDim, ShapedType::isStatic)) {
+    auto nonEmpty = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, total,
+                              cIndex(0)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(nonEmpty.thenBlock());
+  }
   Value one = cIndex(1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, cIndex(llvm::divideCeil(total, workgroupSize)), one, one,
-      cIndex(workgroupSize), one, one);
+      b, loc, arith::CeilDivUIOp::create(b, loc, total, cIndex(workgroupSize)),
+      one, one, cIndex(workgroupSize), one, one);
   launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
   launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -456,8 +493,8 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
                                                          launch.getBlockIds().x,
                                                          cIndex(workgroupSize)),
                                    launch.getThreadIds().x);
-  Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
-                                     cIndex(total));
+  Value live =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, total);
   auto guard = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
   gpu::TerminatorOp::create(b, loc);
   b.setInsertionPointToStart(guard.thenBlock());
@@ -467,8 +504,8 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
   if (rank == 1) {
     base.push_back(id);
   } else {
-    auto delinearize = affine::AffineDelinearizeIndexOp::create(
-        b, loc, id, ArrayRef<int64_t>(threadsPerDim));
+    auto delinearize =
+        affine::AffineDelinearizeIndexOp::create(b, loc, id, threadBasis);
     base.assign(delinearize.getResults().begin(),
                 delinearize.getResults().end());
   }

@@ -19,6 +19,8 @@
 //       FUSED:   gpu.launch_func @gemm_padded_quantize0
 
 // RUN: mx-run %s --backend=gfx950-emu --entry=gemm_split_k --seed=6 --arg=random:int,lo=-50,hi=50 --arg=random:codes --arg=random:scales,lo=124,hi=130 --arg=random:int,lo=-8,hi=8 --compare=reference | FileCheck %s --check-prefix=PADDED
+// RUN: mx-run %s --backend=gfx950-emu --entry=dynamic_m_5 --seed=7 --arg=random:int,lo=-50,hi=50 --arg=random:codes --arg=random:scales,lo=124,hi=130 --arg=random:int,lo=-8,hi=8 --compare=reference | FileCheck %s --check-prefix=PADDED
+// RUN: mx-run %s --backend=gfx950-emu --entry=dynamic_m_70 --seed=8 --arg=random:int,lo=-50,hi=50 --arg=random:codes --arg=random:scales,lo=124,hi=130 --arg=random:int,lo=-8,hi=8 --compare=reference | FileCheck %s --check-prefix=PADDED
 
 // The split-K GEMM's A is quantized into the split layout (2 K splits of 2
 // tiles), which the GEMM reads as it is: no relayout dispatch in between.
@@ -77,4 +79,42 @@ func.func @gemm_split_k(%a: tensor<16x2048xbf16>, %b: tensor<64x2048xf4E2M1FN>,
                              tensor<16x64xf8E8M0FNU>, tensor<64x64xf8E8M0FNU>)
       outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %r, %qa, %sa : tensor<16x64xf32>, tensor<16x2048xf4E2M1FN>, tensor<16x64xf8E8M0FNU>
+}
+
+// Dynamic M (M = 5, run-time buckets of the GEMM): the quantize kernel
+// takes its thread count from the run-time size, writing the plain layout
+// that the bucket's relayout then reads.
+func.func @dynamic_m_5(%a0: tensor<5x512xbf16>, %b: tensor<64x512xf4E2M1FN>,
+                      %sb: tensor<64x16xf8E8M0FNU>, %c0: tensor<5x64xf32>)
+    -> (tensor<?x64xf32>, tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>) {
+  %a = tensor.cast %a0 : tensor<5x512xbf16> to tensor<?x512xbf16>
+  %c = tensor.cast %c0 : tensor<5x64xf32> to tensor<?x64xf32>
+  %qa, %sa = mx.quantize %a axis(1) scale(even) rounding(ties_away)
+      : tensor<?x512xbf16> -> tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%qa, %b, %sa, %sb : tensor<?x512xf4E2M1FN>, tensor<64x512xf4E2M1FN>,
+                             tensor<?x16xf8E8M0FNU>, tensor<64x16xf8E8M0FNU>)
+      outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r, %qa, %sa : tensor<?x64xf32>, tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>
+}
+
+// Dynamic M (M = 70, run-time buckets of the GEMM): the quantize kernel
+// takes its thread count from the run-time size, writing the plain layout
+// that the bucket's relayout then reads.
+func.func @dynamic_m_70(%a0: tensor<70x512xbf16>, %b: tensor<64x512xf4E2M1FN>,
+                      %sb: tensor<64x16xf8E8M0FNU>, %c0: tensor<70x64xf32>)
+    -> (tensor<?x64xf32>, tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>) {
+  %a = tensor.cast %a0 : tensor<70x512xbf16> to tensor<?x512xbf16>
+  %c = tensor.cast %c0 : tensor<70x64xf32> to tensor<?x64xf32>
+  %qa, %sa = mx.quantize %a axis(1) scale(even) rounding(ties_away)
+      : tensor<?x512xbf16> -> tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%qa, %b, %sa, %sb : tensor<?x512xf4E2M1FN>, tensor<64x512xf4E2M1FN>,
+                             tensor<?x16xf8E8M0FNU>, tensor<64x16xf8E8M0FNU>)
+      outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %r, %qa, %sa : tensor<?x64xf32>, tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>
 }

@@ -96,3 +96,24 @@ func.func @rows_store_columns(%x: memref<64x256xbf16>, %re: memref<64x128xi8>, %
       scales(%cs : memref<2x256xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
   return
 }
+
+// -----
+
+// Dynamic rows: the thread count is M x 4 blocks at run time (no launch
+// when M is 0), and the threads delinearize over (M, 4).
+// CHECK-LABEL: func.func @dynamic_rows
+//  CHECK-SAME:   (%[[X:[^:]+]]: memref<?x128xbf16>
+//       CHECK:   %[[M:.+]] = memref.dim %[[X]], %c0
+//       CHECK:   %[[TOTAL:.+]] = arith.muli %c4, %[[M]]
+//       CHECK:   %[[NONEMPTY:.+]] = arith.cmpi ne, %[[TOTAL]], %c0
+//       CHECK:   scf.if %[[NONEMPTY]]
+//       CHECK:     %[[GRID:.+]] = arith.ceildivui %[[TOTAL]], %c256
+//       CHECK:     gpu.launch blocks({{.*}}) in ({{.*}} = %[[GRID]],
+//       CHECK:       arith.cmpi ult, %{{.+}}, %[[TOTAL]]
+//       CHECK:       affine.delinearize_index %{{.+}} into (%[[M]], 4)
+func.func @dynamic_rows(%x: memref<?x128xbf16>, %e: memref<?x128xi8>, %s: memref<?x4xi8>) {
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : memref<?x128xbf16> -> f8E4M3FN
+      elements(%e : memref<?x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<?x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}

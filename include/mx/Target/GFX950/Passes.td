@@ -175,9 +175,11 @@ def MXGFX950LowerQuantize
     positions its map gives, a run of codes that is contiguous in a
     destination with one `vector.store`. Points of the padded domain
     outside the input write code 0 and the scale padding byte. The
-    destinations must hold bytes (`mx-pack-to-bytes`) and have static shapes;
-    a destination whose packed bytes would be shared by two threads is an
-    error naming it.
+    destinations must hold bytes (`mx-pack-to-bytes`); a destination whose
+    packed bytes would be shared by two threads is an error naming it. Sizes
+    other than the axis and the packed dimension may be dynamic (a dynamic
+    M): the thread count is then computed at run time (no launch when it is
+    0), and the destinations must be dynamic in the same dimensions.
 
     Two quantizes of the same 2-D input along its two axes (a training step
     needs the activation along K for the forward GEMM and along M for the
