@@ -24,7 +24,12 @@ The seed layout is pinned with split-k=1: the resolver would split this
 N = 256 GEMM's K over the CUs, and the quantize does not yet write the split
 layout itself (a relayout dispatch remains; bench/README.md).
 
+With --rounding nearest_even the same activation is quantized with
+nearest-even rounding instead of seed 000's ties-away (the fp4 codes then
+come from gfx950's packed scaled conversions, v_cvt_scalef32_pk_fp4_bf16).
+
 usage: bench/quantize_metrics.py [--mx-opt build/bin/mx-opt]
+                                 [--rounding ties_away|nearest_even]
 """
 
 import argparse
@@ -57,11 +62,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mx-opt",
                         default=os.path.join(ROOT, "build", "bin", "mx-opt"))
+    parser.add_argument("--rounding", default="ties_away",
+                        choices=["ties_away", "nearest_even"])
     args = parser.parse_args()
+    with open(PROGRAM) as f:
+        program = f.read().replace("rounding(ties_away)",
+                                   f"rounding({args.rounding})")
 
     gpu = subprocess.run(
-        [args.mx_opt, PROGRAM, f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
-        check=True, capture_output=True, text=True).stdout
+        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
+        input=program, check=True, capture_output=True, text=True).stdout
     launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
     activation = f"memref<{M}x{K}xbf16>"
     quantize_launches = [l for l in launches if activation in l]
@@ -83,15 +93,16 @@ def main():
     written = write_per_thread * live
 
     isa = subprocess.run(
-        [args.mx_opt, PROGRAM, f"--mx-gfx950-pipeline=output=isa {OPTIONS}",
+        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=isa {OPTIONS}",
          "--mx-gfx950-kernel-report", "-o", os.devnull],
-        check=True, capture_output=True, text=True).stdout
+        input=program, check=True, capture_output=True, text=True).stdout
     report = isa[isa.index(f"kernel {kernel_name}"):]
     report = report[:report.index("\n", report.index("direct_to_lds_loads"))]
     stats = dict(re.findall(r"^\s+(\w+): (\d+)", report, re.M))
 
     elements = M * K
-    print(f"seed activation {M}x{K} bf16 -> MXFP4 (EVEN, ties-away) in the "
+    rounding = "ties-away" if args.rounding == "ties_away" else "nearest-even"
+    print(f"seed activation {M}x{K} bf16 -> MXFP4 (EVEN, {rounding}) in the "
           f"seed GEMM's operand layout")
     print(f"  dispatches reading the activation: {len(quantize_launches)} "
           f"(program: {len(launches)}: "

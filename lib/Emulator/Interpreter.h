@@ -469,6 +469,8 @@ private:
   /// Completes the copies of wave `wave` but its `keep` most recent ones.
   void completeCopies(int64_t wave, size_t keep);
   /// gpu.barrier and amdgpu.lds_barrier: a new phase for the race checks.
+  /// amdgpu.packed_scaled_trunc to fp4 (v_cvt_scalef32_pk_fp4_*).
+  LogicalResult execPackedScaledTrunc(amdgpu::PackedScaledTruncOp op);
   LogicalResult execBarrier(Operation *op);
   /// amdgpu.gather_to_lds, per wave (pending until a wait).
   LogicalResult execGatherToLDS(amdgpu::GatherToLDSOp op);

@@ -286,6 +286,78 @@ TEST_F(WaveEmulatorTest, VectorsPrivateMemoryAndFloats) {
           << "thread " << t << " element " << j;
 }
 
+/// One v_cvt_scalef32_pk_fp4_f32 per thread: a pair of inputs and a scale
+/// byte in, the low byte of the packed word (index 0: two codes) out.
+constexpr const char *kPackedScaledTrunc = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @cvt(%in: memref<?x2xf32, 1>, %scales: memref<?xi32, 1>,
+                  %out: memref<?xi32, 1>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %a = memref.load %in[%t, %c0] : memref<?x2xf32, 1>
+      %b = memref.load %in[%t, %c1] : memref<?x2xf32, 1>
+      %pair = vector.from_elements %a, %b : vector<2xf32>
+      %byte = memref.load %scales[%t] : memref<?xi32, 1>
+      %c23 = arith.constant 23 : i32
+      %bits = arith.shli %byte, %c23 : i32
+      %scale = arith.bitcast %bits : i32 to f32
+      %w = amdgpu.packed_scaled_trunc %pair into undef[0], %scale : vector<2xf32> to vector<8xf4E2M1FN>
+      %word = vector.bitcast %w : vector<8xf4E2M1FN> to vector<1xi32>
+      %v = vector.extract %word[0] : i32 from vector<1xi32>
+      %c255 = arith.constant 255 : i32
+      %low = arith.andi %v, %c255 : i32
+      memref.store %low, %out[%t] : memref<?xi32, 1>
+      gpu.return
+    }
+  }
+}
+)mlir";
+
+TEST_F(WaveEmulatorTest, PackedScaledTruncToFP4) {
+  OwningOpRef<ModuleOp> module = parse(kPackedScaledTrunc);
+  ASSERT_TRUE(module);
+  // (first, second, scale byte) -> codes, derived by hand from the ISA's
+  // definition: divide by 2^(byte - 127), round to the nearest FP4 value
+  // (0, 0.5, 1, 1.5, 2, 3, 4, 6) with ties to the even code, saturate at 6,
+  // keep the sign (bit 3). The first element is the low nibble.
+  struct Case {
+    float first, second;
+    int32_t scaleByte;
+    int32_t low, high;
+  };
+  const Case cases[] = {
+      {1.25f, 2.5f, 127, 0x2, 0x4},    // ties: 1.0 (code 2), 2.0 (code 4)
+      {0.75f, 5.0f, 127, 0x2, 0x6},    // ties: 1.0, 4.0
+      {0.25f, 7.0f, 127, 0x0, 0x7},    // tie to 0; 7 saturates to 6
+      {-0.2f, -1.6f, 127, 0x8, 0xB},   // -0 keeps its sign; -1.5
+      {3.0f, 12.0f, 128, 0x3, 0x7},    // / 2: 1.5, 6
+      {0.375f, 100.0f, 125, 0x3, 0x7}, // * 4: 1.5, 400 -> 6
+      {1.0f, 0.0f, 0, 0x7, 0x0},       // / 2^-127: saturates; 0
+  };
+  const int64_t n = std::size(cases);
+  std::vector<float> in;
+  std::vector<int32_t> scales;
+  for (const Case &c : cases) {
+    in.push_back(c.first);
+    in.push_back(c.second);
+    scales.push_back(c.scaleByte);
+  }
+  HostBuffer input = HostBuffer::from<float>(in);
+  HostBuffer scaleBuffer = HostBuffer::from<int32_t>(scales);
+  HostBuffer out(n * 4);
+  ASSERT_EQ(message(runKernel(findKernel(*module, "cvt"),
+                              {HostValue::memref(input, {n, 2}),
+                               HostValue::memref(scaleBuffer, {n}),
+                               HostValue::memref(out, {n})},
+                              {1, 1, 1}, {n, 1, 1})),
+            "");
+  std::vector<int32_t> codes = out.as<int32_t>();
+  for (int64_t i = 0; i < n; ++i)
+    EXPECT_EQ(codes[i], cases[i].low | cases[i].high << 4) << "case " << i;
+}
+
 TEST_F(WaveEmulatorTest, ReadOfUnwrittenPrivateMemoryIsAnError) {
   OwningOpRef<ModuleOp> module = parse(kSmallKernels);
   ASSERT_TRUE(module);

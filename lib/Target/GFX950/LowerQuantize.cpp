@@ -17,6 +17,7 @@
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
 #include "mx/Target/GFX950/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -85,13 +86,19 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
 /// A checked quantize and the plan of its kernel.
 struct QuantizePlan {
   QuantizeIntoOp op;
+  /// Whether the codes come from gfx950's packed scaled conversions
+  /// (fp4, nearest-even, every destination's codes in runs along the axis).
+  bool packedConversions = false;
   SmallVector<int64_t> shape;
   SmallVector<Destination> dests;
   KernelPlan plan;
 };
 
-/// Checks \p op and plans its kernel: destinations, padded domain, packing.
-static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
+/// Checks \p op and plans its kernel: destinations, padded domain, packing,
+/// and whether the packed conversions compute its codes (when
+/// \p packedConversions allows and they give exactly its rounding).
+static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
+                                            bool packedConversions) {
   auto inputType = cast<MemRefType>(op.getInput().getType());
   if (inputType.isDynamicDim(op.getAxis()))
     return op.emitOpError() << "needs a static size along the axis on gfx950";
@@ -179,7 +186,11 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op) {
     if (d == axis ? plan.domain[d] % kBlockSize != 0 : false)
       return op.emitOpError() << "padded size along the axis is not a "
                                  "multiple of 32";
-
+  // v_cvt_scalef32_pk_fp4_* divide by the scale and round to nearest even,
+  // saturating: the op's nearest_even fp4 codes.
+  p.packedConversions = packedConversions && bits == 4 &&
+                        op.getRounding() == Rounding::nearest_even &&
+                        plan.packDim < 0;
   return p;
 }
 
@@ -231,6 +242,9 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
   // codes[column][k]: the i8 code of element k of the column's block;
   // scaleBytes[column]: its scale byte (padding applied per destination).
   SmallVector<SmallVector<Value>> codes(columns);
+  // With packed conversions, the element bytes of each column's block
+  // (fp4: two codes per byte, in order along the axis).
+  SmallVector<SmallVector<Value>> packedBytes(columns);
   SmallVector<Value> scaleBytes(columns), inBounds(columns);
   SmallVector<SmallVector<Value>> columnBase(columns);
   for (int64_t column = 0; column < columns; ++column) {
@@ -291,6 +305,37 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
     }
     Value scale = mx.computeScale(amax, op.getScale(), format);
     scaleBytes[column] = arith::BitcastOp::create(b, loc, i8, scale);
+    if (p.packedConversions) {
+      // Two elements per v_cvt_scalef32_pk_fp4_*: the scale as an f32 whose
+      // exponent field is the E8M0 byte; a NaN-scale block gets code 0.
+      Type i32 = b.getI32Type();
+      Value byte = arith::ExtUIOp::create(b, loc, i32, scaleBytes[column]);
+      Value scaleF32 = arith::BitcastOp::create(
+          b, loc, f32, arith::ShLIOp::create(b, loc, byte, mx.i32(23)));
+      Value nanBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             byte, mx.i32(255));
+      auto wordType = VectorType::get({8}, elementType);
+      for (int64_t w = 0; w < kBlockSize / 8; ++w) {
+        Value word;
+        for (int64_t i = 0; i < 4; ++i) {
+          Value pair = vector::FromElementsOp::create(
+              b, loc, VectorType::get({2}, inputType.getElementType()),
+              ValueRange{
+                  vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i),
+                  vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i + 1)});
+          word = amdgpu::PackedScaledTruncOp::create(b, loc, wordType, pair,
+                                                     scaleF32, i, word);
+        }
+        Value bits =
+            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), word);
+        bits = vector::ExtractOp::create(b, loc, bits, 0);
+        bits = arith::SelectOp::create(b, loc, nanBlock, mx.i32(0), bits);
+        for (int64_t j = 0; j < 4; ++j)
+          packedBytes[column].push_back(arith::TruncIOp::create(
+              b, loc, i8, arith::ShRUIOp::create(b, loc, bits, mx.i32(8 * j))));
+      }
+      continue;
+    }
     for (Value v : values) {
       Value code =
           mx.quantizeElement(v, scale, elementType, format, op.getRounding());
@@ -389,9 +434,10 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
             SmallVector<Value> bytes;
             for (int64_t g = start; g < start + runCodes; g += groupCodes)
               llvm::append_range(
-                  bytes,
-                  packGroup(
-                      ArrayRef<Value>(codes[column]).slice(g, groupCodes)));
+                  bytes, p.packedConversions
+                             ? SmallVector<Value>{packedBytes[column][g / 2]}
+                             : packGroup(ArrayRef<Value>(codes[column])
+                                             .slice(g, groupCodes)));
             storeBytes(bytes, coords);
           });
         }
@@ -435,8 +481,9 @@ static Value loadGlobalBlock(OpBuilder &b, Location loc, QuantizeIntoOp op,
 }
 
 static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
+                                   bool packedConversions,
                                    StringRef kernelName) {
-  FailureOr<QuantizePlan> planned = planQuantize(op);
+  FailureOr<QuantizePlan> planned = planQuantize(op, packedConversions);
   if (failed(planned))
     return failure();
   Location loc = op.getLoc();
@@ -568,9 +615,10 @@ static bool canMergeRowsAndColumns(QuantizeIntoOp first,
 static LogicalResult lowerRowsAndColumns(QuantizeIntoOp rowsOp,
                                          QuantizeIntoOp colsOp,
                                          int64_t workgroupSize,
+                                         bool packedConversions,
                                          StringRef kernelName) {
-  FailureOr<QuantizePlan> rows = planQuantize(rowsOp);
-  FailureOr<QuantizePlan> cols = planQuantize(colsOp);
+  FailureOr<QuantizePlan> rows = planQuantize(rowsOp, packedConversions);
+  FailureOr<QuantizePlan> cols = planQuantize(colsOp, packedConversions);
   if (failed(rows) || failed(cols))
     return failure();
   Location loc = colsOp.getLoc();
@@ -724,7 +772,7 @@ struct LowerQuantizePass
       auto it = partner.find(op);
       std::string name = (funcName + "_quantize" + Twine(index++)).str();
       if (it == partner.end()) {
-        if (failed(lowerQuantize(op, workgroupSize, name)))
+        if (failed(lowerQuantize(op, workgroupSize, packedConversions, name)))
           return signalPassFailure();
         continue;
       }
@@ -732,7 +780,8 @@ struct LowerQuantizePass
       lowered.insert(other);
       QuantizeIntoOp rowsOp = op.getAxis() == 1 ? op : other;
       QuantizeIntoOp colsOp = op.getAxis() == 1 ? other : op;
-      if (failed(lowerRowsAndColumns(rowsOp, colsOp, workgroupSize, name)))
+      if (failed(lowerRowsAndColumns(rowsOp, colsOp, workgroupSize,
+                                     packedConversions, name)))
         return signalPassFailure();
     }
   }

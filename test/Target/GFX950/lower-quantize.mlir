@@ -1,5 +1,6 @@
 // RUN: mx-opt %s -split-input-file --mx-gfx950-lower-quantize | FileCheck %s
 // RUN: mx-opt %s -split-input-file --mx-gfx950-lower-quantize="workgroup-size=128" | FileCheck %s --check-prefix=WG128
+// RUN: mx-opt %s -split-input-file --mx-gfx950-lower-quantize="packed-conversions=false" | FileCheck %s --check-prefix=NOPACK
 
 // Column-wise fp4 (axis 0) in the plain layout: the codes of two neighbouring
 // columns share a byte, so each thread quantizes the blocks of 2 columns
@@ -115,5 +116,40 @@ func.func @dynamic_rows(%x: memref<?x128xbf16>, %e: memref<?x128xi8>, %s: memref
   mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : memref<?x128xbf16> -> f8E4M3FN
       elements(%e : memref<?x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
       scales(%s : memref<?x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
+
+// -----
+
+// fp4 codes rounded to nearest even along the axis come from the packed
+// scaled conversions (v_cvt_scalef32_pk_fp4_bf16): two elements each, four
+// per 32-bit word, the scale an f32 whose exponent field is the E8M0 byte;
+// a NaN-scale block's words are 0. Ties-away codes keep the exact
+// arithmetic, and so does everything with packed-conversions=false.
+// CHECK-LABEL: func.func @rows_fp4_nearest_even
+//       CHECK:   %[[SHIFTED:.+]] = arith.shli %{{.+}}, %c23_i32{{.*}} : i32
+//       CHECK:   %[[SCALE:.+]] = arith.bitcast %[[SHIFTED]] : i32 to f32
+//       CHECK:   %[[W0:.+]] = amdgpu.packed_scaled_trunc %{{.+}} into undef[0], %[[SCALE]] : vector<2xbf16> to vector<8xf4E2M1FN>
+//       CHECK:   %[[W1:.+]] = amdgpu.packed_scaled_trunc %{{.+}} into %[[W0]][1], %[[SCALE]] : vector<2xbf16> to vector<8xf4E2M1FN> into vector<8xf4E2M1FN>
+//       CHECK:   %[[W2:.+]] = amdgpu.packed_scaled_trunc %{{.+}} into %[[W1]][2], %[[SCALE]]
+//       CHECK:   %[[W3:.+]] = amdgpu.packed_scaled_trunc %{{.+}} into %[[W2]][3], %[[SCALE]]
+//       CHECK:   vector.bitcast %[[W3]] : vector<8xf4E2M1FN> to vector<1xi32>
+// CHECK-COUNT-12:   amdgpu.packed_scaled_trunc
+//   CHECK-NOT:   amdgpu.packed_scaled_trunc
+//       CHECK:   vector.store %{{.+}} : memref<4x64xi8>, vector<16xi8>
+// CHECK-LABEL: func.func @rows_fp4_ties_away
+//   CHECK-NOT:   amdgpu.packed_scaled_trunc
+// NOPACK-LABEL: func.func @rows_fp4_nearest_even
+//   NOPACK-NOT:   amdgpu.packed_scaled_trunc
+func.func @rows_fp4_nearest_even(%x: memref<4x128xbf16>, %e: memref<4x64xi8>, %s: memref<4x4xi8>) {
+  mx.quantize_into %x axis(1) scale(even) rounding(nearest_even) : memref<4x128xbf16> -> f4E2M1FN
+      elements(%e : memref<4x64xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<4x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
+func.func @rows_fp4_ties_away(%x: memref<4x128xbf16>, %e: memref<4x64xi8>, %s: memref<4x4xi8>) {
+  mx.quantize_into %x axis(1) scale(even) rounding(ties_away) : memref<4x128xbf16> -> f4E2M1FN
+      elements(%e : memref<4x64xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<4x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
   return
 }

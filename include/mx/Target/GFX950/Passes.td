@@ -181,6 +181,12 @@ def MXGFX950LowerQuantize
     M): the thread count is then computed at run time (no launch when it is
     0), and the destinations must be dynamic in the same dimensions.
 
+    fp4 codes rounded to nearest even, stored in runs along the axis, come
+    from gfx950's packed scaled conversions (`amdgpu.packed_scaled_trunc`,
+    `v_cvt_scalef32_pk_fp4_*`: divide by the E8M0 scale, round to nearest
+    even, saturate, two elements per instruction) unless
+    `packed-conversions=false`; every other case uses the exact arithmetic.
+
     Two quantizes of the same 2-D input along its two axes (a training step
     needs the activation along K for the forward GEMM and along M for the
     backward one), with only allocations and pure ops between them, become
@@ -197,9 +203,13 @@ def MXGFX950LowerQuantize
   }];
   let options = [
     Option<"workgroupSize", "workgroup-size", "int64_t", "256",
-           "Threads per workgroup of the quantize kernels">
+           "Threads per workgroup of the quantize kernels">,
+    Option<"packedConversions", "packed-conversions", "bool", "true",
+           "Compute fp4 nearest-even codes with v_cvt_scalef32_pk_fp4_* "
+           "(amdgpu.packed_scaled_trunc)">
   ];
   let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::gpu::GPUDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
