@@ -87,7 +87,8 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
 struct QuantizePlan {
   QuantizeIntoOp op;
   /// Whether the codes come from gfx950's packed scaled conversions
-  /// (fp4, nearest-even, every destination's codes in runs along the axis).
+  /// (fp4 codes in runs along the axis of every destination; nearest-even,
+  /// or ties-away from bf16).
   bool packedConversions = false;
   SmallVector<int64_t> shape;
   SmallVector<Destination> dests;
@@ -187,10 +188,11 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
       return op.emitOpError() << "padded size along the axis is not a "
                                  "multiple of 32";
   // v_cvt_scalef32_pk_fp4_* divide by the scale and round to nearest even,
-  // saturating: the op's nearest_even fp4 codes.
-  p.packedConversions = packedConversions && bits == 4 &&
-                        op.getRounding() == Rounding::nearest_even &&
-                        plan.packDim < 0;
+  // saturating: the op's nearest_even fp4 codes, and its ties_away ones for
+  // bf16 input (see emitBlocks).
+  p.packedConversions = packedConversions && bits == 4 && plan.packDim < 0 &&
+                        (op.getRounding() == Rounding::nearest_even ||
+                         inputType.getElementType().isBF16());
   return p;
 }
 
@@ -318,11 +320,27 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
       for (int64_t w = 0; w < kBlockSize / 8; ++w) {
         Value word;
         for (int64_t i = 0; i < 4; ++i) {
+          SmallVector<Value, 2> elements;
+          for (int64_t j = 0; j < 2; ++j) {
+            Value x =
+                vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i + j);
+            if (op.getRounding() == Rounding::ties_away) {
+              // Ties away from zero with a round-to-nearest-even conversion:
+              // the bf16 value widened to f32 with the bit just below its
+              // last mantissa bit set. That adds half a bf16 ulp to the
+              // magnitude, which moves an exact tie of the fp4 grid
+              // (bf16-representable) above it and never moves a bf16 value
+              // across one (they lie at least an ulp apart).
+              Value wide = arith::BitcastOp::create(
+                  b, loc, i32, arith::ExtFOp::create(b, loc, f32, x));
+              x = arith::BitcastOp::create(
+                  b, loc, f32,
+                  arith::OrIOp::create(b, loc, wide, mx.i32(0x8000)));
+            }
+            elements.push_back(x);
+          }
           Value pair = vector::FromElementsOp::create(
-              b, loc, VectorType::get({2}, inputType.getElementType()),
-              ValueRange{
-                  vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i),
-                  vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i + 1)});
+              b, loc, VectorType::get({2}, elements[0].getType()), elements);
           word = amdgpu::PackedScaledTruncOp::create(b, loc, wordType, pair,
                                                      scaleF32, i, word);
         }

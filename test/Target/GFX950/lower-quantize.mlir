@@ -124,8 +124,11 @@ func.func @dynamic_rows(%x: memref<?x128xbf16>, %e: memref<?x128xi8>, %s: memref
 // fp4 codes rounded to nearest even along the axis come from the packed
 // scaled conversions (v_cvt_scalef32_pk_fp4_bf16): two elements each, four
 // per 32-bit word, the scale an f32 whose exponent field is the E8M0 byte;
-// a NaN-scale block's words are 0. Ties-away codes keep the exact
-// arithmetic, and so does everything with packed-conversions=false.
+// a NaN-scale block's words are 0. Ties-away codes of bf16 input too, each
+// value widened to f32 with the bit below its last bf16 mantissa bit set
+// (half an ulp: exact ties move above the tie, nothing else crosses one);
+// f32 input keeps the exact arithmetic for ties away, and so does
+// everything with packed-conversions=false.
 // CHECK-LABEL: func.func @rows_fp4_nearest_even
 //       CHECK:   %[[SHIFTED:.+]] = arith.shli %{{.+}}, %c23_i32{{.*}} : i32
 //       CHECK:   %[[SCALE:.+]] = arith.bitcast %[[SHIFTED]] : i32 to f32
@@ -138,6 +141,10 @@ func.func @dynamic_rows(%x: memref<?x128xbf16>, %e: memref<?x128xi8>, %s: memref
 //   CHECK-NOT:   amdgpu.packed_scaled_trunc
 //       CHECK:   vector.store %{{.+}} : memref<4x64xi8>, vector<16xi8>
 // CHECK-LABEL: func.func @rows_fp4_ties_away
+//       CHECK:   %[[HALF:.+]] = arith.ori %{{.+}}, %c32768_i32{{.*}} : i32
+//       CHECK:   arith.bitcast %[[HALF]] : i32 to f32
+//       CHECK:   amdgpu.packed_scaled_trunc %{{.+}} into undef[0], %{{.+}} : vector<2xf32> to vector<8xf4E2M1FN>
+// CHECK-LABEL: func.func @rows_fp4_ties_away_f32
 //   CHECK-NOT:   amdgpu.packed_scaled_trunc
 // NOPACK-LABEL: func.func @rows_fp4_nearest_even
 //   NOPACK-NOT:   amdgpu.packed_scaled_trunc
@@ -149,6 +156,12 @@ func.func @rows_fp4_nearest_even(%x: memref<4x128xbf16>, %e: memref<4x64xi8>, %s
 }
 func.func @rows_fp4_ties_away(%x: memref<4x128xbf16>, %e: memref<4x64xi8>, %s: memref<4x4xi8>) {
   mx.quantize_into %x axis(1) scale(even) rounding(ties_away) : memref<4x128xbf16> -> f4E2M1FN
+      elements(%e : memref<4x64xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<4x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
+func.func @rows_fp4_ties_away_f32(%x: memref<4x128xf32>, %e: memref<4x64xi8>, %s: memref<4x4xi8>) {
+  mx.quantize_into %x axis(1) scale(even) rounding(ties_away) : memref<4x128xf32> -> f4E2M1FN
       elements(%e : memref<4x64xi8>) maps [affine_map<(m, k) -> (m, k)>]
       scales(%s : memref<4x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
   return

@@ -181,11 +181,14 @@ def MXGFX950LowerQuantize
     M): the thread count is then computed at run time (no launch when it is
     0), and the destinations must be dynamic in the same dimensions.
 
-    fp4 codes rounded to nearest even, stored in runs along the axis, come
-    from gfx950's packed scaled conversions (`amdgpu.packed_scaled_trunc`,
-    `v_cvt_scalef32_pk_fp4_*`: divide by the E8M0 scale, round to nearest
-    even, saturate, two elements per instruction) unless
-    `packed-conversions=false`; every other case uses the exact arithmetic.
+    fp4 codes stored in runs along the axis come from gfx950's packed scaled
+    conversions (`amdgpu.packed_scaled_trunc`, `v_cvt_scalef32_pk_fp4_*`:
+    divide by the E8M0 scale, round to nearest even, saturate, two elements
+    per instruction) unless `packed-conversions=false`: nearest-even codes
+    directly, ties-away codes of bf16 input from the value widened to f32
+    with the bit below its last bf16 mantissa bit set (half an ulp, which
+    moves exact ties above the tie and nothing across one). Every other
+    case uses the exact arithmetic.
 
     Two quantizes of the same 2-D input along its two axes (a training step
     needs the activation along K for the forward GEMM and along M for the

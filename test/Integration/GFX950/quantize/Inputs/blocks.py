@@ -5,12 +5,13 @@ arithmetic: raw little-endian ROWS x COLS values of TYPE (bf16, f16, f32).
 
 usage: blocks.py TYPE ROWS COLS OUT [SEED]
 
-The bits are drawn per block (row-wise blocks of 32), cycling through six
+The bits are drawn per block (row-wise blocks of 32), cycling through seven
 kinds: every finite binade of the type (subnormals included); a random
 binade and the ten below it; the four smallest binades (subnormal inputs and
 blocks whose scale clamps at 2^-127); few significant bits (exact ties on
 every element grid); the largest binade (rounding carries, EVEN's carry to
-2^128) with +0 and -0; and a narrow block with one NaN, Inf or -0.
+2^128) with +0 and -0; a narrow block with one NaN, Inf or -0; and values
+one unit in the last place below, at or above such ties.
 """
 
 import random
@@ -34,7 +35,7 @@ def main():
 
     words = []
     for block in range(rows * cols // 32):
-        pattern = block % 6
+        pattern = block % 7
         base = rng.randint(1, top)
         for i in range(32):
             sign = rng.getrandbits(1)
@@ -52,6 +53,10 @@ def main():
                     word = value(i, 0, 0)  # +0, -0
                 else:
                     word = value(sign, top, rand_mantissa())
+            elif pattern == 6:
+                few = rng.getrandbits(3) << (man_bits - 3)
+                mantissa = min(max(few + rng.choice((-1, 0, 1)), 0), (1 << man_bits) - 1)
+                word = value(sign, rng.randint(max(1, base - 6), base), mantissa)
             else:
                 if i == 7:
                     special = rng.randint(0, 2)
