@@ -179,6 +179,10 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
     }
     dests.push_back(std::move(dest));
   }
+  if (plan.packDim >= 0 && ShapedType::isDynamic(shape[plan.packDim]))
+    return op.emitOpError()
+           << "cannot pack " << elementType << " codes along dimension "
+           << plan.packDim << ", whose size is dynamic, on gfx950";
   if (plan.packDim >= 0 && plan.domain[plan.packDim] % plan.packWidth != 0)
     return op.emitOpError() << "the padded size of dimension " << plan.packDim
                             << " is not a multiple of " << plan.packWidth
@@ -259,8 +263,10 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
     // is in bounds whatever the condition.
     SmallVector<Value> conditions, clamped;
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t limit = d == axis ? shape[d] - kBlockSize : shape[d] - 1;
-      if (plan.domain[d] > shape[d]) {
+      // (Padding only where both sizes are static: a dynamic size is the
+      // kernel's own.)
+      if (ShapedType::isStatic(shape[d]) && plan.domain[d] > shape[d]) {
+        int64_t limit = d == axis ? shape[d] - kBlockSize : shape[d] - 1;
         conditions.push_back(ult(coords[d], shape[d]));
         clamped.push_back(
             arith::MinUIOp::create(b, loc, coords[d], cIndex(limit)));

@@ -39,3 +39,14 @@ func.func @dynamic_packed_columns(%x: memref<64x?xbf16>, %e: memref<64x?xi8>, %s
       scales(%s : memref<2x?xi8>) maps [affine_map<(m, n) -> (m, n)>] padding [127]
   return
 }
+
+// -----
+
+// fp4 columns packed along a dynamic dimension through a tiled map.
+func.func @dynamic_packed_dimension(%x: memref<?x64xbf16>, %e: memref<?x2x8xi8>, %s: memref<?x64xi8>) {
+  // expected-error @+1 {{'mx.quantize_into' op cannot pack 'f4E2M1FN' codes along dimension 0, whose size is dynamic, on gfx950}}
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : memref<?x64xbf16> -> f4E2M1FN
+      elements(%e : memref<?x2x8xi8>) maps [affine_map<(m, k) -> (m floordiv 16, k floordiv 32, m mod 16)>]
+      scales(%s : memref<?x64xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
