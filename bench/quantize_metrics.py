@@ -28,8 +28,17 @@ With --rounding nearest_even the same activation is quantized with
 nearest-even rounding instead of seed 000's ties-away (the fp4 codes then
 come from gfx950's packed scaled conversions, v_cvt_scalef32_pk_fp4_bf16).
 
+With --both-axes, bench/quantize_rows_columns.mlir: a 10240 x 16384 bf16
+activation quantized along K into the seed GEMM's layout and along M into
+the plain layout (training's forward and backward operands), which
+mx-gfx950-lower-quantize makes one kernel: row blocks from memory into LDS,
+then column blocks from LDS. Its bytes are read off each phase (split at
+the kernel's barrier): the phase's loads and stores per thread times its
+threads per workgroup times the workgroups.
+
 usage: bench/quantize_metrics.py [--mx-opt build/bin/mx-opt]
                                  [--rounding ties_away|nearest_even]
+                                 [--both-axes]
 """
 
 import argparse
@@ -58,13 +67,84 @@ def vector_bytes(text):
     return TYPE_BYTES[match.group(1)]
 
 
+def kernel_stats(mx_opt, program, kernel_name):
+    """The kernel report of `kernel_name` in `program` compiled to ISA."""
+    isa = subprocess.run(
+        [mx_opt, "-", f"--mx-gfx950-pipeline=output=isa {OPTIONS}",
+         "--mx-gfx950-kernel-report", "-o", os.devnull],
+        input=program, check=True, capture_output=True, text=True).stdout
+    report = isa[isa.index(f"kernel {kernel_name}"):]
+    report = report[:report.index("\n", report.index("direct_to_lds_loads"))]
+    return dict(re.findall(r"^\s+(\w+): (\d+)", report, re.M))
+
+
+def both_axes(args):
+    rows, cols = 10240, 16384
+    with open(os.path.join(ROOT, "bench", "quantize_rows_columns.mlir")) as f:
+        program = f.read()
+    gpu = subprocess.run(
+        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
+        input=program, check=True, capture_output=True, text=True).stdout
+    launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
+    activation = f"memref<{rows}x{cols}xbf16>"
+    readers = [l for l in launches if activation in l]
+    kernel_name = re.search(r"@(\w+)::", readers[0]).group(1)
+    workgroups = int(re.search(r"blocks in \(%c(\d+),", readers[0]).group(1))
+    workgroup_size = int(re.search(r"threads in \(%c(\d+),",
+                                   readers[0]).group(1))
+    kernel = gpu[gpu.index(f"gpu.func @{kernel_name}("):]
+    kernel = kernel[:kernel.index("gpu.return")]
+    read = written = 0
+    for phase in kernel.split("gpu.barrier"):
+        threads = int(re.search(r"arith.cmpi ult, %thread_id_x, %c(\d+)",
+                                phase).group(1)) * workgroups
+        lines = phase.splitlines()
+        read += threads * sum(
+            vector_bytes(l) for l in lines
+            if ("vector.load" in l or "memref.load" in l) and activation in l)
+        written += threads * sum(
+            vector_bytes(l) for l in lines
+            if ("vector.store" in l or "memref.store" in l) and "xi8>" in l)
+    stats = kernel_stats(args.mx_opt, program, kernel_name)
+    elements = rows * cols
+    print(f"activation {rows}x{cols} bf16 -> MXFP4 (EVEN, ties-away) along K "
+          f"(seed GEMM operand layout) and along M (plain)")
+    print(f"  dispatches reading the activation: {len(readers)} (program: "
+          f"{len(launches)}: "
+          + ", ".join(re.search(r"@(\w+)::", l).group(1) for l in launches)
+          + ")")
+    print(f"  bytes read per element: {read / elements:.4f} (target 2: read "
+          f"once)")
+    print(f"  bytes written per element: {written / elements:.4f} (target "
+          f"2 x (0.5 + 1/32) = 1.0625)")
+    print(f"  registers: {stats['vgprs']} VGPRs, {stats['agprs']} AGPRs, "
+          f"{stats['sgprs']} SGPRs, LDS {stats['lds_bytes']} B; scratch "
+          f"{stats['scratch_bytes']} B, spills {stats['vgpr_spills']} VGPR / "
+          f"{stats['sgpr_spills']} SGPR; occupancy {stats['waves_per_simd']} "
+          f"waves/SIMD; code {stats['code_bytes']} B "
+          f"({stats['instructions']} instructions)")
+    total = read + written
+    print(f"  bytes moved: {total / 1e6:.1f} MB -> "
+          f"{total / HBM_BYTES_PER_S * 1e6:.1f} us at 8 TB/s (two separate "
+          f"quantizes would read the activation twice: "
+          f"{(total + 2 * elements) / HBM_BYTES_PER_S * 1e6:.1f} us)")
+    waves = workgroups * workgroup_size // 64
+    issue = waves * int(stats["instructions"]) / (CUS * CLOCK_HZ)
+    print(f"  issue bound: {waves} waves x {stats['instructions']} instructions "
+          f"/ ({CUS} CUs x 2.4 GHz) = {issue * 1e6:.1f} us")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mx-opt",
                         default=os.path.join(ROOT, "build", "bin", "mx-opt"))
     parser.add_argument("--rounding", default="ties_away",
                         choices=["ties_away", "nearest_even"])
+    parser.add_argument("--both-axes", action="store_true")
     args = parser.parse_args()
+    if args.both_axes:
+        return both_axes(args)
     with open(PROGRAM) as f:
         program = f.read().replace("rounding(ties_away)",
                                    f"rounding({args.rounding})")
