@@ -21,12 +21,13 @@ reports, read off the generated code:
     each), 256 CUs at 2.4 GHz.
 
 The seed layout is pinned with split-k=1: the resolver would split this
-N = 256 GEMM's K over the CUs, and the quantize does not yet write the split
-layout itself (a relayout dispatch remains; bench/README.md).
+N = 256 GEMM's K over the CUs (the quantize would then write the split
+layout, with the same bytes per thread).
 
 With --rounding nearest_even the same activation is quantized with
-nearest-even rounding instead of seed 000's ties-away (the fp4 codes then
-come from gfx950's packed scaled conversions, v_cvt_scalef32_pk_fp4_bf16).
+nearest-even rounding instead of seed 000's ties-away (the values then
+go to gfx950's packed scaled conversions as bf16 pairs,
+v_cvt_scalef32_pk_fp4_bf16, instead of nudged f32 pairs).
 
 With --both-axes, bench/quantize_rows_columns.mlir: a 10240 x 16384 bf16
 activation quantized along K into the seed GEMM's layout and along M into
@@ -67,6 +68,26 @@ def vector_bytes(text):
     return TYPE_BYTES[match.group(1)]
 
 
+def compile_quantize(mx_opt, program, activation):
+    """`program` compiled to GPU IR: its launches, those that read the
+    `activation` memref type, and the text of the first such kernel."""
+    gpu = subprocess.run(
+        [mx_opt, "-", f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
+        input=program, check=True, capture_output=True, text=True).stdout
+    launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
+    readers = [l for l in launches if activation in l]
+    kernel_name = re.search(r"@(\w+)::", readers[0]).group(1)
+    kernel = gpu[gpu.index(f"gpu.func @{kernel_name}("):]
+    kernel = kernel[:kernel.index("gpu.return")]
+    return launches, readers, kernel_name, kernel
+
+
+def launch_names(launches):
+    """"N: name, name, ..." of the program's launches."""
+    return f"{len(launches)}: " + ", ".join(
+        re.search(r"@(\w+)::", l).group(1) for l in launches)
+
+
 def kernel_stats(mx_opt, program, kernel_name):
     """The kernel report of `kernel_name` in `program` compiled to ISA."""
     isa = subprocess.run(
@@ -82,18 +103,12 @@ def both_axes(args):
     rows, cols = 10240, 16384
     with open(os.path.join(ROOT, "bench", "quantize_rows_columns.mlir")) as f:
         program = f.read()
-    gpu = subprocess.run(
-        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
-        input=program, check=True, capture_output=True, text=True).stdout
-    launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
     activation = f"memref<{rows}x{cols}xbf16>"
-    readers = [l for l in launches if activation in l]
-    kernel_name = re.search(r"@(\w+)::", readers[0]).group(1)
+    launches, readers, kernel_name, kernel = compile_quantize(
+        args.mx_opt, program, activation)
     workgroups = int(re.search(r"blocks in \(%c(\d+),", readers[0]).group(1))
     workgroup_size = int(re.search(r"threads in \(%c(\d+),",
                                    readers[0]).group(1))
-    kernel = gpu[gpu.index(f"gpu.func @{kernel_name}("):]
-    kernel = kernel[:kernel.index("gpu.return")]
     read = written = 0
     for phase in kernel.split("gpu.barrier"):
         threads = int(re.search(r"arith.cmpi ult, %thread_id_x, %c(\d+)",
@@ -110,9 +125,7 @@ def both_axes(args):
     print(f"activation {rows}x{cols} bf16 -> MXFP4 (EVEN, ties-away) along K "
           f"(seed GEMM operand layout) and along M (plain)")
     print(f"  dispatches reading the activation: {len(readers)} (program: "
-          f"{len(launches)}: "
-          + ", ".join(re.search(r"@(\w+)::", l).group(1) for l in launches)
-          + ")")
+          f"{launch_names(launches)})")
     print(f"  bytes read per element: {read / elements:.4f} (target 2: read "
           f"once)")
     print(f"  bytes written per element: {written / elements:.4f} (target "
@@ -149,15 +162,9 @@ def main():
         program = f.read().replace("rounding(ties_away)",
                                    f"rounding({args.rounding})")
 
-    gpu = subprocess.run(
-        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=gpu {OPTIONS}"],
-        input=program, check=True, capture_output=True, text=True).stdout
-    launches = [l for l in gpu.splitlines() if "gpu.launch_func" in l]
     activation = f"memref<{M}x{K}xbf16>"
-    quantize_launches = [l for l in launches if activation in l]
-    kernel_name = re.search(r"@(\w+)::", quantize_launches[0]).group(1)
-    kernel = gpu[gpu.index(f"gpu.func @{kernel_name}("):]
-    kernel = kernel[:kernel.index("gpu.return")]
+    launches, quantize_launches, kernel_name, kernel = compile_quantize(
+        args.mx_opt, program, activation)
 
     live = int(re.search(r"arith.cmpi ult, %\S+, %c(\d+) : index",
                          kernel).group(1))
@@ -172,22 +179,14 @@ def main():
     read = read_per_thread * in_bounds
     written = write_per_thread * live
 
-    isa = subprocess.run(
-        [args.mx_opt, "-", f"--mx-gfx950-pipeline=output=isa {OPTIONS}",
-         "--mx-gfx950-kernel-report", "-o", os.devnull],
-        input=program, check=True, capture_output=True, text=True).stdout
-    report = isa[isa.index(f"kernel {kernel_name}"):]
-    report = report[:report.index("\n", report.index("direct_to_lds_loads"))]
-    stats = dict(re.findall(r"^\s+(\w+): (\d+)", report, re.M))
+    stats = kernel_stats(args.mx_opt, program, kernel_name)
 
     elements = M * K
     rounding = "ties-away" if args.rounding == "ties_away" else "nearest-even"
     print(f"seed activation {M}x{K} bf16 -> MXFP4 (EVEN, {rounding}) in the "
           f"seed GEMM's operand layout")
     print(f"  dispatches reading the activation: {len(quantize_launches)} "
-          f"(program: {len(launches)}: "
-          + ", ".join(re.search(r"@(\w+)::", l).group(1) for l in launches)
-          + ")")
+          f"(program: {launch_names(launches)})")
     print(f"  threads: {live} live ({in_bounds} inside the activation, "
           f"{live - in_bounds} padding rows {M}..{live * 32 // K - 1})")
     print(f"  per thread: {read_per_thread} B loaded, {write_per_thread} B "

@@ -196,9 +196,9 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
       if (ShapedType::isStatic(size) || d >= sizes.size())
         continue;
       size = sizes[d];
-      unsigned bits = getBitWidth(resultType.elementKind);
-      if (d + 1 == resultType.shape.size() && (bits == 4 || bits == 6))
-        size = size * 8 / bits;
+      if (d + 1 == resultType.shape.size() &&
+          isPackedInFileFormat(resultType.elementKind))
+        size = size * 8 / getBitWidth(resultType.elementKind);
     }
     llvm::Expected<HostTensor> tensor = fromFileFormat(resultType, bytes);
     if (!tensor)

@@ -40,15 +40,14 @@ static std::string formatTuple(ArrayRef<int64_t> shape) {
 // Raw file format
 //===----------------------------------------------------------------------===//
 
-/// True if \p kind is packed in the file format.
-static bool isPacked(ElementKind kind) {
+bool mlir::mx::isPackedInFileFormat(ElementKind kind) {
   unsigned bits = getBitWidth(kind);
   return bits == 4 || bits == 6;
 }
 
 std::vector<uint8_t> mlir::mx::toFileFormat(const HostTensor &tensor) {
   ElementKind kind = tensor.getElementKind();
-  if (!isPacked(kind))
+  if (!isPackedInFileFormat(kind))
     return tensor.data;
   return ref::pack(*getRefFormat(kind), tensor.data.data(),
                    tensor.getNumElements());
@@ -62,7 +61,7 @@ llvm::Expected<HostTensor> mlir::mx::fromFileFormat(const HostTensorType &type,
                      Twine(expected) + " for " + type.str() +
                      " in the file format");
   HostTensor tensor(type);
-  if (isPacked(type.elementKind)) {
+  if (isPackedInFileFormat(type.elementKind)) {
     tensor.data = ref::unpack(*getRefFormat(type.elementKind), bytes.data(),
                               type.getNumElements());
   } else {

@@ -41,6 +41,10 @@
 
 namespace mlir::mx {
 
+/// True if elements of \p kind are packed in the file format (the 4- and
+/// 6-bit MX types).
+bool isPackedInFileFormat(ElementKind kind);
+
 /// Returns the data of \p tensor in the raw file format.
 std::vector<uint8_t> toFileFormat(const HostTensor &tensor);
 

@@ -83,6 +83,12 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
+/// Codes per packed byte group of \p bits-bit codes (its bytes: codes * bits
+/// / 8): fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
+static int64_t getGroupCodes(int64_t bits) {
+  return bits == 4 ? 2 : bits == 6 ? 4 : 1;
+}
+
 /// A checked quantize and the plan of its kernel.
 struct QuantizePlan {
   QuantizeIntoOp op;
@@ -111,8 +117,7 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
   int64_t axis = op.getAxis();
   auto elementType = cast<FloatType>(op.getElementType());
   int64_t bits = elementType.getWidth();
-  // Codes per packed group and its bytes: fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
-  int64_t groupCodes = bits == 4 ? 2 : bits == 6 ? 4 : 1;
+  int64_t groupCodes = getGroupCodes(bits);
 
   // Destinations and the kernel's domain (the union of their padded
   // domains and the input).
@@ -224,7 +229,7 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
   auto elementType = cast<FloatType>(op.getElementType());
   int64_t bits = elementType.getWidth();
   ElementFormat format = ElementFormat::get(elementType);
-  int64_t groupCodes = bits == 4 ? 2 : bits == 6 ? 4 : 1;
+  int64_t groupCodes = getGroupCodes(bits);
   int64_t groupBytes = groupCodes * bits / 8;
   auto cIndex = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -328,21 +333,22 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
         for (int64_t i = 0; i < 4; ++i) {
           SmallVector<Value, 2> elements;
           for (int64_t j = 0; j < 2; ++j) {
-            Value x =
-                vector::ExtractOp::create(b, loc, block, 8 * w + 2 * i + j);
-            if (op.getRounding() == Rounding::ties_away) {
-              // Ties away from zero with a round-to-nearest-even conversion:
-              // the bf16 value widened to f32 with the bit just below its
-              // last mantissa bit set. That adds half a bf16 ulp to the
-              // magnitude, which moves an exact tie of the fp4 grid
-              // (bf16-representable) above it and never moves a bf16 value
-              // across one (they lie at least an ulp apart).
-              Value wide = arith::BitcastOp::create(
-                  b, loc, i32, arith::ExtFOp::create(b, loc, f32, x));
-              x = arith::BitcastOp::create(
-                  b, loc, f32,
-                  arith::OrIOp::create(b, loc, wide, mx.i32(0x8000)));
+            int64_t k = 8 * w + 2 * i + j;
+            if (op.getRounding() == Rounding::nearest_even) {
+              elements.push_back(vector::ExtractOp::create(b, loc, block, k));
+              continue;
             }
+            // Ties away from zero (from bf16 only: the plan's condition)
+            // with a round-to-nearest-even conversion: the value widened to
+            // f32 with the bit just below its last bf16 mantissa bit set.
+            // That adds half a bf16 ulp to the magnitude, which moves an
+            // exact tie of the fp4 grid (bf16-representable) above it and
+            // never moves a bf16 value across one (they lie at least an ulp
+            // apart).
+            Value wide = arith::BitcastOp::create(b, loc, i32, values[k]);
+            Value x = arith::BitcastOp::create(
+                b, loc, f32,
+                arith::OrIOp::create(b, loc, wide, mx.i32(0x8000)));
             elements.push_back(x);
           }
           Value pair = vector::FromElementsOp::create(
@@ -350,13 +356,15 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
           word = amdgpu::PackedScaledTruncOp::create(b, loc, wordType, pair,
                                                      scaleF32, i, word);
         }
-        Value bits =
+        Value wordBits =
             vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), word);
-        bits = vector::ExtractOp::create(b, loc, bits, 0);
-        bits = arith::SelectOp::create(b, loc, nanBlock, mx.i32(0), bits);
+        wordBits = vector::ExtractOp::create(b, loc, wordBits, 0);
+        wordBits =
+            arith::SelectOp::create(b, loc, nanBlock, mx.i32(0), wordBits);
         for (int64_t j = 0; j < 4; ++j)
           packedBytes[column].push_back(arith::TruncIOp::create(
-              b, loc, i8, arith::ShRUIOp::create(b, loc, bits, mx.i32(8 * j))));
+              b, loc, i8,
+              arith::ShRUIOp::create(b, loc, wordBits, mx.i32(8 * j))));
       }
       continue;
     }

@@ -208,8 +208,8 @@ def MXGFX950LowerQuantize
     Option<"workgroupSize", "workgroup-size", "int64_t", "256",
            "Threads per workgroup of the quantize kernels">,
     Option<"packedConversions", "packed-conversions", "bool", "true",
-           "Compute fp4 nearest-even codes with v_cvt_scalef32_pk_fp4_* "
-           "(amdgpu.packed_scaled_trunc)">
+           "Compute fp4 codes (nearest-even; ties-away from bf16) with "
+           "v_cvt_scalef32_pk_fp4_* (amdgpu.packed_scaled_trunc)">
   ];
   let dependentDialects = [
     "::mlir::amdgpu::AMDGPUDialect",

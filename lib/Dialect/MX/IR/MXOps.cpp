@@ -541,9 +541,9 @@ static LogicalResult verifyExpertContraction(Operation *op, Value lhsValue,
   for (auto [name, type] :
        {std::make_pair("lhs", lhs), std::make_pair("rhs", rhs)})
     if (!isMXElementType(type.getElementType()))
-      return op->emitOpError() << name << " must have an MX element type ("
-                               << kMXElementTypeList << "), got "
-                               << type.getElementType();
+      return op->emitOpError()
+             << name << " must have an MX element type (" << kMXElementTypeList
+             << "), got " << type.getElementType();
   for (auto [name, value] : {std::make_pair("lhs_scales", lhsScales),
                              std::make_pair("rhs_scales", rhsScales)})
     if (!isa<Float8E8M0FNUType>(getElementTypeOrSelf(value.getType())))
@@ -551,8 +551,8 @@ static LogicalResult verifyExpertContraction(Operation *op, Value lhsValue,
              << name << " must have element type f8E8M0FNU, got "
              << getElementTypeOrSelf(value.getType());
   if (!acc.getElementType().isF32())
-    return op->emitOpError() << "acc must have element type f32, got "
-                             << acc.getElementType();
+    return op->emitOpError()
+           << "acc must have element type f32, got " << acc.getElementType();
   if (op->getResult(0).getType() != acc)
     return op->emitOpError() << "result type " << op->getResult(0).getType()
                              << " must match the acc type " << acc;
@@ -560,20 +560,19 @@ static LogicalResult verifyExpertContraction(Operation *op, Value lhsValue,
     return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
   };
   if (mismatch(lhs.getDimSize(1), rhs.getDimSize(2)))
-    return op->emitOpError() << "reduction size " << lhs.getDimSize(1)
-                             << " of lhs differs from " << rhs.getDimSize(2)
-                             << " of rhs";
+    return op->emitOpError()
+           << "reduction size " << lhs.getDimSize(1) << " of lhs differs from "
+           << rhs.getDimSize(2) << " of rhs";
   if (mismatch(rhs.getDimSize(1), acc.getDimSize(1)))
-    return op->emitOpError() << "rhs has N = " << rhs.getDimSize(1)
-                             << " but acc has " << acc.getDimSize(1)
-                             << " columns";
-  return failure(
-      failed(verifyBlockScales(op, lhs, "lhs",
-                               cast<ShapedType>(lhsScales.getType()),
-                               "lhs_scales", 1)) ||
-      failed(verifyBlockScales(op, rhs, "rhs",
-                               cast<ShapedType>(rhsScales.getType()),
-                               "rhs_scales", 2)));
+    return op->emitOpError()
+           << "rhs has N = " << rhs.getDimSize(1) << " but acc has "
+           << acc.getDimSize(1) << " columns";
+  return failure(failed(verifyBlockScales(op, lhs, "lhs",
+                                          cast<ShapedType>(lhsScales.getType()),
+                                          "lhs_scales", 1)) ||
+                 failed(verifyBlockScales(op, rhs, "rhs",
+                                          cast<ShapedType>(rhsScales.getType()),
+                                          "rhs_scales", 2)));
 }
 
 LogicalResult GroupedScaledContractionOp::verify() {
@@ -764,8 +763,7 @@ LogicalResult GatherRowsOp::reifyResultShapes(
   return success();
 }
 
-std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b,
-                                                     Location loc,
+std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b, Location loc,
                                                      Value sourceRows,
                                                      Value row) {
   Value ids = getIds();
@@ -791,8 +789,7 @@ MutableOperandRange RoutedScaledContractionOp::getDpsInitsMutable() {
 
 LogicalResult RoutedScaledContractionOp::verify() {
   ShapedType lhs = getLhs().getType(), acc = getAcc().getType(),
-             ids = getSortedIds().getType(),
-             experts = getExpertIds().getType();
+             ids = getSortedIds().getType(), experts = getExpertIds().getType();
   if (failed(verifyExpertContraction(
           *this, getLhs(), getRhs(), getLhsScales(), getRhsScales(), getAcc(),
           "[T * top_k, N]",

@@ -45,13 +45,6 @@ Value MXArithBuilder::exp2(Value e) {
   return arith::BitcastOp::create(b, loc, b.getF64Type(), bits);
 }
 
-Value MXArithBuilder::floorLog2(Value x) {
-  Value bits = arith::BitcastOp::create(b, loc, b.getI64Type(), x);
-  Value shifted = arith::ShRUIOp::create(b, loc, bits, i64(52));
-  Value exponent = arith::AndIOp::create(b, loc, shifted, i64(0x7FF));
-  return arith::SubIOp::create(b, loc, exponent, i64(1023));
-}
-
 Value MXArithBuilder::decodeScale(Value scale) {
   Value byte = scaleByte(scale);
   Value value = exp2(arith::SubIOp::create(b, loc, byte, i64(127)));
@@ -170,6 +163,9 @@ Value MXArithBuilder::quantizeElement(Value x, Value scale,
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(v)));
   };
 
+  // The sign bit, from the f32 bits (-0.0 keeps its sign). Not from the
+  // bits of a bf16 x itself: the CPU path's x86 code gets a sign test of a
+  // bitcast bf16 wrong (every code of the CPU quantize tests lost its sign).
   if (x.getType() != f32)
     x = arith::ExtFOp::create(b, loc, f32, x);
   Value sign = arith::ShRUIOp::create(

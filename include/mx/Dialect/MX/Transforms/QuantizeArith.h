@@ -80,9 +80,6 @@ public:
   /// `2^e` as an f64 for an i64 `e` within the normal f64 range.
   Value exp2(Value e);
 
-  /// floor(log2(x)) for a positive normal f64 `x`, as i64 (-1023 for 0).
-  Value floorLog2(Value x);
-
   /// The scale byte as i64 (0..255).
   Value scaleByte(Value scale) {
     Value byte = arith::BitcastOp::create(b, loc, b.getI8Type(), scale);
@@ -99,8 +96,8 @@ public:
   /// The code of `x` (bf16, f16 or f32) quantized with the block scale `scale`
   /// to `elementType`: x * 2^-s rounded to the element grid by `rounding`,
   /// saturated to the largest finite value; code 0 in a NaN-scale block; the
-  /// sign bit is that of x (-0.0 gives the negative-zero code). Exact integer
-  /// arithmetic on the bits of x (32-bit; no float operation).
+  /// sign bit is that of x (-0.0 gives the negative-zero code). f32 steps that
+  /// are exact by construction plus integer steps; no f64.
   Value quantizeElement(Value x, Value scale, FloatType elementType,
                         const ElementFormat &format, Rounding rounding);
 
