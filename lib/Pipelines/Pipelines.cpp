@@ -122,6 +122,11 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   MXFuseEpiloguesOptions epilogues;
   epilogues.target = getTarget(options);
   pm.addPass(mx::createMXFuseEpilogues(epilogues));
+  // Small-M GEMMs quantize their A tiles themselves.
+  gfx950::MXGFX950QuantizeInGEMMOptions quantizeInGEMM;
+  quantizeInGEMM.mode = options.quantizeInGEMM;
+  pm.addNestedPass<func::FuncOp>(
+      gfx950::createMXGFX950QuantizeInGEMM(quantizeInGEMM));
 
   // Buffers, then one dispatch per relayout op and per contraction.
   addBufferization(pm);

@@ -80,6 +80,13 @@ struct GFX950PipelineOptions
                      "(ukernels/gfx950/configs/), 'none' for none, or a "
                      "table file's path (see bench/mx_tune.py)"),
       llvm::cl::init("")};
+  PassOptions::Option<std::string> quantizeInGEMM{
+      *this, "quantize-in-gemm",
+      llvm::cl::desc("Where a quantized activation's A tiles are quantized "
+                     "(mx-gfx950-quantize-in-gemm): auto (in the GEMM for "
+                     "small M), always (in the GEMM wherever it can), never "
+                     "(a quantize dispatch)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<int64_t> relayoutWorkgroupSize{
       *this, "relayout-workgroup-size",
       llvm::cl::desc("Threads per workgroup of the relayout dispatches"),

@@ -16,6 +16,7 @@
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
 #include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -34,6 +35,7 @@ namespace mlir::mx::gfx950 {
 
 using namespace mlir;
 using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
 
 namespace {
 /// What the kernel needs to know about one destination.
@@ -199,9 +201,10 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
   // v_cvt_scalef32_pk_fp4_* divide by the scale and round to nearest even,
   // saturating: the op's nearest_even fp4 codes, and its ties_away ones for
   // bf16 input (see emitBlocks).
-  p.packedConversions = packedConversions && bits == 4 && plan.packDim < 0 &&
-                        (op.getRounding() == Rounding::nearest_even ||
-                         inputType.getElementType().isBF16());
+  p.packedConversions =
+      packedConversions && plan.packDim < 0 &&
+      canUsePackedConversions(cast<FloatType>(op.getElementType()),
+                              op.getRounding(), inputType.getElementType());
   return p;
 }
 
@@ -228,7 +231,6 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
   auto inputType = cast<MemRefType>(op.getInput().getType());
   auto elementType = cast<FloatType>(op.getElementType());
   int64_t bits = elementType.getWidth();
-  ElementFormat format = ElementFormat::get(elementType);
   int64_t groupCodes = getGroupCodes(bits);
   int64_t groupBytes = groupCodes * bits / 8;
   auto cIndex = [&](int64_t v) -> Value {
@@ -245,9 +247,6 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
     return result;
   };
 
-  MXArithBuilder mx(b, loc);
-  Type f32 = b.getF32Type();
-  Type codeType = b.getIntegerType(bits);
   Type i8 = b.getI8Type();
   int64_t columns = plan.packDim >= 0 ? plan.packWidth : 1;
   // codes[column][k]: the i8 code of element k of the column's block;
@@ -305,77 +304,12 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
     }
     if (onBlock)
       onBlock(b, coords, block);
-    SmallVector<Value> values;
-    for (int64_t k = 0; k < kBlockSize; ++k)
-      values.push_back(vector::ExtractOp::create(b, loc, block, k));
-    Value amax;
-    for (Value &v : values) {
-      if (v.getType() != f32)
-        v = arith::ExtFOp::create(b, loc, f32, v);
-      Value magnitude = math::AbsFOp::create(b, loc, v);
-      amax =
-          amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
-    }
-    Value scale = mx.computeScale(amax, op.getScale(), format);
-    scaleBytes[column] = arith::BitcastOp::create(b, loc, i8, scale);
-    if (p.packedConversions) {
-      // Two elements per v_cvt_scalef32_pk_fp4_*: the scale as an f32 whose
-      // exponent field is the E8M0 byte; a NaN-scale block gets code 0.
-      Type i32 = b.getI32Type();
-      Value byte = arith::ExtUIOp::create(b, loc, i32, scaleBytes[column]);
-      Value scaleF32 = arith::BitcastOp::create(
-          b, loc, f32, arith::ShLIOp::create(b, loc, byte, mx.i32(23)));
-      Value nanBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                             byte, mx.i32(255));
-      auto wordType = VectorType::get({8}, elementType);
-      for (int64_t w = 0; w < kBlockSize / 8; ++w) {
-        Value word;
-        for (int64_t i = 0; i < 4; ++i) {
-          SmallVector<Value, 2> elements;
-          for (int64_t j = 0; j < 2; ++j) {
-            int64_t k = 8 * w + 2 * i + j;
-            if (op.getRounding() == Rounding::nearest_even) {
-              elements.push_back(vector::ExtractOp::create(b, loc, block, k));
-              continue;
-            }
-            // Ties away from zero (from bf16 only: the plan's condition)
-            // with a round-to-nearest-even conversion: the value widened to
-            // f32 with the bit just below its last bf16 mantissa bit set.
-            // That adds half a bf16 ulp to the magnitude, which moves an
-            // exact tie of the fp4 grid (bf16-representable) above it and
-            // never moves a bf16 value across one (they lie at least an ulp
-            // apart).
-            Value wide = arith::BitcastOp::create(b, loc, i32, values[k]);
-            Value x = arith::BitcastOp::create(
-                b, loc, f32,
-                arith::OrIOp::create(b, loc, wide, mx.i32(0x8000)));
-            elements.push_back(x);
-          }
-          Value pair = vector::FromElementsOp::create(
-              b, loc, VectorType::get({2}, elements[0].getType()), elements);
-          word = amdgpu::PackedScaledTruncOp::create(b, loc, wordType, pair,
-                                                     scaleF32, i, word);
-        }
-        Value wordBits =
-            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), word);
-        wordBits = vector::ExtractOp::create(b, loc, wordBits, 0);
-        wordBits =
-            arith::SelectOp::create(b, loc, nanBlock, mx.i32(0), wordBits);
-        for (int64_t j = 0; j < 4; ++j)
-          packedBytes[column].push_back(arith::TruncIOp::create(
-              b, loc, i8,
-              arith::ShRUIOp::create(b, loc, wordBits, mx.i32(8 * j))));
-      }
-      continue;
-    }
-    for (Value v : values) {
-      Value code =
-          mx.quantizeElement(v, scale, elementType, format, op.getRounding());
-      code = arith::BitcastOp::create(b, loc, codeType, code);
-      if (bits < 8)
-        code = arith::ExtUIOp::create(b, loc, i8, code);
-      codes[column].push_back(code);
-    }
+    QuantizedBlock quantized =
+        quantizeBlock(b, loc, block, op.getScale(), op.getRounding(),
+                      elementType, p.packedConversions);
+    scaleBytes[column] = quantized.scaleByte;
+    codes[column] = std::move(quantized.codes);
+    packedBytes[column] = std::move(quantized.packedBytes);
   }
 
   // Stores, masked where the kernel's domain exceeds the destination's.
@@ -424,21 +358,7 @@ static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
     auto run = getInnermostRun(dest.map.getResults().back(), innerSize);
     // A group of bytes from `groupCodes` codes (little-endian bit stream).
     auto packGroup = [&](ArrayRef<Value> group) {
-      SmallVector<Value> bytes;
-      if (groupCodes == 1)
-        return SmallVector<Value>{group[0]};
-      Type i32 = b.getI32Type();
-      Value word = mx.i32(0);
-      for (auto [j, code] : llvm::enumerate(group))
-        word = arith::OrIOp::create(
-            b, loc, word,
-            arith::ShLIOp::create(b, loc,
-                                  arith::ExtUIOp::create(b, loc, i32, code),
-                                  mx.i32(int64_t(j) * bits)));
-      for (int64_t j = 0; j < groupBytes; ++j)
-        bytes.push_back(arith::TruncIOp::create(
-            b, loc, i8, arith::ShRUIOp::create(b, loc, word, mx.i32(8 * j))));
-      return bytes;
+      return packCodes(b, loc, group, bits);
     };
     auto storeBytes = [&](ArrayRef<Value> bytes, ArrayRef<Value> coords) {
       SmallVector<Value> at = applyMap(b, loc, map, coords);
@@ -780,7 +700,9 @@ struct LowerQuantizePass
     }
     SmallVector<QuantizeIntoOp> ops;
     getOperation().walk([&](QuantizeIntoOp op) {
-      if (op.getResults().empty())
+      // A quantize computed by its consumer's kernel gets none of its own
+      // (mx-gfx950-lower-tiled-mma lowers it with the GEMM).
+      if (op.getResults().empty() && !op.getInConsumer())
         ops.push_back(op);
     });
     StringRef funcName = getOperation().getSymName();

@@ -12,6 +12,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/QuantizeInGEMM.h"
 #include "mx/Target/GFX950/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -78,7 +79,10 @@ public:
   TiledMMALowering(TiledScaledMMAOp op, DataTiledLayoutAttr layout)
       : op(op), layout(layout), b(op), loc(op.getLoc()) {}
 
-  LogicalResult run(ModuleOp module, StringRef ukernel, StringRef kernelName);
+  /// With `quantize` (an in_consumer quantize writing A and its scales),
+  /// the ukernel quantizes A from the quantize's input itself.
+  LogicalResult run(ModuleOp module, StringRef ukernel, StringRef kernelName,
+                    QuantizeIntoOp quantize = {});
 
 private:
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -93,6 +97,13 @@ private:
   /// the outer indices `outer` select the tile, `withKo` keeps the K tile
   /// dimension in front.
   Value tileView(Value memref, OperandRole role, ValueRange outer, bool withKo);
+  /// The view of the unquantized A of the workgroup at `outer` ([B.., Mo])
+  /// that a ukernel quantizing A reads, [Ko, tile] with the lanes split
+  /// (see ukernels/gfx950/mx_uk_scaled_mma_quantized_lhs.mlir), through a
+  /// bounds-checked buffer of the whole input (a row past M reads 0).
+  FailureOr<Value> quantizedLhsView(QuantizeIntoOp quantize,
+                                    const QuantizedLhsSource &source,
+                                    ValueRange outer);
   /// Loads and stores of the accumulators of the workgroup at tile (mIndex,
   /// nIndex) of batch `batch` in `acc`: whole vectors in the swizzled tile,
   /// or runs of consecutive columns (getAccessRuns) in the user's layout,
@@ -180,11 +191,64 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
       b, loc, viewType, globalMemRef, OpFoldResult(offset), sizes, strideFolds);
 }
 
-AccumulatorStore
-TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
-                                      Value nIndex, bool userLayout,
-                                      std::pair<Value, Value> groupRows,
-                                      Value rowIds) {
+FailureOr<Value>
+TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
+                                   const QuantizedLhsSource &source,
+                                   ValueRange outer) {
+  Value input = quantize.getInput();
+  auto type = cast<MemRefType>(input.getType());
+  SmallVector<int64_t> inputStrides;
+  int64_t inputOffset;
+  if (failed(type.getStridesAndOffset(inputStrides, inputOffset)) ||
+      llvm::any_of(inputStrides, ShapedType::isDynamic))
+    return op.emitOpError() << "quantizes A in the kernel from " << type
+                            << ", which needs static strides";
+  Value global = memref::MemorySpaceCastOp::create(
+      b, loc,
+      MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
+                      b.getI64IntegerAttr(kGlobalAddressSpace)),
+      input);
+  Value buffer = amdgpu::FatRawBufferCastOp::create(
+      b, loc, global, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
+      /*boundsCheck=*/true, /*resetOffset=*/true);
+  // Each destination dimension steps along one input dimension.
+  SmallVector<int64_t> strides =
+      llvm::map_to_vector(source.steps, [&](std::pair<unsigned, int64_t> step) {
+        return inputStrides[step.first] * step.second;
+      });
+  Value offset = index(0);
+  for (auto [index, stride] : llvm::zip(outer, strides))
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, index, this->index(stride)));
+  // The ukernel's view [Ko, sm, im, ik, G, R, 32], its dimensions those
+  // of the destination (a unit dimension the swizzle drops: size 1).
+  auto destType = cast<MemRefType>(quantize.getElements()[0].getType());
+  SmallVector<int64_t> viewShape, viewStrides;
+  for (int64_t d : source.viewDims) {
+    viewShape.push_back(d < 0 ? 1 : destType.getDimSize(d));
+    viewStrides.push_back(d < 0 ? 0 : strides[d]);
+  }
+  viewShape.back() = kBlockSize;
+  auto bufferType = cast<MemRefType>(buffer.getType());
+  auto viewType = MemRefType::get(
+      viewShape, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, viewStrides),
+      bufferType.getMemorySpace());
+  SmallVector<OpFoldResult> sizes = llvm::map_to_vector(
+      viewShape, [&](int64_t s) -> OpFoldResult { return b.getIndexAttr(s); });
+  SmallVector<OpFoldResult> strideFolds =
+      llvm::map_to_vector(viewStrides, [&](int64_t s) -> OpFoldResult {
+        return b.getIndexAttr(s);
+      });
+  return memref::ReinterpretCastOp::create(
+             b, loc, viewType, buffer, OpFoldResult(offset), sizes, strideFolds)
+      .getResult();
+}
+
+AccumulatorStore TiledMMALowering::getAccumulatorStore(
+    Value acc, ValueRange batch, Value mIndex, Value nIndex, bool userLayout,
+    std::pair<Value, Value> groupRows, Value rowIds) {
   int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
   auto vectorType = VectorType::get({accPerLane}, b.getF32Type());
   if (!userLayout) {
@@ -264,9 +328,9 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
     rowOf = [=](Value row) -> Value {
       Value id = arith::IndexCastOp::create(
           b, loc, b.getIndexType(),
-          memref::LoadOp::create(b, loc, ids,
-                                 ValueRange{arith::AddIOp::create(
-                                     b, loc, first, row)}));
+          memref::LoadOp::create(
+              b, loc, ids,
+              ValueRange{arith::AddIOp::create(b, loc, first, row)}));
       Value valid = arith::AndIOp::create(
           b, loc,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, count),
@@ -425,8 +489,7 @@ TiledMMALowering::getAccumulatorStore(Value acc, ValueRange batch, Value mIndex,
         for (const AccessRun &run : runs) {
           if (run.i != i || run.j != j)
             continue;
-          Value row =
-              rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+          Value row = rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
           Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
           body(run, row, col);
         }
@@ -599,7 +662,19 @@ std::pair<Value, Value> TiledMMALowering::getTileCoords(Value waveM,
 }
 
 LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
-                                    StringRef kernelName) {
+                                    StringRef kernelName,
+                                    QuantizeIntoOp quantize) {
+  std::optional<QuantizedLhsSource> quantizedLhs;
+  if (quantize) {
+    std::string reason;
+    FailureOr<QuantizedLhsSource> source =
+        analyzeQuantizedLhs(quantize, op, reason);
+    if (failed(source))
+      return op.emitOpError()
+             << "cannot quantize A in the kernel (its in_consumer quantize): "
+             << reason;
+    quantizedLhs = std::move(*source);
+  }
   SmallVector<Value> operands = {op.getLhs(), op.getRhs(), op.getLhsScales(),
                                  op.getRhsScales(), op.getAcc()};
   const OperandRole roles[] = {OperandRole::lhs, OperandRole::rhs,
@@ -634,6 +709,10 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     // value, through any strides.
     if (role == OperandRole::result && userLayoutAcc)
       continue;
+    // A quantized in the kernel is read from the quantize's input.
+    if (quantizedLhs &&
+        (role == OperandRole::lhs || role == OperandRole::lhs_scales))
+      continue;
     if (!type.getLayout().isIdentity())
       return op.emitOpError()
              << stringifyOperandRole(role)
@@ -664,8 +743,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   bool hasTypeParameters = hasUKernelTypeParameters(op.getContext(), ukernel);
 
   // The ukernels stage one K step of the workgroup's A and B tiles through
-  // LDS, double-buffered (the scales go to registers).
-  int64_t stageBytes = getUKernelStageBytes(layout);
+  // LDS, double-buffered (the scales go to registers); the one quantizing A
+  // uses none.
+  int64_t stageBytes = quantizedLhs ? 0 : getUKernelStageBytes(layout);
   int64_t ldsBytes = 2 * stageBytes;
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
@@ -698,7 +778,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
   auto launch = gpu::LaunchOp::create(
       b, loc, no, mo, batch, index(threads), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{}, /*workgroupAttributions=*/TypeRange{ldsType});
+      /*asyncDependencies=*/{},
+      /*workgroupAttributions=*/ldsBytes ? TypeRange{ldsType} : TypeRange{});
   launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   launch.setModuleAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -784,13 +865,33 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
         }
     });
 
-  SmallVector<Value> args = {
-      tileView(lhs, OperandRole::lhs, outer(mIndex), true),
-      tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
-      tileView(op.getLhsScales(), OperandRole::lhs_scales, outer(mIndex), true),
-      tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
-      accs,
-      launch.getWorkgroupAttributions().front()};
+  // The operand views (with their names for diagnostics): the tiles, the
+  // accumulators and the LDS staging buffer; for a ukernel quantizing A,
+  // the unquantized A, B's tiles and the accumulators.
+  SmallVector<Value> args;
+  SmallVector<StringRef> argNames;
+  if (quantizedLhs) {
+    FailureOr<Value> source =
+        quantizedLhsView(quantize, *quantizedLhs, outer(mIndex));
+    if (failed(source))
+      return failure();
+    args = {
+        *source, tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
+        tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
+        accs};
+    argNames = {"unquantized lhs", "rhs", "rhs_scales", "accumulators"};
+  } else {
+    args = {
+        tileView(lhs, OperandRole::lhs, outer(mIndex), true),
+        tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
+        tileView(op.getLhsScales(), OperandRole::lhs_scales, outer(mIndex),
+                 true),
+        tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
+        accs,
+        launch.getWorkgroupAttributions().front()};
+    argNames = {"lhs",        "rhs",          "lhs_scales",
+                "rhs_scales", "accumulators", "LDS staging"};
+  }
   if (ukernelType->getNumInputs() != args.size() + 7)
     return op.emitOpError() << "ukernel '" << ukernel
                             << "' has an unexpected signature " << *ukernelType;
@@ -798,11 +899,8 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     Type expected = ukernelType->getInput(i);
     if (!memref::CastOp::areCastCompatible(arg.getType(), expected))
       return op.emitOpError()
-             << "the "
-             << (i < std::size(roles) ? stringifyOperandRole(roles[i])
-                                      : StringRef("LDS staging"))
-             << " view " << arg.getType() << " does not cast to the ukernel's "
-             << expected;
+             << "the " << argNames[i] << " view " << arg.getType()
+             << " does not cast to the ukernel's " << expected;
     arg = memref::CastOp::create(b, loc, expected, arg);
   }
 
@@ -823,8 +921,15 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     declaration.setPrivate();
   }
   auto call = func::CallOp::create(b, loc, ukernel, TypeRange(), args);
-  if (hasTypeParameters)
-    call->setAttr(kUKernelTypeParameters, getUKernelTypeParameters(layout));
+  if (hasTypeParameters) {
+    std::optional<LhsQuantization> quantization;
+    if (quantize)
+      quantization = LhsQuantization{
+          cast<MemRefType>(quantize.getInput().getType()).getElementType(),
+          quantize.getScale(), quantize.getRounding()};
+    call->setAttr(kUKernelTypeParameters,
+                  getUKernelTypeParameters(layout, quantization));
+  }
 
   // The accumulators out, addressed with the lane index recomputed
   // (gpu.lane_id): sharing the prologue's addresses would keep one register
@@ -840,7 +945,21 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       }
   });
   op.erase();
+  if (quantize)
+    quantize.erase();
   return success();
+}
+
+/// The in_consumer quantize that writes `op`'s A and A scales, if any.
+static QuantizeIntoOp getQuantizeInConsumer(TiledScaledMMAOp op) {
+  for (Operation *user : op.getLhs().getUsers()) {
+    auto quantize = dyn_cast<QuantizeIntoOp>(user);
+    if (quantize && quantize.getInConsumer() &&
+        quantize.getElements() == ValueRange{op.getLhs()} &&
+        quantize.getScales() == ValueRange{op.getLhsScales()})
+      return quantize;
+  }
+  return {};
 }
 
 namespace {
@@ -867,7 +986,8 @@ struct LowerTiledMMAPass
                          << op.getLayout();
         return signalPassFailure();
       }
-      UKernelSelection selection = selectUKernel(layout);
+      QuantizeIntoOp quantize = getQuantizeInConsumer(op);
+      UKernelSelection selection = selectUKernel(layout, bool(quantize));
       if (!selection.name) {
         InFlightDiagnostic diag =
             op.emitOpError()
@@ -880,10 +1000,22 @@ struct LowerTiledMMAPass
       auto func = op->getParentOfType<FunctionOpInterface>();
       StringRef funcName = func ? func.getName() : StringRef("mx");
       std::string name = (funcName + "_mma" + Twine(counts[funcName]++)).str();
-      if (failed(
-              TiledMMALowering(op, layout).run(module, *selection.name, name)))
+      if (failed(TiledMMALowering(op, layout)
+                     .run(module, *selection.name, name, quantize)))
         return signalPassFailure();
     }
+    // A quantize left to a consumer that did not compute it would never run.
+    WalkResult result = module.walk([&](QuantizeIntoOp quantize) {
+      if (!quantize.getInConsumer() ||
+          quantize->getParentOfType<gpu::GPUModuleOp>())
+        return WalkResult::advance();
+      quantize.emitOpError()
+          << "is marked in_consumer, but no mx.tiled_scaled_mma reads its "
+             "elements as A and its scales as A's scales to quantize it";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -8,9 +8,12 @@
 #include "mx/Target/GFX950/UKernels.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
+#include "mx/Target/GFX950/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
@@ -53,9 +56,12 @@ static bool matchesEntry(DictionaryAttr match, StringRef key, Attribute value) {
 /// Checks one ukernel's match data against `layout`; returns an empty string
 /// on a match, else the reason.
 static std::string matchUKernel(DictionaryAttr match,
-                                DataTiledLayoutAttr layout) {
+                                DataTiledLayoutAttr layout, bool quantizedLhs) {
   if (!match)
     return "no mx.ukernel.match data";
+  auto quantizes = match.getAs<BoolAttr>("quantized_lhs");
+  if (quantizedLhs != (quantizes && quantizes.getValue()))
+    return quantizedLhs ? "does not quantize A" : "quantizes A itself";
   MLIRContext *ctx = layout.getContext();
   if (!matchesEntry(match, "intrinsic",
                     StringAttr::get(ctx, stringifyScaledMMAIntrinsic(
@@ -95,12 +101,14 @@ static ArrayRef<UKernelInfo> getLibrary(MLIRContext *ctx) {
   return ctx->getOrLoadDialect<GFX950Dialect>()->getUKernelLibrary();
 }
 
-UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout) {
+UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
+                                                 bool quantizedLhs) {
   UKernelSelection selection;
   llvm::raw_string_ostream os(selection.rejections);
   for (const UKernelInfo &ukernel : getLibrary(layout.getContext())) {
-    std::string reason =
-        ukernel.match ? matchUKernel(ukernel.match, layout) : ukernel.problem;
+    std::string reason = ukernel.match
+                             ? matchUKernel(ukernel.match, layout, quantizedLhs)
+                             : ukernel.problem;
     if (reason.empty()) {
       selection.name = ukernel.name.str();
       return selection;
@@ -162,15 +170,25 @@ bool mlir::mx::gfx950::hasUKernelTypeParameters(MLIRContext *context,
   return false;
 }
 
-DictionaryAttr
-mlir::mx::gfx950::getUKernelTypeParameters(DataTiledLayoutAttr layout) {
+DictionaryAttr mlir::mx::gfx950::getUKernelTypeParameters(
+    DataTiledLayoutAttr layout, std::optional<LhsQuantization> quantization) {
   MLIRContext *ctx = layout.getContext();
   Builder b(ctx);
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("intrinsic", b.getStringAttr(stringifyScaledMMAIntrinsic(
-                                       layout.getIntrinsic()))),
-       b.getNamedAttr("lhs_type", TypeAttr::get(layout.getLhsType())),
-       b.getNamedAttr("rhs_type", TypeAttr::get(layout.getRhsType()))});
+  SmallVector<NamedAttribute> entries = {
+      b.getNamedAttr("intrinsic", b.getStringAttr(stringifyScaledMMAIntrinsic(
+                                      layout.getIntrinsic()))),
+      b.getNamedAttr("lhs_type", TypeAttr::get(layout.getLhsType())),
+      b.getNamedAttr("rhs_type", TypeAttr::get(layout.getRhsType()))};
+  if (quantization) {
+    entries.push_back(
+        b.getNamedAttr("lhs_source", TypeAttr::get(quantization->sourceType)));
+    entries.push_back(b.getNamedAttr(
+        "lhs_scale", b.getStringAttr(stringifyScaleRule(quantization->scale))));
+    entries.push_back(b.getNamedAttr(
+        "lhs_rounding",
+        b.getStringAttr(stringifyRounding(quantization->rounding))));
+  }
+  return b.getDictionaryAttr(entries);
 }
 
 namespace {
@@ -178,6 +196,8 @@ namespace {
 struct TypeParameters {
   ScaledMMAIntrinsic intrinsic;
   Type lhsType, rhsType;
+  /// For a ukernel that quantizes A itself.
+  std::optional<LhsQuantization> quantization;
 
   /// Reads `dict`; `what` names it in diagnostics.
   static FailureOr<TypeParameters>
@@ -189,16 +209,39 @@ struct TypeParameters {
     std::optional<ScaledMMAIntrinsic> value =
         intrinsic ? symbolizeScaledMMAIntrinsic(intrinsic.getValue())
                   : std::nullopt;
+    // Optionally how A is quantized: all three or none.
+    auto source = dict.getAs<TypeAttr>("lhs_source");
+    auto scale = dict.getAs<StringAttr>("lhs_scale");
+    auto rounding = dict.getAs<StringAttr>("lhs_rounding");
+    std::optional<ScaleRule> scaleRule =
+        scale ? symbolizeScaleRule(scale.getValue()) : std::nullopt;
+    std::optional<Rounding> roundingMode =
+        rounding ? symbolizeRounding(rounding.getValue()) : std::nullopt;
+    bool quantized = source || scale || rounding;
+    bool quantizationValid =
+        !quantized ||
+        (source && scaleRule && roundingMode &&
+         (source.getValue().isBF16() || source.getValue().isF16() ||
+          source.getValue().isF32()) &&
+         isa<Float4E2M1FNType>(lhs ? lhs.getValue() : Type()));
     if (!value || !lhs || !rhs || !isMXElementType(lhs.getValue()) ||
-        !isMXElementType(rhs.getValue()) || dict.size() != 3) {
+        !isMXElementType(rhs.getValue()) || !quantizationValid ||
+        dict.size() != (quantized ? 6u : 3u)) {
       emitError() << what
                   << " must be {intrinsic = \"mfma_scale_16x16x128\" or "
                      "\"mfma_scale_32x32x64\", lhs_type = <MX element type>, "
-                     "rhs_type = <MX element type>}, got "
+                     "rhs_type = <MX element type>}, plus for a ukernel that "
+                     "quantizes A (f4E2M1FN) lhs_source = bf16, f16 or f32, "
+                     "lhs_scale = <scale rule> and lhs_rounding = <rounding>, "
+                     "got "
                   << dict;
       return failure();
     }
-    return TypeParameters{*value, lhs.getValue(), rhs.getValue()};
+    TypeParameters result{*value, lhs.getValue(), rhs.getValue(), {}};
+    if (quantized)
+      result.quantization =
+          LhsQuantization{source.getValue(), *scaleRule, *roundingMode};
+    return result;
   }
 };
 } // namespace
@@ -232,13 +275,17 @@ static void replaceVectorTypes(Operation *op,
 }
 
 /// Replaces `call` (to an operand hook `<hook>_<role>`) by the body of the
-/// hook's implementation for `type`, `<hook>_f<bits>` in `library`, its
-/// element type replaced by `type`.
+/// hook's implementation for `type`, `<hook>_f<bits>` in `library` (or, if
+/// it has none, in `shared`: the source of @mx_uk_scaled_mma, home of the
+/// operand hooks), its element type replaced by `type`.
 static LogicalResult
-implementHook(ModuleOp library, func::CallOp call, StringRef hook, Type type,
+implementHook(ModuleOp library, ModuleOp shared, func::CallOp call,
+              StringRef hook, Type type,
               function_ref<InFlightDiagnostic()> emitError) {
   std::string name = (hook + "_f" + Twine(type.getIntOrFloatBitWidth())).str();
   auto impl = library.lookupSymbol<func::FuncOp>(name);
+  if ((!impl || impl.isExternal()) && shared)
+    impl = shared.lookupSymbol<func::FuncOp>(name);
   if (!impl || impl.isExternal() || !impl.getBody().hasOneBlock() ||
       !llvm::equal(impl.getArgumentTypes(), call.getOperandTypes()) ||
       impl.getNumResults() != call.getNumResults()) {
@@ -274,6 +321,45 @@ implementHook(ModuleOp library, func::CallOp call, StringRef hook, Type type,
     }
     result.replaceAllUsesWith(replacement);
   }
+  call.erase();
+  return success();
+}
+
+/// The name of the hook of a ukernel that quantizes A: one block of 32
+/// unquantized values of a lane to its fp4 element vector and scale byte.
+static constexpr StringLiteral kQuantizeLhsHook = "mx_uk_quantize_lhs";
+
+/// Replaces `call` (to kQuantizeLhsHook) by the quantize code of
+/// `quantization` (mx::gfx950::quantizeBlock, packed conversions where they
+/// give the rounding exactly).
+static LogicalResult
+implementQuantizeHook(func::CallOp call, Type elementType,
+                      const LhsQuantization &quantization,
+                      function_ref<InFlightDiagnostic()> emitError) {
+  auto fp4 = dyn_cast<Float4E2M1FNType>(elementType);
+  auto blockType = VectorType::get({kBlockSize}, quantization.sourceType);
+  auto resultType = VectorType::get({kBlockSize}, elementType);
+  OpBuilder b(call);
+  if (!fp4 || call.getNumOperands() != 1 ||
+      call.getOperand(0).getType() != blockType ||
+      call.getResultTypes() != TypeRange{resultType, b.getI8Type()}) {
+    emitError() << "ukernel hook '" << kQuantizeLhsHook << "' must take a "
+                << blockType << " and return " << resultType << " (fp4) and i8";
+    return failure();
+  }
+  Location loc = call.getLoc();
+  QuantizedBlock block =
+      quantizeBlock(b, loc, call.getOperand(0), quantization.scale,
+                    quantization.rounding, fp4,
+                    canUsePackedConversions(fp4, quantization.rounding,
+                                            quantization.sourceType));
+  SmallVector<Value> bytes = getBlockBytes(b, loc, block, fp4);
+  Value vector = vector::FromElementsOp::create(
+      b, loc, VectorType::get({int64_t(bytes.size())}, b.getI8Type()), bytes);
+  Value codes = vector::BitCastOp::create(
+      b, loc, VectorType::get({kBlockSize}, b.getIntegerType(4)), vector);
+  Value elements = arith::BitcastOp::create(b, loc, resultType, codes);
+  call.replaceAllUsesWith(ValueRange{elements, block.scaleByte});
   call.erase();
   return success();
 }
@@ -340,7 +426,32 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
                    "tell its operands apart";
     return failure();
   }
+  if (from->quantization.has_value() != to->quantization.has_value()) {
+    emitError() << "ukernel '" << name << "' "
+                << (from->quantization ? "quantizes A and needs"
+                                       : "does not quantize A and takes no")
+                << " lhs_source, lhs_scale and lhs_rounding type parameters, "
+                   "got "
+                << typeParameters;
+    return failure();
+  }
   instance->setAttr(kUKernelTypeParameters, typeParameters);
+  // The unquantized A values' type, everywhere (the source view and the
+  // blocks of the quantize hook).
+  if (from->quantization &&
+      from->quantization->sourceType != to->quantization->sourceType) {
+    Type fromSource = from->quantization->sourceType;
+    Type toSource = to->quantization->sourceType;
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](Type type) -> std::optional<Type> {
+      if (type == fromSource)
+        return toSource;
+      return std::nullopt;
+    });
+    replacer.recursivelyReplaceElementsIn(instance, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+  }
 
   // The body: operand vectors, accumulators and the MFMA's shape.
   DenseMap<Type, Type> elementMap = {{from->lhsType, to->lhsType},
@@ -355,7 +466,12 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
     mfma.setK(toInfo.k);
   });
 
-  // The operand hooks.
+  // The operand hooks, implemented in the ukernel's source or in that of
+  // @mx_uk_scaled_mma.
+  OwningOpRef<ModuleOp> shared;
+  if (name != kScaledMMAUKernel)
+    if (std::optional<StringRef> text = getUKernelSource(kScaledMMAUKernel))
+      shared = parseSourceString<ModuleOp>(*text, config, kScaledMMAUKernel);
   SmallVector<func::CallOp> hooks;
   instance.walk([&](func::CallOp call) {
     if (call.getCallee().starts_with(kHookPrefix))
@@ -363,6 +479,17 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
   });
   for (func::CallOp call : hooks) {
     StringRef callee = call.getCallee();
+    if (callee == kQuantizeLhsHook) {
+      if (!to->quantization) {
+        emitError() << "ukernel '" << name << "' calls '" << callee
+                    << "' but does not quantize A";
+        return failure();
+      }
+      if (failed(implementQuantizeHook(call, to->lhsType, *to->quantization,
+                                       emitError)))
+        return failure();
+      continue;
+    }
     Type type;
     StringRef hook;
     if (callee.ends_with("_lhs")) {
@@ -377,7 +504,8 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
                      "<name>_rhs)";
       return failure();
     }
-    if (failed(implementHook(*library, call, hook, type, emitError)))
+    if (failed(implementHook(*library, shared ? *shared : ModuleOp(), call,
+                             hook, type, emitError)))
       return failure();
   }
   if (failed(verify(*result))) {

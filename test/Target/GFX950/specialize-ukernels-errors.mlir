@@ -90,9 +90,50 @@ func.func @bad_types(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x
                      %lane: index) {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
-  // expected-error-re @+1 {{mx.ukernel.type_parameters must be {intrinsic = "mfma_scale_16x16x128" or "mfma_scale_32x32x64", lhs_type = <MX element type>, rhs_type = <MX element type>}, got {{.*}}lhs_type = f16{{.*}}}}
+  // expected-error-re @+1 {{mx.ukernel.type_parameters must be {intrinsic = "mfma_scale_16x16x128" or "mfma_scale_32x32x64", lhs_type = <MX element type>, rhs_type = <MX element type>}, plus for a ukernel that quantizes A (f4E2M1FN) lhs_source = bf16, f16 or f32, lhs_scale = <scale rule> and lhs_rounding = <rounding>, got {{.*}}lhs_type = f16{{.*}}}}
   func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4, %c0)
       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f16, rhs_type = f4E2M1FN}}
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// The ukernel that does not quantize A takes no quantization parameters.
+func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+func.func @quantize_params_on_plain(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                     %acc: memref<?x?x?xf32, 5>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                     %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{ukernel 'mx_uk_scaled_mma' does not quantize A and takes no lhs_source, lhs_scale and lhs_rounding type parameters}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4, %c0)
+      {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f8E4M3FN, lhs_source = bf16, lhs_scale = "even", lhs_rounding = "ties_away"}}
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+// Quantization parameters must name a scale rule and a rounding, and go
+// with an fp4 A.
+func.func private @mx_uk_scaled_mma(memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+func.func @bad_quantize_params(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                     %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                     %acc: memref<?x?x?xf32, 5>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+                     %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  // expected-error-re @+1 {{mx.ukernel.type_parameters must be {{.*}}got {{.*}}lhs_rounding = "up"{{.*}}}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c4, %c4, %c4, %c0)
+      {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, lhs_source = bf16, lhs_scale = "even", lhs_rounding = "up"}}
       : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
          memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
   return

@@ -220,6 +220,50 @@ def MXGFX950LowerQuantize
   ];
 }
 
+def MXGFX950QuantizeInGEMM
+    : Pass<"mx-gfx950-quantize-in-gemm", "::mlir::func::FuncOp"> {
+  let summary = "Let small-M GEMM kernels quantize their A tiles themselves";
+  let description = [{
+    Decides, for each `mx.quantize_into` (on tensors) whose only destinations
+    are the A and A scales of one `mx.tiled_scaled_mma` (what
+    `mx-fuse-quantize-relayouts` makes of a quantized activation), whether
+    the GEMM kernel quantizes its A tiles itself, in registers, from the
+    quantize's input (the ukernel `mx_uk_scaled_mma_quantized_lhs`), or a
+    quantize dispatch writes A first. The choice is the `in_consumer`
+    attribute of the quantize: visible in the IR, and what
+    `mx-gfx950-lower-quantize` (no kernel) and `mx-gfx950-lower-tiled-mma`
+    (the quantizing ukernel) follow.
+
+    In the GEMM, the quantized activation never reaches memory and no
+    dispatch runs before the GEMM, but every workgroup of the N tiles that
+    share an A tile reads that tile unquantized (2 bytes per bf16 value
+    instead of 0.53) and quantizes it again. `mode=auto` (the default)
+    quantizes in the GEMM when those reads, over all workgroups, are at most
+    the bytes of B (the weight) that the GEMM streams anyway:
+    `M_padded * source bytes <= N_tile * B bits / 8`, i.e. for bf16 A and
+    fp4 B, at most a quarter of the N tile in rows (16 rows for N tiles of
+    64: decode and the contest's smallest shapes). `always` quantizes in the
+    GEMM wherever the kernel can (a warning says why where it cannot),
+    `never` nowhere.
+
+    The kernel can when A is fp4 from bf16 values along K, the
+    quantize's maps are the layout's (checked by evaluating them on every
+    block a lane reads), K needs no padding, the input is under 2 GiB and
+    the GEMM is not grouped. Both ways compute the same bits: the same
+    quantize code (`mx::gfx950::quantizeBlock`) runs in either kernel.
+
+    Example: with `mode=always`, `%q:2 = mx.quantize_into %a ... ->
+    f4E2M1FN elements(%e : ...) maps [...] scales(%s : ...) maps [...]
+    padding [127]` feeding only `mx.tiled_scaled_mma ins(%q#0, %b, %q#1,
+    %sb ...)` becomes `mx.quantize_into %a ... padding [127] in_consumer`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"auto\"",
+           "Where A is quantized: auto (the heuristic), always (in the GEMM "
+           "wherever possible), never (a quantize dispatch)">
+  ];
+}
+
 def MXGFX950LinkCodeObjects
     : Pass<"mx-gfx950-link-code-objects", "::mlir::ModuleOp"> {
   let summary = "Assemble and link the gfx950 assembly of gpu.binary ops into code objects";

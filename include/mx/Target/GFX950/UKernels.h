@@ -39,6 +39,15 @@ struct UKernelSource {
 /// `mx.ukernel.match` data.
 constexpr llvm::StringLiteral kScaledMMAUKernel = "mx_uk_scaled_mma";
 
+/// How a ukernel that quantizes A in registers quantizes it
+/// (`ukernels/gfx950/mx_uk_scaled_mma_quantized_lhs.mlir`): the type of the
+/// unquantized values, the scale rule and the element rounding.
+struct LhsQuantization {
+  Type sourceType;
+  ScaleRule scale;
+  Rounding rounding;
+};
+
 /// The attribute of a ukernel function that names its type parameters with
 /// the values its body is written for, and of a call to it, with the values
 /// it wants: `{intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN,
@@ -66,10 +75,13 @@ struct UKernelSelection {
 
 /// Picks the ukernel whose `mx.ukernel.match` data (next to the ukernel, in
 /// its source) accepts `layout`: same intrinsic and element types, the same
-/// interleaving, and `intrinsics_{m,n} * intrinsics_k` multiples of
-/// `scale_bytes_multiple_of`. The first match in library order wins. The
-/// match data is parsed once per context (GFX950Dialect::getUKernelLibrary).
-UKernelSelection selectUKernel(DataTiledLayoutAttr layout);
+/// interleaving, `intrinsics_{m,n} * intrinsics_k` multiples of
+/// `scale_bytes_multiple_of`, and `quantized_lhs` (a ukernel that quantizes
+/// A itself) only when `quantizedLhs`. The first match in library order
+/// wins. The match data is parsed once per context
+/// (GFX950Dialect::getUKernelLibrary).
+UKernelSelection selectUKernel(DataTiledLayoutAttr layout,
+                               bool quantizedLhs = false);
 
 /// The shape in which the ukernels of `layout` view one K step of the
 /// workgroup tile of `role` (the byte or f32 array the swizzled tile is in
@@ -87,8 +99,12 @@ SmallVector<int64_t> getUKernelTileShape(DataTiledLayoutAttr layout,
                                          OperandRole role);
 
 /// The type parameters a call needs to run the ukernels on `layout`: its
-/// intrinsic and element types, in the form of kUKernelTypeParameters.
-DictionaryAttr getUKernelTypeParameters(DataTiledLayoutAttr layout);
+/// intrinsic and element types, in the form of kUKernelTypeParameters, and
+/// with `quantization` how the ukernel quantizes A (`lhs_source`,
+/// `lhs_scale`, `lhs_rounding`).
+DictionaryAttr getUKernelTypeParameters(
+    DataTiledLayoutAttr layout,
+    std::optional<LhsQuantization> quantization = std::nullopt);
 
 /// Whether the library's ukernel `name` takes type parameters (calls to it
 /// then carry kUKernelTypeParameters).

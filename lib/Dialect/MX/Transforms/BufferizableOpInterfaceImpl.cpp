@@ -107,7 +107,8 @@ struct QuantizeIntoOpInterface
                            quantize.getScaleAttr(), quantize.getRoundingAttr(),
                            quantize.getElementTypeAttr(),
                            quantize.getElementMaps(), quantize.getScaleMaps(),
-                           quantize.getScalePaddingAttr());
+                           quantize.getScalePaddingAttr(),
+                           quantize.getInConsumerAttr());
     replaceOpWithBufferizedValues(rewriter, op, all.drop_front());
     return success();
   }

@@ -258,7 +258,7 @@ static void fuse(QuantizeOp op) {
       op.getAxisAttr(), op.getScaleAttr(), op.getRoundingAttr(),
       TypeAttr::get(op.getElements().getType().getElementType()),
       b.getArrayAttr(elementMaps), b.getArrayAttr(scaleMaps),
-      b.getDenseI64ArrayAttr(scalePadding));
+      b.getDenseI64ArrayAttr(scalePadding), /*in_consumer=*/UnitAttr());
 
   unsigned next = 0;
   auto replace = [&](Destinations &dests, Value original) {

@@ -448,7 +448,7 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
         quantize.getScales(), quantize.getAxisAttr(), quantize.getScaleAttr(),
         quantize.getRoundingAttr(), quantize.getElementTypeAttr(),
         quantize.getElementMaps(), quantize.getScaleMaps(),
-        quantize.getScalePaddingAttr());
+        quantize.getScalePaddingAttr(), quantize.getInConsumerAttr());
     replace(op, replacement);
     return success();
   }

@@ -112,6 +112,14 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     On tensors the op returns the filled destinations (elements first, then
     scales); on memrefs it writes them and has no result.
 
+    `in_consumer` says that a target computes the quantize inside the kernel
+    of the one op that reads the destinations (e.g. gfx950's GEMM ukernel
+    that quantizes its A tiles in registers from `input`), so that the op
+    gets no kernel of its own and the destinations never reach memory. It
+    does not change what the op computes: a lowering that does not fuse it
+    (the CPU path) ignores it, and the target lowering that does checks that
+    its consumer reads every destination in the layout the maps give.
+
     Example (a rowwise fp4 quantize written plain and in a 16x16 tiled
     layout with K tiles of 64):
 
@@ -131,14 +139,16 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
       Variadic<MX_RankedTensorOrMemRef>:$scales, I64Attr:$axis,
       MX_ScaleRuleAttr:$scale, MX_RoundingAttr:$rounding,
       TypeAttr:$element_type, AffineMapArrayAttr:$element_maps,
-      AffineMapArrayAttr:$scale_maps, DenseI64ArrayAttr:$scale_padding);
+      AffineMapArrayAttr:$scale_maps, DenseI64ArrayAttr:$scale_padding,
+      UnitAttr:$in_consumer);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $input `axis` `(` $axis `)` `scale` `(` $scale `)` `rounding` `(`
     $rounding `)` `:` type($input) `->` $element_type
     `elements` `(` ($elements^ `:` type($elements))? `)` `maps` $element_maps
     `scales` `(` ($scales^ `:` type($scales))? `)` `maps` $scale_maps
-    `padding` $scale_padding attr-dict (`->` type($results)^)?
+    `padding` $scale_padding (`in_consumer` $in_consumer^)? attr-dict
+    (`->` type($results)^)?
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -1,0 +1,47 @@
+//===- QuantizeInGEMM.h - A quantized by the GEMM ukernel -------*- C++ -*-===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// When the GEMM kernel can quantize its A tiles itself (the ukernel
+// mx_uk_scaled_mma_quantized_lhs) instead of reading them from a quantize
+// dispatch: the checks, shared by mx-gfx950-quantize-in-gemm (which decides)
+// and mx-gfx950-lower-tiled-mma (which builds the kernel), and the view of
+// the unquantized input the ukernel reads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_QUANTIZEINGEMM_H
+#define MX_TARGET_GFX950_QUANTIZEINGEMM_H
+
+#include "mx/Dialect/MX/IR/MXOps.h"
+
+#include <string>
+
+namespace mlir::mx::gfx950 {
+
+/// How the elements destination of a quantize reads its input: for each
+/// destination dimension, the input dimension it steps along and by how
+/// many input elements (the inverse of the elements map, a data-tiled
+/// layout's pack and swizzle).
+struct QuantizedLhsSource {
+  SmallVector<std::pair<unsigned, int64_t>> steps;
+  /// The destination dimension of each dimension of the ukernel's view,
+  /// [Ko, subgroups_m, intrinsics_m, intrinsics_k, K group, row, 32] (-1
+  /// for one the swizzle drops because its size is 1).
+  SmallVector<int64_t> viewDims;
+};
+
+/// Whether `quantize` (on tensors or memrefs), whose elements and scales
+/// destinations are A and A's scales of `op`, can be computed by `op`'s
+/// ukernel: fp4 A from bf16 values along K, a ukernel that
+/// quantizes A for the layout, no K padding, an input under 2 GiB, and maps
+/// that put every block where the ukernel's lanes read it (checked by
+/// evaluating them). On failure `reason` says why.
+FailureOr<QuantizedLhsSource> analyzeQuantizedLhs(QuantizeIntoOp quantize,
+                                                  TiledScaledMMAOp op,
+                                                  std::string &reason);
+
+} // namespace mlir::mx::gfx950
+
+#endif // MX_TARGET_GFX950_QUANTIZEINGEMM_H

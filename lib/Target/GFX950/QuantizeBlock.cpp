@@ -1,0 +1,145 @@
+//===- QuantizeBlock.cpp - one MX block quantized in registers ------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/QuantizeBlock.h"
+
+#include "mx/Dialect/MX/Transforms/QuantizeArith.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+bool mlir::mx::gfx950::canUsePackedConversions(FloatType elementType,
+                                               Rounding rounding,
+                                               Type inputType) {
+  return elementType.getWidth() == 4 &&
+         (rounding == Rounding::nearest_even || inputType.isBF16());
+}
+
+QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
+                                               Value block, ScaleRule rule,
+                                               Rounding rounding,
+                                               FloatType elementType,
+                                               bool packedConversions) {
+  MXArithBuilder mx(b, loc);
+  Type f32 = b.getF32Type();
+  Type i8 = b.getI8Type();
+  Type i32 = b.getI32Type();
+  int64_t bits = elementType.getWidth();
+  ElementFormat format = ElementFormat::get(elementType);
+  QuantizedBlock result;
+
+  SmallVector<Value> values;
+  for (int64_t k = 0; k < kBlockSize; ++k)
+    values.push_back(vector::ExtractOp::create(b, loc, block, k));
+  Value amax;
+  for (Value &v : values) {
+    if (v.getType() != f32)
+      v = arith::ExtFOp::create(b, loc, f32, v);
+    Value magnitude = math::AbsFOp::create(b, loc, v);
+    amax =
+        amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
+  }
+  Value scale = mx.computeScale(amax, rule, format);
+  result.scaleByte = arith::BitcastOp::create(b, loc, i8, scale);
+
+  if (packedConversions) {
+    // Two elements per v_cvt_scalef32_pk_fp4_*: the scale as an f32 whose
+    // exponent field is the E8M0 byte; a NaN-scale block gets code 0.
+    Value byte = arith::ExtUIOp::create(b, loc, i32, result.scaleByte);
+    Value scaleF32 = arith::BitcastOp::create(
+        b, loc, f32, arith::ShLIOp::create(b, loc, byte, mx.i32(23)));
+    Value nanBlock = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           byte, mx.i32(255));
+    auto wordType = VectorType::get({8}, elementType);
+    for (int64_t w = 0; w < kBlockSize / 8; ++w) {
+      Value word;
+      for (int64_t i = 0; i < 4; ++i) {
+        SmallVector<Value, 2> elements;
+        for (int64_t j = 0; j < 2; ++j) {
+          int64_t k = 8 * w + 2 * i + j;
+          if (rounding == Rounding::nearest_even) {
+            elements.push_back(vector::ExtractOp::create(b, loc, block, k));
+            continue;
+          }
+          // Ties away from zero (from bf16 only: canUsePackedConversions)
+          // with a round-to-nearest-even conversion: the value widened to
+          // f32 with the bit just below its last bf16 mantissa bit set. That
+          // adds half a bf16 ulp to the magnitude, which moves an exact tie
+          // of the fp4 grid (bf16-representable) above it and never moves a
+          // bf16 value across one (they lie at least an ulp apart).
+          Value wide = arith::BitcastOp::create(b, loc, i32, values[k]);
+          elements.push_back(arith::BitcastOp::create(
+              b, loc, f32, arith::OrIOp::create(b, loc, wide, mx.i32(0x8000))));
+        }
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, elements[0].getType()), elements);
+        word = amdgpu::PackedScaledTruncOp::create(b, loc, wordType, pair,
+                                                   scaleF32, i, word);
+      }
+      Value wordBits =
+          vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), word);
+      wordBits = vector::ExtractOp::create(b, loc, wordBits, 0);
+      wordBits = arith::SelectOp::create(b, loc, nanBlock, mx.i32(0), wordBits);
+      for (int64_t j = 0; j < 4; ++j)
+        result.packedBytes.push_back(arith::TruncIOp::create(
+            b, loc, i8,
+            arith::ShRUIOp::create(b, loc, wordBits, mx.i32(8 * j))));
+    }
+    return result;
+  }
+  Type codeType = b.getIntegerType(bits);
+  for (Value v : values) {
+    Value code = mx.quantizeElement(v, scale, elementType, format, rounding);
+    code = arith::BitcastOp::create(b, loc, codeType, code);
+    if (bits < 8)
+      code = arith::ExtUIOp::create(b, loc, i8, code);
+    result.codes.push_back(code);
+  }
+  return result;
+}
+
+SmallVector<Value> mlir::mx::gfx950::packCodes(OpBuilder &b, Location loc,
+                                               ArrayRef<Value> codes,
+                                               int64_t bits) {
+  if (bits == 8)
+    return SmallVector<Value>(codes);
+  MXArithBuilder mx(b, loc);
+  Type i8 = b.getI8Type();
+  Type i32 = b.getI32Type();
+  // Groups of codes that fill whole bytes: fp4 2 codes (1 byte), fp6 4
+  // codes (3 bytes).
+  int64_t groupCodes = bits == 4 ? 2 : 4;
+  int64_t groupBytes = groupCodes * bits / 8;
+  SmallVector<Value> bytes;
+  for (size_t start = 0; start < codes.size(); start += groupCodes) {
+    Value word = mx.i32(0);
+    for (int64_t j = 0; j < groupCodes; ++j)
+      word = arith::OrIOp::create(
+          b, loc, word,
+          arith::ShLIOp::create(
+              b, loc, arith::ExtUIOp::create(b, loc, i32, codes[start + j]),
+              mx.i32(j * bits)));
+    for (int64_t j = 0; j < groupBytes; ++j)
+      bytes.push_back(arith::TruncIOp::create(
+          b, loc, i8, arith::ShRUIOp::create(b, loc, word, mx.i32(8 * j))));
+  }
+  return bytes;
+}
+
+SmallVector<Value> mlir::mx::gfx950::getBlockBytes(OpBuilder &b, Location loc,
+                                                   const QuantizedBlock &block,
+                                                   FloatType elementType) {
+  if (!block.packedBytes.empty())
+    return block.packedBytes;
+  return packCodes(b, loc, block.codes, elementType.getWidth());
+}

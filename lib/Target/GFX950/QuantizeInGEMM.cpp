@@ -1,0 +1,214 @@
+//===- QuantizeInGEMM.cpp - A quantized by the GEMM ukernel ---------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/QuantizeInGEMM.h"
+
+#include "mx/Dialect/MX/IR/TileSwizzle.h"
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/UKernels.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+/// The input dimension and the number of its elements one step of result
+/// `expr` of an elements map moves: `d`, `d floordiv c`, `d mod c` and their
+/// compositions (what a pack, expand and transpose give), or a constant 0.
+static std::optional<std::pair<unsigned, int64_t>> getStep(AffineExpr expr) {
+  // A constant 0 (a dimension of size 1, e.g. K tiles per split) steps
+  // nowhere.
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue() == 0 ? std::optional(std::make_pair(0u, 0l))
+                                    : std::nullopt;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return std::make_pair(dim.getPosition(), int64_t(1));
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (!constant || constant.getValue() <= 0)
+    return std::nullopt;
+  auto inner = getStep(binary.getLHS());
+  if (!inner)
+    return std::nullopt;
+  if (binary.getKind() == AffineExprKind::Mod)
+    return inner;
+  if (binary.getKind() == AffineExprKind::FloorDiv)
+    return std::make_pair(inner->first, inner->second * constant.getValue());
+  return std::nullopt;
+}
+
+/// `expr` at the dimension values `dims` (the expressions of getStep; other
+/// kinds for completeness).
+static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  int64_t lhs = evaluate(binary.getLHS(), dims);
+  int64_t rhs = evaluate(binary.getRHS(), dims);
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return lhs + rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(lhs, rhs);
+  case AffineExprKind::Mod:
+    return llvm::mod(lhs, rhs);
+  default:
+    return 0;
+  }
+}
+
+FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
+    QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
+  auto fail = [&](const Twine &why) {
+    reason = why.str();
+    return failure();
+  };
+  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+  if (!layout)
+    return fail("the GEMM has no #mx.data_tiled_layout");
+  if (quantize.getElements().size() != 1 || quantize.getScales().size() != 1)
+    return fail("the quantize writes more than A and its scales");
+  if (op.isGrouped())
+    return fail("grouped GEMMs read A by tile table");
+  auto elementType = dyn_cast<Float4E2M1FNType>(quantize.getElementType());
+  if (!elementType || !isa<Float4E2M1FNType>(layout.getLhsType()))
+    return fail("A is not f4E2M1FN (a lane's 32 values are one block only "
+                "for fp4)");
+  auto inputType = cast<ShapedType>(quantize.getInput().getType());
+  Type sourceType = inputType.getElementType();
+  // (The ukernel's instantiation takes f16 and f32 too, but its calls share
+  // one declaration per module, whose source view is bf16.)
+  if (!sourceType.isBF16())
+    return fail("the input is not bf16");
+  if (!inputType.hasStaticShape())
+    return fail("the input has a dynamic shape");
+  if (inputType.getNumElements() * (sourceType.getIntOrFloatBitWidth() / 8) >=
+      (int64_t(1) << 31))
+    return fail("the input is 2 GiB or more (32-bit buffer offsets)");
+  if (!selectUKernel(layout, /*quantizedLhs=*/true).name)
+    return fail("no ukernel that quantizes A serves the layout");
+
+  // The elements destination in elements: [B.., Mo, Ko, swizzled tile].
+  // Each dimension of the ukernel's view of the tile is one of the
+  // swizzle's (or absent: size 1): M's subgroups, intrinsics and lane rows,
+  // K's intrinsics, lane groups and the 32 values of a lane.
+  auto destType = cast<ShapedType>(quantize.getElements()[0].getType());
+  if (!destType.hasStaticShape())
+    return fail("A has a dynamic shape");
+  SmallVector<int64_t> shape(destType.getShape());
+  if (destType.getElementType().isInteger(8))
+    shape.back() *= 2;
+  unsigned numOuter = op.getNumBatchDims() + 2;
+  TileSwizzle swizzle = getSwizzle(layout, OperandRole::lhs);
+  SmallVector<TileSwizzle::Dim> expanded = swizzle.getExpandedDims();
+  if (swizzle.expandShape.size() != 2 ||
+      shape.size() != numOuter + swizzle.permutation.size())
+    return fail("A's tiles are not the layout's");
+  QuantizedLhsSource source;
+  source.viewDims.assign(7, -1);
+  source.viewDims[0] = numOuter - 1;
+  int64_t mDims = swizzle.expandShape[0].size();
+  for (auto [j, e] : llvm::enumerate(swizzle.permutation)) {
+    bool fromM = e < mDims;
+    TileSwizzle::Kind kind = expanded[e].kind;
+    int64_t slot = -1;
+    if (fromM && kind == TileSwizzle::Kind::Subgroup)
+      slot = 1;
+    else if (fromM && kind == TileSwizzle::Kind::Intrinsic)
+      slot = 2;
+    else if (!fromM && kind == TileSwizzle::Kind::Intrinsic)
+      slot = 3;
+    else if (!fromM && kind == TileSwizzle::Kind::Lane)
+      slot = 4;
+    else if (fromM && kind == TileSwizzle::Kind::Lane)
+      slot = 5;
+    else if (!fromM && kind == TileSwizzle::Kind::Internal)
+      slot = 6;
+    if (slot < 0 || source.viewDims[slot] >= 0)
+      return fail("A's tile is not [subgroups_m, intrinsics_m, intrinsics_k, "
+                  "K groups, rows, 32] but for unit dimensions");
+    source.viewDims[slot] = numOuter + j;
+  }
+  auto viewSize = [&](int64_t slot) {
+    return source.viewDims[slot] < 0 ? 1 : shape[source.viewDims[slot]];
+  };
+  if (viewSize(6) != kBlockSize || viewSize(4) * viewSize(5) != 64 ||
+      source.viewDims[6] != int64_t(shape.size()) - 1)
+    return fail("a lane's values are not one block of 32, innermost");
+  AffineMap map = quantize.getDestinationMap(0);
+  for (AffineExpr expr : map.getResults()) {
+    auto step = getStep(expr);
+    if (!step)
+      return fail("the elements map is not a tiling of the input");
+    source.steps.push_back(*step);
+  }
+  unsigned axis = quantize.getAxis();
+  if (source.steps.back() != std::make_pair(axis, int64_t(1)))
+    return fail("a lane's 32 values are not consecutive along the axis");
+  FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
+  if (failed(domain) || (*domain)[axis] != inputType.getDimSize(axis))
+    return fail("K is padded (not a multiple of the K tile)");
+
+  // Every block where the ukernel's lanes read it: for each block's first
+  // position p of A, the input point the steps give maps back to p, and its
+  // scale lands at the lane's scale byte (intrinsic i, K step q) of the
+  // ukernel's view of the scales tile, [subgroups_m, 64, im * ik].
+  AffineMap scaleMap = quantize.getDestinationMap(1);
+  auto scalesType = cast<ShapedType>(quantize.getScales()[0].getType());
+  if (!scalesType.hasStaticShape() || scalesType.getRank() <= numOuter)
+    return fail("A's scales have a dynamic or unexpected shape");
+  ArrayRef<int64_t> scaleShape = scalesType.getShape();
+  int64_t im = layout.getIntrinsicsM(), ik = layout.getIntrinsicsK();
+  int64_t rows = viewSize(5);
+  int64_t blocks = 1;
+  for (int64_t size : ArrayRef(shape).drop_back())
+    blocks *= size;
+  // At most 2^16 blocks are checked (the first ones: whole tiles).
+  int64_t checked = std::min<int64_t>(blocks, int64_t(1) << 16);
+  SmallVector<int64_t> position(shape.size(), 0);
+  for (int64_t n = 0; n < checked; ++n) {
+    int64_t rest = n;
+    for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d) {
+      position[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    SmallVector<int64_t> point(map.getNumDims(), 0);
+    for (auto [index, step] : llvm::zip_equal(position, source.steps))
+      point[step.first] += index * step.second;
+    for (auto [r, expr] : llvm::enumerate(map.getResults()))
+      if (evaluate(expr, point) != position[r])
+        return fail("the elements map is not a tiling of the input");
+    SmallVector<int64_t> blockPoint(point);
+    blockPoint[axis] /= kBlockSize;
+    SmallVector<int64_t> scalePosition =
+        llvm::map_to_vector(scaleMap.getResults(), [&](AffineExpr expr) {
+          return evaluate(expr, blockPoint);
+        });
+    int64_t linear = 0;
+    for (unsigned d = numOuter; d < scaleShape.size(); ++d)
+      linear = linear * scaleShape[d] + scalePosition[d];
+    auto at = [&](int64_t slot) {
+      return source.viewDims[slot] < 0 ? 0 : position[source.viewDims[slot]];
+    };
+    int64_t lane = at(4) * rows + at(5);
+    int64_t expected = (at(1) * 64 + lane) * im * ik + at(2) * ik + at(3);
+    if (linear != expected || ArrayRef(scalePosition).take_front(numOuter) !=
+                                  ArrayRef(position).take_front(numOuter))
+      return fail("the scales map does not put each block's scale where the "
+                  "lane that multiplies the block reads it");
+  }
+  return source;
+}

@@ -1,0 +1,85 @@
+//===- QuantizeInGEMMPass.cpp - mx-gfx950-quantize-in-gemm ----------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/QuantizeInGEMM.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::mx::gfx950 {
+#define GEN_PASS_DEF_MXGFX950QUANTIZEINGEMM
+#include "mx/Target/GFX950/Passes.h.inc"
+} // namespace mlir::mx::gfx950
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+/// The GEMM whose A and A scales are exactly `quantize`'s results, if they
+/// have no other use.
+static TiledScaledMMAOp getOnlyConsumer(QuantizeIntoOp quantize) {
+  if (quantize.getResults().size() != 2)
+    return {};
+  Value elements = quantize.getResult(0), scales = quantize.getResult(1);
+  if (!elements.hasOneUse() || !scales.hasOneUse())
+    return {};
+  auto op = dyn_cast<TiledScaledMMAOp>(*elements.getUsers().begin());
+  if (!op || op.getLhs() != elements || op.getLhsScales() != scales)
+    return {};
+  return op;
+}
+
+/// mode=auto's heuristic: the unquantized A tiles that the workgroups of
+/// all N tiles read are at most B's bytes (see the pass description).
+static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
+  auto layout = cast<DataTiledLayoutAttr>(op.getLayout());
+  TileSizes tile = getTileSizes(layout);
+  unsigned numBatch = op.getNumBatchDims();
+  int64_t mTiles = cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch);
+  int64_t sourceBytes =
+      cast<ShapedType>(quantize.getInput().getType()).getElementTypeBitWidth() /
+      8;
+  int64_t rhsBits = layout.getRhsType().getIntOrFloatBitWidth();
+  return mTiles * tile.m * sourceBytes * 8 <= tile.n * rhsBits;
+}
+
+namespace {
+struct QuantizeInGEMMPass
+    : public gfx950::impl::MXGFX950QuantizeInGEMMBase<QuantizeInGEMMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (mode != "auto" && mode != "always" && mode != "never") {
+      getOperation().emitError()
+          << "mx-gfx950-quantize-in-gemm: mode must be auto, always or "
+             "never, got '"
+          << mode << "'";
+      return signalPassFailure();
+    }
+    if (mode == "never")
+      return;
+    getOperation().walk([&](QuantizeIntoOp quantize) {
+      if (quantize.getResults().empty() || quantize.getInConsumer())
+        return;
+      TiledScaledMMAOp op = getOnlyConsumer(quantize);
+      if (!op)
+        return;
+      std::string reason;
+      if (failed(analyzeQuantizedLhs(quantize, op, reason))) {
+        if (mode == "always")
+          quantize.emitWarning()
+              << "A is quantized by a dispatch, not in the GEMM: " << reason;
+        return;
+      }
+      if (mode == "auto" && !isWorthIt(quantize, op))
+        return;
+      quantize.setInConsumer(true);
+    });
+  }
+};
+} // namespace
