@@ -74,10 +74,15 @@ def weight_bytes(n, k, rhs):
 
 
 def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
-             options=""):
+             options="", source=None, constant_b=False):
     """Compiles one GEMM and returns a dict of the columns above (raises
-    usm.Failure when the pipeline fails or the program is not one GEMM)."""
-    ir = usm.contraction(m, n, k, lhs, rhs, acc, result)
+    usm.Failure when the pipeline fails or the program is not one GEMM).
+    With `source` (e.g. "bf16") A is quantized in the program: by a quantize
+    dispatch (its time, its bytes at HBM speed, in "quant_us") or by the
+    GEMM kernel itself (mx-gfx950-quantize-in-gemm; "in_gemm"). With
+    `constant_b` the weights are constants (no relayout dispatch)."""
+    ir = usm.contraction(m, n, k, lhs, rhs, acc, result, source=source,
+                         constant_b=constant_b)
     pipeline = "--mx-gfx950-pipeline=output=isa %s" % options
     with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
         isa_ir, _ = usm.run([mx_opt, "-", pipeline,
@@ -89,6 +94,8 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     if len(mma) != 1:
         raise usm.Failure("expected one GEMM dispatch, got %d" % len(mma))
     kernel, blocks, threads, types = mma[0]
+    quantizes = [l for l in launches if re.search(r"_quantize\d+$", l[0])]
+    in_gemm = bool(source) and not quantizes
     parts = blocks[2]
     wgs = blocks[0] * blocks[1] * blocks[2]
     waves = threads[0] // 64
@@ -107,14 +114,25 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     # Tiled operands [S?, Mo|No, Ko, tile...] (with a split the leading
     # dimension is the parts): the bytes of one K step of each tile.
     lead = 1 if parts > 1 else 0
-    shapes = [usm.memref_shape(t) for t in types[1:5]]
-    m_tiles, n_tiles = shapes[0][0][lead], shapes[1][0][lead]
-    tile_bytes = [math.prod(d[lead + 2:]) * size for d, size in shapes]
+    if in_gemm:
+        # (acc, unquantized A, B, B scales): A's tile of one K step is read
+        # in `source` values, and its scales are computed, not read.
+        shapes = [usm.memref_shape(t) for t in types[2:4]]
+        m_tiles = math.ceil(m / tile_m)
+        n_tiles = shapes[0][0][lead]
+        tile_bytes = [tile_m * tile_k * usm.ELEMENT_BYTES[source]] + \
+            [math.prod(d[lead + 2:]) * size for d, size in shapes]
+    else:
+        shapes = [usm.memref_shape(t) for t in types[1:5]]
+        m_tiles, n_tiles = shapes[0][0][lead], shapes[1][0][lead]
+        tile_bytes = [math.prod(d[lead + 2:]) * size for d, size in shapes]
     stats = stats_all.get(kernel)
     if stats is None:
         raise usm.Failure("no report for %s" % kernel)
 
     row = dict(kernel=kernel, parts=parts, wgs=wgs, waves=waves,
+               dispatches=len(launches), quantizes=len(quantizes),
+               in_gemm=in_gemm,
                tile="%dx%dx%d w%d" % (tile_m, tile_n, tile_k, waves),
                spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]),
                vgprs=stats["vgprs"], agprs=stats["agprs"])
@@ -129,14 +147,17 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     body = mx_perf_model.main_loop(instrs, labels)
     out_bytes = {"f32": 4, "bf16": 2, "f16": 2}[result]
     weights = weight_bytes(n, k, rhs)
-    unique = weights + m * k * BITS[lhs] // 8 + m * k // 32 + \
+    a_bytes = m * k * usm.ELEMENT_BYTES[source] if in_gemm else \
+        m * k * BITS[lhs] // 8 + m * k // 32
+    unique = weights + a_bytes + \
         (parts * m * n * 4 if parts > 1 else m * n * out_bytes)
     floor = unique / machine.hbm_bytes_per_s
     if body is None:
         # The K loop fully unrolled (few K steps per part): the whole kernel
         # is one "iteration" of the model.
         body = instrs
-    wgs_cu = max(1, int(stats["waves_per_simd"]) * 4 // waves)
+    wgs_cu = mx_perf_model.resident_workgroups(int(stats["waves_per_simd"]),
+                                               waves, wgs, machine)
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
     # Bytes of A, B and both scales per MFMA of the workgroup and K step
@@ -150,7 +171,12 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     row["gemm_us"] = max(gemm.seconds, floor) * 1e6
     row["red_us"] = (parts * m * n * 4 + m * n * out_bytes) / \
         machine.hbm_bytes_per_s * 1e6 if parts > 1 else 0.0
-    row["total_us"] = row["gemm_us"] + row["red_us"]
+    # A quantize dispatch moves its bytes at HBM speed: the source read,
+    # the fp4 elements and the scales written.
+    row["quant_us"] = (m * k * usm.ELEMENT_BYTES[source] + m * k * BITS[lhs]
+                       // 8 + m * k // 32) / machine.hbm_bytes_per_s * 1e6 \
+        if quantizes else 0.0
+    row["total_us"] = row["gemm_us"] + row["red_us"] + row["quant_us"]
     row["bound_us"] = weights / machine.hbm_bytes_per_s * 1e6
     row["x_bound"] = row["total_us"] / row["bound_us"]
     return row

@@ -164,7 +164,8 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
         raise usm.Failure("no assembly for %s" % kernel)
     instrs, labels = mx_perf_model.parse_isa(asm)
     body = mx_perf_model.main_loop(instrs, labels) or instrs
-    wgs_cu = max(1, int(stats["waves_per_simd"]) * 4 // waves)
+    wgs_cu = mx_perf_model.resident_workgroups(int(stats["waves_per_simd"]),
+                                               waves, row["wgs"], machine)
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
@@ -212,12 +213,7 @@ def main():
                          "%.1f" % r["bound_us"], "%.2f" % r["x_bound"]])
         except usm.Failure as failure:
             rows.append([name, size, "error: %s" % failure])
-    full = [r for r in rows if len(r) == len(HEADER)]
-    widths = [max(len(r[i]) for r in full + [HEADER])
-              for i in range(len(HEADER))]
-    print("  ".join(h.ljust(w) for h, w in zip(HEADER, widths)))
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    usm.print_columns(HEADER, rows)
 
 
 if __name__ == "__main__":

@@ -464,6 +464,16 @@ class GemmPrediction:
     pflops: float
 
 
+def resident_workgroups(waves_per_simd, waves_per_wg, workgroups,
+                        machine=Machine()):
+    """Workgroups that share a CU at once: as many as its occupancy allows
+    (`waves_per_simd` waves on each of its SIMDs), but no more than the
+    grid gives each CU (a grid of 45 workgroups puts one on 45 CUs)."""
+    by_occupancy = max(1, waves_per_simd * machine.simds_per_cu //
+                       waves_per_wg)
+    return max(1, min(by_occupancy, math.ceil(workgroups / machine.cus)))
+
+
 def predict_gemm(loop, m, n, k, tile_m, tile_n, waves_per_wg, wgs_per_cu=1,
                  out_bytes=4, machine=Machine()):
     """Whole-GEMM time of a kernel whose main loop is `loop`

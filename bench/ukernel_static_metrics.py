@@ -149,16 +149,48 @@ RESULT_TRUNC = """  %t = arith.truncf %y : tensor<{M}x{N}xf32> to tensor<{M}x{N}
 """
 
 
+# A quantized from `source` values (seed 000's recipe, EVEN scales and
+# ties-away rounding) instead of passed quantized: the function takes %x.
+QUANTIZE_A = """  %a, %sa = mx.quantize %x axis(1) scale(even) rounding(ties_away)
+      : tensor<{M}x{K}x{S}> -> tensor<{M}x{K}x{A}>, tensor<{M}x{KB}xf8E8M0FNU>
+"""
+
+
+# B and its scales as constants (weights prepared offline: their relayout
+# folds at compile time); splat values, which do not change the code.
+CONSTANT_B = """  %b = arith.constant dense<1.0> : tensor<{N}x{K}x{B}>
+  %sb = arith.constant dense<1.0> : tensor<{N}x{KB}xf8E8M0FNU>
+"""
+
+
 def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32",
-                activation="none"):
-    """The benchmarked program: C (+)= A x B with B as N x K."""
-    values = dict(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type, R=result)
-    text = CONTRACTION.replace("{C_ARG}", ACC_ARG if acc == "arg" else "")
+                activation="none", source=None, constant_b=False):
+    """The benchmarked program: C (+)= A x B with B as N x K; with `source`
+    (e.g. "bf16") A is quantized in the program from `source` values; with
+    `constant_b` B and its scales are constants."""
+    values = dict(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type, R=result,
+                  S=source)
+    text = CONTRACTION
+    if constant_b:
+        text = text.replace(", %b: tensor<{N}x{K}x{B}>", "")
+        text = text.replace(", %sb: tensor<{N}x{KB}xf8E8M0FNU>", "")
+        text = text.replace(
+            "                %sa: tensor<{M}x{KB}xf8E8M0FNU>\n",
+            "                %sa: tensor<{M}x{KB}xf8E8M0FNU>")
+        text = text.replace("{C_DEF}", CONSTANT_B + "{C_DEF}")
+    if source:
+        text = text.replace("%a: tensor<{M}x{K}x{A}>", "%x: tensor<{M}x{K}x{S}>")
+        text = text.replace("%sa: tensor<{M}x{KB}xf8E8M0FNU>, ", "")
+        text = text.replace("%sa: tensor<{M}x{KB}xf8E8M0FNU>", "")
+        text = text.replace("{C_DEF}", QUANTIZE_A + "{C_DEF}")
+    text = text.replace("{C_ARG}", ACC_ARG if acc == "arg" else "")
     text = text.replace("{C_DEF}", ACC_ZERO if acc == "zero" else "")
     result_text = RESULT_F32 if result == "f32" else RESULT_TRUNC
     if activation == "none":
         result_text = result_text.replace("%y", "%r")
     text = text.replace("{RESULT}", ACTIVATIONS[activation] + result_text)
+    # (No comma before the closing parenthesis of the arguments.)
+    text = re.sub(r",(\s*)\)", r"\1)", text)
     return text.format(**values)
 
 ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
@@ -167,6 +199,17 @@ ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
 
 class Failure(Exception):
     pass
+
+
+def print_columns(header, rows):
+    """Prints `rows` (lists of strings) under `header` in aligned columns;
+    a shorter row (e.g. a shape and its error) is printed as it is."""
+    full = [r for r in rows if len(r) == len(header)]
+    widths = [max(len(r[i]) for r in full + [header])
+              for i in range(len(header))]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
 
 
 def run(cmd, stdin):

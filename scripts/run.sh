@@ -12,7 +12,9 @@
 #     and the independent reference;
 #  5. seed000 from bf16 activations on the emulator: A quantized by one
 #     kernel straight into the GEMM's operand layout, then the GEMM; checked
-#     bit for bit against the recorded A_fp4, A_e8m0 and C_f32.
+#     bit for bit against the recorded A_fp4, A_e8m0 and C_f32;
+#  6. the same with A quantized inside the GEMM kernel (quantize-in-gemm):
+#     one dispatch, checked bit for bit against the recorded C_f32.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -31,7 +33,9 @@ main job:
   4. the compiled program at the seed000 size on the gfx950 wave emulator,
      checked bit for bit;
   5. seed000 from bf16 A on the emulator (quantize fused into the GEMM's
-     operand layout), checked bit for bit against A_fp4, A_e8m0 and C_f32.
+     operand layout), checked bit for bit against A_fp4, A_e8m0 and C_f32;
+  6. the same with A quantized inside the GEMM kernel, checked bit for bit
+     against C_f32.
 EOF
 }
 case "${1:-}" in
@@ -116,3 +120,14 @@ echo "-- against the recorded C_f32, A_fp4 and A_e8m0:"
   --backend=gfx950-emu --arg="file:$SEED/A_bf16.bin" --arg="file:$SEED/B_fp4.bin" \
   --arg="file:$SEED/B_e8m0.bin" --arg=zeros --expect="file:$SEED/C_f32.bin" \
   --expect="file:$SEED/A_fp4.bin" --expect="file:$SEED/A_e8m0.bin"
+
+echo
+echo "== gfx950 wave emulator: seed000 from bf16 with A quantized inside the GEMM (quantize-in-gemm=always)"
+echo "-- dispatches (the GEMM kernel quantizes its A tiles in registers: no quantize dispatch):"
+"$BUILD/bin/mx-opt" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" \
+  --mx-gfx950-pipeline="output=gpu quantize-in-gemm=always" \
+  | awk '/func.func @seed000_gemm_bf16_c\(/ {f = 1} f && /gpu.launch_func/ {print "  " $2} f && /return/ {f = 0}'
+echo "-- against the recorded C_f32:"
+"$BUILD/bin/mx-run" "$ROOT/examples/seed000_gemm_bf16_gfx950.mlir" --entry=seed000_gemm_bf16_c \
+  --backend=gfx950-emu --gfx950-options=quantize-in-gemm=always --arg="file:$SEED/A_bf16.bin" \
+  --arg="file:$SEED/B_fp4.bin" --arg="file:$SEED/B_e8m0.bin" --arg=zeros --expect="file:$SEED/C_f32.bin"

@@ -1,28 +1,34 @@
 // RUN: mx-opt %s | mx-opt | FileCheck %s
 
 // The scaled MMA ukernel of gfx950 that quantizes its A tiles itself: A
-// comes unquantized (bf16, f16 or f32) and each wave turns the blocks it
-// multiplies into fp4 codes and E8M0 scales in registers, so that a small-M
-// GEMM from an activation needs no quantize dispatch and the quantized
-// activation never reaches memory (the contest kernels of seed 000 do the
-// same). mx-gfx950-lower-tiled-mma calls it for an mx.tiled_scaled_mma whose
-// A and A scales an `mx.quantize_into ... in_consumer` writes (chosen by
-// mx-gfx950-quantize-in-gemm).
+// comes unquantized (bf16; the instantiation also takes f16 and f32) and
+// the workgroup turns each K step's A blocks into fp4 codes and E8M0 scales
+// in registers, so that a small-M GEMM from an activation needs no quantize
+// dispatch and the quantized activation never reaches memory (the contest
+// kernels of seed 000 do the same). mx-gfx950-lower-tiled-mma calls it for
+// an mx.tiled_scaled_mma whose A and A scales an `mx.quantize_into ...
+// in_consumer` writes (chosen by mx-gfx950-quantize-in-gemm).
 //
 // Why a second source: the data movement differs from @mx_uk_scaled_mma's.
-// Nothing goes through LDS: each wave loads its own A blocks and its own B
-// fragments from global memory straight into registers, one K step ahead.
-// Waves that share rows (subgroups_n > 1) quantize them each; that costs
-// vector instructions and cache reads, never HBM bytes, and is what the
-// resolver weighs when it picks this kernel (small M).
+// A is read unquantized from global memory into registers, quantized once
+// per workgroup and shared through LDS; each wave loads its own B fragments
+// from global memory straight into registers (no B staging).
 //
 // A fp4 A fragment gives each lane 32 consecutive K values of one row, one
 // whole scale block (the CDNA4 lane layouts of both intrinsics), so a lane
-// quantizes its own blocks without talking to other lanes: it computes the
-// block's scale and codes (@mx_uk_quantize_lhs, implemented at
-// instantiation by the same code as the quantize kernels, from the type
-// parameters lhs_source, lhs_scale and lhs_rounding) and feeds the scale to
-// the MFMA directly.
+// quantizes its own block without talking to other lanes
+// (@mx_uk_quantize_lhs, implemented at instantiation by the code of the
+// quantize kernels, mx::gfx950::quantizeBlock, from the type parameters
+// lhs_source, lhs_scale and lhs_rounding). The workgroup's A fragments of a
+// K step are shared out over its waves (fragment f to wave f mod waves);
+// each writes its fragments' codes and scales into the LDS stage of that
+// step, and after a barrier every wave reads the fragments of its rows:
+//
+//   lds  [2, [subgroups_m * intrinsics_m * intrinsics_k, 64, 16 B] codes,
+//            [subgroups_m, 64, intrinsics_m * intrinsics_k B] scales]
+//
+// (each lane's scale bytes of a step together, read as 4-byte groups and
+// selected per MFMA with scalesIdx, as in @mx_uk_scaled_mma).
 //
 // Operands (B, its scales and the accumulators as for @mx_uk_scaled_mma):
 //
@@ -36,32 +42,46 @@
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
 //   accs       [intrinsics_m, intrinsics_n, V x f32], private
 //
-// Iteration k loads step k + 1's A values, B fragments and B scales (but
-// in the last one), runs step k's MFMAs, then quantizes step k + 1's A
-// values: the loads complete behind the MFMAs, and the quantize of one step
-// overlaps the MFMA pipe of the previous one.
+// Iteration k (but the last) loads step k + 1's share of A values, B
+// fragments and B scales, runs step k's MFMAs, then quantizes its share of
+// step k + 1 into stage (k + 1) mod 2, meets the other waves at a barrier
+// and reads step k + 1's A fragments and scales: the loads complete behind
+// the MFMAs. One barrier per step suffices: the stage written in iteration
+// k was last read before the barrier of iteration k - 1.
 
 // Selection data (see mx::gfx950::selectUKernel): fp4 A only, and only for
 // an A quantized in the kernel (`quantized_lhs`).
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma_quantized_lhs(
 //  CHECK-SAME:   mx.ukernel.match = {{{.*}}lhs_type = [f4E2M1FN]{{.*}}quantized_lhs = true
+//       CHECK:   call @mx_uk_load_lhs_share
 //       CHECK:   call @mx_uk_load_rhs
-//       CHECK:   %[[A0:.+]] = vector.load %{{.+}} : memref<?x?x?x?x?x?x32xbf16
-//       CHECK:   call @mx_uk_quantize_lhs(%[[A0]])
+//       CHECK:   call @mx_uk_quantize_lhs_share
+//  CHECK-NEXT:   amdgpu.lds_barrier
+//  CHECK-NEXT:   call @mx_uk_read_lhs_step
 //       CHECK:   scf.for
 //       CHECK:     scf.if
-//       CHECK:       %[[A1:.+]] = vector.load
-//       CHECK:       memref.store %[[A1]], %[[RAW:.+]][
+//       CHECK:       call @mx_uk_load_lhs_share
 //       CHECK:       call @mx_uk_load_rhs
 //       CHECK:     amdgpu.scaled_mfma 16x16x128
 //       CHECK:     scf.if
-//       CHECK:       %[[A2:.+]] = memref.load %[[RAW]]
-//       CHECK:       call @mx_uk_quantize_lhs(%[[A2]])
+//       CHECK:       call @mx_uk_quantize_lhs_share
+//  CHECK-NEXT:       amdgpu.lds_barrier
+//  CHECK-NEXT:       call @mx_uk_read_lhs_step
+// The helpers: a lane's block loaded whole, quantized by the hook, its codes
+// and scale stored to LDS.
+// CHECK-LABEL: func.func private @mx_uk_load_lhs_share(
+//       CHECK:   vector.load {{.*}} vector<32xbf16>
+// CHECK-LABEL: func.func private @mx_uk_quantize_lhs_share(
+//       CHECK:   call @mx_uk_quantize_lhs
+//       CHECK:   vector.store {{.*}} vector<16xi8>
+// CHECK-LABEL: func.func private @mx_uk_read_lhs_step(
+//       CHECK:   call @mx_uk_read_lhs
 func.func private @mx_uk_scaled_mma_quantized_lhs(
     %src: memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>,
     %rhs: memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>,
     %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
     %accs: memref<?x?x?xf32, 5>,
+    %lds: memref<?xi8, #gpu.address_space<workgroup>>,
     %wave_m: index, %wave_n: index, %lane: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index,
     %zero_acc: index)
@@ -86,22 +106,37 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
   %k_tiles = memref.dim %src, %c0 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+  %subgroups_m = memref.dim %src, %c1 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+  %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  %waves = arith.muli %subgroups_m, %subgroups_n : index
   // The lane's K group and row in its A fragments.
   %rows = memref.dim %src, %c5 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %lane_g = arith.divui %lane, %rows : index
   %lane_r = arith.remui %lane, %rows : index
   %lane_bytes_b = memref.dim %rhs, %c5 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
+  // The wave's indices as wave-uniform values for the LDS addresses.
+  %wave_m_u = gpu.subgroup_broadcast %wave_m, first_active_lane : index
+  %wave_n_u = gpu.subgroup_broadcast %wave_n, first_active_lane : index
+  %wave = affine.apply affine_map<(m, n)[s] -> (m * s + n)>(%wave_m_u, %wave_n_u)[%subgroups_n]
+  // The workgroup's A fragments of one K step, shared out over the waves
+  // (`rounds` each at most), and the LDS stage of a step.
+  %per_sg_a = arith.muli %intrinsics_m, %intrinsics_k : index
+  %frags_a = arith.muli %subgroups_m, %per_sg_a : index
+  %rounds = affine.apply affine_map<()[f, w] -> (f ceildiv w)>()[%frags_a, %waves]
+  %codes_bytes = affine.apply affine_map<()[f] -> (f * 1024)>()[%frags_a]
+  %stage = affine.apply affine_map<()[f] -> (f * 1088)>()[%frags_a]
   // B as one row of bytes per K step, read through a buffer resource per
   // step (a scalar advance), each lane at a fixed 32-bit offset.
   %rhs_rows = memref.collapse_shape %rhs [[0], [1, 2, 3, 4, 5]]
       : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
   %rhs_flat = memref.cast %rhs_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
   %row_b = memref.dim %rhs_flat, %c1 : memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+  %groups_a = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_m, %intrinsics_k]
   %groups_b = affine.apply affine_map<()[i, k] -> ((i * k) floordiv 4)>()[%intrinsics_n, %intrinsics_k]
 
-  %raw_a = memref.alloca(%intrinsics_m, %intrinsics_k) : memref<?x?xvector<32xbf16>, 5>
+  %raw_a = memref.alloca(%rounds) : memref<?xvector<32xbf16>, 5>
   %frag_a = memref.alloca(%intrinsics_m, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
-  %scale_a = memref.alloca(%intrinsics_m, %intrinsics_k) : memref<?x?xi8, 5>
+  %scales_a = memref.alloca(%groups_a) : memref<?xvector<1xi32>, 5>
   %frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf8E4M3FN>, 5>
   %next_frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf8E4M3FN>, 5>
   %scales_b = memref.alloca(%groups_b) : memref<?xvector<1xi32>, 5>
@@ -121,7 +156,10 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
   %k_last = arith.subi %k_tiles, %c1 : index
   scf.if %any {
-    // Prologue: step 0's B fragments and scales, and its A blocks quantized.
+    // Prologue: step 0's share of A values, its B fragments and scales; A
+    // quantized into stage 0, then read.
+    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r)
+        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index) -> ()
     %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
     %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
     scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -140,30 +178,22 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
       memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
     } {mx.unroll}
-    scf.for %i = %c0 to %intrinsics_m step %c1 {
-      scf.for %q = %c0 to %intrinsics_k step %c1 {
-        %x = vector.load %src[%c0, %wave_m, %i, %q, %lane_g, %lane_r, %c0]
-            : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xbf16>
-        %a, %s = func.call @mx_uk_quantize_lhs(%x) : (vector<32xbf16>) -> (vector<32xf4E2M1FN>, i8)
-        memref.store %a, %frag_a[%i, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-        memref.store %s, %scale_a[%i, %q] : memref<?x?xi8, 5>
-      } {mx.unroll}
-    } {mx.unroll}
+    func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %c0, %codes_bytes, %wave, %waves, %frags_a, %rounds, %intrinsics_m, %intrinsics_k, %lane)
+        : (memref<?xvector<32xbf16>, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index) -> ()
+    amdgpu.lds_barrier
+    func.call @mx_uk_read_lhs_step(%lds, %c0, %codes_bytes, %frag_a, %scales_a, %wave_m_u, %intrinsics_m, %intrinsics_k, %groups_a, %lane)
+        : (memref<?xi8, #gpu.address_space<workgroup>>, index, index, memref<?x?xvector<32xf4E2M1FN>, 5>, memref<?xvector<1xi32>, 5>, index, index, index, index, index) -> ()
 
     scf.for %k = %c0 to %k_tiles step %c1 {
       %k1 = arith.addi %k, %c1 : index
       %has_next = arith.cmpi ult, %k, %k_last : index
+      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1's operands, into registers.
       scf.if %has_next {
+        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r)
+            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index) -> ()
         %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
         %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
-        scf.for %i = %c0 to %intrinsics_m step %c1 {
-          scf.for %q = %c0 to %intrinsics_k step %c1 {
-            %x = vector.load %src[%k1, %wave_m, %i, %q, %lane_g, %lane_r, %c0]
-                : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xbf16>
-            memref.store %x, %raw_a[%i, %q] : memref<?x?xvector<32xbf16>, 5>
-          } {mx.unroll}
-        } {mx.unroll}
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
@@ -187,15 +217,21 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
             %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
-            %sa8 = memref.load %scale_a[%i, %q] : memref<?x?xi8, 5>
-            %sa = arith.bitcast %sa8 : i8 to f8E8M0FNU
-            // Scale byte (j, q) of this lane, read as part of its 4-byte group.
+            // Scale bytes (i, q) and (j, q) of this lane, read as parts of
+            // their 4-byte groups.
+            %sai = affine.apply affine_map<(i, q)[n] -> (i * n + q)>(%i, %q)[%intrinsics_k]
             %sbi = affine.apply affine_map<(j, q)[n] -> (j * n + q)>(%j, %q)[%intrinsics_k]
+            %sag = affine.apply affine_map<(x) -> (x floordiv 4)>(%sai)
             %sbg = affine.apply affine_map<(x) -> (x floordiv 4)>(%sbi)
+            %sap = affine.apply affine_map<(x) -> (x mod 4)>(%sai)
             %sbp = affine.apply affine_map<(x) -> (x mod 4)>(%sbi)
+            %sa32 = memref.load %scales_a[%sag] : memref<?xvector<1xi32>, 5>
             %sb32 = memref.load %scales_b[%sbg] : memref<?xvector<1xi32>, 5>
+            %sa8 = vector.bitcast %sa32 : vector<1xi32> to vector<4xi8>
             %sb8 = vector.bitcast %sb32 : vector<1xi32> to vector<4xi8>
+            %sav = arith.bitcast %sa8 : vector<4xi8> to vector<4xf8E8M0FNU>
             %sbv = arith.bitcast %sb8 : vector<4xi8> to vector<4xf8E8M0FNU>
+            %sa = vector.extract %sav[%sap] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %sb = vector.extract %sbv[%sbp] : f8E8M0FNU from vector<4xf8E8M0FNU>
             %x = vector.load %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
             %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
@@ -204,16 +240,14 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
           } {mx.unroll}
         } {mx.unroll}
       } {mx.unroll}
-      // Step k + 1's A blocks quantized, its B fragments and scales current.
+      // Step k + 1's A quantized into its stage and read back; its B
+      // fragments and scales current.
       scf.if %has_next {
-        scf.for %i = %c0 to %intrinsics_m step %c1 {
-          scf.for %q = %c0 to %intrinsics_k step %c1 {
-            %x = memref.load %raw_a[%i, %q] : memref<?x?xvector<32xbf16>, 5>
-            %a, %s = func.call @mx_uk_quantize_lhs(%x) : (vector<32xbf16>) -> (vector<32xf4E2M1FN>, i8)
-            memref.store %a, %frag_a[%i, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-            memref.store %s, %scale_a[%i, %q] : memref<?x?xi8, 5>
-          } {mx.unroll}
-        } {mx.unroll}
+        func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %stage_next, %codes_bytes, %wave, %waves, %frags_a, %rounds, %intrinsics_m, %intrinsics_k, %lane)
+            : (memref<?xvector<32xbf16>, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index) -> ()
+        amdgpu.lds_barrier
+        func.call @mx_uk_read_lhs_step(%lds, %stage_next, %codes_bytes, %frag_a, %scales_a, %wave_m_u, %intrinsics_m, %intrinsics_k, %groups_a, %lane)
+            : (memref<?xi8, #gpu.address_space<workgroup>>, index, index, memref<?x?xvector<32xf4E2M1FN>, 5>, memref<?xvector<1xi32>, 5>, index, index, index, index, index) -> ()
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %v = memref.load %next_frag_b[%j, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
@@ -230,8 +264,91 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   return
 }
 
-// The hooks this ukernel calls; @mx_uk_load_rhs is implemented by
-// @mx_uk_scaled_mma's @mx_uk_load_f4/_f6/_f8, @mx_uk_quantize_lhs by the
-// quantize code of mx::gfx950::quantizeBlock for the type parameters.
+// Helpers, inlined where they are called when the ukernel is instantiated.
+
+// Loads the wave's share of step k's A values: fragment f = r * waves +
+// wave (f < frags_a) into raw_a[r].
+func.func private @mx_uk_load_lhs_share(
+    %src: memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>,
+    %k: index, %raw_a: memref<?xvector<32xbf16>, 5>, %wave: index, %waves: index,
+    %frags_a: index, %rounds: index, %subgroups_m: index, %intrinsics_m: index,
+    %intrinsics_k: index, %lane_g: index, %lane_r: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %r = %c0 to %rounds step %c1 {
+    %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+    %mine = arith.cmpi ult, %f, %frags_a : index
+    scf.if %mine {
+      %sg, %i, %q = affine.delinearize_index %f into (%subgroups_m, %intrinsics_m, %intrinsics_k) : index, index, index
+      %x = vector.load %src[%k, %sg, %i, %q, %lane_g, %lane_r, %c0]
+          : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xbf16>
+      memref.store %x, %raw_a[%r] : memref<?xvector<32xbf16>, 5>
+    }
+  } {mx.unroll}
+  return
+}
+
+// Quantizes the wave's share (raw_a) into the LDS stage at `base`: the
+// codes of fragment f at f * 1 KiB + 16 lane, its scale byte among the
+// lane's scale bytes of the step ([subgroups_m, 64, intrinsics_m *
+// intrinsics_k] after the codes).
+func.func private @mx_uk_quantize_lhs_share(
+    %raw_a: memref<?xvector<32xbf16>, 5>, %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %base: index, %codes_bytes: index, %wave: index, %waves: index,
+    %frags_a: index, %rounds: index, %intrinsics_m: index, %intrinsics_k: index,
+    %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %r = %c0 to %rounds step %c1 {
+    %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+    %mine = arith.cmpi ult, %f, %frags_a : index
+    scf.if %mine {
+      %x = memref.load %raw_a[%r] : memref<?xvector<32xbf16>, 5>
+      %a, %s = func.call @mx_uk_quantize_lhs(%x) : (vector<32xbf16>) -> (vector<32xf4E2M1FN>, i8)
+      %n = arith.bitcast %a : vector<32xf4E2M1FN> to vector<32xi4>
+      %bytes = vector.bitcast %n : vector<32xi4> to vector<16xi8>
+      %o = affine.apply affine_map<(f, l)[b] -> (b + f * 1024 + l * 16)>(%f, %lane)[%base]
+      vector.store %bytes, %lds[%o] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+      %so = affine.apply affine_map<(f, l)[b, c, m, k] -> (b + c + ((f floordiv (m * k)) * 64 + l) * (m * k) + f mod (m * k))>
+          (%f, %lane)[%base, %codes_bytes, %intrinsics_m, %intrinsics_k]
+      memref.store %s, %lds[%so] : memref<?xi8, #gpu.address_space<workgroup>>
+    }
+  } {mx.unroll}
+  return
+}
+
+// Reads the A fragments and scale bytes of the wave's rows of the step in
+// the LDS stage at `base`.
+func.func private @mx_uk_read_lhs_step(
+    %lds: memref<?xi8, #gpu.address_space<workgroup>>, %base: index,
+    %codes_bytes: index, %frag_a: memref<?x?xvector<32xf4E2M1FN>, 5>,
+    %scales_a: memref<?xvector<1xi32>, 5>, %wave_m: index, %intrinsics_m: index,
+    %intrinsics_k: index, %groups_a: index, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %intrinsics_m step %c1 {
+    scf.for %q = %c0 to %intrinsics_k step %c1 {
+      %o = affine.apply affine_map<(i, q)[b, w, m, k] -> (b + ((w * m + i) * k + q) * 1024)>
+          (%i, %q)[%base, %wave_m, %intrinsics_m, %intrinsics_k]
+      %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+          : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
+      memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+    } {mx.unroll}
+  } {mx.unroll}
+  scf.for %g = %c0 to %groups_a step %c1 {
+    %o = affine.apply affine_map<(g, l)[b, c, w, m, k] -> (b + c + (w * 64 + l) * (m * k) + g * 4)>
+        (%g, %lane)[%base, %codes_bytes, %wave_m, %intrinsics_m, %intrinsics_k]
+    %v = vector.load %lds[%o] {alignment = 4 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<4xi8>
+    %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+    memref.store %w, %scales_a[%g] : memref<?xvector<1xi32>, 5>
+  } {mx.unroll}
+  return
+}
+
+// The hooks this ukernel calls; @mx_uk_read_lhs and @mx_uk_load_rhs are
+// implemented by @mx_uk_scaled_mma's @mx_uk_read_f4 and @mx_uk_load_f4/_f6/_f8,
+// @mx_uk_quantize_lhs by the quantize code of mx::gfx950::quantizeBlock for
+// the type parameters.
+func.func private @mx_uk_read_lhs(memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf4E2M1FN>
 func.func private @mx_uk_load_rhs(memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf8E4M3FN>
 func.func private @mx_uk_quantize_lhs(vector<32xbf16>) -> (vector<32xf4E2M1FN>, i8)

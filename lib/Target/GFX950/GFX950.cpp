@@ -296,10 +296,10 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                 int64_t kTiles = ShapedType::isDynamic(k)
                                      ? ShapedType::kDynamic
                                      : llvm::divideCeil(k, tile.k);
-                int64_t parts =
-                    splitK ? chooseSplitK(tiles, kTiles, /*pinned=*/0,
-                                          llvm::nulls())
-                           : 1;
+                int64_t parts = splitK
+                                    ? chooseSplitK(tiles, kTiles, /*pinned=*/0,
+                                                   llvm::nulls())
+                                    : 1;
                 fill = std::min<int64_t>(kNumCUs, tiles * parts);
               }
               auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,

@@ -744,8 +744,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
 
   // The ukernels stage one K step of the workgroup's A and B tiles through
   // LDS, double-buffered (the scales go to registers); the one quantizing A
-  // uses none.
-  int64_t stageBytes = quantizedLhs ? 0 : getUKernelStageBytes(layout);
+  // stages the quantized A of a K step (getQuantizedLhsStageBytes).
+  int64_t stageBytes = quantizedLhs ? getQuantizedLhsStageBytes(layout)
+                                    : getUKernelStageBytes(layout);
   int64_t ldsBytes = 2 * stageBytes;
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
@@ -779,7 +780,7 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
       b, loc, no, mo, batch, index(threads), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{},
-      /*workgroupAttributions=*/ldsBytes ? TypeRange{ldsType} : TypeRange{});
+      /*workgroupAttributions=*/TypeRange{ldsType});
   launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   launch.setModuleAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -878,8 +879,9 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     args = {
         *source, tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
         tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
-        accs};
-    argNames = {"unquantized lhs", "rhs", "rhs_scales", "accumulators"};
+        accs, launch.getWorkgroupAttributions().front()};
+    argNames = {"unquantized lhs", "rhs", "rhs_scales", "accumulators",
+                "LDS staging"};
   } else {
     args = {
         tileView(lhs, OperandRole::lhs, outer(mIndex), true),

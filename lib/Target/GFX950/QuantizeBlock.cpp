@@ -38,17 +38,47 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
   ElementFormat format = ElementFormat::get(elementType);
   QuantizedBlock result;
 
+  // The values widened to f32, made when needed.
   SmallVector<Value> values;
-  for (int64_t k = 0; k < kBlockSize; ++k)
-    values.push_back(vector::ExtractOp::create(b, loc, block, k));
+  auto getValues = [&]() -> ArrayRef<Value> {
+    if (values.empty())
+      for (int64_t k = 0; k < kBlockSize; ++k) {
+        Value v = vector::ExtractOp::create(b, loc, block, k);
+        if (v.getType() != f32)
+          v = arith::ExtFOp::create(b, loc, f32, v);
+        values.push_back(v);
+      }
+    return values;
+  };
+  // Ties away from zero through the round-to-nearest-even packed
+  // conversions (from bf16 only: canUsePackedConversions): each value
+  // widened to f32 with the bit just below its last bf16 mantissa bit set.
+  // That adds half a bf16 ulp to the magnitude, which moves an exact tie of
+  // the fp4 grid (bf16-representable) above it and never moves a bf16 value
+  // across one (they lie at least an ulp apart).
+  bool nudge = packedConversions && rounding == Rounding::ties_away;
+  SmallVector<Value> nudged;
+  if (nudge)
+    for (Value v : getValues())
+      nudged.push_back(arith::BitcastOp::create(
+          b, loc, f32,
+          arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i32, v),
+                               mx.i32(0x8000))));
+  // The block's amax. The nudged magnitudes order as the values do (the
+  // same bit is set in each), so their largest, that bit cleared, is the
+  // amax (a NaN stays a NaN): one set of widened values serves both.
   Value amax;
-  for (Value &v : values) {
-    if (v.getType() != f32)
-      v = arith::ExtFOp::create(b, loc, f32, v);
+  for (Value v : nudge ? ArrayRef<Value>(nudged) : getValues()) {
     Value magnitude = math::AbsFOp::create(b, loc, v);
     amax =
         amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
   }
+  if (nudge)
+    amax = arith::BitcastOp::create(
+        b, loc, f32,
+        arith::AndIOp::create(b, loc,
+                              arith::BitcastOp::create(b, loc, i32, amax),
+                              mx.i32(int32_t(0xFFFF0000u))));
   Value scale = mx.computeScale(amax, rule, format);
   result.scaleByte = arith::BitcastOp::create(b, loc, i8, scale);
 
@@ -67,19 +97,9 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
         SmallVector<Value, 2> elements;
         for (int64_t j = 0; j < 2; ++j) {
           int64_t k = 8 * w + 2 * i + j;
-          if (rounding == Rounding::nearest_even) {
-            elements.push_back(vector::ExtractOp::create(b, loc, block, k));
-            continue;
-          }
-          // Ties away from zero (from bf16 only: canUsePackedConversions)
-          // with a round-to-nearest-even conversion: the value widened to
-          // f32 with the bit just below its last bf16 mantissa bit set. That
-          // adds half a bf16 ulp to the magnitude, which moves an exact tie
-          // of the fp4 grid (bf16-representable) above it and never moves a
-          // bf16 value across one (they lie at least an ulp apart).
-          Value wide = arith::BitcastOp::create(b, loc, i32, values[k]);
-          elements.push_back(arith::BitcastOp::create(
-              b, loc, f32, arith::OrIOp::create(b, loc, wide, mx.i32(0x8000))));
+          elements.push_back(
+              nudge ? nudged[k]
+                    : vector::ExtractOp::create(b, loc, block, k).getResult());
         }
         Value pair = vector::FromElementsOp::create(
             b, loc, VectorType::get({2}, elements[0].getType()), elements);
@@ -98,7 +118,7 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
     return result;
   }
   Type codeType = b.getIntegerType(bits);
-  for (Value v : values) {
+  for (Value v : getValues()) {
     Value code = mx.quantizeElement(v, scale, elementType, format, rounding);
     code = arith::BitcastOp::create(b, loc, codeType, code);
     if (bits < 8)

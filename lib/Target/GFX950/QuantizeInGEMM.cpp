@@ -45,26 +45,30 @@ static std::optional<std::pair<unsigned, int64_t>> getStep(AffineExpr expr) {
 }
 
 /// `expr` at the dimension values `dims` (the expressions of getStep; other
-/// kinds for completeness).
+/// kinds for completeness), in wrapping arithmetic, with a division or
+/// modulus by a non-positive value giving 0: the caller compares the result
+/// with an expected position, so a meaningless map just fails the check.
 static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
   if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return dims[dim.getPosition()];
+    return dim.getPosition() < dims.size() ? dims[dim.getPosition()] : 0;
   if (auto constant = dyn_cast<AffineConstantExpr>(expr))
     return constant.getValue();
-  auto binary = cast<AffineBinaryOpExpr>(expr);
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return 0;
   int64_t lhs = evaluate(binary.getLHS(), dims);
   int64_t rhs = evaluate(binary.getRHS(), dims);
   switch (binary.getKind()) {
   case AffineExprKind::Add:
-    return lhs + rhs;
+    return int64_t(uint64_t(lhs) + uint64_t(rhs));
   case AffineExprKind::Mul:
-    return lhs * rhs;
+    return int64_t(uint64_t(lhs) * uint64_t(rhs));
   case AffineExprKind::FloorDiv:
-    return llvm::divideFloorSigned(lhs, rhs);
+    return rhs > 0 ? llvm::divideFloorSigned(lhs, rhs) : 0;
   case AffineExprKind::CeilDiv:
-    return llvm::divideCeilSigned(lhs, rhs);
+    return rhs > 0 ? llvm::divideCeilSigned(lhs, rhs) : 0;
   case AffineExprKind::Mod:
-    return llvm::mod(lhs, rhs);
+    return rhs > 0 ? llvm::mod(lhs, rhs) : 0;
   default:
     return 0;
   }
@@ -109,6 +113,8 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
   if (!destType.hasStaticShape())
     return fail("A has a dynamic shape");
   SmallVector<int64_t> shape(destType.getShape());
+  if (shape.empty())
+    return fail("A's tiles are not the layout's");
   if (destType.getElementType().isInteger(8))
     shape.back() *= 2;
   unsigned numOuter = op.getNumBatchDims() + 2;
@@ -149,6 +155,8 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
       source.viewDims[6] != int64_t(shape.size()) - 1)
     return fail("a lane's values are not one block of 32, innermost");
   AffineMap map = quantize.getDestinationMap(0);
+  if (map.getNumResults() != shape.size())
+    return fail("the elements map is not a tiling of the input");
   for (AffineExpr expr : map.getResults()) {
     auto step = getStep(expr);
     if (!step)
@@ -168,16 +176,18 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
   // ukernel's view of the scales tile, [subgroups_m, 64, im * ik].
   AffineMap scaleMap = quantize.getDestinationMap(1);
   auto scalesType = cast<ShapedType>(quantize.getScales()[0].getType());
-  if (!scalesType.hasStaticShape() || scalesType.getRank() <= numOuter)
+  if (!scalesType.hasStaticShape() || scalesType.getRank() <= numOuter ||
+      scaleMap.getNumResults() != uint64_t(scalesType.getRank()))
     return fail("A's scales have a dynamic or unexpected shape");
   ArrayRef<int64_t> scaleShape = scalesType.getShape();
   int64_t im = layout.getIntrinsicsM(), ik = layout.getIntrinsicsK();
   int64_t rows = viewSize(5);
-  int64_t blocks = 1;
-  for (int64_t size : ArrayRef(shape).drop_back())
-    blocks *= size;
   // At most 2^16 blocks are checked (the first ones: whole tiles).
-  int64_t checked = std::min<int64_t>(blocks, int64_t(1) << 16);
+  int64_t checked = 1;
+  for (int64_t size : ArrayRef(shape).drop_back())
+    checked = std::min<int64_t>(
+        checked * std::clamp<int64_t>(size, 0, int64_t(1) << 16), int64_t(1)
+                                                                      << 16);
   SmallVector<int64_t> position(shape.size(), 0);
   for (int64_t n = 0; n < checked; ++n) {
     int64_t rest = n;

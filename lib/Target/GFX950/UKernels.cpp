@@ -154,6 +154,12 @@ int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
   return bytes;
 }
 
+int64_t
+mlir::mx::gfx950::getQuantizedLhsStageBytes(DataTiledLayoutAttr layout) {
+  SmallVector<int64_t> shape = getUKernelTileShape(layout, OperandRole::lhs);
+  return shape[0] * shape[1] * shape[2] * kWaveSize * (16 + 1);
+}
+
 FailureOr<FunctionType>
 mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
   for (const UKernelInfo &ukernel : getLibrary(context))
@@ -426,6 +432,38 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
                    "tell its operands apart";
     return failure();
   }
+  // Calls to helper functions the ukernel's source defines (not hooks,
+  // which are declarations there), inlined: a helper may call hooks and
+  // other helpers.
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<func::CallOp> calls;
+    instance.walk([&](func::CallOp call) { calls.push_back(call); });
+    for (func::CallOp call : calls) {
+      auto helper = library->lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!helper || helper.isExternal() || helper == ukernel)
+        continue;
+      if (!helper.getBody().hasOneBlock() ||
+          helper.getFunctionType() != call.getCalleeType()) {
+        emitError() << "ukernel '" << name << "': helper '" << call.getCallee()
+                    << "' must have a single-block body and the call's type";
+        return failure();
+      }
+      OpBuilder b(call);
+      IRMapping mapping;
+      mapping.map(helper.getArguments(), call.getOperands());
+      Block &body = helper.getBody().front();
+      for (Operation &op : body.without_terminator())
+        b.clone(op, mapping);
+      auto ret = cast<func::ReturnOp>(body.getTerminator());
+      for (auto [result, value] :
+           llvm::zip_equal(call.getResults(), ret.getOperands()))
+        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call.erase();
+      changed = true;
+    }
+  }
+
   if (from->quantization.has_value() != to->quantization.has_value()) {
     emitError() << "ukernel '" << name << "' "
                 << (from->quantization ? "quantizes A and needs"

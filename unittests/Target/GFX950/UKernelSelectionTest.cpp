@@ -206,6 +206,58 @@ TEST_F(UKernelSelectionTest, InstantiationBindsTypesAndIntrinsic) {
   EXPECT_EQ(calls, 0);
 }
 
+/// The ukernel that quantizes A serves an fp4 A only when asked for one
+/// (and the plain ukernel then does not).
+TEST_F(UKernelSelectionTest, QuantizedLhsSelectsItsOwnUKernel) {
+  DataTiledLayoutAttr fp4 = resolve(f4(), f4(), 16, 4096, pins({}, 1, 1, 4));
+  gfx950::UKernelSelection quantized =
+      gfx950::selectUKernel(fp4, /*quantizedLhs=*/true);
+  ASSERT_TRUE(quantized.name.has_value()) << quantized.rejections;
+  EXPECT_EQ(*quantized.name, "mx_uk_scaled_mma_quantized_lhs");
+  EXPECT_NE(quantized.rejections.find("does not quantize A"), std::string::npos)
+      << quantized.rejections;
+  ASSERT_TRUE(gfx950::selectUKernel(fp4).name.has_value());
+  EXPECT_EQ(*gfx950::selectUKernel(fp4).name, kScaledMMAUKernel);
+  // An fp8 A is never quantized in the kernel.
+  DataTiledLayoutAttr fp8 =
+      resolve(Float8E4M3FNType::get(&ctx), f4(), 16, 4096, pins({}, 1, 1, 4));
+  EXPECT_FALSE(gfx950::selectUKernel(fp8, /*quantizedLhs=*/true).name);
+}
+
+/// Instantiating it binds the source type (here f16), implements the
+/// quantize hook with the packed conversions (nearest even), inlines its
+/// helpers and leaves no call but none.
+TEST_F(UKernelSelectionTest, QuantizedLhsInstantiation) {
+  DataTiledLayoutAttr layout =
+      resolve(f4(), Float8E5M2Type::get(&ctx), 16, 4096, pins({}, 1, 1, 4));
+  DictionaryAttr parameters = gfx950::getUKernelTypeParameters(
+      layout, gfx950::LhsQuantization{Float16Type::get(&ctx), ScaleRule::floor,
+                                      Rounding::nearest_even});
+  EXPECT_EQ(parameters.getAs<StringAttr>("lhs_scale").getValue(), "floor");
+  FailureOr<OwningOpRef<ModuleOp>> instance = gfx950::instantiateUKernel(
+      &ctx, "mx_uk_scaled_mma_quantized_lhs", parameters,
+      [&] { return emitError(UnknownLoc::get(&ctx)); });
+  ASSERT_TRUE(succeeded(instance));
+  int64_t conversions = 0, calls = 0, bf16 = 0;
+  (**instance)->walk([&](Operation *op) {
+    conversions += isa<amdgpu::PackedScaledTruncOp>(op);
+    calls += isa<func::CallOp>(op);
+    for (Type type : op->getResultTypes())
+      if (auto vector = dyn_cast<VectorType>(type))
+        bf16 += vector.getElementType().isBF16();
+  });
+  // One hook per quantize call site (the prologue's and the loop's), 16
+  // conversions (two values each) per block.
+  EXPECT_EQ(conversions, 2 * 16);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(bf16, 0);
+  // Without the quantization parameters it is an error.
+  EXPECT_TRUE(failed(gfx950::instantiateUKernel(
+      &ctx, "mx_uk_scaled_mma_quantized_lhs",
+      gfx950::getUKernelTypeParameters(layout),
+      [&] { return emitError(UnknownLoc::get(&ctx)); })));
+}
+
 TEST_F(UKernelSelectionTest, ScaleGroupsMustBeWhole) {
   // 1 x 2 scale bytes per lane cannot be read in 4-byte groups.
   gfx950::UKernelSelection selection =

@@ -135,6 +135,12 @@ instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
 /// The staging buffer holds two K steps.
 int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
 
+/// Bytes of LDS through which the ukernel that quantizes A
+/// (mx_uk_scaled_mma_quantized_lhs) shares one K step of the workgroup's
+/// quantized A tile between its waves: each fragment's codes (64 lanes x 16
+/// bytes) and scale bytes (64). The staging buffer holds two K steps.
+int64_t getQuantizedLhsStageBytes(DataTiledLayoutAttr layout);
+
 /// The function type the source of ukernel `name` declares (from the
 /// library parsed once per context); fails if there is no such ukernel.
 FailureOr<FunctionType> getUKernelFunctionType(MLIRContext *context,

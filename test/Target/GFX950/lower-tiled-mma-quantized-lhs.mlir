@@ -1,0 +1,77 @@
+// RUN: mx-opt %s -split-input-file --mx-gfx950-lower-tiled-mma -verify-diagnostics | FileCheck %s
+
+// A GEMM whose A an `in_consumer` quantize writes: the launch calls the
+// ukernel that quantizes A itself, on a view of the unquantized input, with
+// an LDS buffer for two K steps of the quantized A tile (4 fragments of 1
+// KiB of codes and 64 scale bytes each: 2 x 4352 bytes), and the quantize
+// is gone (it gets no kernel of its own).
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// 20 rows (2 M tiles, the second one padded), K = 1024 (2 K tiles). The
+// view: the whole input as a bounds-checked buffer (rows past 20 read 0),
+// reinterpreted per workgroup at its first row (tile mo: 16 * 1024 * mo) as
+// [Ko, subgroups_m, intrinsics_m, intrinsics_k, K groups, rows, 32] with
+// the strides of the quantize's map: 512, -, -, 128, 32, 1024 (a row), 1.
+// CHECK-LABEL: func.func @decode
+//   CHECK-NOT:   mx.quantize_into
+//       CHECK:   gpu.launch
+//  CHECK-SAME:     threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c256
+//  CHECK-SAME:     workgroup(%[[LDS:.+]] : memref<8704xi8, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %{{.+}} resetOffset : memref<20x1024xbf16, 1> to memref<20x1024xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:     %[[MO:.+]] = arith.muli %{{.+}}, %c16384
+//       CHECK:     %[[OFF:.+]] = arith.addi %{{.+}}, %[[MO]]
+//       CHECK:     %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 1024, 1]
+//       CHECK:     %[[SRC:.+]] = memref.cast %[[VIEW]] : {{.*}} to memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:     %[[LDSV:.+]] = memref.cast %[[LDS]] : memref<8704xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]],
+//  CHECK-SAME:       mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_rounding = "ties_away", lhs_scale = "even", lhs_source = bf16, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}
+func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
+                  %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<2x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<2x2x4x16x4xi8>
+  mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : memref<20x1024xbf16> -> f4E2M1FN
+      elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
+      outs(%c : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}
+
+// -----
+
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// A quantize left to a consumer that does not exist would never run.
+func.func @no_consumer(%a: memref<20x1024xbf16>) -> memref<2x2x4x4x16x16xi8> {
+  %e = memref.alloc() : memref<2x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<2x2x4x16x4xi8>
+  // expected-error @+1 {{'mx.quantize_into' op is marked in_consumer, but no mx.tiled_scaled_mma reads its elements as A and its scales as A's scales to quantize it}}
+  mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : memref<20x1024xbf16> -> f4E2M1FN
+      elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  return %e : memref<2x2x4x4x16x16xi8>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// K = 992 would need K padding (the K tile is 512): the kernel cannot.
+func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
+                    %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<2x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<2x2x4x16x4xi8>
+  mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : memref<20x992xbf16> -> f4E2M1FN
+      elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  // expected-error @+1 {{cannot quantize A in the kernel (its in_consumer quantize): K is padded (not a multiple of the K tile)}}
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
+      outs(%c : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}

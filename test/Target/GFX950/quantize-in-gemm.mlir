@@ -1,0 +1,133 @@
+// RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm))' | FileCheck %s --check-prefix=AUTO
+// RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm{mode=always}))' -verify-diagnostics | FileCheck %s --check-prefix=ALWAYS
+// RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm{mode=never}))' | FileCheck %s --check-prefix=NEVER
+
+// Where a quantized activation's A tiles are quantized: in the GEMM kernel
+// (the quantize_into gets `in_consumer`) or by a quantize dispatch. The
+// input is what mx-fuse-quantize-relayouts leaves of a quantize feeding a
+// data-tiled GEMM (16x16x128, 1 x 4 waves of 1 x 1 x 4 intrinsics: tiles of
+// 16 x 64 x 512).
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// 16 rows: the 4 N tiles' workgroups read A's tile unquantized (16 x 2 B
+// per K) no more than B's bytes (64 x 0.5 B per K), so auto quantizes in the
+// GEMM.
+// AUTO-LABEL: func.func @decode
+//       AUTO:   %[[Q:.+]]:2 = mx.quantize_into %{{.+}} axis(1) scale(even) rounding(ties_away) {{.*}} padding [127] in_consumer ->
+//       AUTO:   mx.tiled_scaled_mma ins(%[[Q]]#0, %{{.+}}, %[[Q]]#1,
+// ALWAYS-LABEL: func.func @decode
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+// NEVER-LABEL: func.func @decode
+//   NEVER-NOT:   in_consumer
+func.func @decode(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                  %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// 64 rows (4 M tiles): the unquantized reads would be 4x B's bytes, so auto
+// leaves A to a quantize dispatch; always still quantizes in the GEMM.
+// AUTO-LABEL: func.func @prefill
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @prefill
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+func.func @prefill(%a: tensor<64x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                   %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<4x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<4x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<64x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<4x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<4x1x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<64x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<4x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<64x256xf32>) layout = #layout zero_acc -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// An f16 activation: the kernel cannot (always warns why).
+// AUTO-LABEL: func.func @f16_source
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @f16_source
+//   ALWAYS-NOT:   in_consumer
+func.func @f16_source(%a: tensor<16x512xf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                      %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the input is not bf16}}
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#swapped = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, (d1 mod 16) floordiv 4, d0 mod 16, d1 mod 4)>
+
+// Scales in another layout than the one the GEMM's lanes read (the lane's
+// K group and its intrinsic swapped): the maps are checked, not trusted.
+// ALWAYS-LABEL: func.func @foreign_scales
+//   ALWAYS-NOT:   in_consumer
+func.func @foreign_scales(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                          %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the scales map does not put each block's scale where the lane that multiplies the block reads it}}
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#swapped]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// A quantized activation that is also returned must reach memory: it stays
+// a dispatch (without a warning: nothing to fuse).
+// ALWAYS-LABEL: func.func @also_returned
+//   ALWAYS-NOT:   in_consumer
+func.func @also_returned(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                         %sb: tensor<4x1x4x4x16x4xi8>) -> (tensor<16x256xf32>, tensor<1x1x4x4x16x16xi8>) {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r, %q#0 : tensor<16x256xf32>, tensor<1x1x4x4x16x16xi8>
+}
