@@ -1,6 +1,8 @@
 // RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm))' | FileCheck %s --check-prefix=AUTO
 // RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm{mode=always}))' -verify-diagnostics | FileCheck %s --check-prefix=ALWAYS
 // RUN: mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm{mode=never}))' | FileCheck %s --check-prefix=NEVER
+// RUN: not mx-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mx-gfx950-quantize-in-gemm{mode=sometimes}))' 2>&1 | FileCheck %s --check-prefix=BADMODE
+// BADMODE: error: mx-gfx950-quantize-in-gemm: mode must be auto, always or never, got 'sometimes'
 
 // Where a quantized activation's A tiles are quantized: in the GEMM kernel
 // (the quantize_into gets `in_consumer`) or by a quantize dispatch. The
