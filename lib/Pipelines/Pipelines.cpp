@@ -145,7 +145,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   math::MathExpandOpsPassOptions expand;
   expand.opMnemonics = gfx950::getExpandedMathOps();
   pm.addNestedPass<func::FuncOp>(math::createMathExpandOpsPass(expand));
-  pm.addPass(gfx950::createMXGFX950SpecializeUKernels());
+  gfx950::MXGFX950SpecializeUKernelsOptions specialize;
+  specialize.unrollK = options.unrollK;
+  pm.addPass(gfx950::createMXGFX950SpecializeUKernels(specialize));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -153,6 +155,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   GpuROCDLAttachTargetOptions target;
   target.chip = "gfx950";
   pm.addPass(createGpuROCDLAttachTarget(target));
+  if (options.reserveAccumulatorAGPRs)
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        gfx950::createMXGFX950ReserveAccumulatorAGPRs());
   if (options.output == GFX950Output::GPU)
     return;
   buildGFX950KernelCodegenPipeline(pm, options);

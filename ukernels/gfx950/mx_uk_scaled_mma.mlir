@@ -527,7 +527,7 @@ func.func private @mx_uk_scaled_mma(
         %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
         memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    }
+    } {mx.unroll_k}
     // The last K step: its second half's A fragments, then its MFMAs; then
     // no copy may still be writing LDS when the workgroup ends.
     scf.if %any {

@@ -87,6 +87,19 @@ struct GFX950PipelineOptions
                      "small M), always (in the GEMM wherever it can), never "
                      "(a quantize dispatch)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> unrollK{
+      *this, "unroll-k",
+      llvm::cl::desc("Unroll factor of the software-pipelined ukernel K loop "
+                     "(mx-gfx950-specialize-ukernels; 1: none). Experimental: "
+                     "2 needs reserve-accumulator-agprs and spills for some "
+                     "configurations"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> reserveAccumulatorAGPRs{
+      *this, "reserve-accumulator-agprs",
+      llvm::cl::desc("Keep the GEMM kernels' accumulators in AGPRs "
+                     "(mx-gfx950-reserve-accumulator-agprs). Experimental: "
+                     "some configurations spill with it"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> relayoutWorkgroupSize{
       *this, "relayout-workgroup-size",
       llvm::cl::desc("Threads per workgroup of the relayout dispatches"),

@@ -30,6 +30,7 @@ namespace mlir::mx::gfx950 {
 
 using namespace mlir;
 using mlir::mx::gfx950::kUnroll;
+using mlir::mx::gfx950::kUnrollK;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
 static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
@@ -141,6 +142,8 @@ struct UnsignedCompareWithZero : public OpRewritePattern<arith::CmpIOp> {
 struct SpecializeUKernelsPass
     : public mx::gfx950::impl::MXGFX950SpecializeUKernelsBase<
           SpecializeUKernelsPass> {
+  using Base::Base;
+
   /// Ukernels with their type parameters bound, by function name and type
   /// parameters.
   using ParsedUKernels = llvm::StringMap<OwningOpRef<ModuleOp>>;
@@ -243,6 +246,12 @@ struct SpecializeUKernelsPass
   }
 
   void runOnOperation() override {
+    if (unrollK < 1) {
+      getOperation().emitError()
+          << "mx-gfx950-specialize-ukernels: unroll-k must be at least 1, got "
+          << static_cast<int64_t>(unrollK);
+      return signalPassFailure();
+    }
     ModuleOp module = getOperation();
     SmallVector<func::CallOp> calls;
     module.walk([&](func::CallOp call) {
@@ -336,6 +345,23 @@ struct SpecializeUKernelsPass
         }
       }
       if (failed(applyPatternsGreedily(caller, frozen)))
+        return signalPassFailure();
+      // K loops marked for it: unrolled by unroll-k (the mark removed
+      // either way), then folded again.
+      SmallVector<scf::ForOp> kLoops;
+      caller->walk([&](scf::ForOp loop) {
+        if (loop->hasAttr(kUnrollK))
+          kLoops.push_back(loop);
+      });
+      for (scf::ForOp loop : kLoops) {
+        loop->removeAttr(kUnrollK);
+        if (unrollK > 1 && failed(loopUnrollByFactor(loop, unrollK))) {
+          loop.emitOpError("cannot be unrolled by ") << unrollK;
+          return signalPassFailure();
+        }
+      }
+      if (unrollK > 1 && !kLoops.empty() &&
+          failed(applyPatternsGreedily(caller, frozen)))
         return signalPassFailure();
       hoistStaticAllocas(caller);
     }

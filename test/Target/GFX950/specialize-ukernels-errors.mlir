@@ -1,4 +1,6 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
+// RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=0 2>&1 | FileCheck %s --check-prefix=UNROLL
+// UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be at least 1, got 0
 
 func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,

@@ -83,13 +83,43 @@ def MXGFX950SpecializeUKernels
     step on `vector<32xf6E2M3FN>` and `vector<32xf4E2M1FN>` operands. Besides the parameters, the loops may depend on static operand
     sizes the ukernel reads (the subgroup counts of the tile views); if a
     loop marked `mx.unroll` keeps dynamic bounds, the call is an error.
+
+    A K loop marked `mx.unroll_k` (the software-pipelined one of
+    `mx_uk_scaled_mma`) is unrolled by `unroll-k` (1: not at all): the
+    registers of even and odd steps alternate, so no move carries the next
+    step's fragments into the current ones, and the LDS stages fold to
+    constants. It needs the accumulators out of the VGPRs' way
+    (`mx-gfx950-reserve-accumulator-agprs`) not to spill.
   }];
+  let options = [
+    Option<"unrollK", "unroll-k", "int64_t", "1",
+           "Unroll factor of the ukernels' K loops marked mx.unroll_k">
+  ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def MXGFX950ReserveAccumulatorAGPRs
+    : Pass<"mx-gfx950-reserve-accumulator-agprs", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Keep the GEMM kernels' accumulators in AGPRs";
+  let description = [{
+    Gives each kernel (`gpu.func`) that runs `amdgpu.scaled_mfma` LLVM's
+    AMDGPU function attribute `"amdgpu-agpr-alloc"` (through `passthrough`,
+    which the ROCDL lowering keeps) set to the number of its accumulator
+    values: the f32 elements of its private (address space 5) arrays, where
+    mx-gfx950-lower-tiled-mma keeps them. LLVM then reserves that many AGPRs
+    of gfx950's 512 vector registers, the MFMAs accumulate in them in place,
+    and the 256 VGPRs are left to the operand fragments. By default LLVM
+    prefers VGPR MFMAs and spreads large accumulator sets over both files.
+
+    Example: the seed GEMM's kernel (16 x 4 intrinsics of 4 values per
+    wave) gets `passthrough = [["amdgpu-agpr-alloc", "256"]]`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def MXGFX950LowerTiledMMA

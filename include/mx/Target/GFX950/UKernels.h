@@ -56,6 +56,9 @@ struct LhsQuantization {
 /// that mx-gfx950-specialize-ukernels fully unrolls once its bounds are
 /// constants.
 constexpr llvm::StringLiteral kUnroll = "mx.unroll";
+/// Marks the K loop of a ukernel that mx-gfx950-specialize-ukernels unrolls
+/// by its unroll-k option.
+constexpr llvm::StringLiteral kUnrollK = "mx.unroll_k";
 constexpr llvm::StringLiteral kUKernelTypeParameters =
     "mx.ukernel.type_parameters";
 

@@ -1,0 +1,69 @@
+//===- ReserveAccumulatorAGPRs.cpp - mx-gfx950-reserve-accumulator-agprs --===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/Passes.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::mx::gfx950 {
+#define GEN_PASS_DEF_MXGFX950RESERVEACCUMULATORAGPRS
+#include "mx/Target/GFX950/Passes.h.inc"
+} // namespace mlir::mx::gfx950
+
+using namespace mlir;
+
+/// The private address space of the accumulator arrays.
+static constexpr int64_t kPrivateAddressSpace = 5;
+/// LLVM's AMDGPU function attribute for the AGPRs a function keeps
+/// allocatable.
+static constexpr llvm::StringLiteral kAGPRAlloc = "amdgpu-agpr-alloc";
+
+namespace {
+struct ReserveAccumulatorAGPRsPass
+    : public mx::gfx950::impl::MXGFX950ReserveAccumulatorAGPRsBase<
+          ReserveAccumulatorAGPRsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      bool hasMFMA = false;
+      int64_t values = 0;
+      func.walk([&](Operation *op) {
+        if (isa<amdgpu::ScaledMFMAOp>(op))
+          hasMFMA = true;
+        auto alloca = dyn_cast<memref::AllocaOp>(op);
+        if (!alloca)
+          return;
+        MemRefType type = alloca.getType();
+        auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
+        if (space && space.getInt() == kPrivateAddressSpace &&
+            type.getElementType().isF32() && type.hasStaticShape())
+          values += type.getNumElements();
+      });
+      if (!hasMFMA || values == 0)
+        return;
+      // The AGPR budget is at most 256 registers.
+      values = std::min<int64_t>(values, 256);
+      Builder b(func.getContext());
+      SmallVector<Attribute> entries;
+      if (auto existing = func->getAttrOfType<ArrayAttr>("passthrough"))
+        for (Attribute entry : existing) {
+          auto pair = dyn_cast<ArrayAttr>(entry);
+          auto key = pair && pair.size() == 2 ? dyn_cast<StringAttr>(pair[0])
+                                              : StringAttr();
+          if (!key || key.getValue() != kAGPRAlloc)
+            entries.push_back(entry);
+        }
+      entries.push_back(
+          b.getArrayAttr({b.getStringAttr(kAGPRAlloc),
+                          b.getStringAttr(std::to_string(values))}));
+      func->setAttr("passthrough", b.getArrayAttr(entries));
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,65 @@
+// The software-pipelined ukernel K loop unrolled by 2 with the accumulators
+// in AGPRs (mx-gfx950-pipeline options unroll-k=2 and
+// reserve-accumulator-agprs=true), bit-exact against the independent
+// reference on random data (every finite code, per-block scales, a normal
+// accumulator; the reference rounds per MFMA in the ukernel's K order):
+// loop trip counts even (K tiles 5: 4 iterations), odd (K tiles 4: 3
+// iterations, a remainder iteration) and zero (one K tile), fp4 x fp4 and
+// fp4 x fp8 (the pipelined pairs), both intrinsics, and private B fragments
+// (one wave along M).
+
+// DEFINE: %{run} = mx-run %s --backend=gfx950-emu --compare=reference --seed=11
+// DEFINE: %{codes} = --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
+// DEFINE: %{unroll} = unroll-k=2 reserve-accumulator-agprs=true
+
+// RUN: %{run} --entry=fp4_fp4_k640 %{codes} --gfx950-options="%{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp4_k512 %{codes} --gfx950-options="%{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp4_k512 %{codes} --gfx950-options="%{unroll} intrinsics-m=2 intrinsics-n=2 intrinsics-k=4" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp4_k640 %{codes} --gfx950-options="%{unroll} intrinsic=32x32x64" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp4_k640 %{codes} --gfx950-options="%{unroll} intrinsics-m=1 intrinsics-n=4 intrinsics-k=4 subgroups-n=1" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp8_k640 %{codes} --gfx950-options="%{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s
+// RUN: %{run} --entry=fp4_fp8_k640 %{codes} --gfx950-options="%{unroll}" | FileCheck %s
+
+// CHECK: result #0 {{.*}}: bit-exact
+// CHECK-NOT: FAIL
+// CHECK: PASS
+
+// The unrolled loop steps by 2 K tiles; the kernel asks LLVM for one AGPR
+// per accumulator value (4 x 4 intrinsics of 4 values).
+// RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu %{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s --check-prefix=IR
+// IR-LABEL: gpu.func @fp4_fp4_k640_mma0(
+//  IR-SAME:   passthrough = {{\[\[}}"amdgpu-agpr-alloc", "64"]]
+//      IR:   scf.for %{{.+}} = %c0 to %c4 step %c2
+
+#nt = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+       affine_map<(m, n, k) -> (m, n)>]
+
+func.func @fp4_fp4_k640(%a: tensor<48x640xf4E2M1FN>, %b: tensor<40x640xf4E2M1FN>,
+    %sa: tensor<48x20xf8E8M0FNU>, %sb: tensor<40x20xf8E8M0FNU>,
+    %c: tensor<48x40xf32>) -> tensor<48x40xf32> {
+  %r = mx.scaled_contraction indexing_maps = #nt
+      ins(%a, %b, %sa, %sb : tensor<48x640xf4E2M1FN>, tensor<40x640xf4E2M1FN>,
+                            tensor<48x20xf8E8M0FNU>, tensor<40x20xf8E8M0FNU>)
+      outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
+
+func.func @fp4_fp4_k512(%a: tensor<48x512xf4E2M1FN>, %b: tensor<40x512xf4E2M1FN>,
+    %sa: tensor<48x16xf8E8M0FNU>, %sb: tensor<40x16xf8E8M0FNU>,
+    %c: tensor<48x40xf32>) -> tensor<48x40xf32> {
+  %r = mx.scaled_contraction indexing_maps = #nt
+      ins(%a, %b, %sa, %sb : tensor<48x512xf4E2M1FN>, tensor<40x512xf4E2M1FN>,
+                            tensor<48x16xf8E8M0FNU>, tensor<40x16xf8E8M0FNU>)
+      outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
+
+func.func @fp4_fp8_k640(%a: tensor<48x640xf4E2M1FN>, %b: tensor<40x640xf8E4M3FN>,
+    %sa: tensor<48x20xf8E8M0FNU>, %sb: tensor<40x20xf8E8M0FNU>,
+    %c: tensor<48x40xf32>) -> tensor<48x40xf32> {
+  %r = mx.scaled_contraction indexing_maps = #nt
+      ins(%a, %b, %sa, %sb : tensor<48x640xf4E2M1FN>, tensor<40x640xf8E4M3FN>,
+                            tensor<48x20xf8E8M0FNU>, tensor<40x20xf8E8M0FNU>)
+      outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
