@@ -85,12 +85,6 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return results;
 }
 
-/// Codes per packed byte group of \p bits-bit codes (its bytes: codes * bits
-/// / 8): fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
-static int64_t getGroupCodes(int64_t bits) {
-  return bits == 4 ? 2 : bits == 6 ? 4 : 1;
-}
-
 /// A checked quantize and the plan of its kernel.
 struct QuantizePlan {
   QuantizeIntoOp op;

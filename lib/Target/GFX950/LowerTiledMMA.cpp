@@ -36,10 +36,6 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
-/// The global address space the ukernels read and write.
-static constexpr int64_t kGlobalAddressSpace = 1;
-/// The private (per-lane) address space of the accumulator array.
-static constexpr int64_t kPrivateAddressSpace = 5;
 /// The widest access of one lane (a dwordx4).
 static constexpr int64_t kMaxAccessBytes = 16;
 

@@ -131,14 +131,12 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
 SmallVector<Value> mlir::mx::gfx950::packCodes(OpBuilder &b, Location loc,
                                                ArrayRef<Value> codes,
                                                int64_t bits) {
-  if (bits == 8)
+  int64_t groupCodes = getGroupCodes(bits);
+  if (groupCodes == 1)
     return SmallVector<Value>(codes);
   MXArithBuilder mx(b, loc);
   Type i8 = b.getI8Type();
   Type i32 = b.getI32Type();
-  // Groups of codes that fill whole bytes: fp4 2 codes (1 byte), fp6 4
-  // codes (3 bytes).
-  int64_t groupCodes = bits == 4 ? 2 : 4;
   int64_t groupBytes = groupCodes * bits / 8;
   SmallVector<Value> bytes;
   for (size_t start = 0; start < codes.size(); start += groupCodes) {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -18,9 +19,9 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::kAccRegisters;
+using mlir::mx::gfx950::kPrivateAddressSpace;
 
-/// The private address space of the accumulator arrays.
-static constexpr int64_t kPrivateAddressSpace = 5;
 /// LLVM's AMDGPU function attribute for the AGPRs a function keeps
 /// allocatable.
 static constexpr llvm::StringLiteral kAGPRAlloc = "amdgpu-agpr-alloc";
@@ -47,8 +48,8 @@ struct ReserveAccumulatorAGPRsPass
       });
       if (!hasMFMA || values == 0)
         return;
-      // The AGPR budget is at most 256 registers.
-      values = std::min<int64_t>(values, 256);
+      // The AGPR budget is at most kAccRegisters registers.
+      values = std::min(values, kAccRegisters);
       Builder b(func.getContext());
       SmallVector<Attribute> entries;
       if (auto existing = func->getAttrOfType<ArrayAttr>("passthrough"))

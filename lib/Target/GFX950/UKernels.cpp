@@ -280,6 +280,26 @@ static void replaceVectorTypes(Operation *op,
                                         /*replaceTypes=*/true);
 }
 
+/// Clones the single-block body of `callee` before `call`, its arguments
+/// bound to the call's operands (`onClone` sees each clone), and returns the
+/// values it returns; the caller replaces the call's results with them.
+static SmallVector<Value>
+cloneBodyBefore(func::CallOp call, func::FuncOp callee,
+                function_ref<void(Operation *)> onClone = nullptr) {
+  OpBuilder builder(call);
+  IRMapping mapping;
+  mapping.map(callee.getArguments(), call.getOperands());
+  Block &body = callee.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = builder.clone(op, mapping);
+    if (onClone)
+      onClone(clone);
+  }
+  return llvm::map_to_vector(
+      cast<func::ReturnOp>(body.getTerminator()).getOperands(),
+      [&](Value value) { return mapping.lookupOrDefault(value); });
+}
+
 /// Replaces `call` (to an operand hook `<hook>_<role>`) by the body of the
 /// hook's implementation for `type`, `<hook>_f<bits>` in `library` (or, if
 /// it has none, in `shared`: the source of @mx_uk_scaled_mma, home of the
@@ -307,18 +327,12 @@ implementHook(ModuleOp library, ModuleOp shared, func::CallOp call,
     if (auto vector = dyn_cast<VectorType>(result))
       if (vector.getElementType() != type)
         elementMap[vector.getElementType()] = type;
-  OpBuilder builder(call);
-  IRMapping mapping;
-  mapping.map(impl.getArguments(), call.getOperands());
-  Block &body = impl.getBody().front();
-  for (Operation &op : body.without_terminator()) {
-    Operation *clone = builder.clone(op, mapping);
-    replaceVectorTypes(clone, elementMap);
-  }
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
-  for (auto [result, value] :
-       llvm::zip_equal(call.getResults(), ret.getOperands())) {
-    Value replacement = mapping.lookup(value);
+  SmallVector<Value> replacements =
+      cloneBodyBefore(call, impl, [&](Operation *clone) {
+        replaceVectorTypes(clone, elementMap);
+      });
+  for (auto [result, replacement] :
+       llvm::zip_equal(call.getResults(), replacements)) {
     if (result.getType() != replacement.getType()) {
       emitError() << "ukernel hook '" << call.getCallee() << "' returns "
                   << result.getType() << ", its implementation '" << name
@@ -449,16 +463,7 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
                     << "' must have a single-block body and the call's type";
         return failure();
       }
-      OpBuilder b(call);
-      IRMapping mapping;
-      mapping.map(helper.getArguments(), call.getOperands());
-      Block &body = helper.getBody().front();
-      for (Operation &op : body.without_terminator())
-        b.clone(op, mapping);
-      auto ret = cast<func::ReturnOp>(body.getTerminator());
-      for (auto [result, value] :
-           llvm::zip_equal(call.getResults(), ret.getOperands()))
-        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call.replaceAllUsesWith(cloneBodyBefore(call, helper));
       call.erase();
       changed = true;
     }

@@ -46,6 +46,11 @@ TileSizes getTileSizes(DataTiledLayoutAttr layout);
 
 /// Lanes of a wave.
 constexpr int64_t kWaveSize = 64;
+/// The global address space the kernels read and write.
+constexpr int64_t kGlobalAddressSpace = 1;
+/// The private (per-lane) address space, where the GEMM kernels keep their
+/// accumulator arrays.
+constexpr int64_t kPrivateAddressSpace = 5;
 /// LDS per workgroup (CDNA4: 160 KiB).
 constexpr int64_t kLDSBytes = 160 * 1024;
 /// Accumulation registers available per lane (AGPRs).

@@ -46,6 +46,12 @@ QuantizedBlock quantizeBlock(OpBuilder &b, Location loc, Value block,
                              ScaleRule scale, Rounding rounding,
                              FloatType elementType, bool packedConversions);
 
+/// Codes per packed byte group of `bits`-bit codes (its bytes: codes * bits
+/// / 8): fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
+inline int64_t getGroupCodes(int64_t bits) {
+  return bits == 4 ? 2 : bits == 6 ? 4 : 1;
+}
+
 /// The bytes of `codes` (i8 values of `bits`-bit codes) packed as a
 /// little-endian bit stream: element i in bits [bits * i, bits * i + bits).
 /// `codes` holds a whole number of bytes' worth of codes.

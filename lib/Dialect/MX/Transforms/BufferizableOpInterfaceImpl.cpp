@@ -102,13 +102,12 @@ struct QuantizeIntoOpInterface
     ArrayRef<Value> elements = all.slice(1, numElements);
     ArrayRef<Value> scales = all.drop_front(1 + numElements);
     rewriter.setInsertionPoint(op);
-    QuantizeIntoOp::create(rewriter, op->getLoc(), TypeRange{}, buffers[0],
-                           elements, scales, quantize.getAxisAttr(),
-                           quantize.getScaleAttr(), quantize.getRoundingAttr(),
-                           quantize.getElementTypeAttr(),
-                           quantize.getElementMaps(), quantize.getScaleMaps(),
-                           quantize.getScalePaddingAttr(),
-                           quantize.getInConsumerAttr());
+    QuantizeIntoOp::create(
+        rewriter, op->getLoc(), TypeRange{}, buffers[0], elements, scales,
+        quantize.getAxisAttr(), quantize.getScaleAttr(),
+        quantize.getRoundingAttr(), quantize.getElementTypeAttr(),
+        quantize.getElementMaps(), quantize.getScaleMaps(),
+        quantize.getScalePaddingAttr(), quantize.getInConsumerAttr());
     replaceOpWithBufferizedValues(rewriter, op, all.drop_front());
     return success();
   }

@@ -363,8 +363,7 @@ LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
     if (failed(type))
       return failure();
     replace(op, GatherRowsOp::create(builder, loc, *type, gather.getSource(),
-                                     gather.getIds(),
-                                     gather.getDivisorAttr()));
+                                     gather.getIds(), gather.getDivisorAttr()));
     return success();
   }
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
