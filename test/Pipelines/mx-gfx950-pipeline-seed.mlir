@@ -45,16 +45,17 @@
 //         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
-// The ukernel stages A and B through double-buffered LDS and peels the
-// last of the 64 K steps: the loop runs 63 steps of 128 MFMAs, the LDS
-// reads of the next step after each of the first 8 rows of 8, then a
-// barrier and the direct-to-LDS copies of the step after next; the last
-// step runs without copies.
+// The ukernel stages A through LDS in three stages (B goes from global
+// memory straight to registers) and peels the last of the 64 K steps: the
+// loop runs 63 steps of 128 MFMAs, one barrier each, the LDS reads of the
+// next step after each of the first 8 rows of 8, then the direct-to-LDS
+// copies of the step after next (into the third stage: no barrier); the
+// last step runs without copies.
 //         GPU:     %[[LAST:.+]] = arith.constant 63 : index
-//         GPU:     scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} {
+//         GPU:     %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} iter_args(
 //         GPU:       amdgpu.lds_barrier
 //   GPU-COUNT-72:      amdgpu.scaled_mfma 16x16x128
-//         GPU:       amdgpu.lds_barrier
+//     GPU-NOT:       amdgpu.lds_barrier
 //         GPU:       amdgpu.gather_to_lds
 //   GPU-COUNT-56:      amdgpu.scaled_mfma 16x16x128
 //     GPU-NOT:       amdgpu.scaled_mfma

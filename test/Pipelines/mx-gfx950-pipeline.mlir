@@ -53,16 +53,17 @@
 //         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>, {{.*}}) kernel
 //   GPU-LABEL:   gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
 //         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
-// The ukernel stages A and B through double-buffered LDS and peels the
-// last of the 32 K steps: the loop runs 31 steps of 128 MFMAs, 8 rows of 8
-// with the LDS reads of the next step after each, then a barrier and the
-// direct-to-LDS copies of the step after next, then 7 rows without LDS
-// accesses; the last step runs without copies.
+// The ukernel stages A through LDS in three stages (B goes from global
+// memory straight to registers) and peels the last of the 32 K steps: the
+// loop runs 31 steps of 128 MFMAs, one barrier each, 8 rows of 8 with the
+// LDS reads of the next step after each, then the direct-to-LDS copies of
+// the step after next (into the third stage: no barrier), then 7 rows
+// without LDS accesses; the last step runs without copies.
 //         GPU:       %[[LAST:.+]] = arith.constant 31 : index
-//         GPU:       scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} {
+//         GPU:       %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} iter_args(
 //         GPU:         amdgpu.lds_barrier
 //   GPU-COUNT-72:      amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
-//         GPU:         amdgpu.lds_barrier
+//     GPU-NOT:         amdgpu.lds_barrier
 //         GPU:         amdgpu.gather_to_lds
 //   GPU-COUNT-56:      amdgpu.scaled_mfma 16x16x128
 //     GPU-NOT:         amdgpu.scaled_mfma

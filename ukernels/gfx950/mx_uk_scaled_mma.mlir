@@ -183,6 +183,7 @@ func.func private @mx_uk_scaled_mma(
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c5 = arith.constant 5 : index
+  %c3 = arith.constant 3 : index
   %c16 = arith.constant 16 : index
   %c24 = arith.constant 24 : index
   %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -375,7 +376,23 @@ func.func private @mx_uk_scaled_mma(
     // barriers keep this order (LLVM would otherwise hoist every LDS read to
     // the top of the iteration).
     %mid = arith.minui %h, %intrinsics_m_1 : index
-    scf.for %k = %c0 to %k_last step %c1 {
+    // Three stages where they fit in the LDS the caller gives (with private
+    // B a stage holds A only): the copies of step k + 2 then go into step
+    // k - 1's stage, which nobody reads after the barrier at the top of
+    // iteration k, right after the wave's last LDS read of the step (row h -
+    // 1), and no barrier is needed in the middle of the step. Otherwise two
+    // stages: the copies go into step k's stage behind a barrier one row
+    // into the second half.
+    %lds_size = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+    %three_size = arith.muli %stage, %c3 : index
+    %three = arith.cmpi ule, %three_size, %lds_size : index
+    %two_stages = arith.cmpi ugt, %three_size, %lds_size : index
+    // The stages of steps k, k + 1 and k + 2 rotate from one iteration to
+    // the next (no division in the loop).
+    %stage_2 = arith.muli %c2, %stage : index
+    %stage_copy0 = arith.select %three, %stage_2, %c0 : index
+    %stage_ks:3 = scf.for %k = %c0 to %k_last step %c1
+        iter_args(%stage_k = %c0, %stage_next = %stage, %stage_copy = %stage_copy0) -> (index, index, index) {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
@@ -386,8 +403,6 @@ func.func private @mx_uk_scaled_mma(
       %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
       %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
-      %stage_k = affine.apply affine_map<(k)[s] -> ((k mod 2) * s)>(%k)[%stage]
-      %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1 is in LDS for every wave.
       amdgpu.memory_counter_wait load(0)
       amdgpu.lds_barrier
@@ -406,18 +421,6 @@ func.func private @mx_uk_scaled_mma(
         %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
         memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-      // Step k + 1's private B fragments, straight into registers.
-      scf.if %b_private {
-        scf.for %j = %c0 to %intrinsics_n step %c1 {
-          scf.for %q = %c0 to %intrinsics_k step %c1 {
-            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
-                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
-            %v = func.call @mx_uk_load_rhs(%rhs_k1, %o)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
-            memref.store %v, %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          } {mx.unroll}
-        } {mx.unroll}
-      }
       scf.for %i = %c0 to %intrinsics_m step %c1 {
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
@@ -447,6 +450,25 @@ func.func private @mx_uk_scaled_mma(
         %first = arith.cmpi eq, %i, %c0 : index
         %upper = arith.cmpi ult, %i, %h : index
         scf.if %upper {
+          // Step k + 1's private B fragments, straight into registers,
+          // spread over the rows of the first half (fragment f after row f
+          // mod h) so that they issue between MFMAs; each is at least h rows
+          // ahead of its use.
+          scf.if %b_private {
+            scf.for %j = %c0 to %intrinsics_n step %c1 {
+              scf.for %q = %c0 to %intrinsics_k step %c1 {
+                %row_f = affine.apply affine_map<(j, q)[k, h] -> ((j * k + q) mod h)>(%j, %q)[%intrinsics_k, %h]
+                %mine = arith.cmpi eq, %row_f, %i : index
+                scf.if %mine {
+                  %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                      (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+                  %v = func.call @mx_uk_load_rhs(%rhs_k1, %o)
+                      : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+                  memref.store %v, %next_frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
+                }
+              } {mx.unroll}
+            } {mx.unroll}
+          }
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
                 (%i, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
@@ -466,31 +488,34 @@ func.func private @mx_uk_scaled_mma(
             } {mx.unroll}
           }
         }
-        %at_mid = arith.cmpi eq, %i, %mid : index
-        scf.if %at_mid {
-          // Nobody reads step k's stage any more: copy step k + 2 there.
-          amdgpu.lds_barrier
+        %at_copy = arith.cmpi eq, %i, %mid : index
+        scf.if %at_copy {
+          // Nobody reads the stage of step k + 2 any more (two stages: once
+          // the waves meet here): copy step k + 2 there.
+          scf.if %two_stages {
+            amdgpu.lds_barrier
+          }
           scf.for %r = %c0 to %rounds_a step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_a {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_k, %frag_lds_a]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
             func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_copy, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           } {mx.unroll}
           scf.if %has_rest_b {
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_k, %stage_a, %frag_lds_b]
+            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_copy, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
@@ -527,15 +552,17 @@ func.func private @mx_uk_scaled_mma(
         %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
         memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
+      %stage_after_next = arith.select %three, %stage_copy, %stage_k : index
+      %stage_after_copy = arith.select %three, %stage_k, %stage_next : index
+      scf.yield %stage_next, %stage_after_next, %stage_after_copy : index, index, index
     } {mx.unroll_k}
     // The last K step: its second half's A fragments, then its MFMAs; then
     // no copy may still be writing LDS when the workgroup ends.
     scf.if %any {
-      %stage_last = affine.apply affine_map<()[k, s] -> ((k mod 2) * s)>()[%k_last, %stage]
       scf.for %i = %h to %intrinsics_m step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-              (%i, %q)[%stage_last, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+              (%i, %q)[%stage_ks#0, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
           %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
               : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
           memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>

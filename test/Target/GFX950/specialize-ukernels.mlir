@@ -149,28 +149,32 @@ module attributes {gpu.container_module} {
 // 256 accumulators per lane (the AGPRs take part of them), 128 MFMAs per K
 // step and wave, still without scratch or spills. Per K step the workgroup
 // stages its 32 A fragments (32 KiB per stage; the LDS allocation still
-// counts B), 8 copies per wave; each wave reads all 32 A fragments from LDS
-// and loads its own 8 B fragments from global memory.
+// counts B, so three stages fit), 8 copies per wave; each wave reads all 32
+// A fragments from LDS and loads its own 8 B fragments from global memory.
 // IR-LABEL: gpu.func @matmul_16x4x2
-//       IR:   scf.for
+// Three stages, rotating from one iteration to the next: step k's, step
+// k + 1's and the one the copies of step k + 2 go to.
+//       IR:   %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[STAGE_K:[^ ]+]] = %c0, %[[STAGE_NEXT:[^ ]+]] = %c32768, %[[STAGE_COPY:[^ ]+]] = %c65536)
 //       IR:   amdgpu.lds_barrier
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
-// they go from global memory straight to registers, one step ahead (8 loads
-// at the top), and only A is staged through LDS (8 copies per wave).
-// Rows 0-7: 8 MFMAs and 4 A reads each; row 8: 8 MFMAs, the barrier and
-// the copies; rows 9-15 without LDS accesses.
-//   IR-COUNT-8: vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
+// they go from global memory straight to registers, one step ahead (one load
+// in each of rows 0-7), and only A is staged through LDS (8 copies per wave).
+// Rows 0-7: 8 MFMAs, a B load and 4 A reads each; row 8: 8 MFMAs and the
+// copies into the third stage, without a barrier; rows 9-15 without LDS
+// accesses.
 //   IR-COUNT-8: amdgpu.scaled_mfma
+//       IR:   vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
 //   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-7: amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.sched_barrier
 //   IR-COUNT-8: amdgpu.scaled_mfma
-//       IR:   amdgpu.lds_barrier
-//   IR-COUNT-8: amdgpu.gather_to_lds
+//   IR-NOT:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
 //   IR-NOT:   amdgpu.gather_to_lds
 //   IR-COUNT-56: amdgpu.scaled_mfma
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   amdgpu.sched_barrier
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   scf.yield %[[STAGE_NEXT]], %[[STAGE_COPY]], %[[STAGE_K]] : index, index, index
 //       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2
