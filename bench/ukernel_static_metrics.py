@@ -94,12 +94,19 @@ CONFIGS = [  # (name, pipeline / materialization options)
     ("2x2 waves", "subgroups-m=2 subgroups-n=2"),
     ("4x4 on 2x2", "intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2"),
     ("8x8 on 2x2", "intrinsics-m=8 intrinsics-n=8 subgroups-m=2 subgroups-n=2"),
-    # Experimental (issue 19): accumulators in AGPRs, and with the K loop
-    # unrolled by 2.
-    ("agprs", "reserve-accumulator-agprs=true"),
-    ("unroll2+agprs", "unroll-k=2 reserve-accumulator-agprs=true"),
+    # The register schedules (issue 19): the ukernel's data picks the K
+    # loop's unroll and the accumulators' register file per configuration
+    # (default); these pin them for every configuration.
+    ("no schedule", "unroll-k=1 reserve-accumulator-agprs=never"),
+    ("agprs", "unroll-k=1 reserve-accumulator-agprs=always"),
+    ("unroll2", "unroll-k=2 reserve-accumulator-agprs=never"),
+    ("unroll2+agprs", "unroll-k=2 reserve-accumulator-agprs=always"),
+    ("32x32x64 no schedule",
+     "intrinsic=32x32x64 unroll-k=1 reserve-accumulator-agprs=never"),
+    ("32x32x64 agprs",
+     "intrinsic=32x32x64 unroll-k=1 reserve-accumulator-agprs=always"),
     ("32x32x64 unroll2+agprs",
-     "intrinsic=32x32x64 unroll-k=2 reserve-accumulator-agprs=true"),
+     "intrinsic=32x32x64 unroll-k=2 reserve-accumulator-agprs=always"),
 ]
 
 CONTRACTION = """

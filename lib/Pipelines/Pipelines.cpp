@@ -155,9 +155,12 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   GpuROCDLAttachTargetOptions target;
   target.chip = "gfx950";
   pm.addPass(createGpuROCDLAttachTarget(target));
-  if (options.reserveAccumulatorAGPRs)
+  if (options.reserveAccumulatorAGPRs != AccumulatorAGPRs::Never) {
+    gfx950::MXGFX950ReserveAccumulatorAGPRsOptions agprs;
+    agprs.all = options.reserveAccumulatorAGPRs == AccumulatorAGPRs::Always;
     pm.addNestedPass<gpu::GPUModuleOp>(
-        gfx950::createMXGFX950ReserveAccumulatorAGPRs());
+        gfx950::createMXGFX950ReserveAccumulatorAGPRs(agprs));
+  }
   if (options.output == GFX950Output::GPU)
     return;
   buildGFX950KernelCodegenPipeline(pm, options);

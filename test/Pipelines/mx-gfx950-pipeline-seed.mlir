@@ -46,29 +46,40 @@
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
 // The ukernel stages A through LDS in three stages (B goes from global
-// memory straight to registers) and peels the last of the 64 K steps: the
-// loop runs 63 steps of 128 MFMAs, one barrier each, the LDS reads of the
-// next step after each of the first 8 rows of 8, then the direct-to-LDS
-// copies of the step after next (into the third stage: no barrier); the
-// last step runs without copies.
-//         GPU:     %[[LAST:.+]] = arith.constant 63 : index
-//         GPU:     %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} iter_args(
-//         GPU:       amdgpu.lds_barrier
-//   GPU-COUNT-72:      amdgpu.scaled_mfma 16x16x128
-//     GPU-NOT:       amdgpu.lds_barrier
-//         GPU:       amdgpu.gather_to_lds
-//   GPU-COUNT-56:      amdgpu.scaled_mfma 16x16x128
-//     GPU-NOT:       amdgpu.scaled_mfma
-//         GPU:     }
-//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128
-//     GPU-NOT:     amdgpu.gather_to_lds
+// memory straight to registers) and peels the last of the 64 K steps; its
+// register schedule for this configuration unrolls the K loop by 2 (and
+// keeps the accumulators in AGPRs). The loop runs 62 steps of 128 MFMAs,
+// two per iteration, one barrier each, the LDS reads of the next step
+// after each of the first 8 rows of 8, then the direct-to-LDS copies of the
+// step after next (into the third stage: no barrier); then step 63 (the
+// unroll's remainder), and the last step without copies.
+//         GPU:    %[[PAIRS:.+]] = arith.constant 62 : index
+//         GPU:    scf.for %{{.+}} = %{{.+}} to %[[PAIRS]] step %{{.+}} {
+//         GPU:      amdgpu.lds_barrier
+//   GPU-COUNT-72:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      amdgpu.lds_barrier
+//         GPU:      amdgpu.gather_to_lds
+//   GPU-COUNT-56:     amdgpu.scaled_mfma 16x16x128
+//         GPU:      amdgpu.lds_barrier
+//   GPU-COUNT-72:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      amdgpu.lds_barrier
+//         GPU:      amdgpu.gather_to_lds
+//   GPU-COUNT-56:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      amdgpu.scaled_mfma
+//         GPU:    }
+//   GPU-COUNT-128:    amdgpu.scaled_mfma 16x16x128
+//   GPU-COUNT-128:    amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:    amdgpu.gather_to_lds
 
-// No scratch and no spills (in any kernel), LDS within 160 KiB, code within
-// 32 KiB, and 16 x 4 x 2 = 128 scaled MFMAs per main-loop iteration. C is
+// No scratch and no spills (in any kernel), the 256 accumulators in AGPRs,
+// LDS within 160 KiB, code within 32 KiB, and two K steps of 16 x 4 x 2 =
+// 128 scaled MFMAs per main-loop iteration (the register schedule's
+// unroll). C is
 // read and written in place, 4 consecutive f32 of a row per lane and
 // instruction: 16 x 4 intrinsics per wave, one buffer_load_dwordx4 and one
 // buffer_store_dwordx4 each (N = 16384 is a multiple of 4: no edge path).
 //  REPORT-LABEL: kernel seed_mma0
+//        REPORT:   agprs: 256
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
 //   REPORT-NEXT:   scratch_bytes: 0
 //   REPORT-NEXT:   vgpr_spills: 0
@@ -79,8 +90,8 @@
 //        REPORT:   global_stores: 64
 //   REPORT-NEXT:   global_stores.buffer_store_dwordx4: 64
 //   REPORT-NEXT:   main_loop.instructions
-//        REPORT:   main_loop.mfma: 128
-//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+//        REPORT:   main_loop.mfma: 256
+//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 256
 //        REPORT:   main_loop.global_stores: 0
 func.func @seed(%a: tensor<10000x16384xf4E2M1FN>, %b: tensor<16384x16384xf4E2M1FN>,
                 %sa: tensor<10000x512xf8E8M0FNU>, %sb: tensor<16384x512xf8E8M0FNU>,

@@ -52,24 +52,32 @@
 //         GPU:   gpu.module @[[RA]] [#rocdl.target<chip = "gfx950">]
 //         GPU:     gpu.func @[[RA]](%{{[^:]+}}: memref<256x4096xi8>, %{{[^:]+}}: memref<1x32x16x2x4x16x16xi8>, {{.*}}) kernel
 //   GPU-LABEL:   gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
-//         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+//         GPU:     gpu.func @nt_fp4_mma0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>, passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 // The ukernel stages A through LDS in three stages (B goes from global
-// memory straight to registers) and peels the last of the 32 K steps: the
-// loop runs 31 steps of 128 MFMAs, one barrier each, 8 rows of 8 with the
-// LDS reads of the next step after each, then the direct-to-LDS copies of
-// the step after next (into the third stage: no barrier), then 7 rows
-// without LDS accesses; the last step runs without copies.
-//         GPU:       %[[LAST:.+]] = arith.constant 31 : index
-//         GPU:       %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %{{.+}} iter_args(
-//         GPU:         amdgpu.lds_barrier
-//   GPU-COUNT-72:      amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
-//     GPU-NOT:         amdgpu.lds_barrier
-//         GPU:         amdgpu.gather_to_lds
-//   GPU-COUNT-56:      amdgpu.scaled_mfma 16x16x128
-//     GPU-NOT:         amdgpu.scaled_mfma
-//         GPU:       }
-//   GPU-COUNT-128:     amdgpu.scaled_mfma 16x16x128 {{.*}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf32>
-//     GPU-NOT:       amdgpu.gather_to_lds
+// memory straight to registers) and peels the last of the 32 K steps; its
+// register schedule for this configuration unrolls the K loop by 2 (and
+// keeps the accumulators in AGPRs). The loop runs 30 steps of 128 MFMAs,
+// two per iteration, one barrier each, the LDS reads of the next step
+// after each of the first 8 rows of 8, then the direct-to-LDS copies of the
+// step after next (into the third stage: no barrier); then step 31 (the
+// unroll's remainder), and the last step without copies.
+//         GPU:      %[[PAIRS:.+]] = arith.constant 30 : index
+//         GPU:      scf.for %{{.+}} = %{{.+}} to %[[PAIRS]] step %{{.+}} {
+//         GPU:        amdgpu.lds_barrier
+//   GPU-COUNT-72:       amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:        amdgpu.lds_barrier
+//         GPU:        amdgpu.gather_to_lds
+//   GPU-COUNT-56:       amdgpu.scaled_mfma 16x16x128
+//         GPU:        amdgpu.lds_barrier
+//   GPU-COUNT-72:       amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:        amdgpu.lds_barrier
+//         GPU:        amdgpu.gather_to_lds
+//   GPU-COUNT-56:       amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:        amdgpu.scaled_mfma
+//         GPU:      }
+//   GPU-COUNT-128:      amdgpu.scaled_mfma 16x16x128
+//   GPU-COUNT-128:      amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      amdgpu.gather_to_lds
 //         GPU:     gpu.return
 
 // output=rocdl: kernels in the LLVM and ROCDL dialects, the host unchanged.
@@ -77,8 +85,9 @@
 // ROCDL-LABEL: gpu.module @nt_fp4_mma0 [#rocdl.target<chip = "gfx950">]
 //       ROCDL:   llvm.func @nt_fp4_mma0({{.*}}) attributes {gpu.kernel, {{.*}}rocdl.flat_work_group_size = "256,256", rocdl.kernel, rocdl.reqd_work_group_size = array<i32: 256, 1, 1>}
 // fp4 operands are 16-byte vectors (vector<4xi32>), 4 accumulators per lane;
-// 128 MFMAs in the K loop and 128 in the peeled last K step.
-// ROCDL-COUNT-256: rocdl.mfma.scale.f32.16x16x128.f8f6f4 {{.*}} : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+// 256 MFMAs in the K loop (unrolled by 2), 128 in its remainder step and
+// 128 in the peeled last K step.
+// ROCDL-COUNT-512: rocdl.mfma.scale.f32.16x16x128.f8f6f4 {{.*}} : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
 //   ROCDL-NOT:   rocdl.mfma.scale
 //       ROCDL:   llvm.return
 
@@ -89,7 +98,8 @@
 // The kernel report of output=isa: no scratch, no spills (in any kernel:
 // see the implicit checks), LDS within 160 KiB, code within the 32 KiB
 // instruction cache, and the main loop issues the layout's 16 x 4 x 2 = 128
-// MFMAs per wave and K step.
+// MFMAs per wave and K step, two K steps per iteration (the register
+// schedule's unroll).
 //  REPORT-LABEL: kernel nt_fp4_mma0
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
 //   REPORT-NEXT:   scratch_bytes: 0
@@ -98,8 +108,8 @@
 //   REPORT-NEXT:   max_workgroup_size: 256
 //   REPORT-NEXT:   waves_per_simd: {{[1-9][0-9]*$}}
 //   REPORT-NEXT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4}|3[01][0-9]{3}|32[0-6][0-9]{2}|327[0-5][0-9]|3276[0-8])$}}
-//        REPORT:   main_loop.mfma: 128
-//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
+//        REPORT:   main_loop.mfma: 256
+//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 256
 
 // output=hsaco: code objects (ELF64, little endian, OS ABI AMDGPU HSA (0x40),
 // a shared object (ET_DYN = 3) for EM_AMDGPU (0xE0)).
@@ -114,9 +124,10 @@
 //       PINNED: gpu.launch_func @nt_fp4_relayout{{[0-9]+}}_{{[a-z]+}}::@{{.+}} threads in (%[[C128]], %[[C1]], %[[C1]])
 //       PINNED: gpu.launch_func @nt_fp4_mma0::@nt_fp4_mma0 blocks in (%[[C2]], %[[C2]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]])
 //   PINNED-NOT: gpu.launch_func
-// 4 x 4 x 2 = 32 MFMAs per wave and K step.
+// 4 x 4 x 2 = 32 MFMAs per wave and K step, two K steps per main-loop
+// iteration (the register schedule's unroll).
 // PINNED-REPORT-LABEL: kernel nt_fp4_mma0
-//       PINNED-REPORT:   main_loop.mfma: 32
+//       PINNED-REPORT:   main_loop.mfma: 64
 func.func @nt_fp4(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
                   %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>,
                   %c: tensor<256x256xf32>) -> tensor<256x256xf32> {

@@ -178,7 +178,23 @@ func.func private @mx_uk_scaled_mma(
                                     interleave_m = ["lhs_scales"],
                                     interleave_n = ["rhs_scales"],
                                     interleave_k = ["lhs_scales", "rhs_scales"],
-                                    scale_bytes_multiple_of = 4 : i64}} {
+                                    scale_bytes_multiple_of = 4 : i64},
+                // Register schedules (mx::gfx950::getRegisterSchedule), each
+                // measured with the static model on every pair of element
+                // types (bench/README.md, "Register schedules"): with
+                // accumulators from memory (C += A x B) on 16x16x128, the
+                // accumulators in AGPRs (no spills, fewer moves), and for
+                // the software-pipelined pairs (fp4 A, fp4 or fp8 B) the K
+                // loop unrolled by 2 as well. Not listed, because LLVM then
+                // spills hundreds of VGPRs: AGPRs for zero-filled
+                // accumulators, and AGPRs on 32x32x64.
+                mx.ukernel.register_schedules = [
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
+                   accumulators = "memory", unroll_k = 2 : i64,
+                   accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
+                   accumulator_agprs = true}]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -387,13 +403,16 @@ func.func private @mx_uk_scaled_mma(
     %three_size = arith.muli %stage, %c3 : index
     %three = arith.cmpi ule, %three_size, %lds_size : index
     %two_stages = arith.cmpi ugt, %three_size, %lds_size : index
-    // The stages of steps k, k + 1 and k + 2 rotate from one iteration to
-    // the next (no division in the loop).
-    %stage_2 = arith.muli %c2, %stage : index
-    %stage_copy0 = arith.select %three, %stage_2, %c0 : index
-    %stage_ks:3 = scf.for %k = %c0 to %k_last step %c1
-        iter_args(%stage_k = %c0, %stage_next = %stage, %stage_copy = %stage_copy0) -> (index, index, index) {
+    %stages = arith.select %three, %c3, %c2 : index
+    scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
+      %slot_k = arith.remui %k, %stages : index
+      %slot_next = arith.remui %k1, %stages : index
+      %k2_slot = arith.addi %k, %c2 : index
+      %slot_copy = arith.remui %k2_slot, %stages : index
+      %stage_k = arith.muli %slot_k, %stage : index
+      %stage_next = arith.muli %slot_next, %stage : index
+      %stage_copy = arith.muli %slot_copy, %stage : index
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
       %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
@@ -552,17 +571,16 @@ func.func private @mx_uk_scaled_mma(
         %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
         memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-      %stage_after_next = arith.select %three, %stage_copy, %stage_k : index
-      %stage_after_copy = arith.select %three, %stage_k, %stage_next : index
-      scf.yield %stage_next, %stage_after_next, %stage_after_copy : index, index, index
     } {mx.unroll_k}
     // The last K step: its second half's A fragments, then its MFMAs; then
     // no copy may still be writing LDS when the workgroup ends.
     scf.if %any {
+      %slot_last = arith.remui %k_last, %stages : index
+      %stage_last = arith.muli %slot_last, %stage : index
       scf.for %i = %h to %intrinsics_m step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
-              (%i, %q)[%stage_ks#0, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+              (%i, %q)[%stage_last, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
           %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
               : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
           memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>

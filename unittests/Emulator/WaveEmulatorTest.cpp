@@ -12,7 +12,7 @@
 //    waves) tiles (and 1 and 3 waves), fed with operands laid out by the
 //    compiler's swizzle (mx::gfx950::getSwizzle), executed in the emulator
 //    (ISA lane layouts of the scaled MFMA; the ukernel stages A and B
-//    through double-buffered LDS with amdgpu.gather_to_lds, 1 to 4 K steps)
+//    through two or three LDS stages with amdgpu.gather_to_lds, 1 to 4 K steps)
 //    and compared with the independent reference (mx::ref::scaledMatmul):
 //    bit-exactly on data whose sums are exact in f32, within a stated bound
 //    on random data; and the emulator's race checks catching a missing
@@ -1285,29 +1285,45 @@ TEST_F(MXFP4UKernelTest, MissingCopyWaitIsDetected) {
   EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
 }
 
-/// Without the barrier in the middle of the iteration, the copies of step
+/// Two stages (2 x 2 waves: B is staged too, three stages do not fit):
+/// without the barrier in the middle of the iteration, the copies of step
 /// k + 2 overwrite step k's stage while other waves may still read it.
 TEST_F(MXFP4UKernelTest, CopyIntoTheStageBeingReadIsDetected) {
-  std::string error = runMutated(
-      k4x4x2, 3, "copy step k + 2 there.\n          amdgpu.lds_barrier\n",
-      "copy step k + 2 there.\n", 1);
+  std::string error = runMutated(k4x4x2, 3,
+                                 "          scf.if %two_stages {\n"
+                                 "            amdgpu.lds_barrier\n"
+                                 "          }\n",
+                                 "", 1);
   EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
   EXPECT_NE(error.find("the copy overwrites byte"), std::string::npos) << error;
   EXPECT_NE(error.find("read after the last barrier"), std::string::npos)
       << error;
 }
 
-/// The last step reading the other stage reads what the last iteration's
-/// copies are still writing.
+/// Three stages (1 x 4 waves, B private): the copies of step k + 2 may go
+/// without a barrier only into step k - 1's stage; into step k's, whose
+/// second-half fragments the waves read since the barrier at the top of the
+/// iteration, they race with those reads.
+TEST_F(MXFP4UKernelTest, ThreeStagesCopyIntoTheCurrentStageIsDetected) {
+  std::string error =
+      runMutated(k16x4x2, 3, "[%stage_copy, %frag_lds_a]",
+                 "[%stage_k, %frag_lds_a]", 2);
+  EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
+  EXPECT_NE(error.find("the copy overwrites byte"), std::string::npos) << error;
+  EXPECT_NE(error.find("read after the last barrier"), std::string::npos)
+      << error;
+}
+
+/// The last step reading the stage after its own reads what the last
+/// iteration's copies are still writing, with two stages and with three.
 TEST_F(MXFP4UKernelTest, ReadingTheWrongStageIsDetected) {
-  std::string error = runMutated(
-      k4x4x2, 3,
-      "%stage_last = affine.apply affine_map<()[k, s] -> ((k mod 2) * s)>",
-      "%stage_last = affine.apply affine_map<()[k, s] -> (((k + 1) mod 2) * "
-      "s)>",
-      1);
-  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
-  EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
+  for (const Config &config : {k4x4x2, k16x4x2}) {
+    std::string error =
+        runMutated(config, 3, "%slot_last = arith.remui %k_last, %stages",
+                   "%slot_last = arith.remui %k_tiles, %stages", 1);
+    EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+    EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
+  }
 }
 
 /// Emulator speed on the seed's tile (printed, not asserted).

@@ -38,6 +38,10 @@ void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 /// Where `mx-gfx950-pipeline` stops.
 enum class GFX950Output { GPU, ROCDL, ISA, HSACO };
 
+/// Which GEMM kernels keep their accumulators in AGPRs
+/// (mx-gfx950-reserve-accumulator-agprs).
+enum class AccumulatorAGPRs { Auto, Always, Never };
+
 /// Options of the gfx950 pipeline (`mx-gfx950-pipeline`).
 struct GFX950PipelineOptions
     : public PassPipelineOptions<GFX950PipelineOptions> {
@@ -90,16 +94,22 @@ struct GFX950PipelineOptions
   PassOptions::Option<int64_t> unrollK{
       *this, "unroll-k",
       llvm::cl::desc("Unroll factor of the software-pipelined ukernel K loop "
-                     "(mx-gfx950-specialize-ukernels; 1: none). Experimental: "
-                     "2 needs reserve-accumulator-agprs and spills for some "
-                     "configurations"),
-      llvm::cl::init(1)};
-  PassOptions::Option<bool> reserveAccumulatorAGPRs{
+                     "(mx-gfx950-specialize-ukernels; 0, the default: the "
+                     "ukernel's register schedule for the configuration; 1: "
+                     "none)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<AccumulatorAGPRs> reserveAccumulatorAGPRs{
       *this, "reserve-accumulator-agprs",
-      llvm::cl::desc("Keep the GEMM kernels' accumulators in AGPRs "
-                     "(mx-gfx950-reserve-accumulator-agprs). Experimental: "
-                     "some configurations spill with it"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Which GEMM kernels keep their accumulators in AGPRs "
+                     "(mx-gfx950-reserve-accumulator-agprs; default: auto)"),
+      llvm::cl::init(AccumulatorAGPRs::Auto),
+      llvm::cl::values(
+          clEnumValN(AccumulatorAGPRs::Auto, "auto",
+                     "those whose ukernel register schedule says so"),
+          clEnumValN(AccumulatorAGPRs::Always, "always",
+                     "every GEMM kernel (some configurations spill)"),
+          clEnumValN(AccumulatorAGPRs::Never, "never",
+                     "none: LLVM's choice of registers"))};
   PassOptions::Option<int64_t> relayoutWorkgroupSize{
       *this, "relayout-workgroup-size",
       llvm::cl::desc("Threads per workgroup of the relayout dispatches"),

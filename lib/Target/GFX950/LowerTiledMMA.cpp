@@ -928,6 +928,14 @@ LogicalResult TiledMMALowering::run(ModuleOp module, StringRef ukernel,
     call->setAttr(kUKernelTypeParameters,
                   getUKernelTypeParameters(layout, quantization));
   }
+  // The register schedule the ukernel's data gives this configuration: the
+  // unroll of its K loop, and the accumulators in AGPRs.
+  RegisterSchedule schedule =
+      getRegisterSchedule(op.getContext(), ukernel, layout, op.getZeroAcc());
+  if (schedule.unrollK > 1)
+    call->setAttr(kUKernelUnrollK, b.getI64IntegerAttr(schedule.unrollK));
+  if (schedule.accumulatorAGPRs)
+    accs.getDefiningOp()->setAttr(kAccumulatorAGPRs, b.getUnitAttr());
 
   // The accumulators out, addressed with the lane index recomputed
   // (gpu.lane_id): sharing the prologue's addresses would keep one register

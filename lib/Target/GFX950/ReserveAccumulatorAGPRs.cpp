@@ -7,6 +7,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -30,6 +31,8 @@ namespace {
 struct ReserveAccumulatorAGPRsPass
     : public mx::gfx950::impl::MXGFX950ReserveAccumulatorAGPRsBase<
           ReserveAccumulatorAGPRsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     getOperation().walk([&](gpu::GPUFuncOp func) {
       bool hasMFMA = false;
@@ -43,7 +46,8 @@ struct ReserveAccumulatorAGPRsPass
         MemRefType type = alloca.getType();
         auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
         if (space && space.getInt() == kPrivateAddressSpace &&
-            type.getElementType().isF32() && type.hasStaticShape())
+            type.getElementType().isF32() && type.hasStaticShape() &&
+            (all || alloca->hasAttr(mx::gfx950::kAccumulatorAGPRs)))
           values += type.getNumElements();
       });
       if (!hasMFMA || values == 0)

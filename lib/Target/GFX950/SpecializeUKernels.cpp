@@ -30,6 +30,7 @@ namespace mlir::mx::gfx950 {
 
 using namespace mlir;
 using mlir::mx::gfx950::kUnroll;
+using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnrollK;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
@@ -227,7 +228,9 @@ struct SpecializeUKernelsPass
       mapping.map(ukernel->getArgument(i), operand);
     }
 
-    // Clone the body in place of the call.
+    // Clone the body in place of the call; its K loops take the unroll
+    // factor the call asks for.
+    auto unrollFactor = call->getAttrOfType<IntegerAttr>(kUKernelUnrollK);
     Block &body = ukernel->getBody().front();
     for (Operation &op : body.without_terminator()) {
       Operation *clone = builder.clone(op, mapping);
@@ -235,6 +238,8 @@ struct SpecializeUKernelsPass
         if (loop->hasAttr(kUnroll))
           callSites.try_emplace(
               loop, CallSite{call.getLoc(), call.getCallee().str()});
+        if (loop->hasAttr(kUnrollK) && unrollFactor)
+          loop->setAttr(kUnrollK, unrollFactor);
       });
     }
     auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -246,9 +251,10 @@ struct SpecializeUKernelsPass
   }
 
   void runOnOperation() override {
-    if (unrollK < 1) {
+    if (unrollK < 0) {
       getOperation().emitError()
-          << "mx-gfx950-specialize-ukernels: unroll-k must be at least 1, got "
+          << "mx-gfx950-specialize-ukernels: unroll-k must be at least 0 (0: "
+             "the factor each ukernel call asks for), got "
           << static_cast<int64_t>(unrollK);
       return signalPassFailure();
     }
@@ -346,22 +352,33 @@ struct SpecializeUKernelsPass
       }
       if (failed(applyPatternsGreedily(caller, frozen)))
         return signalPassFailure();
-      // K loops marked for it: unrolled by unroll-k (the mark removed
-      // either way), then folded again.
-      SmallVector<scf::ForOp> kLoops;
+      // K loops marked for it: unrolled by unroll-k, else by the factor
+      // their call asked for (the mark removed either way), then folded
+      // again.
+      SmallVector<std::pair<scf::ForOp, int64_t>> kLoops;
       caller->walk([&](scf::ForOp loop) {
-        if (loop->hasAttr(kUnrollK))
-          kLoops.push_back(loop);
+        Attribute mark = loop->getAttr(kUnrollK);
+        if (!mark)
+          return;
+        int64_t factor = unrollK;
+        if (factor == 0) {
+          auto asked = dyn_cast<IntegerAttr>(mark);
+          factor = asked ? std::max<int64_t>(1, asked.getInt()) : 1;
+        }
+        kLoops.emplace_back(loop, factor);
       });
-      for (scf::ForOp loop : kLoops) {
+      bool unrolled = false;
+      for (auto [loop, factor] : kLoops) {
         loop->removeAttr(kUnrollK);
-        if (unrollK > 1 && failed(loopUnrollByFactor(loop, unrollK))) {
-          loop.emitOpError("cannot be unrolled by ") << unrollK;
+        if (factor == 1)
+          continue;
+        if (failed(loopUnrollByFactor(loop, factor))) {
+          loop.emitOpError("cannot be unrolled by ") << factor;
           return signalPassFailure();
         }
+        unrolled = true;
       }
-      if (unrollK > 1 && !kLoops.empty() &&
-          failed(applyPatternsGreedily(caller, frozen)))
+      if (unrolled && failed(applyPatternsGreedily(caller, frozen)))
         return signalPassFailure();
       hoistStaticAllocas(caller);
     }

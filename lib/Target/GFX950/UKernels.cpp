@@ -118,6 +118,38 @@ UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
   return selection;
 }
 
+RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
+    MLIRContext *context, StringRef name, DataTiledLayoutAttr layout,
+    bool zeroAccumulators) {
+  RegisterSchedule schedule;
+  for (const UKernelInfo &ukernel : getLibrary(context)) {
+    if (ukernel.name != name || !ukernel.registerSchedules)
+      continue;
+    auto accepts = [](DictionaryAttr entry, StringRef key, Attribute value) {
+      return !entry.get(key) || matchesEntry(entry, key, value);
+    };
+    for (Attribute attr : ukernel.registerSchedules) {
+      auto entry = dyn_cast<DictionaryAttr>(attr);
+      if (!entry ||
+          !accepts(entry, "intrinsic",
+                   StringAttr::get(context, stringifyScaledMMAIntrinsic(
+                                                layout.getIntrinsic()))) ||
+          !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
+          !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
+          !accepts(entry, "accumulators",
+                   StringAttr::get(context,
+                                   zeroAccumulators ? "zero" : "memory")))
+        continue;
+      if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
+        schedule.unrollK = std::max<int64_t>(1, unroll.getInt());
+      if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
+        schedule.accumulatorAGPRs = agprs.getValue();
+      return schedule;
+    }
+  }
+  return schedule;
+}
+
 SmallVector<int64_t>
 mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
                                       OperandRole role) {

@@ -1,6 +1,6 @@
 // The software-pipelined ukernel K loop unrolled by 2 with the accumulators
 // in AGPRs (mx-gfx950-pipeline options unroll-k=2 and
-// reserve-accumulator-agprs=true), bit-exact against the independent
+// reserve-accumulator-agprs=always), bit-exact against the independent
 // reference on random data (every finite code, per-block scales, a normal
 // accumulator; the reference rounds per MFMA in the ukernel's K order):
 // loop trip counts even (K tiles 5: 4 iterations), odd (K tiles 4: 3
@@ -10,7 +10,7 @@
 
 // DEFINE: %{run} = mx-run %s --backend=gfx950-emu --compare=reference --seed=11
 // DEFINE: %{codes} = --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
-// DEFINE: %{unroll} = unroll-k=2 reserve-accumulator-agprs=true
+// DEFINE: %{unroll} = unroll-k=2 reserve-accumulator-agprs=always
 
 // RUN: %{run} --entry=fp4_fp4_k640 %{codes} --gfx950-options="%{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s
 // RUN: %{run} --entry=fp4_fp4_k512 %{codes} --gfx950-options="%{unroll} intrinsics-m=4 intrinsics-n=4 intrinsics-k=1" | FileCheck %s

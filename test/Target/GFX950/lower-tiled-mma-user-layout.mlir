@@ -24,7 +24,7 @@
 //       CHECK:   gpu.launch blocks(%[[NO:[^,]+]], %[[MO:[^,]+]], %{{[^)]+}}) {{.*}} threads(%[[TX:[^,]+]],
 //       CHECK:     %[[WAVE:.+]] = arith.divui %[[TX]], %{{.+}} : index
 //       CHECK:     %[[LANE:.+]] = arith.remui %[[TX]], %{{.+}} : index
-//       CHECK:     %[[ACCS:.+]] = memref.alloca() : memref<2x2x4xf32, 5>
+//       CHECK:     %[[ACCS:.+]] = memref.alloca() {mx.accumulator_agprs} : memref<2x2x4xf32, 5>
 //       CHECK:     %[[GLOBAL:.+]] = memref.memory_space_cast %[[C]]
 // The buffer holds the workgroup's rows only (its base is the tile's first
 // row, 64-bit address arithmetic; the 32-bit buffer range and offsets then

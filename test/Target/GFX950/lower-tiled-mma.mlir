@@ -38,7 +38,7 @@
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
 // The lane's accumulators, a private [im, in, f32 per lane] array loaded
 // from its tile of acc: BY * 5 + BX, of 2 x 1 x 2 x 2 x 64 x 4 = 2048 floats.
-//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() : memref<2x2x4xf32, 5>
+//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() {mx.accumulator_agprs} : memref<2x2x4xf32, 5>
 //  CHECK-NEXT:     %[[MN:.+]] = arith.muli %[[BY]], %[[C5]] : index
 //  CHECK-NEXT:     %[[LIN:.+]] = arith.addi %[[MN]], %[[BX]] : index
 //  CHECK-NEXT:     %[[OC:.+]] = arith.muli %[[LIN]], %[[C2048]] : index
@@ -75,7 +75,7 @@
 //  CHECK-NEXT:     %[[CL:.+]] = memref.cast
 // The type parameters from the layout, the tile sizes as constants.
 //  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CACCS]], %[[CL]], %[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]], %[[C0]])
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64}
 // The accumulators back to the tile, the lane index recomputed.
 //  CHECK-NEXT:     %[[LANE2:.+]] = gpu.lane_id
 //  CHECK-NEXT:     %[[R00:.+]] = vector.load %[[ACCS]][%[[C0]], %[[C0]], %[[C0]]]
@@ -116,7 +116,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //  CHECK-NEXT:     %[[LANE:.+]] = arith.remui %[[TX]], %[[C64]] : index
 //  CHECK-NEXT:     %[[WM:.+]] = arith.divui %[[WAVE]], %[[C2]] : index
 //  CHECK-NEXT:     %[[WN:.+]] = arith.remui %[[WAVE]], %[[C2]] : index
-//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() : memref<4x4x4xf32, 5>
+//  CHECK-NEXT:     %[[ACCS:.+]] = memref.alloca() {mx.accumulator_agprs} : memref<4x4x4xf32, 5>
 //  CHECK-NEXT:     %[[B0:.+]] = arith.muli %[[BATCH]]#0, %[[C3]] : index
 //  CHECK-NEXT:     %[[BLIN:.+]] = arith.addi %[[B0]], %[[BATCH]]#1 : index
 //  CHECK-NEXT:     %[[BM:.+]] = arith.muli %[[BLIN]], %[[C2]] : index
@@ -138,7 +138,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]], %{{[^)]+}})
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}} : (
 func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x2x4x4x16x2x16xi8>,
                        %sa: memref<2x3x2x5x2x4x16x4xi8>, %sb: memref<2x3x7x5x2x4x16x4xi8>,
                        %c: memref<2x3x2x7x2x2x4x4x4x16x4xf32>) {
@@ -170,7 +170,7 @@ func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x
 //  CHECK-NEXT:     %[[GA:.+]] = memref.memory_space_cast %[[A]]
 //  CHECK-NEXT:     memref.reinterpret_cast %[[GA]] to offset: [%[[OA]]], sizes: [%[[KO]], 2, 1, 4, 64, 16], strides: [8192, 4096, 4096, 1024, 16, 1]
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C1]], %[[C1]], %[[C4]], %[[C0]])
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}} : (
 func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x16xi8>,
                         %sa: memref<?x?x2x2x32x4xi8>, %sb: memref<?x?x2x2x32x4xi8>,
                         %c: memref<?x?x2x2x2x32x4x4xf32>) {
@@ -181,9 +181,15 @@ func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x
 }
 
 // zero_acc: the call tells the ukernel to start its accumulators at +0.0
-// (last argument 1) instead of loading them.
+// (last argument 1) instead of loading them. The register schedules of the
+// ukernel (its mx.ukernel.register_schedules data) unroll the K loop and
+// keep the accumulators in AGPRs only for accumulators from memory (the
+// other cases above: fp4 x fp4 on 16x16x128 both, fp8 x fp8 the AGPRs,
+// 32x32x64 neither); here neither.
 // CHECK-LABEL: func.func @fp4_zero_acc
+//       CHECK:     memref.alloca() : memref<2x2x4xf32, 5>
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}} : (
 //       CHECK:   return
 func.func @fp4_zero_acc(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
                         %sa: memref<3x4x2x4x16x2x2xi8>, %sb: memref<5x4x4x16x2x2xi8>,

@@ -1,6 +1,6 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
-// RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=0 2>&1 | FileCheck %s --check-prefix=UNROLL
-// UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be at least 1, got 0
+// RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=-1 2>&1 | FileCheck %s --check-prefix=UNROLL
+// UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be at least 0 (0: the factor each ukernel call asks for), got -1
 
 func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,

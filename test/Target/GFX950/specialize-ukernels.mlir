@@ -152,9 +152,9 @@ module attributes {gpu.container_module} {
 // counts B, so three stages fit), 8 copies per wave; each wave reads all 32
 // A fragments from LDS and loads its own 8 B fragments from global memory.
 // IR-LABEL: gpu.func @matmul_16x4x2
-// Three stages, rotating from one iteration to the next: step k's, step
-// k + 1's and the one the copies of step k + 2 go to.
-//       IR:   %{{.+}}:3 = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[STAGE_K:[^ ]+]] = %c0, %[[STAGE_NEXT:[^ ]+]] = %c32768, %[[STAGE_COPY:[^ ]+]] = %c65536)
+// Three stages: step k is in stage k mod 3.
+//       IR:   scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+//       IR:     arith.remui %[[K]], %c3 : index
 //       IR:   amdgpu.lds_barrier
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
 // they go from global memory straight to registers, one step ahead (one load
@@ -174,7 +174,6 @@ module attributes {gpu.container_module} {
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   amdgpu.sched_barrier
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
-//       IR:   scf.yield %[[STAGE_NEXT]], %[[STAGE_COPY]], %[[STAGE_K]] : index, index, index
 //       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2

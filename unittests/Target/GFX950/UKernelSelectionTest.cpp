@@ -76,6 +76,34 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
   EXPECT_EQ(*selection.name, kScaledMMAUKernel);
 }
 
+/// The register schedules come from the ukernel's data: with accumulators
+/// from memory, fp4 x fp4 on 16x16x128 unrolls its K loop by 2 and keeps the
+/// accumulators in AGPRs, fp8 x fp8 only the AGPRs; zero-filled
+/// accumulators and 32x32x64 keep LLVM's choice; a ukernel without the data
+/// (or an unknown name) gets the default.
+TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
+  auto schedule = [&](DataTiledLayoutAttr layout, bool zero,
+                      StringRef name = kScaledMMAUKernel) {
+    gfx950::RegisterSchedule s =
+        gfx950::getRegisterSchedule(&ctx, name, layout, zero);
+    return std::make_pair(s.unrollK, s.accumulatorAGPRs);
+  };
+  DataTiledLayoutAttr seed = resolve(f4(), f4(), 10000, 16384);
+  EXPECT_EQ(schedule(seed, /*zero=*/false), std::make_pair(int64_t(2), true));
+  EXPECT_EQ(schedule(seed, /*zero=*/true), std::make_pair(int64_t(1), false));
+  DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
+  EXPECT_EQ(schedule(fp8, /*zero=*/false), std::make_pair(int64_t(1), true));
+  DataTiledLayoutAttr k32 =
+      resolve(f4(), f4(), 10000, 16384,
+              pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
+  ASSERT_EQ(k32.getIntrinsic(), ScaledMMAIntrinsic::mfma_scale_32x32x64);
+  EXPECT_EQ(schedule(k32, /*zero=*/false), std::make_pair(int64_t(1), false));
+  EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_scaled_mma_quantized_lhs"),
+            std::make_pair(int64_t(1), false));
+  EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_nope"),
+            std::make_pair(int64_t(1), false));
+}
+
 /// A small fp8 problem: the ukernel needs intrinsics_m * intrinsics_k and
 /// intrinsics_n * intrinsics_k multiples of 4 (its scale groups), which a
 /// longer K step gives one-intrinsic tiles; the layout stays within the

@@ -85,15 +85,18 @@ def MXGFX950SpecializeUKernels
     loop marked `mx.unroll` keeps dynamic bounds, the call is an error.
 
     A K loop marked `mx.unroll_k` (the software-pipelined one of
-    `mx_uk_scaled_mma`) is unrolled by `unroll-k` (1: not at all): the
-    registers of even and odd steps alternate, so no move carries the next
-    step's fragments into the current ones, and the LDS stages fold to
-    constants. It needs the accumulators out of the VGPRs' way
+    `mx_uk_scaled_mma`) is unrolled by `unroll-k` when it is set, else by
+    the factor its call asks for (`mx.ukernel.unroll_k`, which
+    mx-gfx950-lower-tiled-mma takes from the ukernel's register schedules),
+    else not at all: the registers of even and odd steps alternate, so no
+    move carries the next step's fragments into the current ones. It needs
+    the accumulators out of the VGPRs' way
     (`mx-gfx950-reserve-accumulator-agprs`) not to spill.
   }];
   let options = [
-    Option<"unrollK", "unroll-k", "int64_t", "1",
-           "Unroll factor of the ukernels' K loops marked mx.unroll_k">
+    Option<"unrollK", "unroll-k", "int64_t", "0",
+           "Unroll factor of the ukernels' K loops marked mx.unroll_k (0: "
+           "the factor each call asks for, mx.ukernel.unroll_k; 1: none)">
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::amdgpu::AMDGPUDialect",
@@ -107,18 +110,28 @@ def MXGFX950ReserveAccumulatorAGPRs
     : Pass<"mx-gfx950-reserve-accumulator-agprs", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Keep the GEMM kernels' accumulators in AGPRs";
   let description = [{
-    Gives each kernel (`gpu.func`) that runs `amdgpu.scaled_mfma` LLVM's
-    AMDGPU function attribute `"amdgpu-agpr-alloc"` (through `passthrough`,
-    which the ROCDL lowering keeps) set to the number of its accumulator
-    values: the f32 elements of its private (address space 5) arrays, where
-    mx-gfx950-lower-tiled-mma keeps them. LLVM then reserves that many AGPRs
-    of gfx950's 512 vector registers, the MFMAs accumulate in them in place,
-    and the 256 VGPRs are left to the operand fragments. By default LLVM
-    prefers VGPR MFMAs and spreads large accumulator sets over both files.
+    Gives each kernel (`gpu.func`) that runs `amdgpu.scaled_mfma` and has
+    accumulator arrays marked `mx.accumulator_agprs` (or, with `all`, any
+    f32 private array) LLVM's AMDGPU function attribute
+    `"amdgpu-agpr-alloc"` (through `passthrough`, which the ROCDL lowering
+    keeps) set to the number of its accumulator values: the f32 elements of
+    those private (address space 5) arrays, where
+    mx-gfx950-lower-tiled-mma keeps them and marks them when the ukernel's
+    register schedule for the configuration asks for AGPRs. LLVM then
+    reserves that many AGPRs of gfx950's 512 vector registers, the MFMAs
+    accumulate in them in place, and the 256 VGPRs are left to the operand
+    fragments. By default LLVM prefers VGPR MFMAs and spreads large
+    accumulator sets over both files.
 
     Example: the seed GEMM's kernel (16 x 4 intrinsics of 4 values per
-    wave) gets `passthrough = [["amdgpu-agpr-alloc", "256"]]`.
+    wave, accumulators from memory) gets
+    `passthrough = [["amdgpu-agpr-alloc", "256"]]`.
   }];
+  let options = [
+    Option<"all", "all", "bool", "false",
+           "Every GEMM kernel's f32 private arrays, marked or not (some "
+           "configurations spill)">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 

@@ -56,9 +56,20 @@ struct LhsQuantization {
 /// that mx-gfx950-specialize-ukernels fully unrolls once its bounds are
 /// constants.
 constexpr llvm::StringLiteral kUnroll = "mx.unroll";
-/// Marks the K loop of a ukernel that mx-gfx950-specialize-ukernels unrolls
-/// by its unroll-k option.
+/// Marks the K loop of a ukernel that mx-gfx950-specialize-ukernels unrolls:
+/// by its unroll-k option when set, else by the factor the call asks for
+/// (kUKernelUnrollK).
 constexpr llvm::StringLiteral kUnrollK = "mx.unroll_k";
+/// The unroll factor of the ukernel's K loop (kUnrollK) that a ukernel call
+/// asks for, from the ukernel's register schedules (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
+/// Marks a kernel's private accumulator array whose values the register
+/// schedule pins in AGPRs (mx-gfx950-reserve-accumulator-agprs).
+constexpr llvm::StringLiteral kAccumulatorAGPRs = "mx.accumulator_agprs";
+/// The attribute of a ukernel function listing its register schedules (see
+/// getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelRegisterSchedules =
+    "mx.ukernel.register_schedules";
 constexpr llvm::StringLiteral kUKernelTypeParameters =
     "mx.ukernel.type_parameters";
 
@@ -85,6 +96,28 @@ struct UKernelSelection {
 /// (GFX950Dialect::getUKernelLibrary).
 UKernelSelection selectUKernel(DataTiledLayoutAttr layout,
                                bool quantizedLhs = false);
+
+/// How the K loop of a ukernel uses the registers for one configuration:
+/// the factor by which its K loop (kUnrollK) is unrolled, and whether the
+/// kernel's accumulators are pinned in AGPRs
+/// (mx-gfx950-reserve-accumulator-agprs).
+struct RegisterSchedule {
+  int64_t unrollK = 1;
+  bool accumulatorAGPRs = false;
+};
+
+/// The register schedule of ukernel `name` for `layout` with accumulators
+/// that come from memory or start at zero (`zeroAccumulators`): the first
+/// entry of its `mx.ukernel.register_schedules` data (next to the ukernel,
+/// in its source) whose `intrinsic`, `lhs_type`, `rhs_type` and
+/// `accumulators` ("memory" or "zero") accept the configuration (a missing
+/// key accepts any; a list accepts its elements), else the default: no
+/// unroll, LLVM's choice of registers. Each entry is a measured choice: the
+/// kernels it covers compile without spills and faster by the static model
+/// (bench/README.md).
+RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
+                                     DataTiledLayoutAttr layout,
+                                     bool zeroAccumulators);
 
 /// The shape in which the ukernels of `layout` view one K step of the
 /// workgroup tile of `role` (the byte or f32 array the swizzled tile is in

@@ -67,6 +67,8 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
         info.match = func->getAttrOfType<DictionaryAttr>("mx.ukernel.match");
         info.typeParameters =
             func->getAttrOfType<DictionaryAttr>(kUKernelTypeParameters);
+        info.registerSchedules =
+            func->getAttrOfType<ArrayAttr>(kUKernelRegisterSchedules);
         if (!info.match)
           info.problem = "no mx.ukernel.match data";
       }

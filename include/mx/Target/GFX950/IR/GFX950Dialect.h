@@ -34,6 +34,9 @@ struct UKernelInfo {
   /// The types its body is written for, when it takes type parameters
   /// (`mx.ukernel.type_parameters`); null otherwise.
   DictionaryAttr typeParameters;
+  /// Its `mx.ukernel.register_schedules` (see getRegisterSchedule); null
+  /// when it has none.
+  ArrayAttr registerSchedules;
   std::string problem;
 };
 

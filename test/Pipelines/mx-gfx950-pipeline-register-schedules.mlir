@@ -1,0 +1,70 @@
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=gpu split-k=1" | FileCheck %s
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=gpu split-k=1 unroll-k=1 reserve-accumulator-agprs=never" | FileCheck %s --check-prefix=NEVER
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=gpu split-k=1 reserve-accumulator-agprs=always" | FileCheck %s --check-prefix=ALWAYS
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa split-k=1" --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+// RUN: not mx-opt %s -split-input-file --mx-gfx950-pipeline="reserve-accumulator-agprs=true" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// The register schedules of the ukernel (its mx.ukernel.register_schedules
+// data, see ukernels/gfx950/mx_uk_scaled_mma.mlir) by default: the MXFP4
+// GEMM with accumulators from memory (C += A x B) unrolls its K loop by 2
+// and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); the same
+// GEMM from zero-filled accumulators keeps LLVM's choice (AGPRs make it
+// spill). unroll-k=1 and reserve-accumulator-agprs=never turn both off;
+// reserve-accumulator-agprs=always asks for AGPRs in every GEMM kernel.
+// Neither kernel has scratch or spills with the defaults.
+
+// CHECK-LABEL: gpu.module @accumulate_mma0
+//       CHECK:   gpu.func @accumulate_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
+//       CHECK:     %[[TWO:.+]] = arith.constant 2 : index
+//       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[TWO]] {
+//   NEVER-LABEL: gpu.module @accumulate_mma0
+//     NEVER-NOT:   passthrough
+//         NEVER:     %[[ONE:.+]] = arith.constant 1 : index
+//     NEVER-NOT:     passthrough
+//         NEVER:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[ONE]] {
+//  ALWAYS-LABEL: gpu.module @accumulate_mma0
+//        ALWAYS:   gpu.func @accumulate_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
+//  REPORT-LABEL: kernel accumulate_mma0
+//        REPORT:   agprs: 256
+//        REPORT:   main_loop.mfma: 256
+func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
+                      %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>,
+                      %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x8192xf4E2M1FN>, tensor<256x8192xf4E2M1FN>,
+                            tensor<256x256xf8E8M0FNU>, tensor<256x256xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// BAD: for the --reserve-accumulator-agprs option: Cannot find option named 'true'!
+
+// -----
+
+// CHECK-LABEL: gpu.module @from_zero_mma0
+//   CHECK-NOT:   passthrough
+//       CHECK:     %[[ONE:.+]] = arith.constant 1 : index
+//   CHECK-NOT:     passthrough
+//       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[ONE]] {
+//  ALWAYS-LABEL: gpu.module @from_zero_mma0
+//        ALWAYS:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
+//  REPORT-LABEL: kernel from_zero_mma0
+//        REPORT:   agprs:
+//        REPORT:   main_loop.mfma: 128
+func.func @from_zero(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
+                     %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>)
+    -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x8192xf4E2M1FN>, tensor<256x8192xf4E2M1FN>,
+                            tensor<256x256xf8E8M0FNU>, tensor<256x256xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
