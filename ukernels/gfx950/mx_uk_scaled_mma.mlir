@@ -58,14 +58,16 @@
 // In LDS a fragment (one intrinsic's operand, 64 lanes) is stored chunk by
 // chunk, each chunk 64 lanes x 16 B = 1 KiB, so that every copy is one
 // global_load_lds_dwordx4 and every LDS read a ds_read_b128 (or, for fp6's
-// last 8 bytes, a ds_read_b64) at a 16-byte lane stride. The workgroup's LDS staging buffer `lds` holds two
-// stages, each one K step of the workgroup's A fragments, then its B
-// fragments, in the tiles' order:
+// last 8 bytes, a ds_read_b64) at a 16-byte lane stride. The workgroup's
+// LDS staging buffer `lds` holds two stages, each one K step of the
+// workgroup's A fragments, then its B fragments, in the tiles' order:
 //
 //   lds        [2, [subgroups_m * intrinsics_m * intrinsics_k, chunks_A, 64, 16 B],
 //                  [subgroups_n * intrinsics_n * intrinsics_k, chunks_B, 64, 16 B]]
 //
-// K step k lives in stage k mod 2. The waves of the workgroup copy each K step
+// K step k lives in stage k mod 2 (the pipelined schedule with private B
+// stages A only, three of its smaller stages where they fit: stage k mod
+// 3). The waves of the workgroup copy each K step
 // cooperatively (fragment f of A, then of B, goes to wave f mod waves) with
 // amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l)
 // from a buffer resource of that step (memref.subview of the step +
@@ -82,16 +84,22 @@
 // of A fragment i) from registers. After each row i of the first half (h =
 // ceil(intrinsics_m / 2) rows) it reads into registers freed by then row
 // i's A fragments of step k + 1 and row h + i's of step k (used in the
-// second half). One row into the second half the waves meet again (nobody
-// reads step k's stage any more) and the copies of step k + 2 go into that
-// stage; the rest of the second half touches no LDS. LLVM waits for every
+// second half). One row into the second half the copies of step k + 2 are
+// issued; the rest of the second half touches no LDS. LLVM waits for every
 // pending copy before any LDS read (it cannot tell the stages apart), so
 // the next LDS read must come well after the copies: here half an
 // iteration. amdgpu.sched_barrier after each row keeps this order. When one
 // wave per M (subgroups_m = 1) makes each wave's B fragments its own, B goes
-// from global memory straight to registers one step ahead and only A is
-// staged (the stages shrink to A's fragments); otherwise B's fragments of
-// step k + 1 are read after the last row.
+// from global memory straight to registers one step ahead (one fragment
+// after each row of the first half, so the loads issue between MFMAs) and
+// only A is staged: three of these smaller stages fit in the LDS the launch
+// gives, and the copies of step k + 2 go into step k - 1's stage, which
+// nobody reads after the barrier at the top of iteration k, with no
+// barrier in the middle of the step. Otherwise B's fragments of step k + 1
+// are read after the last row, and with two stages the copies go into step
+// k's stage once the waves meet at a second barrier (nobody reads it any
+// more). The K loop is marked mx.unroll_k: the register schedule of the
+// configuration (mx.ukernel.register_schedules below) may unroll it.
 //
 // Simple (the other pairs: with wider A or fp6 operands the pipelined
 // schedule makes LLVM spill). Iteration k reads its fragments from stage k
@@ -116,9 +124,10 @@
 
 // The type-independent shape of the body: the choice of schedule, then the
 // pipelined one (prologue copies of two steps; a K loop whose rows read the
-// next step's fragments, with a barrier and the copies of the step after
-// next in the middle; the last step), then the simple one (prologue copies;
-// a K loop reading LDS, copying the next step and running the MFMAs).
+// next step's fragments, with the copies of the step after next in the
+// middle, behind a barrier when there are two stages; the last step), then
+// the simple one (prologue copies; a K loop reading LDS, copying the next
+// step and running the MFMAs).
 // CHECK-LABEL: func.func private @mx_uk_scaled_mma(
 //  CHECK-SAME:   %{{.+}}: memref<?xi8, #gpu.address_space<workgroup>>
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
