@@ -14,6 +14,8 @@
 
 #include "Interpreter.h"
 
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 
@@ -43,7 +45,7 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
         return self.execMemoryCounterWait(op);
       });
   // Scheduling hints have no semantics.
-  table.add<amdgpu::SchedBarrierOp>(
+  table.add<amdgpu::SchedBarrierOp, ROCDL::SchedGroupBarrier>(
       [](Interpreter &, Operation *) { return success(); });
   table.add<amdgpu::PackedScaledTruncOp>(
       [](Interpreter &self, amdgpu::PackedScaledTruncOp op) {

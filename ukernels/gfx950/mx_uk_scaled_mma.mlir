@@ -415,13 +415,6 @@ func.func private @mx_uk_scaled_mma(
     %stages = arith.select %three, %c3, %c2 : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
-      %slot_k = arith.remui %k, %stages : index
-      %slot_next = arith.remui %k1, %stages : index
-      %k2_slot = arith.addi %k, %c2 : index
-      %slot_copy = arith.remui %k2_slot, %stages : index
-      %stage_k = arith.muli %slot_k, %stage : index
-      %stage_next = arith.muli %slot_next, %stage : index
-      %stage_copy = arith.muli %slot_copy, %stage : index
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
       %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
@@ -434,6 +427,14 @@ func.func private @mx_uk_scaled_mma(
       // Step k + 1 is in LDS for every wave.
       amdgpu.memory_counter_wait load(0)
       amdgpu.lds_barrier
+      // The stages of steps k, k + 1 and k + 2.
+      %slot_k = arith.remui %k, %stages : index
+      %slot_next = arith.remui %k1, %stages : index
+      %k2_slot = arith.addi %k, %c2 : index
+      %slot_copy = arith.remui %k2_slot, %stages : index
+      %stage_k = arith.muli %slot_k, %stage : index
+      %stage_next = arith.muli %slot_next, %stage : index
+      %stage_copy = arith.muli %slot_copy, %stage : index
       // Step k + 1's scales into registers.
       scf.for %g = %c0 to %groups_a step %c1 {
         %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
@@ -547,6 +548,17 @@ func.func private @mx_uk_scaled_mma(
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
+        }
+        // Row 0: the step's scalar and vector address arithmetic between its
+        // MFMAs, not in front of them.
+        %first_row = arith.cmpi eq, %i, %c0 : index
+        scf.if %first_row {
+          scf.for %j = %c0 to %intrinsics_n step %c1 {
+            scf.for %q = %c0 to %intrinsics_k step %c1 {
+              rocdl.sched.group.barrier 6, 3, 0
+              rocdl.sched.group.barrier 8, 1, 0
+            } {mx.unroll}
+          } {mx.unroll}
         }
         amdgpu.sched_barrier allow = <none>
       } {mx.unroll}

@@ -29,8 +29,8 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
-using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUKernelUnrollK;
+using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUnrollK;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";

@@ -118,9 +118,10 @@ UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
   return selection;
 }
 
-RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
-    MLIRContext *context, StringRef name, DataTiledLayoutAttr layout,
-    bool zeroAccumulators) {
+RegisterSchedule
+mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
+                                      DataTiledLayoutAttr layout,
+                                      bool zeroAccumulators) {
   RegisterSchedule schedule;
   for (const UKernelInfo &ukernel : getLibrary(context)) {
     if (ukernel.name != name || !ukernel.registerSchedules)
@@ -136,9 +137,9 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
                                                 layout.getIntrinsic()))) ||
           !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
           !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
-          !accepts(entry, "accumulators",
-                   StringAttr::get(context,
-                                   zeroAccumulators ? "zero" : "memory")))
+          !accepts(
+              entry, "accumulators",
+              StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
         continue;
       if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
         schedule.unrollK = std::max<int64_t>(1, unroll.getInt());

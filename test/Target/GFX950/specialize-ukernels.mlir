@@ -154,8 +154,8 @@ module attributes {gpu.container_module} {
 // IR-LABEL: gpu.func @matmul_16x4x2
 // Three stages: step k is in stage k mod 3.
 //       IR:   scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+//       IR:     amdgpu.lds_barrier
 //       IR:     arith.remui %[[K]], %c3 : index
-//       IR:   amdgpu.lds_barrier
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
 // they go from global memory straight to registers, one step ahead (one load
 // in each of rows 0-7), and only A is staged through LDS (8 copies per wave).
@@ -165,7 +165,11 @@ module attributes {gpu.container_module} {
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //       IR:   vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
 //   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//   IR-COUNT-8: amdgpu.sched_barrier
+// Row 0 spreads the step's address arithmetic over its 8 MFMAs.
+//   IR-COUNT-8: rocdl.sched.group.barrier 6, 3, 0
+//      IR-NEXT:   rocdl.sched.group.barrier 8, 1, 0
+//      IR-NEXT:   amdgpu.sched_barrier
+//   IR-COUNT-7: amdgpu.sched_barrier
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.lds_barrier
 //   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]

@@ -93,9 +93,8 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   EXPECT_EQ(schedule(seed, /*zero=*/true), std::make_pair(int64_t(1), false));
   DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
   EXPECT_EQ(schedule(fp8, /*zero=*/false), std::make_pair(int64_t(1), true));
-  DataTiledLayoutAttr k32 =
-      resolve(f4(), f4(), 10000, 16384,
-              pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
+  DataTiledLayoutAttr k32 = resolve(
+      f4(), f4(), 10000, 16384, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
   ASSERT_EQ(k32.getIntrinsic(), ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_EQ(schedule(k32, /*zero=*/false), std::make_pair(int64_t(1), false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_scaled_mma_quantized_lhs"),

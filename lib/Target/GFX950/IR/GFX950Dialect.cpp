@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -273,8 +274,7 @@ TargetAttr::resolveLayout(Operation *op, EncodingAttr encoding,
   for (unsigned dim : dims.batch)
     if (ShapedType::isStatic(sizes[dim]))
       groups *= sizes[dim];
-  bool grouped =
-      isa<GroupedScaledContractionOp, RoutedScaledContractionOp>(op);
+  bool grouped = isa<GroupedScaledContractionOp, RoutedScaledContractionOp>(op);
   // A tuned configuration first (entries are tuned for plain GEMMs, split-K
   // included): its pins, under this attribute's own.
   std::string error;

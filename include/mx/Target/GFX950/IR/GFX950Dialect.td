@@ -34,8 +34,8 @@ def GFX950_Dialect : Dialect {
     "::mlir::mx::MXDialect", "::mlir::affine::AffineDialect",
     "::mlir::amdgpu::AMDGPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
