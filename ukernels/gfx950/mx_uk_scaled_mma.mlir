@@ -98,8 +98,11 @@
 // barrier in the middle of the step. Otherwise B's fragments of step k + 1
 // are read after the last row, and with two stages the copies go into step
 // k's stage once the waves meet at a second barrier (nobody reads it any
-// more). The K loop is marked mx.unroll_k: the register schedule of the
-// configuration (mx.ukernel.register_schedules below) may unroll it.
+// more). Each step computes its stages (k mod 3 or 2) after the barrier,
+// and rocdl.sched.group.barrier places that scalar arithmetic between row
+// 0's MFMAs instead of in front of them. The K loop is marked
+// mx.unroll_k: the register schedule of the configuration
+// (mx.ukernel.register_schedules below) may unroll it.
 //
 // Simple (the other pairs: with wider A or fp6 operands the pipelined
 // schedule makes LLVM spill). Iteration k reads its fragments from stage k
