@@ -1,6 +1,8 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
 // RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=-1 2>&1 | FileCheck %s --check-prefix=UNROLL
-// UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be at least 0 (0: the factor each ukernel call asks for), got -1
+// RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=9 2>&1 | FileCheck %s --check-prefix=UNROLL9
+// UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got -1
+// UNROLL9: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got 9
 
 func.func private @mx_uk_scaled_mma(
     memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
@@ -174,4 +176,25 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
+}
+
+// -----
+
+// A call asking for an unroll factor of its K loop out of range.
+func.func private @mx_uk_scaled_mma(
+    memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+func.func @unroll_factor(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                         %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                         %acc: memref<?x?x?xf32, 5>,
+                         %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{asks for a K loop unroll factor (mx.ukernel.unroll_k) of 100; it must be in [1, 8]}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c2, %c2, %c2, %c0) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 100 : i64}
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>,
+         index, index, index, index, index, index, index) -> ()
+  return
 }
