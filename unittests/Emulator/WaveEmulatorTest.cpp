@@ -1257,9 +1257,9 @@ TEST_F(MXFP4UKernelTest, MissingBarrierIsDetected) {
   std::string error = runMutated(k4x4x2, 3,
                                  "      amdgpu.memory_counter_wait load(0)\n"
                                  "      amdgpu.lds_barrier\n"
-                                 "      // Step k + 1's scales",
+                                 "      // The stages of steps k",
                                  "      amdgpu.memory_counter_wait load(0)\n"
-                                 "      // Step k + 1's scales",
+                                 "      // The stages of steps k",
                                  1);
   EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
   EXPECT_NE(error.find("after the last barrier (a barrier is missing"),
