@@ -52,7 +52,6 @@ func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1F
 //  ALWAYS-LABEL: gpu.module @from_zero_mma0
 //        ALWAYS:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //  REPORT-LABEL: kernel from_zero_mma0
-//        REPORT:   agprs:
 //        REPORT:   main_loop.mfma: 128
 func.func @from_zero(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
                      %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>)

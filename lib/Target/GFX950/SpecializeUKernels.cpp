@@ -370,11 +370,11 @@ struct SpecializeUKernelsPass
         Attribute mark = loop->getAttr(kUnrollK);
         if (!mark)
           return;
-        int64_t factor = unrollK;
-        if (factor == 0) {
-          auto asked = dyn_cast<IntegerAttr>(mark);
-          factor = asked ? std::max<int64_t>(1, asked.getInt()) : 1;
-        }
+        // A call's factor was checked when its body was cloned; a loop
+        // without one (a unit mark) is not unrolled.
+        auto asked = dyn_cast<IntegerAttr>(mark);
+        int64_t factor =
+            unrollK != 0 ? int64_t(unrollK) : (asked ? asked.getInt() : 1);
         kLoops.emplace_back(loop, factor);
       });
       bool unrolled = false;

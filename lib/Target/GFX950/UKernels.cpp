@@ -101,6 +101,14 @@ static ArrayRef<UKernelInfo> getLibrary(MLIRContext *ctx) {
   return ctx->getOrLoadDialect<GFX950Dialect>()->getUKernelLibrary();
 }
 
+/// The library's entry for the ukernel `name`, if any.
+static const UKernelInfo *lookupUKernel(MLIRContext *ctx, StringRef name) {
+  for (const UKernelInfo &ukernel : getLibrary(ctx))
+    if (ukernel.name == name)
+      return &ukernel;
+  return nullptr;
+}
+
 UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
                                                  bool quantizedLhs) {
   UKernelSelection selection;
@@ -123,30 +131,29 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
                                       DataTiledLayoutAttr layout,
                                       bool zeroAccumulators) {
   RegisterSchedule schedule;
-  for (const UKernelInfo &ukernel : getLibrary(context)) {
-    if (ukernel.name != name || !ukernel.registerSchedules)
+  const UKernelInfo *ukernel = lookupUKernel(context, name);
+  if (!ukernel || !ukernel->registerSchedules)
+    return schedule;
+  auto accepts = [](DictionaryAttr entry, StringRef key, Attribute value) {
+    return !entry.get(key) || matchesEntry(entry, key, value);
+  };
+  for (Attribute attr : ukernel->registerSchedules) {
+    auto entry = dyn_cast<DictionaryAttr>(attr);
+    if (!entry ||
+        !accepts(entry, "intrinsic",
+                 StringAttr::get(context, stringifyScaledMMAIntrinsic(
+                                              layout.getIntrinsic()))) ||
+        !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
+        !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
+        !accepts(
+            entry, "accumulators",
+            StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
       continue;
-    auto accepts = [](DictionaryAttr entry, StringRef key, Attribute value) {
-      return !entry.get(key) || matchesEntry(entry, key, value);
-    };
-    for (Attribute attr : ukernel.registerSchedules) {
-      auto entry = dyn_cast<DictionaryAttr>(attr);
-      if (!entry ||
-          !accepts(entry, "intrinsic",
-                   StringAttr::get(context, stringifyScaledMMAIntrinsic(
-                                                layout.getIntrinsic()))) ||
-          !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
-          !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
-          !accepts(
-              entry, "accumulators",
-              StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
-        continue;
-      if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
-        schedule.unrollK = std::max<int64_t>(1, unroll.getInt());
-      if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
-        schedule.accumulatorAGPRs = agprs.getValue();
-      return schedule;
-    }
+    if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
+      schedule.unrollK = std::max<int64_t>(1, unroll.getInt());
+    if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
+      schedule.accumulatorAGPRs = agprs.getValue();
+    break;
   }
   return schedule;
 }
@@ -195,18 +202,16 @@ mlir::mx::gfx950::getQuantizedLhsStageBytes(DataTiledLayoutAttr layout) {
 
 FailureOr<FunctionType>
 mlir::mx::gfx950::getUKernelFunctionType(MLIRContext *context, StringRef name) {
-  for (const UKernelInfo &ukernel : getLibrary(context))
-    if (ukernel.name == name && ukernel.functionType)
-      return ukernel.functionType;
-  return failure();
+  const UKernelInfo *ukernel = lookupUKernel(context, name);
+  if (!ukernel || !ukernel->functionType)
+    return failure();
+  return ukernel->functionType;
 }
 
 bool mlir::mx::gfx950::hasUKernelTypeParameters(MLIRContext *context,
                                                 StringRef name) {
-  for (const UKernelInfo &ukernel : getLibrary(context))
-    if (ukernel.name == name)
-      return bool(ukernel.typeParameters);
-  return false;
+  const UKernelInfo *ukernel = lookupUKernel(context, name);
+  return ukernel && ukernel->typeParameters;
 }
 
 DictionaryAttr mlir::mx::gfx950::getUKernelTypeParameters(
