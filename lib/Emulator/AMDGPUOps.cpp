@@ -14,6 +14,9 @@
 
 #include "Interpreter.h"
 
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
+
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -34,7 +37,7 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
       [](Interpreter &self, amdgpu::ScaledMFMAOp op) {
         return self.execScaledMFMA(op);
       });
-  table.add<gpu::BarrierOp, amdgpu::LDSBarrierOp>(
+  table.add<gpu::BarrierOp, amdgpu::LDSBarrierOp, ROCDL::SBarrierOp>(
       [](Interpreter &self, Operation *op) { return self.execBarrier(op); });
   table.add<amdgpu::GatherToLDSOp>(
       [](Interpreter &self, amdgpu::GatherToLDSOp op) {
@@ -44,6 +47,9 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
       [](Interpreter &self, amdgpu::MemoryCounterWaitOp op) {
         return self.execMemoryCounterWait(op);
       });
+  table.add<gfx950::WaitLoadsOp>([](Interpreter &self, gfx950::WaitLoadsOp op) {
+    return self.execWaitLoads(op);
+  });
   // Scheduling hints have no semantics.
   table.add<amdgpu::SchedBarrierOp, ROCDL::SchedGroupBarrier>(
       [](Interpreter &, Operation *) { return success(); });
@@ -269,6 +275,8 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
   };
   // One pass: each byte is checked, then recorded (a race ends the run, so
   // the bytes recorded before it do not matter).
+  if (!async)
+    ldsAccessesInFlight[wave] = 1;
   for (int64_t b = begin; b < begin + numBytes; ++b) {
     LDSByte &state = storage.lds[b];
     bool writtenByOther = state.writer >= 0 && state.writer != wave &&
@@ -331,11 +339,24 @@ void Interpreter::completeCopies(int64_t wave, size_t keep) {
 // nothing to wait for, but it starts a new phase for the race checks. It
 // does not complete copies (amdgpu.lds_barrier waits for LDS operations,
 // not for the vector memory counter that amdgpu.gather_to_lds counts on).
+// gpu.barrier and amdgpu.lds_barrier fence workgroup memory: each wave
+// waits for its LDS reads and writes first. rocdl.s.barrier does not: a
+// wave with LDS accesses in flight (none waited for with
+// amdgpu.memory_counter_wait ds(0) since) could have another wave write
+// bytes it still reads, or read bytes it still writes.
 LogicalResult Interpreter::execBarrier(Operation *op) {
   if (isPartial())
     return fail(op, "barrier in divergent control flow (" +
                         Twine(countActive()) + " of " + Twine(numThreads) +
                         " threads active)");
+  bool fenced = !isa<ROCDL::SBarrierOp>(op);
+  for (int64_t wave = 0; wave < getNumWaves(); ++wave) {
+    if (!fenced && ldsAccessesInFlight[wave])
+      return fail(op, "barrier without a fence while wave " + Twine(wave) +
+                          " has workgroup memory accesses in flight (no "
+                          "amdgpu.memory_counter_wait ds(0) since them)");
+    ldsAccessesInFlight[wave] = 0;
+  }
   ++barrierPhase;
   return success();
 }
@@ -347,14 +368,35 @@ LogicalResult Interpreter::execBarrier(Operation *op) {
 // fewer.
 LogicalResult
 Interpreter::execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op) {
+  // ds(0): the wave's LDS reads and writes are done.
+  if (op.getDs() == 0u)
+    for (int64_t wave = 0; wave < getNumWaves(); ++wave)
+      if (isWaveActive(wave))
+        ldsAccessesInFlight[wave] = 0;
   std::optional<uint32_t> load = op.getLoad(), store = op.getStore();
   if (!load && !store)
     return success();
-  uint32_t keep =
-      std::min(load.value_or(UINT32_MAX), store.value_or(UINT32_MAX));
+  waitForLoads(std::min(load.value_or(UINT32_MAX), store.value_or(UINT32_MAX)));
+  return success();
+}
+
+void Interpreter::waitForLoads(size_t keep) {
   for (int64_t wave = 0; wave < getNumWaves(); ++wave)
     if (isWaveActive(wave))
       completeCopies(wave, keep);
+}
+
+// The count of gfx950's vector memory counter has 6 bits: a wait that
+// leaves more loads in flight cannot be encoded.
+LogicalResult Interpreter::execWaitLoads(gfx950::WaitLoadsOp op) {
+  FailureOr<int64_t> count = getUniformInt(op, op.getCount(), "the count");
+  if (failed(count))
+    return failure();
+  if (*count < 0 || *count > gfx950::kMaxLoadCount)
+    return fail(op, "the count " + Twine(*count) + " is not in [0, " +
+                        Twine(gfx950::kMaxLoadCount) +
+                        "] (gfx950's vector memory counter)");
+  waitForLoads(size_t(*count));
   return success();
 }
 

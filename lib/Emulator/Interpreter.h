@@ -58,6 +58,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir::mx::gfx950 {
+class WaitLoadsOp;
+} // namespace mlir::mx::gfx950
+
 namespace mlir::mx::emu::detail {
 
 class Interpreter;
@@ -468,7 +472,8 @@ private:
                              int64_t numBytes, bool isWrite, bool async);
   /// Completes the copies of wave `wave` but its `keep` most recent ones.
   void completeCopies(int64_t wave, size_t keep);
-  /// gpu.barrier and amdgpu.lds_barrier: a new phase for the race checks.
+  /// gpu.barrier, amdgpu.lds_barrier and rocdl.s.barrier: a new phase for
+  /// the race checks.
   /// amdgpu.packed_scaled_trunc to fp4 (v_cvt_scalef32_pk_fp4_*).
   LogicalResult execPackedScaledTrunc(amdgpu::PackedScaledTruncOp op);
   LogicalResult execBarrier(Operation *op);
@@ -476,6 +481,11 @@ private:
   LogicalResult execGatherToLDS(amdgpu::GatherToLDSOp op);
   /// amdgpu.memory_counter_wait: completes copies.
   LogicalResult execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op);
+  /// mx_gfx950.wait_loads: amdgpu.memory_counter_wait load(count) with a
+  /// count computed at run time.
+  LogicalResult execWaitLoads(gfx950::WaitLoadsOp op);
+  /// Completes the copies of every active wave but its `keep` most recent.
+  void waitForLoads(size_t keep);
 
   //===--- State ----------------------------------------------------------===//
 
@@ -522,6 +532,11 @@ private:
   };
   /// Per wave of the current workgroup, its pending copies, oldest first.
   SmallVector<std::deque<PendingCopy>> pendingCopies;
+  /// Per wave of the current workgroup: has it read or written workgroup
+  /// memory since its last wait for them (amdgpu.memory_counter_wait ds(0),
+  /// or a barrier with a fence)? A barrier without one (rocdl.s.barrier)
+  /// must not be reached then.
+  SmallVector<uint8_t> ldsAccessesInFlight;
 };
 
 } // namespace mlir::mx::emu::detail

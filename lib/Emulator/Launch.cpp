@@ -328,6 +328,7 @@ LogicalResult Interpreter::runWorkgroup() {
   activeMask.clear();
   barrierPhase = 0;
   pendingCopies.assign(getNumWaves(), {});
+  ldsAccessesInFlight.assign(getNumWaves(), 0);
   for (auto &[value, rt] : argValues)
     values[value] = rt;
   for (auto [i, attribution] :

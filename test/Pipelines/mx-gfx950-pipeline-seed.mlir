@@ -45,23 +45,29 @@
 //         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
-// The ukernel stages A through LDS in three stages (B goes from global
+// The ukernel stages A through LDS in four stages (B goes from global
 // memory straight to registers) and peels the last of the 64 K steps; its
 // register schedule for this configuration unrolls the K loop by 2 (and
 // keeps the accumulators in AGPRs). The loop runs 62 steps of 128 MFMAs,
-// two per iteration, one barrier each, the LDS reads of the next step
-// after each of the first 8 rows of 8, then the direct-to-LDS copies of the
-// step after next (into the third stage: no barrier); then step 63 (the
+// two per iteration, one barrier each (the wait before it leaves the 8
+// copies of the previous step in flight, and it has no fence), the LDS
+// reads of the next step after each of the first 8 rows of 8, then the
+// direct-to-LDS copies of the step three ahead (into the fourth stage: no
+// barrier); then step 63 (the
 // unroll's remainder), and the last step without copies.
 //         GPU:    %[[PAIRS:.+]] = arith.constant 62 : index
 //         GPU:    scf.for %{{.+}} = %{{.+}} to %[[PAIRS]] step %{{.+}} {
-//         GPU:      amdgpu.lds_barrier
+//         GPU:      amdgpu.memory_counter_wait load(8) ds(0)
+//    GPU-NEXT:      rocdl.s.barrier
 //   GPU-COUNT-72:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      rocdl.s.barrier
 //     GPU-NOT:      amdgpu.lds_barrier
 //         GPU:      amdgpu.gather_to_lds
 //   GPU-COUNT-56:     amdgpu.scaled_mfma 16x16x128
-//         GPU:      amdgpu.lds_barrier
+//         GPU:      amdgpu.memory_counter_wait load(8) ds(0)
+//    GPU-NEXT:      rocdl.s.barrier
 //   GPU-COUNT-72:     amdgpu.scaled_mfma 16x16x128
+//     GPU-NOT:      rocdl.s.barrier
 //     GPU-NOT:      amdgpu.lds_barrier
 //         GPU:      amdgpu.gather_to_lds
 //   GPU-COUNT-56:     amdgpu.scaled_mfma 16x16x128

@@ -66,8 +66,8 @@
 //                  [subgroups_n * intrinsics_n * intrinsics_k, chunks_B, 64, 16 B]]
 //
 // K step k lives in stage k mod 2 (the pipelined schedule with private B
-// stages A only, three of its smaller stages where they fit: stage k mod
-// 3). The waves of the workgroup copy each K step
+// stages A only, four or three of its smaller stages where they fit: stage
+// k mod 4 or 3). The waves of the workgroup copy each K step
 // cooperatively (fragment f of A, then of B, goes to wave f mod waves) with
 // amdgpu.gather_to_lds (lane l's chunk lands at the chunk's base + 16 l)
 // from a buffer resource of that step (memref.subview of the step +
@@ -77,28 +77,32 @@
 // scales are loaded (global, wide) one step ahead. Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two
-// steps ahead, the fragment reads one step ahead. Iteration k waits for its
-// copies of step k + 1 (issued one iteration earlier) and meets the other
-// waves at a barrier, then runs step k's MFMAs row by row (row i: the MFMAs
-// of A fragment i) from registers. After each row i of the first half (h =
-// ceil(intrinsics_m / 2) rows) it reads into registers freed by then row
-// i's A fragments of step k + 1 and row h + i's of step k (used in the
-// second half). One row into the second half the copies of step k + 2 are
-// issued; the rest of the second half touches no LDS. LLVM waits for every
-// pending copy before any LDS read (it cannot tell the stages apart), so
-// the next LDS read must come well after the copies: here half an
-// iteration. amdgpu.sched_barrier after each row keeps this order. When one
-// wave per M (subgroups_m = 1) makes each wave's B fragments its own, B goes
-// from global memory straight to registers one step ahead (one fragment
-// after each row of the first half, so the loads issue between MFMAs) and
-// only A is staged: three of these smaller stages fit in the LDS the launch
-// gives, and the copies of step k + 2 go into step k - 1's stage, which
-// nobody reads after the barrier at the top of iteration k, with no
-// barrier in the middle of the step. Otherwise B's fragments of step k + 1
+// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two or
+// three steps ahead, the fragment reads one step ahead. Iteration k waits
+// for its copies of step k + 1 and meets the other waves at a barrier, then
+// runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
+// registers. After each row i of the first half (h = ceil(intrinsics_m /
+// 2) rows) it reads into registers freed by then row i's A fragments of
+// step k + 1 and row h + i's of step k (used in the second half). One row
+// into the second half the copies of a later step are issued; the rest of
+// the second half touches no LDS. amdgpu.sched_barrier after each row keeps
+// this order. When one wave per M (subgroups_m = 1) makes each wave's B
+// fragments its own, B goes from global memory straight to registers one
+// step ahead (one fragment after each row of the first half, so the loads
+// issue between MFMAs) and only A is staged: with four stages in the LDS
+// the launch gives, the copies of step k + 3 go into step k - 1's stage,
+// which nobody reads after the barrier at the top of iteration k, and the
+// wait at the top of iteration k leaves the copies of iteration k - 1 (step
+// k + 2) in flight (mx_gfx950.wait_loads: their number depends on the tile
+// sizes); with three, the copies of step k + 2 go there and the wait is
+// for all of them. That barrier is rocdl.s.barrier after a wait for the
+// wave's LDS reads (amdgpu.memory_counter_wait ds(0)): the fence of
+// amdgpu.lds_barrier would make LLVM wait for every copy in flight. LLVM
+// adds no wait of its own for the copies before an LDS read either
+// (mx-gfx950-lds-copy-alias-scopes). Otherwise B's fragments of step k + 1
 // are read after the last row, and with two stages the copies go into step
 // k's stage once the waves meet at a second barrier (nobody reads it any
-// more). Each step computes its stages (k mod 3 or 2) after the barrier,
+// more). Each step computes its stages (k mod 4, 3 or 2) after the barrier,
 // and rocdl.sched.group.barrier places that scalar arithmetic between row
 // 0's MFMAs instead of in front of them. The K loop is marked
 // mx.unroll_k: the register schedule of the configuration
@@ -126,8 +130,8 @@
 // intrinsics_k and intrinsics_n * intrinsics_k.
 
 // The type-independent shape of the body: the choice of schedule, then the
-// pipelined one (prologue copies of two steps; a K loop whose rows read the
-// next step's fragments, with the copies of the step after next in the
+// pipelined one (prologue copies of the steps ahead; a K loop whose rows
+// read the next step's fragments, with the copies of a later step in the
 // middle, behind a barrier when there are two stages; the last step), then
 // the simple one (prologue copies; a K loop reading LDS, copying the next
 // step and running the MFMAs).
@@ -137,15 +141,20 @@
 //  CHECK-SAME:   mx.ukernel.num_parameters = 4 : i64
 //  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
 //       CHECK:   %[[PIPELINED:.+]] = arith.andi
+//       CHECK:   %[[COPIES:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+//       CHECK:   %[[IN_FLIGHT:.+]] = arith.muli %{{.+}}, %[[COPIES]] : index
 //       CHECK:   scf.if %[[PIPELINED]] {
+//       CHECK:     call @mx_uk_load_rhs
 //       CHECK:     call @mx_uk_copy_lhs
 //       CHECK:     call @mx_uk_copy_rhs
-//       CHECK:     amdgpu.memory_counter_wait load(0)
-//  CHECK-NEXT:     amdgpu.lds_barrier
+//       CHECK:     mx_gfx950.wait_loads %[[IN_FLIGHT]]
+//  CHECK-NEXT:     amdgpu.memory_counter_wait ds(0)
+//  CHECK-NEXT:     rocdl.s.barrier
 //       CHECK:     call @mx_uk_read_lhs
 //       CHECK:     scf.for
-//       CHECK:       amdgpu.memory_counter_wait load(0)
-//  CHECK-NEXT:       amdgpu.lds_barrier
+//       CHECK:       mx_gfx950.wait_loads %[[IN_FLIGHT]]
+//  CHECK-NEXT:       amdgpu.memory_counter_wait ds(0)
+//  CHECK-NEXT:       rocdl.s.barrier
 //       CHECK:       amdgpu.scaled_mfma 16x16x128
 //       CHECK:       call @mx_uk_read_lhs
 //       CHECK:       amdgpu.lds_barrier
@@ -297,6 +306,21 @@ func.func private @mx_uk_scaled_mma(
 
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
   %k_last = arith.subi %k_tiles, %c1 : index
+  %lds_size = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+  %c4s = arith.constant 4 : index
+  %three_size = arith.muli %stage, %c3 : index
+  %four_size = arith.muli %stage, %c4s : index
+  %three = arith.cmpi ule, %three_size, %lds_size : index
+  %four = arith.cmpi ule, %four_size, %lds_size : index
+  %two_stages = arith.cmpi ugt, %three_size, %lds_size : index
+  %stages_23 = arith.select %three, %c3, %c2 : index
+  %stages = arith.select %four, %c4s, %stages_23 : index
+  %ahead = arith.select %four, %c3, %c2 : index
+  %true = arith.constant true
+  %b_lds = arith.xori %b_private, %true : i1
+  %copies = arith.addi %rounds_a, %rounds_b : index
+  %ahead_2 = arith.subi %ahead, %c2 : index
+  %in_flight = arith.muli %ahead_2, %copies : index
   scf.if %pipelined {
     // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
     // registers, then step 0's fragments into registers.
@@ -315,43 +339,56 @@ func.func private @mx_uk_scaled_mma(
         %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
         memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-      scf.for %s = %c0 to %c2 step %c1 {
-        %in_range = arith.cmpi ult, %s, %k_tiles : index
-        scf.if %in_range {
-          %base = arith.muli %s, %stage : index
-          %lhs_s_v = memref.subview %lhs_flat[%s, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
-          %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
-          %rhs_s_v = memref.subview %rhs_flat[%s, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
-          %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
-          scf.for %r = %c0 to %rounds_a step %c1 {
-            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+      scf.if %b_private {
+        scf.for %j = %c0 to %intrinsics_n step %c1 {
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
+                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
+            %v = func.call @mx_uk_load_rhs(%rhs_0, %o)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
+            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
           } {mx.unroll}
-          scf.for %r = %c0 to %rounds_b step %c1 {
-            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-          } {mx.unroll}
-          scf.if %has_rest_a {
-            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-          }
-          scf.if %has_rest_b {
-            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
-            %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
-            func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-          }
+        } {mx.unroll}
+      }
+      scf.for %s = %c0 to %ahead step %c1 {
+        // Fewer K steps than stages ahead: the last one again, so that every
+        // wave has issued the same copies when it waits for all but the
+        // last step's (harmless: into a stage nobody reads).
+        %src = affine.min affine_map<(s)[n] -> (s, n - 1)>(%s)[%k_tiles]
+        %base = arith.muli %s, %stage : index
+        %lhs_s_v = memref.subview %lhs_flat[%src, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+        %lhs_s = amdgpu.fat_raw_buffer_cast %lhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+        %rhs_s_v = memref.subview %rhs_flat[%src, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+        %rhs_s = amdgpu.fat_raw_buffer_cast %rhs_s_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+        scf.for %r = %c0 to %rounds_a step %c1 {
+          %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+          %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+          func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+              : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        } {mx.unroll}
+        scf.for %r = %c0 to %rounds_b step %c1 {
+          %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+          %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+          func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+              : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        } {mx.unroll}
+        scf.if %has_rest_a {
+          %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+          %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%base, %frag_lds_a]
+          func.call @mx_uk_copy_lhs(%lhs_s, %c0, %f, %lds, %d, %lane)
+              : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+        }
+        scf.if %has_rest_b {
+          %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
+          %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%base, %stage_a, %frag_lds_b]
+          func.call @mx_uk_copy_rhs(%rhs_s, %c0, %f, %lds, %d, %lane)
+              : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
         }
       } {mx.unroll}
     }
-    amdgpu.memory_counter_wait load(0)
-    amdgpu.lds_barrier
+    mx_gfx950.wait_loads %in_flight
+    amdgpu.memory_counter_wait ds(0)
+    rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
     scf.if %any {
@@ -364,17 +401,7 @@ func.func private @mx_uk_scaled_mma(
           memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
         } {mx.unroll}
       } {mx.unroll}
-      scf.if %b_private {
-        scf.for %j = %c0 to %intrinsics_n step %c1 {
-          scf.for %q = %c0 to %intrinsics_k step %c1 {
-            %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
-                (%j, %q, %lane)[%wave_n, %intrinsics_n, %intrinsics_k, %lane_bytes_b]
-            %v = func.call @mx_uk_load_rhs(%rhs_0, %o)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index) -> vector<32xf4E2M1FN>
-            memref.store %v, %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
-          } {mx.unroll}
-        } {mx.unroll}
-      } else {
+      scf.if %b_lds {
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q)[a, w, n, k, fb] -> (a + ((w * n + u) * k + q) * fb)>
@@ -411,16 +438,11 @@ func.func private @mx_uk_scaled_mma(
     // 1), and no barrier is needed in the middle of the step. Otherwise two
     // stages: the copies go into step k's stage behind a barrier one row
     // into the second half.
-    %lds_size = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
-    %three_size = arith.muli %stage, %c3 : index
-    %three = arith.cmpi ule, %three_size, %lds_size : index
-    %two_stages = arith.cmpi ugt, %three_size, %lds_size : index
-    %stages = arith.select %three, %c3, %c2 : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
       // stage of a step no longer read) instead of branching.
-      %k2 = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
+      %k2 = affine.min affine_map<(k)[a, n] -> (k + a, n - 1)>(%k)[%ahead, %k_tiles]
       %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
       %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
@@ -428,31 +450,17 @@ func.func private @mx_uk_scaled_mma(
       %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
       %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       // Step k + 1 is in LDS for every wave.
-      amdgpu.memory_counter_wait load(0)
-      amdgpu.lds_barrier
+      mx_gfx950.wait_loads %in_flight
+      amdgpu.memory_counter_wait ds(0)
+      rocdl.s.barrier
       // The stages of steps k, k + 1 and k + 2.
       %slot_k = arith.remui %k, %stages : index
       %slot_next = arith.remui %k1, %stages : index
-      %k2_slot = arith.addi %k, %c2 : index
+      %k2_slot = arith.addi %k, %ahead : index
       %slot_copy = arith.remui %k2_slot, %stages : index
       %stage_k = arith.muli %slot_k, %stage : index
       %stage_next = arith.muli %slot_next, %stage : index
       %stage_copy = arith.muli %slot_copy, %stage : index
-      // Step k + 1's scales into registers.
-      scf.for %g = %c0 to %groups_a step %c1 {
-        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-        %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
-            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-        memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-      } {mx.unroll}
-      scf.for %g = %c0 to %groups_b step %c1 {
-        %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-        %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
-            : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-        %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-        memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
-      } {mx.unroll}
       scf.for %i = %c0 to %intrinsics_m step %c1 {
         scf.for %j = %c0 to %intrinsics_n step %c1 {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
@@ -527,6 +535,22 @@ func.func private @mx_uk_scaled_mma(
           scf.if %two_stages {
             amdgpu.lds_barrier
           }
+          // Step k + 1's scales into registers (issued before the copies, so
+          // that the wait at the top of the next iteration covers them).
+          scf.for %g = %c0 to %groups_a step %c1 {
+            %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+            %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+                : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+            %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+            memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+          } {mx.unroll}
+          scf.for %g = %c0 to %groups_b step %c1 {
+            %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+            %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
+                : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+            %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+            memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+          } {mx.unroll}
           scf.for %r = %c0 to %rounds_a step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]

@@ -1247,18 +1247,19 @@ TEST_F(MXFP4UKernelTest, TooSmallBufferNamesTheOp) {
 /// each run edits the ukernel and expects the error that names the race.
 
 /// The fp4 x fp4 kernels run the pipelined schedule (see the ukernel's
-/// header): a wait and a barrier at the top of each K iteration, a barrier
-/// before the copies in the middle.
+/// header): a wait and a barrier at the top of each K iteration (the wait
+/// leaves the last step's copies in flight with four stages), a barrier
+/// before the copies in the middle with two.
 
 /// Without the barrier at the top of the K loop, a wave reads the next
 /// step's fragments while other waves' copies of them are not known to be
 /// done.
 TEST_F(MXFP4UKernelTest, MissingBarrierIsDetected) {
   std::string error = runMutated(k4x4x2, 3,
-                                 "      amdgpu.memory_counter_wait load(0)\n"
-                                 "      amdgpu.lds_barrier\n"
+                                 "      amdgpu.memory_counter_wait ds(0)\n"
+                                 "      rocdl.s.barrier\n"
                                  "      // The stages of steps k",
-                                 "      amdgpu.memory_counter_wait load(0)\n"
+                                 "      amdgpu.memory_counter_wait ds(0)\n"
                                  "      // The stages of steps k",
                                  1);
   EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
@@ -1273,16 +1274,53 @@ TEST_F(MXFP4UKernelTest, MissingBarrierIsDetected) {
 /// Without the wait for the wave's own copies, the next iteration reads LDS
 /// that the copies may not have written yet.
 TEST_F(MXFP4UKernelTest, MissingCopyWaitIsDetected) {
-  std::string error =
-      runMutated(k4x4x2, 3,
-                 "      // Step k + 1 is in LDS for every wave.\n"
-                 "      amdgpu.memory_counter_wait load(0)\n",
-                 "      // Step k + 1 is in LDS for every wave.\n", 1);
-  EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
-  EXPECT_NE(error.find("which an amdgpu.gather_to_lds of wave"),
+  for (const Config &config : {k4x4x2, k16x4x2}) {
+    std::string error =
+        runMutated(config, 3,
+                   "      // Step k + 1 is in LDS for every wave.\n"
+                   "      mx_gfx950.wait_loads %in_flight\n",
+                   "      // Step k + 1 is in LDS for every wave.\n", 1);
+    EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+    EXPECT_NE(error.find("which an amdgpu.gather_to_lds of wave"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
+  }
+}
+
+/// Four stages (1 x 4 waves, B private): the wait at the top of an
+/// iteration leaves exactly the copies of the previous one in flight; one
+/// more, and the next step's fragments are read while a copy still writes
+/// them. The same in the prologue, with 3 waves sharing 8 fragments unevenly
+/// (the waves with a third copy wait for one of the last step's too).
+TEST_F(MXFP4UKernelTest, WaitingForTooFewCopiesIsDetected) {
+  for (const Config &config : {k16x4x2, kUneven4x2x2}) {
+    std::string error = runMutated(
+        config, 4, "%in_flight = arith.muli %ahead_2, %copies : index",
+        "%in_flight = affine.apply affine_map<()[a, c] -> "
+        "(a * c + 1)>()[%ahead_2, %copies]",
+        1);
+    EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
+    EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
+  }
+}
+
+/// rocdl.s.barrier has no fence: without the wait for its LDS reads, a wave
+/// could meet the others while its reads of a stage that their next copies
+/// overwrite are still in flight.
+TEST_F(MXFP4UKernelTest, BarrierWithoutLDSWaitIsDetected) {
+  std::string error = runMutated(k16x4x2, 3,
+                                 "      amdgpu.memory_counter_wait ds(0)\n"
+                                 "      rocdl.s.barrier\n"
+                                 "      // The stages of steps k",
+                                 "      rocdl.s.barrier\n"
+                                 "      // The stages of steps k",
+                                 1);
+  EXPECT_NE(error.find("'rocdl.s.barrier'"), std::string::npos) << error;
+  EXPECT_NE(error.find("barrier without a fence while wave 0 has workgroup "
+                       "memory accesses in flight"),
             std::string::npos)
       << error;
-  EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
 }
 
 /// Two stages (2 x 2 waves: B is staged too, three stages do not fit):
@@ -1300,17 +1338,26 @@ TEST_F(MXFP4UKernelTest, CopyIntoTheStageBeingReadIsDetected) {
       << error;
 }
 
-/// Three stages (1 x 4 waves, B private): the copies of step k + 2 may go
+/// Four stages (1 x 4 waves, B private): the copies of step k + 3 may go
 /// without a barrier only into step k - 1's stage; into step k's, whose
 /// second-half fragments the waves read since the barrier at the top of the
 /// iteration, they race with those reads.
-TEST_F(MXFP4UKernelTest, ThreeStagesCopyIntoTheCurrentStageIsDetected) {
+TEST_F(MXFP4UKernelTest, CopyIntoTheCurrentStageIsDetected) {
   std::string error = runMutated(k16x4x2, 3, "[%stage_copy, %frag_lds_a]",
                                  "[%stage_k, %frag_lds_a]", 2);
   EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
   EXPECT_NE(error.find("the copy overwrites byte"), std::string::npos) << error;
   EXPECT_NE(error.find("read after the last barrier"), std::string::npos)
       << error;
+}
+
+/// Four stages: the copies of step k + 2 into that step's stage, which the
+/// previous iteration's copies (left in flight by the wait) still write.
+TEST_F(MXFP4UKernelTest, CopyIntoTheStageOfTheCopiesInFlightIsDetected) {
+  std::string error = runMutated(k16x4x2, 4, "%k2_slot = arith.addi %k, %ahead",
+                                 "%k2_slot = arith.addi %k, %c2", 1);
+  EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
+  EXPECT_NE(error.find("is still writing"), std::string::npos) << error;
 }
 
 /// The last step reading the stage after its own reads what the last

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Passes.h"
 #include "mx/Target/GFX950/UKernels.h"
 
@@ -32,6 +33,7 @@ using namespace mlir;
 using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUnrollK;
+using mlir::mx::gfx950::WaitLoadsOp;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
 static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
@@ -244,7 +246,13 @@ struct SpecializeUKernelsPass
     Block &body = ukernel->getBody().front();
     for (Operation &op : body.without_terminator()) {
       Operation *clone = builder.clone(op, mapping);
-      clone->walk([&](scf::ForOp loop) {
+      clone->walk([&](Operation *nested) {
+        if (isa<WaitLoadsOp>(nested))
+          callSites.try_emplace(
+              nested, CallSite{call.getLoc(), call.getCallee().str()});
+        auto loop = dyn_cast<scf::ForOp>(nested);
+        if (!loop)
+          return;
         if (loop->hasAttr(kUnroll))
           callSites.try_emplace(
               loop, CallSite{call.getLoc(), call.getCallee().str()});
@@ -258,6 +266,36 @@ struct SpecializeUKernelsPass
       result.replaceAllUsesWith(mapping.lookup(value));
     call.erase();
     return success();
+  }
+
+  /// Reports the call of a mx_gfx950.wait_loads in `caller` that
+  /// canonicalization did not replace: its count is not a constant in the
+  /// vector memory counter's range after specialization.
+  static LogicalResult checkWaitLoads(Operation *caller,
+                                      const CallSites &callSites) {
+    WaitLoadsOp left;
+    caller->walk([&](WaitLoadsOp wait) {
+      left = wait;
+      return WalkResult::interrupt();
+    });
+    if (!left)
+      return success();
+    std::string problem;
+    llvm::raw_string_ostream os(problem);
+    os << "the count of a mx_gfx950.wait_loads is ";
+    if (std::optional<int64_t> count = getConstantIntValue(left.getCount()))
+      os << *count << ", not in [0, " << mx::gfx950::kMaxLoadCount << "]";
+    else
+      os << "not constant after specialization";
+    auto site = callSites.find(left);
+    if (site == callSites.end())
+      return left.emitOpError() << problem;
+    std::string where;
+    llvm::raw_string_ostream loc(where);
+    loc << left.getLoc();
+    return emitError(site->second.loc)
+           << "ukernel '" << site->second.callee << "': " << problem
+           << " (the wait at " << where << ")";
   }
 
   void runOnOperation() override {
@@ -361,6 +399,8 @@ struct SpecializeUKernelsPass
         }
       }
       if (failed(applyPatternsGreedily(caller, frozen)))
+        return signalPassFailure();
+      if (failed(checkWaitLoads(caller, callSites)))
         return signalPassFailure();
       // K loops marked for it: unrolled by unroll-k, else by the factor
       // their call asked for (the mark removed either way), then folded

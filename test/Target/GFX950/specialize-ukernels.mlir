@@ -31,15 +31,17 @@
 // the step: a scalar advance), at fixed per-lane offsets.
 //   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}}[%c0, %{{.+}}] : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<65536xi8, #gpu.address_space<workgroup>>
 //   IR-NOT:   amdgpu.gather_to_lds
-//       IR:   amdgpu.memory_counter_wait load(0)
-//  IR-NEXT:   amdgpu.lds_barrier
+// Two stages: the wave waits for all its copies and its LDS reads, then
+// meets the others at a barrier without a fence.
+//       IR:   amdgpu.memory_counter_wait load(0) ds(0)
+//  IR-NEXT:   rocdl.s.barrier
 // Step 0's 8 B fragments and its A fragments of rows 0 and 1.
 //   IR-COUNT-12: vector.load %{{.+}} {alignment = 16 : i64} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //       IR:   scf.for
 //   IR-NOT:   scf.
 //       IR:   amdgpu.fat_raw_buffer_cast %{{.+}} boundsCheck(false) resetOffset
-//       IR:   amdgpu.memory_counter_wait load(0)
-//  IR-NEXT:   amdgpu.lds_barrier
+//       IR:   amdgpu.memory_counter_wait load(0) ds(0)
+//  IR-NEXT:   rocdl.s.barrier
 // Row 0: its 8 MFMAs (B's fragment and scale byte first: the MFMA computes
 // D^T = B A^T), then the A fragments of row 0 (step k + 1) and row 2
 // (step k).
@@ -149,18 +151,23 @@ module attributes {gpu.container_module} {
 // 256 accumulators per lane (the AGPRs take part of them), 128 MFMAs per K
 // step and wave, still without scratch or spills. Per K step the workgroup
 // stages its 32 A fragments (32 KiB per stage; the LDS allocation still
-// counts B, so three stages fit), 8 copies per wave; each wave reads all 32
+// counts B, so four stages fit), 8 copies per wave; each wave reads all 32
 // A fragments from LDS and loads its own 8 B fragments from global memory.
 // IR-LABEL: gpu.func @matmul_16x4x2
-// Three stages: step k is in stage k mod 3.
+// Four stages: step k is in stage k mod 4, and the waits (after the
+// prologue's copies of steps 0-2, and at the top of each iteration) leave
+// the 8 copies of the last step issued in flight.
+//       IR:   amdgpu.memory_counter_wait load(8) ds(0)
+//  IR-NEXT:   rocdl.s.barrier
 //       IR:   scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-//       IR:     amdgpu.lds_barrier
-//       IR:     arith.remui %[[K]], %c3 : index
+//       IR:     amdgpu.memory_counter_wait load(8) ds(0)
+//  IR-NEXT:     rocdl.s.barrier
+//  IR-NEXT:     arith.remui %[[K]], %c4 : index
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
 // they go from global memory straight to registers, one step ahead (one load
 // in each of rows 0-7), and only A is staged through LDS (8 copies per wave).
 // Rows 0-7: 8 MFMAs, a B load and 4 A reads each; row 8: 8 MFMAs and the
-// copies into the third stage, without a barrier; rows 9-15 without LDS
+// copies into the fourth stage, without a barrier; rows 9-15 without LDS
 // accesses.
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //       IR:   vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
@@ -396,7 +403,7 @@ module attributes {gpu.container_module} {
 // IR-LABEL: gpu.func @matmul_32x32x64_2x2x4
 //       IR:   memref.alloca() : memref<2x2x16xf32, 5>
 //       IR:   scf.for
-//       IR:   amdgpu.lds_barrier
+//       IR:   rocdl.s.barrier
 // Row 0 (the first half): 8 MFMAs, then the 8 A reads; row 1: 8 MFMAs,
 // the barrier and the copies of step k + 2; then the 8 B reads.
 //       IR:   amdgpu.scaled_mfma 32x32x64 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<16xf32>

@@ -48,9 +48,13 @@ TileSizes getTileSizes(DataTiledLayoutAttr layout);
 constexpr int64_t kWaveSize = 64;
 /// The global address space the kernels read and write.
 constexpr int64_t kGlobalAddressSpace = 1;
+/// The workgroup (LDS) address space.
+constexpr int64_t kLDSAddressSpace = 3;
 /// The private (per-lane) address space, where the GEMM kernels keep their
 /// accumulator arrays.
 constexpr int64_t kPrivateAddressSpace = 5;
+/// The largest count of the vector memory counter (vmcnt, 6 bits).
+constexpr int64_t kMaxLoadCount = 63;
 /// LDS per workgroup (CDNA4: 160 KiB).
 constexpr int64_t kLDSBytes = 160 * 1024;
 /// Accumulation registers available per lane (AGPRs).

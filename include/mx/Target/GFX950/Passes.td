@@ -135,6 +135,56 @@ def MXGFX950ReserveAccumulatorAGPRs
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def MXGFX950LDSCopyAliasScopes
+    : Pass<"mx-gfx950-lds-copy-alias-scopes", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Let LDS reads of ROCDL kernels not wait for LDS copies";
+  let description = [{
+    LLVM cannot tell which bytes of LDS a copy from global memory straight
+    to LDS (`rocdl.load.to.lds`, `rocdl.global.load.lds`,
+    `rocdl.raw.ptr.buffer.load.lds`: "LDS DMA", counted on the vector memory
+    counter) writes, so before any LDS read it waits for every copy still
+    in flight (`s_waitcnt vmcnt(0)`), unless the copies and the read carry
+    alias scopes that tell them apart. The mx ukernels order each LDS read
+    after the copies it reads themselves: each wave waits for its copies
+    with an explicit `amdgpu.memory_counter_wait` and the workgroup meets at
+    a barrier before anybody reads them (the wave emulator checks this
+    protocol on every GEMM it runs). A software-pipelined kernel wants the
+    copies of later K steps to stay in flight across those reads.
+
+    In every LLVM function of the module that has LDS copies and an
+    explicit wait that leaves some loads in flight (`rocdl.s.waitcnt` with a
+    vector memory count other than 0 and 63: the copies of later K steps),
+    this pass puts the copies in one alias scope and the LDS loads
+    (`llvm.load` from address space 3) in another that does not alias the
+    first (a domain per function). LLVM's wait insertion then keeps its
+    waits for the copies to the explicit ones. Only valid for kernels that
+    order every LDS read after the copies it reads by explicit waits, as all
+    kernels of the mx gfx950 pipeline do (only the ukernels copy to LDS).
+    Stores to LDS keep LLVM's waits. Kernels that wait for all their copies
+    are left alone: the scopes would only free LLVM's scheduler to move
+    their LDS reads away from where the ukernel put them, which costs the
+    simple schedule's fp8 kernels a third of their speed (bench/README.md).
+
+    Example:
+
+    ```mlir
+    rocdl.load.to.lds %src, %dst, 16, 0, 0 : <7>
+    rocdl.s.waitcnt 3960 // vmcnt(8)
+    %v = llvm.load %p : !llvm.ptr<3> -> vector<16xi8>
+    ```
+
+    becomes
+
+    ```mlir
+    rocdl.load.to.lds %src, %dst, 16, 0, 0 {alias_scopes = [#copies]} : <7>
+    rocdl.s.waitcnt 3960 // vmcnt(8)
+    %v = llvm.load %p {alias_scopes = [#reads], noalias_scopes = [#copies]}
+        : !llvm.ptr<3> -> vector<16xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MXGFX950LowerTiledMMA
     : Pass<"mx-gfx950-lower-tiled-mma", "::mlir::ModuleOp"> {
   let summary = "Launch a ukernel call per workgroup tile of mx.tiled_scaled_mma";

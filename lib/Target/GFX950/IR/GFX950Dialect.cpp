@@ -22,9 +22,11 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -39,7 +41,44 @@ using namespace mlir::mx::gfx950;
 #define GET_ATTRDEF_CLASSES
 #include "mx/Target/GFX950/IR/GFX950Attrs.cpp.inc"
 
-void GFX950Dialect::initialize() { registerAttributes(); }
+#define GET_OP_CLASSES
+#include "mx/Target/GFX950/IR/GFX950Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// WaitLoadsOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// wait_loads of a constant count in the vector memory counter's range to
+/// amdgpu.memory_counter_wait.
+struct WaitLoadsOfConstantCount : OpRewritePattern<WaitLoadsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(WaitLoadsOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> count = getConstantIntValue(op.getCount());
+    if (!count || *count < 0 || *count > kMaxLoadCount)
+      return rewriter.notifyMatchFailure(op, "no constant count in range");
+    rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
+        op, rewriter.getI32IntegerAttr(*count), /*store=*/nullptr,
+        /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);
+    return success();
+  }
+};
+} // namespace
+
+void WaitLoadsOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<WaitLoadsOfConstantCount>(context);
+}
+
+void GFX950Dialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "mx/Target/GFX950/IR/GFX950Ops.cpp.inc"
+      >();
+}
 
 void GFX950Dialect::registerAttributes() {
   addAttributes<

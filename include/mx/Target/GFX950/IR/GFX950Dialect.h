@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <mutex>
@@ -57,5 +58,8 @@ struct ConfigEntry {
 
 #define GET_ATTRDEF_CLASSES
 #include "mx/Target/GFX950/IR/GFX950Attrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "mx/Target/GFX950/IR/GFX950Ops.h.inc"
 
 #endif // MX_TARGET_GFX950_IR_GFX950DIALECT_H

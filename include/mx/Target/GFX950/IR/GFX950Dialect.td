@@ -12,6 +12,7 @@ include "mx/Dialect/MX/IR/MXAttrs.td"
 include "mx/Dialect/MX/IR/MXTargetInterfaces.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/DialectBase.td"
+include "mlir/IR/OpBase.td"
 
 def GFX950_Dialect : Dialect {
   let name = "mx_gfx950";
@@ -138,6 +139,38 @@ def MXGFX950_TargetAttr
         int64_t subgroupsM, int64_t subgroupsN, int64_t splitK,
         ::llvm::StringRef configTable, bool requireUKernel);
   }];
+}
+
+def MXGFX950_WaitLoadsOp : Op<GFX950_Dialect, "wait_loads"> {
+  let summary = "Wait until at most `count` of the wave's vector memory loads "
+                "are in flight, a count the ukernel computes";
+  let description = [{
+    `amdgpu.memory_counter_wait load(N)` (gfx9's `s_waitcnt vmcnt(N)`) with
+    an SSA count: a ukernel source cannot write as an attribute the count
+    of a wait that depends on its tile-size parameters (e.g. how many LDS
+    copies of the last K step each wave may leave in flight). The loads
+    counted include the copies to LDS (`amdgpu.gather_to_lds`), in the
+    order the wave issued them.
+
+    Canonicalization replaces the op by `amdgpu.memory_counter_wait
+    load(N)` once `count` is a constant N in [0, 63] (the range of gfx950's
+    vector memory counter); `mx-gfx950-specialize-ukernels` reports a
+    ukernel call whose waits remain after specialization. The wave emulator
+    runs the op with any count.
+
+    Example:
+
+    ```mlir
+    %n = arith.muli %rounds, %c1 : index
+    mx_gfx950.wait_loads %n
+    ```
+
+    becomes, in a ukernel specialized for 8 rounds,
+    `amdgpu.memory_counter_wait load(8)`.
+  }];
+  let arguments = (ins Index:$count);
+  let assemblyFormat = "$count attr-dict";
+  let hasCanonicalizer = 1;
 }
 
 #endif // MX_TARGET_GFX950_IR_GFX950DIALECT_TD

@@ -1,0 +1,99 @@
+//===- LDSCopyAliasScopes.cpp - mx-gfx950-lds-copy-alias-scopes -----------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+namespace mlir::mx::gfx950 {
+#define GEN_PASS_DEF_MXGFX950LDSCOPYALIASSCOPES
+#include "mx/Target/GFX950/Passes.h.inc"
+} // namespace mlir::mx::gfx950
+
+using namespace mlir;
+using mlir::mx::gfx950::kMaxLoadCount;
+
+/// Whether `op` copies global memory to LDS without going through VGPRs
+/// (LLVM's "LDS DMA", counted on the vector memory counter).
+static bool isLDSCopy(Operation *op) {
+  return isa<ROCDL::LoadToLDSOp, ROCDL::GlobalLoadLDSOp,
+             ROCDL::RawPtrBufferLoadLdsOp>(op);
+}
+
+/// Whether `wait` (gfx9's s_waitcnt: the vector memory count in bits 3-0
+/// and 15-14, 63 meaning "no wait") leaves some but not all of the wave's
+/// loads in flight.
+static bool leavesLoadsInFlight(ROCDL::SWaitcntOp wait) {
+  uint32_t bits = uint32_t(wait.getBitfield());
+  uint32_t loads = (bits & 0xF) | ((bits >> 14) & 0x3) << 4;
+  return loads != 0 && loads != kMaxLoadCount;
+}
+
+/// `list` with `scope` appended (a fresh list if `list` is null).
+static ArrayAttr append(ArrayAttr list, Attribute scope) {
+  SmallVector<Attribute> scopes;
+  if (list)
+    llvm::append_range(scopes, list.getValue());
+  scopes.push_back(scope);
+  return ArrayAttr::get(scope.getContext(), scopes);
+}
+
+namespace {
+struct LDSCopyAliasScopesPass
+    : public mx::gfx950::impl::MXGFX950LDSCopyAliasScopesBase<
+          LDSCopyAliasScopesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      SmallVector<Operation *> copies;
+      SmallVector<LLVM::LoadOp> reads;
+      bool copiesInFlight = false;
+      func.walk([&](Operation *op) {
+        if (auto wait = dyn_cast<ROCDL::SWaitcntOp>(op))
+          copiesInFlight |= leavesLoadsInFlight(wait);
+        if (isLDSCopy(op)) {
+          copies.push_back(op);
+          return;
+        }
+        auto load = dyn_cast<LLVM::LoadOp>(op);
+        auto pointer =
+            load ? dyn_cast<LLVM::LLVMPointerType>(load.getAddr().getType())
+                 : LLVM::LLVMPointerType();
+        if (pointer &&
+            pointer.getAddressSpace() == mx::gfx950::kLDSAddressSpace)
+          reads.push_back(load);
+      });
+      if (!copiesInFlight || copies.empty() || reads.empty())
+        return;
+      // One domain per kernel, with a scope for its copies and one for its
+      // reads (LLVM only disambiguates LDS DMA from accesses that have a
+      // scope of their own).
+      auto domain = LLVM::AliasScopeDomainAttr::get(
+          ctx, StringAttr::get(ctx, func.getName() + ": LDS copies"));
+      auto copyScope = LLVM::AliasScopeAttr::get(
+          domain, StringAttr::get(ctx, "copies to LDS"));
+      auto readScope = LLVM::AliasScopeAttr::get(
+          domain, StringAttr::get(ctx, "reads of LDS"));
+      for (Operation *op : copies) {
+        auto aliasing = cast<LLVM::AliasAnalysisOpInterface>(op);
+        aliasing.setAliasScopes(
+            append(aliasing.getAliasScopesOrNull(), copyScope));
+      }
+      for (LLVM::LoadOp load : reads) {
+        load.setAliasScopesAttr(append(load.getAliasScopesAttr(), readScope));
+        load.setNoaliasScopesAttr(
+            append(load.getNoaliasScopesAttr(), copyScope));
+      }
+    });
+  }
+};
+} // namespace
