@@ -221,6 +221,7 @@ func.func private @mx_uk_scaled_mma(
   %c2 = arith.constant 2 : index
   %c5 = arith.constant 5 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c24 = arith.constant 24 : index
   %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -306,15 +307,18 @@ func.func private @mx_uk_scaled_mma(
 
   %any = arith.cmpi ugt, %k_tiles, %c0 : index
   %k_last = arith.subi %k_tiles, %c1 : index
+  // The LDS stages (see the header): four where they fit, else three, else
+  // two; the copies run `ahead` steps ahead (three with four stages, else
+  // two), and the waits leave the copies of the last `ahead - 2` steps in
+  // flight: `in_flight` loads, the fewest copies of any wave per step.
   %lds_size = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
-  %c4s = arith.constant 4 : index
   %three_size = arith.muli %stage, %c3 : index
-  %four_size = arith.muli %stage, %c4s : index
+  %four_size = arith.muli %stage, %c4 : index
   %three = arith.cmpi ule, %three_size, %lds_size : index
   %four = arith.cmpi ule, %four_size, %lds_size : index
   %two_stages = arith.cmpi ugt, %three_size, %lds_size : index
   %stages_23 = arith.select %three, %c3, %c2 : index
-  %stages = arith.select %four, %c4s, %stages_23 : index
+  %stages = arith.select %four, %c4, %stages_23 : index
   %ahead = arith.select %four, %c3, %c2 : index
   %true = arith.constant true
   %b_lds = arith.xori %b_private, %true : i1
@@ -422,22 +426,15 @@ func.func private @mx_uk_scaled_mma(
     // just used) and row h + i's of step k (used in the second half; their
     // registers were freed at the end of the previous iteration); after row 0
     // also B's fragments of step k + 1 (into a second set). Then, one row into
-    // the second half, the workgroup meets at a barrier (every read of step
-    // k's stage is done) and the copies of step k + 2 go into that stage; the
-    // rest of the second half reads nothing, so LLVM's wait before the next
-    // LDS read (it cannot tell the stages apart and waits for every copy)
-    // falls at the top of the next iteration, where the copies of step k + 1
-    // (issued one iteration earlier) must be complete anyway. Scheduling
+    // the second half, the copies of step k + `ahead` are issued (after step
+    // k + 1's scales); the rest of the second half reads nothing. Scheduling
     // barriers keep this order (LLVM would otherwise hoist every LDS read to
-    // the top of the iteration).
-    %mid = arith.minui %h, %intrinsics_m_1 : index
-    // Three stages where they fit in the LDS the caller gives (with private
-    // B a stage holds A only): the copies of step k + 2 then go into step
-    // k - 1's stage, which nobody reads after the barrier at the top of
-    // iteration k, right after the wave's last LDS read of the step (row h -
-    // 1), and no barrier is needed in the middle of the step. Otherwise two
-    // stages: the copies go into step k's stage behind a barrier one row
+    // the top of the iteration). With four stages (or three) the copies go
+    // into step k - 1's stage, which nobody reads after the barrier at the
+    // top of iteration k, and no barrier is needed in the middle of the
+    // step; with two, they go into step k's stage behind a barrier one row
     // into the second half.
+    %mid = arith.minui %h, %intrinsics_m_1 : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
@@ -449,11 +446,14 @@ func.func private @mx_uk_scaled_mma(
       %lhs_k2 = amdgpu.fat_raw_buffer_cast %lhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       %rhs_k2_v = memref.subview %rhs_flat[%k2, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
       %rhs_k2 = amdgpu.fat_raw_buffer_cast %rhs_k2_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
-      // Step k + 1 is in LDS for every wave.
+      // Step k + 1 is in LDS for every wave (its copies were issued
+      // `ahead - 1` iterations earlier; those of the last `ahead - 2` may
+      // still be in flight). The barrier has no fence: with one, LLVM would
+      // wait for every copy in flight.
       mx_gfx950.wait_loads %in_flight
       amdgpu.memory_counter_wait ds(0)
       rocdl.s.barrier
-      // The stages of steps k, k + 1 and k + 2.
+      // The stages of steps k, k + 1 and k + `ahead`.
       %slot_k = arith.remui %k, %stages : index
       %slot_next = arith.remui %k1, %stages : index
       %k2_slot = arith.addi %k, %ahead : index
@@ -530,8 +530,8 @@ func.func private @mx_uk_scaled_mma(
         }
         %at_copy = arith.cmpi eq, %i, %mid : index
         scf.if %at_copy {
-          // Nobody reads the stage of step k + 2 any more (two stages: once
-          // the waves meet here): copy step k + 2 there.
+          // Nobody reads the stage of step k + `ahead` any more (two stages:
+          // once the waves meet here): copy that step there.
           scf.if %two_stages {
             amdgpu.lds_barrier
           }

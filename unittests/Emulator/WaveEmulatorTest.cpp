@@ -1277,9 +1277,9 @@ TEST_F(MXFP4UKernelTest, MissingCopyWaitIsDetected) {
   for (const Config &config : {k4x4x2, k16x4x2}) {
     std::string error =
         runMutated(config, 3,
-                   "      // Step k + 1 is in LDS for every wave.\n"
+                   "      // wait for every copy in flight.\n"
                    "      mx_gfx950.wait_loads %in_flight\n",
-                   "      // Step k + 1 is in LDS for every wave.\n", 1);
+                   "      // wait for every copy in flight.\n", 1);
     EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
     EXPECT_NE(error.find("which an amdgpu.gather_to_lds of wave"),
               std::string::npos)

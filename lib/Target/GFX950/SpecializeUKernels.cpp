@@ -30,6 +30,7 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::kMaxUKernelUnrollK;
 using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUnrollK;
@@ -43,10 +44,6 @@ static constexpr StringLiteral kNumParameters = "mx.ukernel.num_parameters";
 /// (e.g. a huge constant unroll count at a hand-written call) are an error,
 /// not an unbounded unroll.
 static constexpr uint64_t kMaxUnrolledOps = 1 << 16;
-/// The largest unroll factor of a K loop marked mx.unroll_k (the option or
-/// a call's mx.ukernel.unroll_k): each copy of the pipelined K step holds
-/// its MFMAs, so more would not fit the instruction cache.
-static constexpr int64_t kMaxUnrollK = 8;
 
 /// Moves every memref.alloca of static shape in `root` to the start of the
 /// entry block of its allocation scope (in their order): LLVM promotes only
@@ -237,12 +234,12 @@ struct SpecializeUKernelsPass
     // Clone the body in place of the call; its K loops take the unroll
     // factor the call asks for.
     auto unrollFactor = call->getAttrOfType<IntegerAttr>(kUKernelUnrollK);
-    if (unrollFactor &&
-        (unrollFactor.getInt() < 1 || unrollFactor.getInt() > kMaxUnrollK))
+    if (unrollFactor && (unrollFactor.getInt() < 1 ||
+                         unrollFactor.getInt() > kMaxUKernelUnrollK))
       return call.emitOpError()
              << "asks for a K loop unroll factor (" << kUKernelUnrollK
              << ") of " << unrollFactor.getInt() << "; it must be in [1, "
-             << kMaxUnrollK << "]";
+             << kMaxUKernelUnrollK << "]";
     Block &body = ukernel->getBody().front();
     for (Operation &op : body.without_terminator()) {
       Operation *clone = builder.clone(op, mapping);
@@ -299,10 +296,11 @@ struct SpecializeUKernelsPass
   }
 
   void runOnOperation() override {
-    if (unrollK < 0 || unrollK > kMaxUnrollK) {
+    if (unrollK < 0 || unrollK > kMaxUKernelUnrollK) {
       getOperation().emitError()
           << "mx-gfx950-specialize-ukernels: unroll-k must be in [0, "
-          << kMaxUnrollK << "] (0: the factor each ukernel call asks for), got "
+          << kMaxUKernelUnrollK
+          << "] (0: the factor each ukernel call asks for), got "
           << static_cast<int64_t>(unrollK);
       return signalPassFailure();
     }

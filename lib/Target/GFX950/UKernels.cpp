@@ -150,12 +150,63 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
             StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
       continue;
     if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
-      schedule.unrollK = std::max<int64_t>(1, unroll.getInt());
+      schedule.unrollK = unroll.getInt();
     if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
       schedule.accumulatorAGPRs = agprs.getValue();
     break;
   }
   return schedule;
+}
+
+std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
+  // `value`, or each element of it when it is a list, satisfies `accepts`.
+  auto each = [](Attribute value, function_ref<bool(Attribute)> accepts) {
+    if (auto list = dyn_cast<ArrayAttr>(value))
+      return !list.empty() && llvm::all_of(list.getValue(), accepts);
+    return accepts(value);
+  };
+  auto isIntrinsic = [](Attribute value) {
+    auto name = dyn_cast<StringAttr>(value);
+    return name && symbolizeScaledMMAIntrinsic(name.getValue()).has_value();
+  };
+  auto isType = [](Attribute value) { return isa<TypeAttr>(value); };
+  auto isSource = [](Attribute value) {
+    auto name = dyn_cast<StringAttr>(value);
+    return name && (name.getValue() == "memory" || name.getValue() == "zero");
+  };
+  for (auto [index, attr] : llvm::enumerate(schedules)) {
+    std::string where = "entry " + std::to_string(index) + ": ";
+    auto entry = dyn_cast<DictionaryAttr>(attr);
+    if (!entry)
+      return where + "not a dictionary";
+    for (NamedAttribute key : entry) {
+      StringRef name = key.getName().getValue();
+      Attribute value = key.getValue();
+      bool valid = false;
+      if (name == "intrinsic") {
+        valid = each(value, isIntrinsic);
+      } else if (name == "lhs_type" || name == "rhs_type") {
+        valid = each(value, isType);
+      } else if (name == "accumulators") {
+        valid = each(value, isSource);
+      } else if (name == "unroll_k") {
+        auto factor = dyn_cast<IntegerAttr>(value);
+        valid = factor && factor.getInt() >= 1 &&
+                factor.getInt() <= kMaxUKernelUnrollK;
+      } else if (name == "accumulator_agprs") {
+        valid = isa<BoolAttr>(value);
+      } else {
+        return where + "unknown key '" + name.str() + "'";
+      }
+      if (!valid) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        os << where << "'" << name << "' cannot be " << value;
+        return text;
+      }
+    }
+  }
+  return "";
 }
 
 SmallVector<int64_t>

@@ -10,6 +10,7 @@
 
 #include "mx/InitMX.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -101,6 +102,39 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             std::make_pair(int64_t(1), false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_nope"),
             std::make_pair(int64_t(1), false));
+}
+
+/// The register schedules of the embedded ukernels are well formed; a
+/// malformed entry (an unknown key, an unroll factor out of [1, 8], a wrong
+/// type of value) is reported with its index and key.
+TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
+  for (const gfx950::UKernelInfo &ukernel :
+       ctx.getOrLoadDialect<gfx950::GFX950Dialect>()->getUKernelLibrary())
+    EXPECT_EQ(ukernel.problem, "") << ukernel.name.str();
+  auto check = [&](StringRef text) {
+    auto schedules = dyn_cast_or_null<ArrayAttr>(parseAttribute(text, &ctx));
+    EXPECT_TRUE(schedules) << text.str();
+    return schedules ? gfx950::checkRegisterSchedules(schedules)
+                     : std::string("unparsable");
+  };
+  EXPECT_EQ(check("[{intrinsic = [\"mfma_scale_16x16x128\"], lhs_type = "
+                  "f4E2M1FN, rhs_type = [f4E2M1FN, f8E4M3FN], accumulators = "
+                  "\"memory\", unroll_k = 8 : i64, accumulator_agprs = "
+                  "true}, {}]"),
+            "");
+  EXPECT_EQ(check("[{unroll_k = 0 : i64}]"),
+            "entry 0: 'unroll_k' cannot be 0 : i64");
+  EXPECT_EQ(check("[{}, {unroll_k = 9 : i64}]"),
+            "entry 1: 'unroll_k' cannot be 9 : i64");
+  EXPECT_EQ(check("[{accumulators = \"registers\"}]"),
+            "entry 0: 'accumulators' cannot be \"registers\"");
+  EXPECT_EQ(check("[{intrinsic = \"mfma_scale_8x8\"}]"),
+            "entry 0: 'intrinsic' cannot be \"mfma_scale_8x8\"");
+  EXPECT_EQ(check("[{lhs_type = []}]"), "entry 0: 'lhs_type' cannot be []");
+  EXPECT_EQ(check("[{accumulator_agprs = 1 : i64}]"),
+            "entry 0: 'accumulator_agprs' cannot be 1 : i64");
+  EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");
+  EXPECT_EQ(check("[3 : i64]"), "entry 0: not a dictionary");
 }
 
 /// A small fp8 problem: the ukernel needs intrinsics_m * intrinsics_k and

@@ -63,6 +63,11 @@ constexpr llvm::StringLiteral kUnrollK = "mx.unroll_k";
 /// The unroll factor of the ukernel's K loop (kUnrollK) that a ukernel call
 /// asks for, from the ukernel's register schedules (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
+/// The largest unroll factor of a ukernel's K loop (kUnrollK: the unroll-k
+/// option of mx-gfx950-specialize-ukernels, a call's kUKernelUnrollK, a
+/// register schedule's `unroll_k`): each copy of the pipelined K step holds
+/// its MFMAs, so more would not fit the instruction cache.
+constexpr int64_t kMaxUKernelUnrollK = 8;
 /// Marks a kernel's private accumulator array whose values the register
 /// schedule pins in AGPRs (mx-gfx950-reserve-accumulator-agprs).
 constexpr llvm::StringLiteral kAccumulatorAGPRs = "mx.accumulator_agprs";
@@ -118,6 +123,16 @@ struct RegisterSchedule {
 RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
                                      DataTiledLayoutAttr layout,
                                      bool zeroAccumulators);
+
+/// Checks a ukernel's `mx.ukernel.register_schedules` data: a list of
+/// dictionaries whose keys are `intrinsic` (a scaled MFMA intrinsic's name,
+/// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
+/// types), `accumulators` ("memory" or "zero", or a list), `unroll_k` (an
+/// integer in [1, kMaxUKernelUnrollK]) and `accumulator_agprs` (a bool).
+/// Returns an empty string when it is well formed, else what is wrong. The
+/// library (GFX950Dialect::getUKernelLibrary) does not select a ukernel
+/// whose data is malformed, and says why.
+std::string checkRegisterSchedules(ArrayAttr schedules);
 
 /// The shape in which the ukernels of `layout` view one K step of the
 /// workgroup tile of `role` (the byte or f32 array the swizzled tile is in

@@ -109,8 +109,20 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
             func->getAttrOfType<DictionaryAttr>(kUKernelTypeParameters);
         info.registerSchedules =
             func->getAttrOfType<ArrayAttr>(kUKernelRegisterSchedules);
-        if (!info.match)
+        std::string schedules =
+            info.registerSchedules
+                ? checkRegisterSchedules(info.registerSchedules)
+                : std::string();
+        if (!info.match) {
           info.problem = "no mx.ukernel.match data";
+        } else if (!schedules.empty()) {
+          // Not selected: its configurations' registers are unknown.
+          info.problem = ("malformed " + kUKernelRegisterSchedules + " (" +
+                          schedules + ")")
+                             .str();
+          info.match = nullptr;
+          info.registerSchedules = nullptr;
+        }
       }
       ukernelLibrary.push_back(std::move(info));
     }
