@@ -83,11 +83,13 @@
 // runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
 // registers. After each row i of the first half (h = ceil(intrinsics_m /
 // 2) rows) it reads into registers freed by then row i's A fragments of
-// step k + 1 and row h + i's of step k (used in the second half). One row
-// into the second half the copies of a later step are issued; the rest of
-// the second half touches no LDS. amdgpu.sched_barrier after each row keeps
-// this order. When one wave per M (subgroups_m = 1) makes each wave's B
-// fragments its own, B goes from global memory straight to registers one
+// step k + 1 and row h + i's of step k (used in the second half). The
+// second half reads no LDS: it loads step k + 1's scales (first) and
+// issues the copies of a later step (with three or four stages spread over
+// its rows, one or more after each; with two, one row into it, behind a
+// barrier). amdgpu.sched_barrier after each row keeps this order. When
+// one wave per M (subgroups_m = 1) makes each wave's B fragments its own,
+// B goes from global memory straight to registers one
 // step ahead (one fragment after each row of the first half, so the loads
 // issue between MFMAs) and only A is staged: with four stages in the LDS
 // the launch gives, the copies of step k + 3 go into step k - 1's stage,
@@ -322,6 +324,7 @@ func.func private @mx_uk_scaled_mma(
   %ahead = arith.select %four, %c3, %c2 : index
   %true = arith.constant true
   %b_lds = arith.xori %b_private, %true : i1
+  %spread = arith.xori %two_stages, %true : i1
   %copies = arith.addi %rounds_a, %rounds_b : index
   %ahead_2 = arith.subi %ahead, %c2 : index
   %in_flight = arith.muli %ahead_2, %copies : index
@@ -425,15 +428,15 @@ func.func private @mx_uk_scaled_mma(
     // that point, row i's A fragments of step k + 1 (into the registers row i
     // just used) and row h + i's of step k (used in the second half; their
     // registers were freed at the end of the previous iteration); after row 0
-    // also B's fragments of step k + 1 (into a second set). Then, one row into
-    // the second half, the copies of step k + `ahead` are issued (after step
-    // k + 1's scales); the rest of the second half reads nothing. Scheduling
-    // barriers keep this order (LLVM would otherwise hoist every LDS read to
-    // the top of the iteration). With four stages (or three) the copies go
-    // into step k - 1's stage, which nobody reads after the barrier at the
-    // top of iteration k, and no barrier is needed in the middle of the
-    // step; with two, they go into step k's stage behind a barrier one row
-    // into the second half.
+    // also B's fragments of step k + 1 (into a second set). The second half
+    // reads nothing: one row into it step k + 1's scales are loaded, then
+    // the copies of step k + `ahead` issued. Scheduling barriers keep this
+    // order (LLVM would otherwise hoist every LDS read to the top of the
+    // iteration). With four stages (or three) the copies go into step
+    // k - 1's stage, which nobody reads after the barrier at the top of
+    // iteration k, spread over the rows of the second half, so that their
+    // LDS writes and M0 writes interleave with MFMAs; with two, they go into
+    // step k's stage behind a barrier one row into the second half.
     %mid = arith.minui %h, %intrinsics_m_1 : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
@@ -536,7 +539,8 @@ func.func private @mx_uk_scaled_mma(
             amdgpu.lds_barrier
           }
           // Step k + 1's scales into registers (issued before the copies, so
-          // that the wait at the top of the next iteration covers them).
+          // that the wait at the top of the next iteration covers them, and
+          // late, so that their registers are free for half the step).
           scf.for %g = %c0 to %groups_a step %c1 {
             %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
             %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
@@ -551,17 +555,19 @@ func.func private @mx_uk_scaled_mma(
             %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
             memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
           } {mx.unroll}
-          scf.for %r = %c0 to %rounds_a step %c1 {
-            %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-          } {mx.unroll}
-          scf.if %has_rest_a {
-            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          scf.if %two_stages {
+            scf.for %r = %c0 to %rounds_a step %c1 {
+              %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+              %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
+              func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                  : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            } {mx.unroll}
+            scf.if %has_rest_a {
+              %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+              %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
+              func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                  : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            }
           }
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
@@ -573,6 +579,34 @@ func.func private @mx_uk_scaled_mma(
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_copy, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+          }
+        }
+        // Three or four stages: the copies of step k + `ahead` go into a
+        // stage nobody reads in this iteration, spread over the rows from
+        // the middle on (copy r after row mid + r mod (m - mid)), which read
+        // no LDS: their LDS writes do not meet the reads, and their M0
+        // writes fall between MFMAs.
+        %second = arith.cmpi uge, %i, %mid : index
+        %spread_row = arith.andi %spread, %second : i1
+        scf.if %spread_row {
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %row_r = affine.apply affine_map<(r)[m, h] -> (h + r mod (m - h))>(%r)[%intrinsics_m, %mid]
+            %mine_r = arith.cmpi eq, %row_r, %i : index
+            scf.if %mine_r {
+              %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+              %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
+              func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                  : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
+            }
+          } {mx.unroll}
+          %rest_row = affine.apply affine_map<()[r, m, h] -> (h + r mod (m - h))>()[%rounds_a, %intrinsics_m, %mid]
+          %at_rest_row = arith.cmpi eq, %rest_row, %i : index
+          %mine_rest = arith.andi %at_rest_row, %has_rest_a : i1
+          scf.if %mine_rest {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }

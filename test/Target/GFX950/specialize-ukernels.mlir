@@ -166,9 +166,9 @@ module attributes {gpu.container_module} {
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
 // they go from global memory straight to registers, one step ahead (one load
 // in each of rows 0-7), and only A is staged through LDS (8 copies per wave).
-// Rows 0-7: 8 MFMAs, a B load and 4 A reads each; row 8: 8 MFMAs and the
-// copies into the fourth stage, without a barrier; rows 9-15 without LDS
-// accesses.
+// Rows 0-7: 8 MFMAs, a B load and 4 A reads each; rows 8-15: 8 MFMAs and
+// one copy into the fourth stage each (step k + 1's scales first, in row
+// 8), without a barrier and without LDS reads.
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //       IR:   vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
 //   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
@@ -179,12 +179,19 @@ module attributes {gpu.container_module} {
 //   IR-COUNT-7: amdgpu.sched_barrier
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.lds_barrier
-//   IR-COUNT-8: amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
+//       IR:   vector.load %{{.+}} : memref<?x?x64x?xi8
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
+//  IR-NEXT:   amdgpu.sched_barrier
+//   IR-COUNT-7: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
+//  IR-NEXT:   amdgpu.sched_barrier
+//   IR-COUNT-48: amdgpu.scaled_mfma
+//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
+//       IR:   amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
+//  IR-NEXT:   amdgpu.sched_barrier
 //   IR-NOT:   amdgpu.gather_to_lds
-//   IR-COUNT-56: amdgpu.scaled_mfma
-//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
-//       IR:   amdgpu.sched_barrier
-//   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   scf.if
 
 // REPORT-LABEL: kernel matmul_16x4x2
