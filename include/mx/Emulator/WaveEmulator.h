@@ -90,11 +90,15 @@
 // wrong: a copy by amdgpu.gather_to_lds stays pending (readable by nobody,
 // its own wave included) until an `amdgpu.memory_counter_wait` of its wave
 // with `load` or `store` (gfx9 counts both on vmcnt) at most the number of
-// its newer copies completes it; a workgroup barrier (`gpu.barrier`,
-// `amdgpu.lds_barrier`, neither of which completes copies) starts a new
-// phase; a wave may read bytes another wave wrote only in a later phase
-// than the write completed, and may write bytes only if no other wave read
-// or wrote them in the current phase (nor a copy is still writing them).
+// its newer copies completes it (or `mx_gfx950.wait_loads`, the same with a
+// count computed at run time); a workgroup barrier (`gpu.barrier`,
+// `amdgpu.lds_barrier`, `rocdl.s.barrier`, none of which completes copies)
+// starts a new phase; a wave may read bytes another wave wrote only in a
+// later phase than the write completed, and may write bytes only if no
+// other wave read or wrote them in the current phase (nor a copy is still
+// writing them). `rocdl.s.barrier` has no fence: a wave must not reach it
+// with LDS reads or writes it has not waited for
+// (`amdgpu.memory_counter_wait ds(0)`).
 // Counting only copies on vmcnt keeps more of them pending than the hardware
 // would (other vector memory operations complete at once here): the check
 // errs on the safe side.
