@@ -2,6 +2,7 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=GPU
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
 
 // The seed workload: MXFP4 GEMM 10000 x 16384 x 16384, B (the weights) as
 // N x K, scales 10000 x 512 and 16384 x 512, compiled for gfx950 end to end.
@@ -84,6 +85,15 @@
 // read and written in place, 4 consecutive f32 of a row per lane and
 // instruction: 16 x 4 intrinsics per wave, one buffer_load_dwordx4 and one
 // buffer_store_dwordx4 each (N = 16384 is a multiple of 4: no edge path).
+// In the GEMM kernel's ISA, each barrier of the K loop (two per iteration)
+// and of its prologue waits for all but the 8 copies of the last K step
+// issued (and for the wave's LDS reads): s_waitcnt vmcnt(8) lgkmcnt(0),
+// at most an MFMA, then s_barrier, with no wait for every load before it.
+//     ISA-LABEL: gpu.binary @seed_mma0
+// ISA-COUNT-3: s_waitcnt vmcnt(8) lgkmcnt(0)\0A\09{{(v_mfma[^\\]*\\0A\\09)?}}s_barrier
+//       ISA-NOT: gpu.binary
+//           ISA: .end_amdgpu_metadata
+
 //  REPORT-LABEL: kernel seed_mma0
 //        REPORT:   agprs: 256
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
