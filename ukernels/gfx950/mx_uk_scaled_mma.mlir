@@ -324,7 +324,6 @@ func.func private @mx_uk_scaled_mma(
   %ahead = arith.select %four, %c3, %c2 : index
   %true = arith.constant true
   %b_lds = arith.xori %b_private, %true : i1
-  %spread = arith.xori %two_stages, %true : i1
   %copies = arith.addi %rounds_a, %rounds_b : index
   %ahead_2 = arith.subi %ahead, %c2 : index
   %in_flight = arith.muli %ahead_2, %copies : index
@@ -438,6 +437,8 @@ func.func private @mx_uk_scaled_mma(
     // LDS writes and M0 writes interleave with MFMAs; with two, they go into
     // step k's stage behind a barrier one row into the second half.
     %mid = arith.minui %h, %intrinsics_m_1 : index
+    %rest_rows = arith.subi %intrinsics_m, %mid : index
+    %span = arith.select %three, %rest_rows, %c1 : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
@@ -490,7 +491,6 @@ func.func private @mx_uk_scaled_mma(
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
           } {mx.unroll}
         } {mx.unroll}
-        %first = arith.cmpi eq, %i, %c0 : index
         %upper = arith.cmpi ult, %i, %h : index
         scf.if %upper {
           // Step k + 1's private B fragments, straight into registers,
@@ -534,7 +534,7 @@ func.func private @mx_uk_scaled_mma(
         %at_copy = arith.cmpi eq, %i, %mid : index
         scf.if %at_copy {
           // Nobody reads the stage of step k + `ahead` any more (two stages:
-          // once the waves meet here): copy that step there.
+          // once the waves meet here); the copies of that step follow.
           scf.if %two_stages {
             amdgpu.lds_barrier
           }
@@ -555,20 +555,37 @@ func.func private @mx_uk_scaled_mma(
             %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
             memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
           } {mx.unroll}
-          scf.if %two_stages {
-            scf.for %r = %c0 to %rounds_a step %c1 {
+        }
+        // A's copies of step k + `ahead`, from the middle on: copy r after
+        // row mid + r mod span. With three or four stages they go into a
+        // stage nobody reads in this iteration and spread over the rows of
+        // the second half (span = m - mid), which read no LDS: their LDS
+        // writes do not meet the reads, and their M0 writes fall between
+        // MFMAs. With two, all after row mid (span = 1), behind its barrier.
+        %second = arith.cmpi uge, %i, %mid : index
+        scf.if %second {
+          scf.for %r = %c0 to %rounds_a step %c1 {
+            %row_r = affine.apply affine_map<(r)[h, s] -> (h + r mod s)>(%r)[%mid, %span]
+            %mine_r = arith.cmpi eq, %row_r, %i : index
+            scf.if %mine_r {
               %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
               %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
               func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
                   : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-            } {mx.unroll}
-            scf.if %has_rest_a {
-              %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-              %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
-              func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                  : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
             }
+          } {mx.unroll}
+          %rest_row = affine.apply affine_map<()[r, h, s] -> (h + r mod s)>()[%rounds_a, %mid, %span]
+          %at_rest_row = arith.cmpi eq, %rest_row, %i : index
+          %mine_rest = arith.andi %at_rest_row, %has_rest_a : i1
+          scf.if %mine_rest {
+            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
+            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
+            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
+                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
+        }
+        // B's copies (staged only with two stages), after A's.
+        scf.if %at_copy {
           scf.for %r = %c0 to %rounds_b step %c1 {
             %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_copy, %stage_a, %frag_lds_b]
@@ -579,34 +596,6 @@ func.func private @mx_uk_scaled_mma(
             %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_b, %waves]
             %d = affine.apply affine_map<(f)[b, a, fb] -> (b + a + f * fb)>(%f)[%stage_copy, %stage_a, %frag_lds_b]
             func.call @mx_uk_copy_rhs(%rhs_k2, %c0, %f, %lds, %d, %lane)
-                : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-          }
-        }
-        // Three or four stages: the copies of step k + `ahead` go into a
-        // stage nobody reads in this iteration, spread over the rows from
-        // the middle on (copy r after row mid + r mod (m - mid)), which read
-        // no LDS: their LDS writes do not meet the reads, and their M0
-        // writes fall between MFMAs.
-        %second = arith.cmpi uge, %i, %mid : index
-        %spread_row = arith.andi %spread, %second : i1
-        scf.if %spread_row {
-          scf.for %r = %c0 to %rounds_a step %c1 {
-            %row_r = affine.apply affine_map<(r)[m, h] -> (h + r mod (m - h))>(%r)[%intrinsics_m, %mid]
-            %mine_r = arith.cmpi eq, %row_r, %i : index
-            scf.if %mine_r {
-              %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-              %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
-              func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
-                  : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
-            }
-          } {mx.unroll}
-          %rest_row = affine.apply affine_map<()[r, m, h] -> (h + r mod (m - h))>()[%rounds_a, %intrinsics_m, %mid]
-          %at_rest_row = arith.cmpi eq, %rest_row, %i : index
-          %mine_rest = arith.andi %at_rest_row, %has_rest_a : i1
-          scf.if %mine_rest {
-            %f = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%rounds_a, %waves]
-            %d = affine.apply affine_map<(f)[b, fa] -> (b + f * fa)>(%f)[%stage_copy, %frag_lds_a]
-            func.call @mx_uk_copy_lhs(%lhs_k2, %c0, %f, %lds, %d, %lane)
                 : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
           }
         }

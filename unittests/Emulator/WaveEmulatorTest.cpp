@@ -1344,7 +1344,7 @@ TEST_F(MXFP4UKernelTest, CopyIntoTheStageBeingReadIsDetected) {
 /// iteration, they race with those reads.
 TEST_F(MXFP4UKernelTest, CopyIntoTheCurrentStageIsDetected) {
   std::string error = runMutated(k16x4x2, 3, "[%stage_copy, %frag_lds_a]",
-                                 "[%stage_k, %frag_lds_a]", 4);
+                                 "[%stage_k, %frag_lds_a]", 2);
   EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
   EXPECT_NE(error.find("the copy overwrites byte"), std::string::npos) << error;
   EXPECT_NE(error.find("read after the last barrier"), std::string::npos)

@@ -183,6 +183,29 @@ struct SpecializeUKernelsPass
   };
   using CallSites = DenseMap<Operation *, CallSite>;
 
+  /// Reports `problem` with `op`, an op of a specialized ukernel body, at
+  /// the ukernel call it came from, saying where the `what` is in the
+  /// ukernel's source, then `hint`; reports `fallback` at `op` itself when
+  /// it did not come from a call.
+  static void emitAtCall(Operation *op, const CallSites &callSites,
+                         StringRef what, StringRef problem, StringRef fallback,
+                         StringRef hint = "") {
+    auto site = callSites.find(op);
+    if (site == callSites.end()) {
+      op->emitOpError() << fallback;
+      return;
+    }
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    os << op->getLoc();
+    InFlightDiagnostic diag = emitError(site->second.loc)
+                              << "ukernel '" << site->second.callee
+                              << "': " << problem << " (the " << what << " at "
+                              << where << ")";
+    if (!hint.empty())
+      diag << "; " << hint;
+  }
+
   static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
                                   CallSites &callSites) {
     FailureOr<func::FuncOp> ukernel =
@@ -284,15 +307,8 @@ struct SpecializeUKernelsPass
       os << *count << ", not in [0, " << mx::gfx950::kMaxLoadCount << "]";
     else
       os << "not constant after specialization";
-    auto site = callSites.find(left);
-    if (site == callSites.end())
-      return left.emitOpError() << problem;
-    std::string where;
-    llvm::raw_string_ostream loc(where);
-    loc << left.getLoc();
-    return emitError(site->second.loc)
-           << "ukernel '" << site->second.callee << "': " << problem
-           << " (the wait at " << where << ")";
+    emitAtCall(left, callSites, "wait", problem, problem);
+    return failure();
   }
 
   void runOnOperation() override {
@@ -342,18 +358,8 @@ struct SpecializeUKernelsPass
       // Reports at the call: the loop itself is in the ukernel source.
       auto reportAtCall = [&](scf::ForOp loop, StringRef problem,
                               StringRef hint) {
-        auto site = callSites.find(loop);
-        if (site == callSites.end()) {
-          loop.emitOpError() << "marked " << kUnroll << " " << problem;
-          return;
-        }
-        std::string where;
-        llvm::raw_string_ostream os(where);
-        os << loop.getLoc();
-        emitError(site->second.loc)
-            << "ukernel '" << site->second.callee << "': a loop marked "
-            << kUnroll << " " << problem << " (the loop at " << where << "); "
-            << hint;
+        std::string marked = ("marked " + kUnroll + " " + problem).str();
+        emitAtCall(loop, callSites, "loop", "a loop " + marked, marked, hint);
       };
       // The walk is post-order: inner loops come first.
       for (scf::ForOp loop : loops) {

@@ -137,10 +137,10 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
   auto accepts = [](DictionaryAttr entry, StringRef key, Attribute value) {
     return !entry.get(key) || matchesEntry(entry, key, value);
   };
+  // The library checked the data (checkRegisterSchedules).
   for (Attribute attr : ukernel->registerSchedules) {
-    auto entry = dyn_cast<DictionaryAttr>(attr);
-    if (!entry ||
-        !accepts(entry, "intrinsic",
+    auto entry = cast<DictionaryAttr>(attr);
+    if (!accepts(entry, "intrinsic",
                  StringAttr::get(context, stringifyScaledMMAIntrinsic(
                                               layout.getIntrinsic()))) ||
         !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
