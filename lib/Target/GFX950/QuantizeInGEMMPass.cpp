@@ -21,16 +21,39 @@ using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
 /// The GEMM whose A and A scales are exactly `quantize`'s results, if they
-/// have no other use.
-static TiledScaledMMAOp getOnlyConsumer(QuantizeIntoOp quantize) {
-  if (quantize.getResults().size() != 2)
+/// have no other use. Otherwise, when some result of `quantize` does feed a
+/// GEMM's A or A scales (the fusion mode=always asks for but cannot do),
+/// `reason` says why it is not that GEMM's alone; it stays empty for a
+/// quantize that feeds no GEMM's A (e.g. weights quantized for B).
+static TiledScaledMMAOp getOnlyConsumer(QuantizeIntoOp quantize,
+                                        std::string &reason) {
+  bool feedsLhs = false;
+  for (Value result : quantize.getResults())
+    for (OpOperand &use : result.getUses()) {
+      auto op = dyn_cast<TiledScaledMMAOp>(use.getOwner());
+      feedsLhs |= op && (op.getLhs() == result || op.getLhsScales() == result);
+    }
+  if (!feedsLhs)
     return {};
+  llvm::raw_string_ostream os(reason);
+  if (quantize.getResults().size() != 2) {
+    os << "it writes " << quantize.getElements().size() << " element and "
+       << quantize.getScales().size()
+       << " scale destinations, the GEMM's and others (e.g. a returned "
+          "quantized A), which must reach memory";
+    return {};
+  }
   Value elements = quantize.getResult(0), scales = quantize.getResult(1);
-  if (!elements.hasOneUse() || !scales.hasOneUse())
+  if (!elements.hasOneUse() || !scales.hasOneUse()) {
+    os << "the quantized A or its scales have uses besides the GEMM's A "
+          "operands (e.g. they are returned), so they must reach memory";
     return {};
+  }
   auto op = dyn_cast<TiledScaledMMAOp>(*elements.getUsers().begin());
-  if (!op || op.getLhs() != elements || op.getLhsScales() != scales)
+  if (!op || op.getLhs() != elements || op.getLhsScales() != scales) {
+    os << "its elements and scales are not the A and A scales of one GEMM";
     return {};
+  }
   return op;
 }
 
@@ -66,10 +89,14 @@ struct QuantizeInGEMMPass
     getOperation().walk([&](QuantizeIntoOp quantize) {
       if (quantize.getResults().empty() || quantize.getInConsumer())
         return;
-      TiledScaledMMAOp op = getOnlyConsumer(quantize);
-      if (!op)
-        return;
       std::string reason;
+      TiledScaledMMAOp op = getOnlyConsumer(quantize, reason);
+      if (!op) {
+        if (mode == "always" && !reason.empty())
+          quantize.emitWarning()
+              << "A is quantized by a dispatch, not in the GEMM: " << reason;
+        return;
+      }
       if (failed(analyzeQuantizedLhs(quantize, op, reason))) {
         if (mode == "always")
           quantize.emitWarning()

@@ -50,9 +50,23 @@ struct ReserveAccumulatorAGPRsPass
             (all || alloca->hasAttr(mx::gfx950::kAccumulatorAGPRs)))
           values += type.getNumElements();
       });
-      if (!hasMFMA || values == 0)
+      if (!hasMFMA)
         return;
+      // `all` (reserve-accumulator-agprs=always) asks for every GEMM kernel:
+      // say where it cannot be done in full.
+      if (values == 0) {
+        if (all)
+          func.emitWarning()
+              << "accumulators not reserved in AGPRs: the kernel has no "
+                 "private f32 array of static shape (its accumulators are "
+                 "values LLVM allocates)";
+        return;
+      }
       // The AGPR budget is at most kAccRegisters registers.
+      if (all && values > kAccRegisters)
+        func.emitWarning() << "only " << kAccRegisters << " of the " << values
+                           << " values of its private f32 arrays reserved in "
+                              "AGPRs (the AGPR file's size)";
       values = std::min(values, kAccRegisters);
       Builder b(func.getContext());
       SmallVector<Attribute> entries;

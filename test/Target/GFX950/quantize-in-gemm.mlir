@@ -118,13 +118,14 @@ func.func @foreign_scales(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
 
 // A quantized activation that is also returned must reach memory: it stays
-// a dispatch (without a warning: nothing to fuse).
+// a dispatch, and mode=always says why.
 // ALWAYS-LABEL: func.func @also_returned
 //   ALWAYS-NOT:   in_consumer
 func.func @also_returned(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
                          %sb: tensor<4x1x4x4x16x4xi8>) -> (tensor<16x256xf32>, tensor<1x1x4x4x16x16xi8>) {
   %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
   %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the quantized A or its scales have uses besides the GEMM's A operands (e.g. they are returned), so they must reach memory}}
   %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
       elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
       padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
@@ -132,4 +133,52 @@ func.func @also_returned(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>
   %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
       outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
   return %r, %q#0 : tensor<16x256xf32>, tensor<1x1x4x4x16x16xi8>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+#plain = affine_map<(d0, d1) -> (d0, d1)>
+
+// The quantized A also written in the plain layout (seed000 from bf16,
+// which returns it): a second destination must reach memory, and
+// mode=always says why.
+// ALWAYS-LABEL: func.func @second_destination
+//   ALWAYS-NOT:   in_consumer
+func.func @second_destination(%a: tensor<16x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                              %sb: tensor<4x1x4x4x16x4xi8>) -> (tensor<16x256xf32>, tensor<16x256xi8>, tensor<16x16xi8>) {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  %pe = tensor.empty() : tensor<16x256xi8>
+  %ps = tensor.empty() : tensor<16x16xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: it writes 2 element and 2 scale destinations, the GEMM's and others (e.g. a returned quantized A), which must reach memory}}
+  %q:4 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e, %pe : tensor<1x1x4x4x16x16xi8>, tensor<16x256xi8>) maps [#elements, #plain]
+      scales(%s, %ps : tensor<1x1x4x16x4xi8>, tensor<16x16xi8>) maps [#scales, #plain]
+      padding [127, 127] -> tensor<1x1x4x4x16x16xi8>, tensor<16x256xi8>, tensor<1x1x4x16x4xi8>, tensor<16x16xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#2, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r, %q#1, %q#3 : tensor<16x256xf32>, tensor<16x256xi8>, tensor<16x16xi8>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// A quantize that feeds no GEMM's A (here a returned result only) is not
+// what the option is about: no warning, nothing changes.
+// ALWAYS-LABEL: func.func @feeds_no_gemm
+//   ALWAYS-NOT:   in_consumer
+func.func @feeds_no_gemm(%a: tensor<16x512xbf16>) -> (tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>) {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  return %q#0, %q#1 : tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
 }
