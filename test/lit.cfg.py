@@ -19,6 +19,7 @@ config.test_exec_root = os.path.join(config.mx_obj_root, "test")
 
 config.substitutions.append(("%mx_src_root", config.mx_src_root))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+config.substitutions.append(("%mx_tools_dir", config.mx_tools_dir))
 config.substitutions.append(
     ("%testdata", os.path.join(config.mx_src_root, "test", "data")))
 
