@@ -19,10 +19,13 @@
 
 #include "mx/Reference/Reference.h"
 
+#include "Internal.h"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -279,19 +282,20 @@ static void forEachOutput(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
   }
 }
 
-/// scaledMatmulPerInstruction with Exact arithmetic. Per instruction, a fast
-/// path sums in double: every term is a multiple of 2^lsb (the formats'
-/// smallest subnormals times the block's scales, or the accumulator's last
-/// bit), so when the sum of the magnitudes is below 2^(lsb + 52) every
-/// partial sum is exact and the one conversion to float is the rounding.
-/// Anything else (NaN/Inf, a zero sum of zeros, a wider spread) is summed
-/// exactly by exactStep.
+/// scaledMatmulPerInstruction with Exact arithmetic, summed in double. Per
+/// instruction, a fast path sums in double: every term is a multiple of 2^lsb
+/// (the formats' smallest subnormals times the block's scales, or the
+/// accumulator's last bit), so when the sum of the magnitudes is below
+/// 2^(lsb + 52) every partial sum is exact and the one conversion to float is
+/// the rounding. Anything else (NaN/Inf, a zero sum of zeros, a wider spread)
+/// is summed exactly by exactStep. Used for the format pairs whose block dot
+/// products do not fit integerPerInstruction (E5M2 with E5M2 or E4M3).
 static std::vector<float>
-exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
-                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,
-                    int64_t M, int64_t N, int64_t K, bool bTransposed,
-                    const float *acc, int64_t kStep, int64_t padded,
-                    int64_t parts, std::vector<double> *absSums) {
+doublePerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                     const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                     int64_t M, int64_t N, int64_t K, bool bTransposed,
+                     const float *acc, int64_t kStep, int64_t padded,
+                     int64_t parts, std::vector<double> *absSums) {
   int64_t partK = padded / parts;
   int64_t numBlocks = K / 32;
   const std::array<double, 256> &decodeA = getDecodeTable(fa);
@@ -364,20 +368,303 @@ exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
   return result;
 }
 
+namespace {
+
+/// Returns 2^e for a normal double exponent \p e (-1022 <= e <= 1023).
+inline double getPowerOfTwo(int e) {
+  assert(e >= -1022 && e <= 1023 && "not a normal double");
+  uint64_t bits = static_cast<uint64_t>(e + 1023) << 52;
+  double result;
+  std::memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+
+/// Returns the exponent of the last significand bit of the finite f32
+/// \p x: every f32 of its binade (or, subnormal, every f32 below 2^-126) is
+/// a multiple of 2^result.
+inline int getLastBitExponent(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  int biased = static_cast<int>((bits >> 23) & 0xFF);
+  return std::max(biased, 1) - 127 - 23;
+}
+
+/// The element codes of a format as integers: multiples of the format's
+/// smallest subnormal (2^unitExp), so that a block's dot product is an exact
+/// integer in units of 2^(unitExp(A) + unitExp(B)).
+struct UnitTable {
+  std::array<int64_t, 256> units; ///< value / 2^unitExp (0 for NaN/Inf).
+  std::array<bool, 256> finite;   ///< The code is neither NaN nor Inf.
+  int64_t maxUnits;               ///< max |units| over the finite codes.
+  int unitExp;                    ///< log2 of the smallest subnormal.
+};
+
+/// Returns the UnitTable of \p f, built from getDecodeTable and FormatInfo.
+const UnitTable &getUnitTable(ElemFormat f) {
+  static const std::array<UnitTable, 5> tables = [] {
+    std::array<UnitTable, 5> t;
+    for (int format = 0; format < 5; ++format) {
+      auto f = static_cast<ElemFormat>(format);
+      UnitTable &table = t[format];
+      table.unitExp = std::ilogb(getFormatInfo(f).minSubnormal);
+      table.maxUnits = 0;
+      for (int code = 0; code < 256; ++code) {
+        double value = getDecodeTable(f)[code];
+        table.finite[code] = std::isfinite(value);
+        // Exact: value is a multiple of 2^unitExp below 2^32 units.
+        table.units[code] =
+            table.finite[code]
+                ? static_cast<int64_t>(std::ldexp(value, -table.unitExp))
+                : 0;
+        table.maxUnits = std::max(table.maxUnits, std::abs(table.units[code]));
+      }
+    }
+    return t;
+  }();
+  return tables[static_cast<int>(f)];
+}
+
+/// Returns sum_k x[k] * y[k] over one block of 32 elements. The caller
+/// guarantees that no sum overflows Sum; then any order is exact, and the
+/// loop is vectorized: int16 units with int32 sums as one 32-lane vector
+/// (multiply-adds of 8 pairs per SSE2 instruction, no loop), wider units as
+/// the vectorizer sees fit (not unrolled first: it would vectorize worse).
+template <typename Unit, typename Sum>
+Sum blockDot(const Unit *x, const Unit *y) {
+  Sum sum = 0;
+  if constexpr (sizeof(Unit) == 2) {
+#pragma clang loop vectorize_width(32) unroll(disable)
+    for (int k = 0; k < 32; ++k)
+      sum += static_cast<Sum>(x[k]) * static_cast<Sum>(y[k]);
+  } else {
+#pragma clang loop vectorize(enable) unroll(disable)
+    for (int k = 0; k < 32; ++k)
+      sum += static_cast<Sum>(x[k]) * static_cast<Sum>(y[k]);
+  }
+  return sum;
+}
+
+} // namespace
+
+/// scaledMatmulPerInstruction with Exact arithmetic for B as [N, K] (codes)
+/// and [N, K/32] (scales), with every block's dot product as an exact integer:
+/// elements are held as Unit (UnitTable's units) and block sums as Sum, which
+/// the caller chooses so that 32 * maxUnits(fa) * maxUnits(fb) fits Sum and
+/// is below 2^53 (so that a block sum converts to double exactly, and so does
+/// each partial sum of the double path it replaces: the abs sums are the same
+/// doubles).
+///
+/// Per instruction, a fast path adds the accumulator and the block sums times
+/// their scales in double: every term is a multiple of 2^lsb (a unit of the
+/// block sums times the block's scales, or the accumulator's last bit), so
+/// when |acc| + sum |block term| is below 2^(lsb + 52) every partial sum is
+/// exact and the one conversion to float is the rounding. An instruction with
+/// a NaN/Inf element or a NaN scale, an exact zero from zero terms (its sign)
+/// or a wider spread is summed exactly by exactStep, as before.
+template <typename Unit, typename Sum>
+static std::vector<float>
+integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                      const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                      int64_t M, int64_t N, int64_t K, const float *acc,
+                      int64_t kStep, int64_t padded, int64_t parts,
+                      std::vector<double> *absSums) {
+  int64_t partK = padded / parts;
+  int64_t numBlocks = K / 32;
+  const std::array<double, 256> &decodeA = getDecodeTable(fa);
+  const std::array<double, 256> &decodeB = getDecodeTable(fb);
+  const UnitTable &unitsA = getUnitTable(fa), &unitsB = getUnitTable(fb);
+  int unitExp = unitsA.unitExp + unitsB.unitExp;
+
+  // The elements as units, once, and per block whether the integer path may
+  // take it: finite elements and a finite scale.
+  auto toUnits = [&](const uint8_t *codes, const uint8_t *scales,
+                     const UnitTable &table, int64_t rows,
+                     std::vector<Unit> &units, std::vector<Unit> &absUnits,
+                     std::vector<uint8_t> &usable) {
+    units.resize(rows * K);
+    absUnits.resize(rows * K);
+    usable.resize(rows * numBlocks);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t blk = 0; blk < numBlocks; ++blk) {
+        bool finite = scales[r * numBlocks + blk] != 0xFF;
+        for (int64_t k = blk * 32; k < blk * 32 + 32; ++k) {
+          uint8_t code = codes[r * K + k];
+          units[r * K + k] = static_cast<Unit>(table.units[code]);
+          absUnits[r * K + k] = static_cast<Unit>(std::abs(table.units[code]));
+          finite &= table.finite[code];
+        }
+        usable[r * numBlocks + blk] = finite;
+      }
+    }
+  };
+  std::vector<Unit> aUnits, bUnits, aAbsUnits, bAbsUnits;
+  std::vector<uint8_t> aUsable, bUsable;
+  toUnits(a, sa, unitsA, M, aUnits, aAbsUnits, aUsable);
+  toUnits(b, sb, unitsB, N, bUnits, bAbsUnits, bUsable);
+
+  // unitValue[sA + sB]: the value of one unit of a block sum with scale bytes
+  // sA and sB (both below 0xFF), 2^(unitExp + sA + sB - 254).
+  std::array<double, 2 * 254 + 1> unitValue;
+  for (int s = 0; s <= 2 * 254; ++s)
+    unitValue[s] = getPowerOfTwo(unitExp + s - 254);
+
+  std::vector<float> result(M * N);
+  std::vector<Sum> blockSums(numBlocks), blockAbsSums(numBlocks);
+  std::vector<double> products(kStep);
+  // Outputs in tiles of kTileN columns, so that the tile's rows of B stay in
+  // cache while each row of A is used kTileN times.
+  constexpr int64_t kTileN = 16;
+  for (int64_t tile = 0; tile < N; tile += kTileN) {
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = tile; n < std::min(tile + kTileN, N); ++n) {
+        const uint8_t *saRow = sa + m * numBlocks, *sbRow = sb + n * numBlocks;
+        for (int64_t blk = 0; blk < numBlocks; ++blk)
+          blockSums[blk] = blockDot<Unit, Sum>(&aUnits[m * K + blk * 32],
+                                               &bUnits[n * K + blk * 32]);
+        if (absSums)
+          for (int64_t blk = 0; blk < numBlocks; ++blk)
+            blockAbsSums[blk] = blockDot<Unit, Sum>(
+                &aAbsUnits[m * K + blk * 32], &bAbsUnits[n * K + blk * 32]);
+        // The scale of block blk (decoded only where exactStep needs it).
+        auto scale = [&](int64_t blk) {
+          return decodeScale(saRow[blk]) * decodeScale(sbRow[blk]);
+        };
+        // Each part starts at +0; the parts are added to acc in order.
+        float total = acc ? acc[m * N + n] : 0.0f;
+        float value = parts > 1 ? 0.0f : total;
+        double absSum = std::fabs(total);
+        for (int64_t begin = 0; begin < padded; begin += kStep) {
+          if (parts > 1 && begin > 0 && begin % partK == 0) {
+            total = total + value;
+            value = 0.0f;
+          }
+          int64_t end = std::min(begin + kStep, K);
+          // The block terms first: only the last addition waits for the
+          // previous instruction's value.
+          double blockTotal = 0, magnitude = 0;
+          int lsb = std::numeric_limits<int>::max();
+          bool usable = true;
+          for (int64_t blk = begin / 32; blk < end / 32; ++blk) {
+            if (!aUsable[m * numBlocks + blk] ||
+                !bUsable[n * numBlocks + blk]) {
+              usable = false;
+              if (absSums) {
+                // As scaledMatmulAbsSum: Inf or NaN.
+                double blockMagnitude = 0;
+                for (int64_t k = blk * 32; k < blk * 32 + 32; ++k)
+                  blockMagnitude +=
+                      std::fabs(decodeA[a[m * K + k]] * decodeB[b[n * K + k]]);
+                absSum += blockMagnitude * scale(blk);
+              }
+              continue;
+            }
+            int scales = saRow[blk] + sbRow[blk];
+            double term =
+                static_cast<double>(blockSums[blk]) * unitValue[scales];
+            blockTotal += term;
+            magnitude += std::fabs(term);
+            if (absSums)
+              absSum +=
+                  static_cast<double>(blockAbsSums[blk]) * unitValue[scales];
+            lsb = std::min(lsb, unitExp + scales - 254);
+          }
+          if (value != 0) {
+            magnitude += std::fabs(value);
+            if (std::isfinite(value))
+              lsb = std::min(lsb, getLastBitExponent(value));
+          }
+          if (usable && std::isfinite(magnitude) && magnitude > 0 &&
+              lsb != std::numeric_limits<int>::max() &&
+              magnitude < getPowerOfTwo(lsb + 52)) {
+            double sum = value + blockTotal;
+            value = sum == 0 ? 0.0f : toFloat(sum);
+            continue;
+          }
+          // Products beyond K are +0.
+          for (int64_t k = begin; k < begin + kStep; ++k)
+            products[k - begin] = k < end ? decodeA[a[m * K + k]] *
+                                                decodeB[b[n * K + k]] *
+                                                scale(k / 32)
+                                          : 0.0;
+          value = exactStep(products.data(), kStep, value);
+        }
+        if (parts > 1)
+          value = total + value;
+        result[m * N + n] = value;
+        if (absSums)
+          (*absSums)[m * N + n] = absSum;
+      }
+    }
+  }
+  return result;
+}
+
+/// scaledMatmulPerInstruction with Exact arithmetic: integerPerInstruction
+/// with the narrowest integer types that hold the format pair's block sums,
+/// doublePerInstruction where no int64 block sum below 2^53 does.
+static std::vector<float>
+exactPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
+                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,
+                    int64_t M, int64_t N, int64_t K, bool bTransposed,
+                    const float *acc, int64_t kStep, int64_t padded,
+                    int64_t parts, std::vector<double> *absSums) {
+  int64_t numBlocks = K / 32;
+  if (!bTransposed) {
+    // B and its scales as [N, K] and [N, K/32].
+    std::vector<uint8_t> bt(N * K), sbt(N * numBlocks);
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t k = 0; k < K; ++k)
+        bt[n * K + k] = b[k * N + n];
+      for (int64_t blk = 0; blk < numBlocks; ++blk)
+        sbt[n * numBlocks + blk] = sb[blk * N + n];
+    }
+    return exactPerInstruction(a, sa, fa, bt.data(), sbt.data(), fb, M, N, K,
+                               /*bTransposed=*/true, acc, kStep, padded, parts,
+                               absSums);
+  }
+  int64_t maxA = getUnitTable(fa).maxUnits, maxB = getUnitTable(fb).maxUnits;
+  // Below 2^53 (maxUnits is at most 2^32), so exact.
+  double maxBlockSum =
+      32.0 * static_cast<double>(maxA) * static_cast<double>(maxB);
+  if (std::max(maxA, maxB) <= std::numeric_limits<int16_t>::max() &&
+      maxBlockSum <= std::numeric_limits<int32_t>::max())
+    return integerPerInstruction<int16_t, int32_t>(
+        a, sa, fa, b, sb, fb, M, N, K, acc, kStep, padded, parts, absSums);
+  if (maxBlockSum < 0x1p53 &&
+      std::max(maxA, maxB) <= std::numeric_limits<int32_t>::max())
+    return integerPerInstruction<int32_t, int64_t>(
+        a, sa, fa, b, sb, fb, M, N, K, acc, kStep, padded, parts, absSums);
+  if (maxBlockSum < 0x1p53)
+    return integerPerInstruction<int64_t, int64_t>(
+        a, sa, fa, b, sb, fb, M, N, K, acc, kStep, padded, parts, absSums);
+  return doublePerInstruction(a, sa, fa, b, sb, fb, M, N, K,
+                              /*bTransposed=*/true, acc, kStep, padded, parts,
+                              absSums);
+}
+
+/// Returns in \p padded the K that \p order's instructions cover (paddedK,
+/// at least K, rounded up to whole instructions) and in \p parts its number
+/// of parts (at least 1).
+static void getInstructionSpan(const InstructionOrder &order, int64_t K,
+                               int64_t &padded, int64_t &parts) {
+  assert(order.kStep > 0 && order.kStep % 32 == 0 &&
+         "an instruction takes whole K-blocks");
+  assert(K % 32 == 0 && "K must be a multiple of 32");
+  int64_t kStep = order.kStep;
+  padded = std::max(order.paddedK, K);
+  padded = (padded + kStep - 1) / kStep * kStep;
+  parts = std::max<int64_t>(1, order.parts);
+  assert(padded % (parts * kStep) == 0 &&
+         "every part takes whole instructions");
+}
+
 std::vector<float> mx::ref::scaledMatmulPerInstruction(
     const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
     const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
     bool bTransposed, const float *acc, const InstructionOrder &order,
     std::vector<double> *absSums) {
-  assert(order.kStep > 0 && order.kStep % 32 == 0 &&
-         "an instruction takes whole K-blocks");
-  assert(K % 32 == 0 && "K must be a multiple of 32");
-  int64_t kStep = order.kStep;
-  int64_t padded = std::max(order.paddedK, K);
-  padded = (padded + kStep - 1) / kStep * kStep;
-  int64_t parts = std::max<int64_t>(1, order.parts);
-  assert(padded % (parts * kStep) == 0 &&
-         "every part takes whole instructions");
+  int64_t kStep = order.kStep, padded, parts;
+  getInstructionSpan(order, K, padded, parts);
   if (absSums)
     absSums->assign(M * N, 0.0);
   if (order.arithmetic == InstructionArithmetic::Exact)
@@ -399,6 +686,32 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
                       value = 0.0f;
                     }
                     value = groupedStep(ops, g, value);
+                  }
+                  result[m * N + n] = parts > 1 ? total + value : value;
+                });
+  return result;
+}
+
+std::vector<float> mx::ref::detail::exactStepsPerInstruction(
+    const uint8_t *a, const uint8_t *sa, ElemFormat fa, const uint8_t *b,
+    const uint8_t *sb, ElemFormat fb, int64_t M, int64_t N, int64_t K,
+    bool bTransposed, const float *acc, const InstructionOrder &order) {
+  int64_t kStep = order.kStep, padded, parts;
+  getInstructionSpan(order, K, padded, parts);
+  std::vector<float> result(M * N);
+  // Products beyond K stay +0 (ops.products is sized `padded`).
+  forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
+                /*exponents=*/false,
+                [&](int64_t m, int64_t n, const OutputOperands &ops) {
+                  float total = acc ? acc[m * N + n] : 0.0f;
+                  float value = parts > 1 ? 0.0f : total;
+                  for (int64_t begin = 0; begin < padded; begin += kStep) {
+                    if (parts > 1 && begin > 0 &&
+                        begin % (padded / parts) == 0) {
+                      total = total + value;
+                      value = 0.0f;
+                    }
+                    value = exactStep(&ops.products[begin], kStep, value);
                   }
                   result[m * N + n] = parts > 1 ? total + value : value;
                 });

@@ -8,7 +8,10 @@
 #ifndef MX_LIB_REFERENCE_INTERNAL_H
 #define MX_LIB_REFERENCE_INTERNAL_H
 
+#include "mx/Reference/Reference.h"
+
 #include <cstdint>
+#include <vector>
 
 namespace mx::ref::detail {
 
@@ -36,6 +39,17 @@ int floorLog2(double x);
 
 /// Returns ceil(log2(x)) exactly, for finite x > 0 (subnormals included).
 int ceilLog2(double x);
+
+/// scaledMatmulPerInstruction with Exact arithmetic (same operands, no abs
+/// sums) with every instruction summed by exactStep, the exact fixed-point
+/// sum, and none by a fast path: slow, the oracle that the fast paths must
+/// match bit for bit (used by the unit tests).
+std::vector<float> exactStepsPerInstruction(const uint8_t *a, const uint8_t *sa,
+                                            ElemFormat fa, const uint8_t *b,
+                                            const uint8_t *sb, ElemFormat fb,
+                                            int64_t M, int64_t N, int64_t K,
+                                            bool bTransposed, const float *acc,
+                                            const InstructionOrder &order);
 
 } // namespace mx::ref::detail
 
