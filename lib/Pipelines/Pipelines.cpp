@@ -184,9 +184,11 @@ void mx::buildGFX950KernelCodegenPipeline(
   if (options.output == GFX950Output::ROCDL)
     return;
 
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  // The kernels' gpu.modules serialized in parallel (upstream's
+  // gpu-module-to-binary serializes one after the other).
+  MXGPUModulesToBinariesOptions binary;
+  binary.format = "isa";
+  pm.addPass(createMXGPUModulesToBinaries(binary));
   if (options.output == GFX950Output::HSACO) {
     gfx950::MXGFX950LinkCodeObjectsOptions link;
     link.lld = options.lld;

@@ -128,4 +128,43 @@ def MXMergeGPULaunches : Pass<"mx-merge-gpu-launches"> {
   ];
 }
 
+def MXGPUModulesToBinaries : Pass<"mx-gpu-modules-to-binaries"> {
+  let summary = "Serialize every gpu.module into a gpu.binary, the modules in parallel";
+  let description = [{
+    What upstream's `gpu-module-to-binary` does, with the modules serialized
+    in parallel: each `gpu.module` directly inside the op becomes a
+    `gpu.binary` of the same name holding one `#gpu.object` per target
+    attribute of the module (`TargetAttrInterface::serializeToObject`, then
+    `createObject`), in the module's place. Each module's translation to
+    LLVM IR, LLVM's optimizations and code generation run on a thread of the
+    context's pool (`--mlir-disable-threading` runs them one after the
+    other); the binaries are created in order afterwards, and diagnostics
+    come in the modules' order. A program of several kernels (relayouts, a
+    GEMM) is then compiled in about the time of its largest kernel.
+
+    `format` is the objects' format: `isa` (assembly), `bin` (a code
+    object), `llvm` (LLVM IR for offloading) or `fatbin`.
+
+    Example:
+
+    ```mlir
+    gpu.module @kernels [#rocdl.target<chip = "gfx950">] {
+      llvm.func @k() attributes {gpu.kernel, rocdl.kernel} { llvm.return }
+    }
+    ```
+
+    becomes (format=isa)
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#rocdl.target<chip = "gfx950">,
+                                     assembly = "\t.amdgcn_target ...">]
+    ```
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "The objects' format: isa, bin, llvm or fatbin">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MX_TRANSFORMS_PASSES_TD

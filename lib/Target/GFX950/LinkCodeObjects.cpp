@@ -16,6 +16,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -97,53 +99,81 @@ static FailureOr<std::string> link(gpu::BinaryOp binary, StringRef lld,
 }
 
 namespace {
+/// One assembly object of a gpu.binary, and the code object it links into.
+struct Link {
+  gpu::BinaryOp binary;
+  unsigned index;
+  gpu::ObjectAttr object;
+  std::string hsaco;
+};
+
+/// Assembles `item.object` and links it with `lld` into `item.hsaco`;
+/// reports at the binary what fails. Touches no IR, so that objects may be
+/// linked in parallel.
+static LogicalResult assembleAndLink(Link &item, StringRef lld) {
+  auto target = cast<ROCDL::ROCDLTargetAttr>(item.object.getTarget());
+  FailureOr<SmallVector<char, 0>> relocatable = ROCDL::assembleIsa(
+      item.object.getObject().getValue(), target.getTriple(), target.getChip(),
+      target.getFeatures(), [&]() { return item.binary.emitError(); });
+  if (failed(relocatable))
+    return failure();
+  FailureOr<std::string> hsaco = link(item.binary, lld, *relocatable);
+  if (failed(hsaco))
+    return failure();
+  item.hsaco = std::move(*hsaco);
+  return success();
+}
+
 struct LinkCodeObjectsPass
     : public mx::gfx950::impl::MXGFX950LinkCodeObjectsBase<
           LinkCodeObjectsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<std::string> lldPath;
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
-      SmallVector<Attribute> objects;
-      for (Attribute attr : binary.getObjects()) {
+    std::vector<Link> work;
+    getOperation().walk([&](gpu::BinaryOp binary) {
+      for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
         auto object = cast<gpu::ObjectAttr>(attr);
-        auto target = dyn_cast<ROCDL::ROCDLTargetAttr>(object.getTarget());
-        if (object.getFormat() != gpu::CompilationTarget::Assembly || !target) {
-          objects.push_back(object);
-          continue;
-        }
-        if (!lldPath) {
-          SmallVector<std::string> searched;
-          lldPath = findLLD(lld, searched);
-          if (!lldPath) {
-            binary.emitError()
-                << "cannot link gfx950 code objects: ld.lld not found (looked "
-                   "for "
-                << llvm::join(searched, ", ")
-                << "); install lld (Debian: lld-" MX_LLVM_VERSION_MAJOR
-                   ") or give its path with the lld option";
-            return WalkResult::interrupt();
-          }
-        }
-        FailureOr<SmallVector<char, 0>> relocatable = ROCDL::assembleIsa(
-            object.getObject().getValue(), target.getTriple(), target.getChip(),
-            target.getFeatures(), [&]() { return binary.emitError(); });
-        if (failed(relocatable))
-          return WalkResult::interrupt();
-        FailureOr<std::string> hsaco = link(binary, *lldPath, *relocatable);
-        if (failed(hsaco))
-          return WalkResult::interrupt();
-        objects.push_back(gpu::ObjectAttr::get(
-            &getContext(), target, gpu::CompilationTarget::Binary,
-            StringAttr::get(&getContext(), *hsaco), object.getProperties(),
-            object.getKernels()));
+        if (object.getFormat() == gpu::CompilationTarget::Assembly &&
+            isa<ROCDL::ROCDLTargetAttr>(object.getTarget()))
+          work.push_back({binary, unsigned(index), object, {}});
       }
-      binary.setObjectsAttr(ArrayAttr::get(&getContext(), objects));
-      return WalkResult::advance();
     });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    if (work.empty())
+      return;
+    SmallVector<std::string> searched;
+    std::optional<std::string> lldPath = findLLD(lld, searched);
+    if (!lldPath) {
+      work.front().binary.emitError()
+          << "cannot link gfx950 code objects: ld.lld not found (looked for "
+          << llvm::join(searched, ", ")
+          << "); install lld (Debian: lld-" MX_LLVM_VERSION_MAJOR
+             ") or give its path with the lld option";
+      return signalPassFailure();
+    }
+
+    // Assemble and link in parallel (each link is an lld process), every
+    // object (so that the diagnostics do not depend on which thread fails
+    // first), diagnostics in the objects' order.
+    MLIRContext *ctx = &getContext();
+    ParallelDiagnosticHandler diagnostics(ctx);
+    std::vector<char> failedLinks(work.size(), false);
+    parallelFor(ctx, 0, work.size(), [&](size_t i) {
+      diagnostics.setOrderIDForThread(i);
+      failedLinks[i] = failed(assembleAndLink(work[i], *lldPath));
+      diagnostics.eraseOrderIDForThread();
+    });
+    if (llvm::is_contained(failedLinks, true))
+      return signalPassFailure();
+
+    for (Link &item : work) {
+      SmallVector<Attribute> objects(item.binary.getObjects().getValue());
+      objects[item.index] = gpu::ObjectAttr::get(
+          ctx, item.object.getTarget(), gpu::CompilationTarget::Binary,
+          StringAttr::get(ctx, item.hsaco), item.object.getProperties(),
+          item.object.getKernels());
+      item.binary.setObjectsAttr(ArrayAttr::get(ctx, objects));
+    }
   }
 };
 } // namespace

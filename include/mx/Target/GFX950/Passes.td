@@ -366,6 +366,9 @@ def MXGFX950LinkCodeObjects
     assembled with LLVM's AMDGPU MC layer for the object's `#rocdl.target`
     and linked into a shared object with `ld.lld -shared`.
 
+    The objects are assembled and linked in parallel (each link is an
+    `ld.lld` process), and their diagnostics come in the objects' order.
+
     `ld.lld` is looked up when the pass runs, not when mx is built: the
     `lld` option if given (a path); otherwise `ld.lld` next to the LLVM tools
     mx was built against (e.g. `/usr/lib/llvm-22/bin`); otherwise

@@ -1,0 +1,130 @@
+//===- GPUModulesToBinaries.cpp - mx-gpu-modules-to-binaries --------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::mx {
+#define GEN_PASS_DEF_MXGPUMODULESTOBINARIES
+#include "mx/Transforms/Passes.h.inc"
+} // namespace mlir::mx
+
+using namespace mlir;
+
+namespace {
+/// One gpu.module and the serialized form of it for each of its targets.
+struct Serialization {
+  gpu::GPUModuleOp module;
+  SmallVector<SmallVector<char, 0>> objects;
+};
+
+/// Serializes `work.module` for each of its targets into `work.objects`;
+/// reports at the module what fails. Reads the module only, so that modules
+/// may be serialized in parallel.
+static LogicalResult serialize(Serialization &work,
+                               const gpu::TargetOptions &options) {
+  ArrayAttr targets = work.module.getTargetsAttr();
+  if (!targets || targets.empty())
+    return work.module.emitError(
+        "cannot serialize a gpu.module without target attributes");
+  for (Attribute attr : targets) {
+    auto target = dyn_cast<gpu::TargetAttrInterface>(attr);
+    if (!target)
+      return work.module.emitError()
+             << "target " << attr << " cannot serialize a gpu.module";
+    std::optional<SmallVector<char, 0>> object =
+        target.serializeToObject(work.module, options);
+    if (!object)
+      return work.module.emitError()
+             << "serializing the module for " << attr << " failed";
+    work.objects.push_back(std::move(*object));
+  }
+  return success();
+}
+
+struct GPUModulesToBinariesPass
+    : public mx::impl::MXGPUModulesToBinariesBase<GPUModulesToBinariesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<gpu::CompilationTarget> compilationTarget =
+        llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
+            .Case("isa", gpu::CompilationTarget::Assembly)
+            .Case("bin", gpu::CompilationTarget::Binary)
+            .Case("llvm", gpu::CompilationTarget::Offload)
+            .Case("fatbin", gpu::CompilationTarget::Fatbin)
+            .Default(std::nullopt);
+    if (!compilationTarget) {
+      getOperation()->emitError()
+          << "mx-gpu-modules-to-binaries: format must be isa, bin, llvm or "
+             "fatbin, got '"
+          << format << "'";
+      return signalPassFailure();
+    }
+    std::vector<Serialization> work;
+    for (Region &region : getOperation()->getRegions())
+      for (Block &block : region)
+        for (auto module : block.getOps<gpu::GPUModuleOp>())
+          work.push_back({module, {}});
+    if (work.empty())
+      return;
+
+    // The symbol table of the enclosing op, built when a target asks for it
+    // (before the parallel part: building it walks the op).
+    SymbolTable *symbolTable = nullptr;
+    std::optional<SymbolTable> table;
+    if (Operation *tableOp = SymbolTable::getNearestSymbolTable(getOperation()))
+      symbolTable = &table.emplace(tableOp);
+    auto getSymbolTable = [symbolTable] { return symbolTable; };
+    gpu::TargetOptions options(/*toolkitPath=*/{}, /*librariesToLink=*/{},
+                               /*cmdOptions=*/{}, /*elfSection=*/{},
+                               *compilationTarget, getSymbolTable);
+
+    // Serialize in parallel, every module (so that the diagnostics do not
+    // depend on which thread fails first), diagnostics in the modules'
+    // order.
+    MLIRContext *ctx = &getContext();
+    ParallelDiagnosticHandler diagnostics(ctx);
+    std::vector<char> failedModules(work.size(), false);
+    parallelFor(ctx, 0, work.size(), [&](size_t i) {
+      diagnostics.setOrderIDForThread(i);
+      failedModules[i] = failed(serialize(work[i], options));
+      diagnostics.eraseOrderIDForThread();
+    });
+    if (llvm::is_contained(failedModules, true))
+      return signalPassFailure();
+
+    // The binaries, in order, in the modules' places.
+    for (Serialization &item : work) {
+      gpu::GPUModuleOp module = item.module;
+      SmallVector<Attribute> objects;
+      for (auto [attr, object] :
+           llvm::zip_equal(module.getTargetsAttr(), item.objects)) {
+        Attribute created = cast<gpu::TargetAttrInterface>(attr).createObject(
+            module, object, options);
+        if (!created) {
+          module.emitError() << "creating the object for " << attr << " failed";
+          return signalPassFailure();
+        }
+        objects.push_back(created);
+      }
+      OpBuilder builder(module);
+      gpu::BinaryOp::create(
+          builder, module.getLoc(), module.getName(),
+          dyn_cast_or_null<gpu::OffloadingLLVMTranslationAttrInterface>(
+              module.getOffloadingHandlerAttr()),
+          builder.getArrayAttr(objects));
+      module->erase();
+    }
+  }
+};
+} // namespace
