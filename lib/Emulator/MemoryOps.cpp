@@ -203,8 +203,8 @@ FailureOr<MemView> Interpreter::createLocal(Operation *op, MemRefType type,
 /// Whether bytes [begin, begin + numBytes) of \p storage were all written.
 /// Eight flags at a time: an access is a few bytes per thread, too few for
 /// a call to memchr to pay.
-static bool isInitialized(const Storage &storage, int64_t begin,
-                          int64_t numBytes) {
+[[gnu::always_inline]] static inline bool
+isInitialized(const Storage &storage, int64_t begin, int64_t numBytes) {
   if (!storage.initialized)
     return true;
   const uint8_t *flags = storage.initialized + begin;
@@ -224,7 +224,8 @@ static bool isInitialized(const Storage &storage, int64_t begin,
 
 /// Copies \p numBytes bytes, eight at a time: an access copies a few bytes
 /// per thread, too few for a call to memcpy to pay.
-static void copyBytes(uint8_t *to, const uint8_t *from, int64_t numBytes) {
+[[gnu::always_inline]] static inline void
+copyBytes(uint8_t *to, const uint8_t *from, int64_t numBytes) {
   int64_t b = 0;
   for (; b + 8 <= numBytes; b += 8)
     std::memcpy(to + b, from + b, 8);
@@ -234,7 +235,8 @@ static void copyBytes(uint8_t *to, const uint8_t *from, int64_t numBytes) {
 
 /// Marks bytes [begin, begin + numBytes) of \p storage written (when it
 /// tracks initialization), as copyBytes copies them.
-static void markInitialized(Storage &storage, int64_t begin, int64_t numBytes) {
+[[gnu::always_inline]] static inline void
+markInitialized(Storage &storage, int64_t begin, int64_t numBytes) {
   static const uint8_t kWritten[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   if (!storage.initialized)
     return;
@@ -303,6 +305,31 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   };
   if (uniformIndices)
     readIndices(0);
+  // Private memory at the same indices in every thread (the unrolled
+  // ukernels' arrays indexed by constants): the bounds once, then a copy
+  // per thread. Anything this does not take (an access out of bounds, a
+  // read of unwritten bytes) goes through the general loop below, which
+  // reports it; a read has written nothing by then.
+  if (uniformIndices && inBounds && !view.isBuffer && storage.lds.empty() &&
+      view.threadStride != 0 && !view.threadOffset) {
+    int64_t begin = (view.getOffset(0) + indexOffset) * view.elemBytes;
+    bool whole = begin >= 0 && begin + numBytes <= view.threadStride;
+    for (int64_t t = 0; whole && t < numThreads; ++t) {
+      if (!isActive(t))
+        continue;
+      int64_t at = view.threadStride * t + begin;
+      if (isWrite) {
+        copyBytes(storage.data + at, stored->at(t), numBytes);
+        markInitialized(storage, at, numBytes);
+      } else if (isInitialized(storage, at, numBytes)) {
+        copyBytes(loaded->at(t), storage.data + at, numBytes);
+      } else {
+        whole = false;
+      }
+    }
+    if (whole)
+      return success();
+  }
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
@@ -324,6 +351,20 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
       // range-checked against the buffer (offsets are unsigned on the
       // hardware: below the base is out of range). In-range elements must
       // still lie in the storage.
+      int64_t first = linear * view.elemBytes;
+      int64_t firstRelative = first - view.bufferBase;
+      if (firstRelative >= 0 && firstRelative + numBytes <= view.numRecords &&
+          first >= 0 && first + numBytes <= storage.size &&
+          (isWrite || isInitialized(storage, first, numBytes))) {
+        // Every element in range (the usual case): one copy.
+        if (isWrite) {
+          copyBytes(storage.data + first, stored->at(t), numBytes);
+          markInitialized(storage, first, numBytes);
+        } else {
+          copyBytes(loaded->at(t), storage.data + first, numBytes);
+        }
+        continue;
+      }
       for (int64_t k = 0; k < count; ++k) {
         int64_t begin = (linear + k) * view.elemBytes;
         int64_t relative = begin - view.bufferBase;

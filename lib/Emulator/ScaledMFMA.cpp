@@ -919,6 +919,16 @@ void decodeOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
   }
 }
 
+/// Returns 2^e as a double for a block exponent \p e (well inside the
+/// normal range: element units times a scale, at least 2^-160).
+inline double powerOfTwo(int e) {
+  assert(e > -1022 && e < 1024 && "outside the normal double range");
+  uint64_t bits = static_cast<uint64_t>(e + 1023) << 52;
+  double value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
 /// The fast exact path of a whole MFMA (see exactScaledDot), with elements
 /// held as \p Elem and K-blocks summed in \p Acc, which must hold 32
 /// products of any two elements of the formats.
@@ -935,14 +945,30 @@ void fastMFMAWith(LogicalOperands &ops, float *result) {
   decodeOperand(ops.regs.shape, ops.regs.fmtA, ops.regs.a, av, rowWide);
   decodeOperand(ops.regs.shape, ops.regs.fmtB, ops.regs.b, bv, colWide);
   int expA[32 * kMaxFastBlocks], expB[32 * kMaxFastBlocks];
-  for (int r = 0; r < md; ++r)
+  // 2^expA and 2^expB as doubles, and per row (column) the smallest and
+  // largest block exponent, for the double sum below.
+  double powA[32 * kMaxFastBlocks], powB[32 * kMaxFastBlocks];
+  int minExpA[32], maxExpA[32], minExpB[32], maxExpB[32];
+  for (int r = 0; r < md; ++r) {
+    minExpA[r] = minExpB[r] = std::numeric_limits<int>::max();
+    maxExpA[r] = maxExpB[r] = std::numeric_limits<int>::min();
     for (int blk = 0; blk < blocks; ++blk) {
       int index = r * blocks + blk;
       rowWide[r] |= ops.scaleA[index] == 0xFF;
       colWide[r] |= ops.scaleB[index] == 0xFF;
       expA[index] = ta.unitExp + static_cast<int>(ops.scaleA[index]) - 127;
       expB[index] = tb.unitExp + static_cast<int>(ops.scaleB[index]) - 127;
+      powA[index] = powerOfTwo(expA[index]);
+      powB[index] = powerOfTwo(expB[index]);
+      minExpA[r] = std::min(minExpA[r], expA[index]);
+      maxExpA[r] = std::max(maxExpA[r], expA[index]);
+      minExpB[r] = std::min(minExpB[r], expB[index]);
+      maxExpB[r] = std::max(maxExpB[r], expB[index]);
     }
+  }
+  // The block sums stay below 2^kSumBits units (see fastMFMA; 128-bit
+  // sums do not take the double path).
+  constexpr int kSumBits = sizeof(Acc) <= 4 ? 23 : 41;
 
   for (int i = 0; i < md; ++i)
     for (int j = 0; j < md; ++j) {
@@ -963,11 +989,41 @@ void fastMFMAWith(LogicalOperands &ops, float *result) {
         sums[blk] = sum;
         exps[blk] = expA[i * blocks + blk] + expB[j * blocks + blk];
       }
+      // The usual case in double: every term (the block sums times their
+      // units, C) is a multiple of 2^lo below 2^hi, so when hi - lo leaves
+      // room for the carries of up to kMaxFastBlocks + 1 terms within 53
+      // bits, the double sum is exact and its conversion to f32 the one
+      // rounding to nearest-even. Exact zeros (their sign), results outside
+      // the normal f32 range and NaN/Inf C take combineSmallBlocks /
+      // combineBlocks. Bit-identical to them (ScaledMFMAFastPathTest).
+      float c = ops.c[i * md + j];
+      uint32_t cBits;
+      std::memcpy(&cBits, &c, sizeof(cBits));
+      int cField = static_cast<int>((cBits >> 23) & 0xFF);
+      int lo = minExpA[i] + minExpB[j];
+      int hi = maxExpA[i] + maxExpB[j] + kSumBits;
+      if ((cBits & 0x7FFFFFFF) != 0) {
+        int cLsb = std::max(cField, 1) - 150;
+        lo = std::min(lo, cLsb);
+        hi = std::max(hi, cLsb + 24);
+      }
+      // (With E5M2 the block sums are 128-bit: no double path.)
+      if (sizeof(Acc) <= 8 && cField != 0xFF && hi - lo <= 49) {
+        double total = c;
+        for (int blk = 0; blk < blocks; ++blk)
+          total += static_cast<double>(sums[blk]) *
+                   (powA[i * blocks + blk] * powB[j * blocks + blk]);
+        double magnitude = std::fabs(total);
+        if (magnitude >= 0x1p-126 && magnitude < 0x1p127) {
+          out = static_cast<float>(total);
+          continue;
+        }
+      }
       bool done;
       if constexpr (sizeof(Acc) <= 8)
-        done = combineSmallBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+        done = combineSmallBlocks(sums, exps, blocks, c, out);
       else
-        done = combineBlocks(sums, exps, blocks, ops.c[i * md + j], out);
+        done = combineBlocks(sums, exps, blocks, c, out);
       if (!done)
         out = wideScaledDot(ops.inputs(i, j));
     }

@@ -113,6 +113,53 @@ TEST(EmulatorFastPath, WaveMatchesWidePathForAllFormatPairs) {
   });
 }
 
+/// Runs one edge case of WindowAndRoundingEdges through the wave-level
+/// scaledMFMA (its own fast path, which sums in double where that is
+/// exact): E2M1 x E2M1 on 16x16x128, the products 1 * 1 of blocks 0, 1
+/// (and 2 unless its scales are 0xFF) and C in output (0, 0), every other
+/// element 0 and every other scale 127. Checks it against the wide path and
+/// against the known value.
+void checkWaveCase(const char *what, uint8_t sa0, uint8_t sb0, uint8_t sa1,
+                   uint8_t sb1, uint8_t sa2, uint8_t sb2, float c,
+                   float expected) {
+  using namespace mlir::mx::emu;
+  const MFMAShape shape = MFMAShape::M16N16K128;
+  // Lane r + 16 g holds K 32 g .. 32 g + 31 of row r (column r of B) and
+  // the scale of that row's block g; item 0 is the low nibble of word 0.
+  int words = wordsPerLane(SourceFormat::E2M1);
+  std::vector<uint32_t> a(kWaveSize * words, 0), b(kWaveSize * words, 0);
+  std::vector<uint32_t> sa(kWaveSize, 127), sb(kWaveSize, 127);
+  const uint8_t scalesA[] = {sa0, sa1, sa2}, scalesB[] = {sb0, sb1, sb2};
+  for (int blk = 0; blk < 3; ++blk) {
+    if (blk == 2 && sa2 == 0xFF)
+      break;
+    a[16 * blk * words] = b[16 * blk * words] = 0x2; // 1.0 at K = 32 blk.
+    sa[16 * blk] = scalesA[blk];
+    sb[16 * blk] = scalesB[blk];
+  }
+  int acc = accumulatorsPerLane(shape);
+  std::vector<float> cs(kWaveSize * acc, 0.0f);
+  cs[0] = c; // Lane 0, item 0: output (0, 0).
+  ScaledMFMAOperands ops{shape,
+                         SourceFormat::E2M1,
+                         SourceFormat::E2M1,
+                         a.data(),
+                         b.data(),
+                         cs.data(),
+                         sa.data(),
+                         0,
+                         sb.data(),
+                         0};
+  std::vector<float> fast(cs.size()), wide(cs.size());
+  scaledMFMA(ops, fast.data());
+  scaledMFMA(ops, wide.data(), wideScaledDot);
+  EXPECT_EQ(bitsOf(fast[0]), bitsOf(wide[0])) << what << " (wave)";
+  EXPECT_EQ(bitsOf(fast[0]), bitsOf(expected)) << what << " (wave)";
+  for (size_t i = 1; i < cs.size(); ++i)
+    EXPECT_EQ(bitsOf(fast[i]), bitsOf(wide[i]))
+        << what << " (wave), item " << i;
+}
+
 /// Cases at the edges of the fast path's window and of the rounding, each
 /// checked against the wide path and against its known value.
 TEST(EmulatorFastPath, WindowAndRoundingEdges) {
@@ -141,11 +188,19 @@ TEST(EmulatorFastPath, WindowAndRoundingEdges) {
       {"the largest finite C plus 2^102 rounds down", 254, 102, 0, 0,
        std::numeric_limits<float>::max(), std::numeric_limits<float>::max()},
       {"cancels C to +0", 127, 127, 127, 127, -2.0f, 0.0f},
+      {"a sticky bit 2^-60 in C breaks the tie", 127, 127, 103, 127, 0x1p-60f,
+       1.0f + 0x1p-23f},
+      {"a sticky bit 2^-60 in a block breaks the tie", 127, 127, 103, 127, 0.0f,
+       1.0f + 0x1p-23f, 67, 127},
+      {"products far below the subnormals and -0 C round to +0", 0, 0, 0, 0,
+       -0.0f, 0.0f, 0, 0},
       // 2.5 units of 2^-149 and a far sticky bit: rounding to 24 bits first
       // would drop the sticky bit and round the tie to 2 units.
       {"a subnormal rounded once", 0, 106, 0, 104, 0.0f, 0x3p-149f, 0, 74},
   };
   for (const Case &t : cases) {
+    checkWaveCase(t.what, t.sa0, t.sb0, t.sa1, t.sb1, t.sa2, t.sb2, t.c,
+                  t.expected);
     std::vector<uint8_t> a(128, 0), b(128, 0);
     std::vector<uint8_t> sa = {t.sa0, t.sa1, 127, 127};
     std::vector<uint8_t> sb = {t.sb0, t.sb1, 127, 127};
