@@ -880,6 +880,20 @@ struct LogicalOperands {
   }
 };
 
+/// The values (as \p Elem) of the two 4-bit codes of each byte, low nibble
+/// first, for the fp4 table \p table (E2M1: the only 4-bit format).
+template <typename Elem>
+const std::array<Elem, 2> *getNibblePairs(const ScaledIntTable &table) {
+  static const std::array<std::array<Elem, 2>, 256> pairs = [&] {
+    std::array<std::array<Elem, 2>, 256> result;
+    for (int byte = 0; byte < 256; ++byte)
+      result[byte] = {static_cast<Elem>(table.value[byte & 0xF]),
+                      static_cast<Elem>(table.value[byte >> 4])};
+    return result;
+  }();
+  return pairs.data();
+}
+
 /// Decodes the A or B registers \p regs of format \p fmt straight into
 /// integer units, in the logical order of unpackOperand (out[r * K + k]),
 /// and sets wide[r] for the rows (columns of B) holding a NaN or Inf code.
@@ -896,12 +910,13 @@ void decodeOperand(MFMAShape shape, SourceFormat fmt, const uint32_t *regs,
     const uint32_t *laneWords = regs + lane * words;
     Elem *row = out + r * depth;
     if (width == 4) {
-      // Byte i holds items 2i (low nibble) and 2i + 1: K 32g + 2i and up.
+      // Byte i holds items 2i (low nibble) and 2i + 1: K 32g + 2i and up,
+      // both decoded by one lookup of the byte.
+      const std::array<Elem, 2> *pairs = getNibblePairs<Elem>(table);
       Elem *to = row + kScaleBlock * g;
       for (int i = 0; i < kItemsPerLane / 2; ++i) {
         uint8_t byte = static_cast<uint8_t>(laneWords[i / 4] >> (8 * (i % 4)));
-        to[2 * i] = static_cast<Elem>(table.value[byte & 0xF]);
-        to[2 * i + 1] = static_cast<Elem>(table.value[byte >> 4]);
+        std::memcpy(to + 2 * i, pairs[byte].data(), sizeof(pairs[byte]));
       }
     } else if (width == 8) {
       bool special = false;
