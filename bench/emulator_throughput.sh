@@ -5,7 +5,8 @@
 #  1. The specialized MXFP4 ukernel alone on one thread: seed layout 16x4x2,
 #     4 waves, 8 K tiles = 4,096 MFMAs in one workgroup, measured by the
 #     MXFP4UKernelTest.Throughput16x4x2 case of MXWaveEmulatorTests (which
-#     also checks the MFMA count).
+#     also checks the MFMA count), REPEAT times in one process (the first
+#     run also pays for the process's start).
 #  2. The 1024x1024x4096 MXFP4 GEMM (bench/emulator_gemm_1024.mlir),
 #     compiled by mx-gfx950-pipeline and run end to end by
 #     mx-run --backend=gfx950-emu: the MFMAs/s of its GEMM dispatch (16
@@ -20,9 +21,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"
 CORES="$(nproc)"
 
-echo "1. ukernel alone, one thread:"
+echo "1. ukernel alone, one thread (REPEAT=${REPEAT:-5} runs in one process):"
 "$BUILD/unittests/Emulator/MXWaveEmulatorTests" \
-  --gtest_filter='MXFP4UKernelTest.Throughput16x4x2' | grep '\[ perf \]'
+  --gtest_filter='MXFP4UKernelTest.Throughput16x4x2' \
+  --gtest_repeat="${REPEAT:-5}" | grep '\[ perf \]'
 
 ARGS=(--seed=1 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4
   --arg=random:scales,lo=125,hi=129 --arg=random:scales,lo=125,hi=129
