@@ -366,6 +366,24 @@ private:
   LogicalResult access(Operation *op, Value memref, ValueRange indices,
                        int64_t count, bool isWrite, Reg *loaded,
                        const Reg *stored);
+  /// access's fast path for private memory that every active thread
+  /// accesses at byte \p begin of its own storage; false (nothing written)
+  /// when the general path must run: out of bounds, or a read of unwritten
+  /// bytes, which it reports.
+  bool accessPrivateAtUniformIndices(const MemView &view, int64_t begin,
+                                     int64_t numBytes, bool isWrite,
+                                     Reg *loaded, const Reg *stored);
+  /// The race of an access by thread \p t (every active wave when
+  /// \p uniform) to workgroup memory, or "" (checkLDSAccess).
+  std::string checkLDSAccessOfThreads(Storage &storage, int64_t t, bool uniform,
+                                      int64_t begin, int64_t numBytes,
+                                      bool isWrite);
+  /// access for thread \p t through a fat raw buffer view at element
+  /// \p linear: elements outside the buffer read 0 / are dropped.
+  LogicalResult accessBuffer(Operation *op, const MemView &view, int64_t t,
+                             bool uniform, int64_t linear, int64_t count,
+                             bool isWrite, Reg *loaded, const Reg *stored,
+                             function_ref<std::string()> describe);
   /// vector.load / vector.store.
   LogicalResult execVectorLoadStore(Operation *op, Value memref,
                                     ValueRange indices, VectorType vectorType,

@@ -248,6 +248,108 @@ markInitialized(Storage &storage, int64_t begin, int64_t numBytes) {
     flags[b] = 1;
 }
 
+bool Interpreter::accessPrivateAtUniformIndices(const MemView &view,
+                                                int64_t begin, int64_t numBytes,
+                                                bool isWrite, Reg *loaded,
+                                                const Reg *stored) {
+  // Private memory at the same indices in every thread (the unrolled
+  // ukernels' arrays indexed by constants): the bounds once, then a copy
+  // per thread. What this does not take (an access past the thread's
+  // storage, a read of unwritten bytes) the caller's general loop reports;
+  // a read has written nothing by then.
+  Storage &storage = *view.storage;
+  if (begin < 0 || begin + numBytes > view.threadStride)
+    return false;
+  for (int64_t t = 0; t < numThreads; ++t) {
+    if (!isActive(t))
+      continue;
+    int64_t at = view.threadStride * t + begin;
+    if (isWrite) {
+      copyBytes(storage.data + at, stored->at(t), numBytes);
+      markInitialized(storage, at, numBytes);
+    } else if (isInitialized(storage, at, numBytes)) {
+      copyBytes(loaded->at(t), storage.data + at, numBytes);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+LogicalResult Interpreter::accessBuffer(Operation *op, const MemView &view,
+                                        int64_t t, bool uniform, int64_t linear,
+                                        int64_t count, bool isWrite,
+                                        Reg *loaded, const Reg *stored,
+                                        function_ref<std::string()> describe) {
+  // Buffer semantics: the shape is not checked, each element is
+  // range-checked against the buffer (offsets are unsigned on the
+  // hardware: below the base is out of range). In-range elements must
+  // still lie in the storage.
+  Storage &storage = *view.storage;
+  int64_t numBytes = count * view.elemBytes;
+  int64_t first = linear * view.elemBytes;
+  int64_t firstRelative = first - view.bufferBase;
+  if (firstRelative >= 0 && firstRelative + numBytes <= view.numRecords &&
+      first >= 0 && first + numBytes <= storage.size &&
+      (isWrite || isInitialized(storage, first, numBytes))) {
+    // Every element in range (the usual case): one copy.
+    if (isWrite) {
+      copyBytes(storage.data + first, stored->at(t), numBytes);
+      markInitialized(storage, first, numBytes);
+    } else {
+      copyBytes(loaded->at(t), storage.data + first, numBytes);
+    }
+    return success();
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t begin = (linear + k) * view.elemBytes;
+    int64_t relative = begin - view.bufferBase;
+    if (relative < 0 || relative + view.elemBytes > view.numRecords)
+      continue; // Loads read 0 (the register starts zeroed); stores drop.
+    if (begin < 0 || begin + view.elemBytes > storage.size)
+      return failThread(
+          op, t, uniform,
+          (isWrite ? "write at " : "read at ") + describe() +
+              " through a fat raw buffer touches bytes [" + Twine(begin) +
+              ", " + Twine(begin + view.elemBytes) +
+              ") outside its storage of " + Twine(storage.size) + " bytes");
+    uint8_t *data = storage.data + begin;
+    if (isWrite) {
+      std::memcpy(data, stored->at(t) + k * view.elemBytes,
+                  size_t(view.elemBytes));
+      if (storage.initialized)
+        std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
+      continue;
+    }
+    if (!isInitialized(storage, begin, view.elemBytes))
+      return failThread(op, t, uniform,
+                        "read at " + describe() +
+                            " reads memory that was never written");
+    std::memcpy(loaded->at(t) + k * view.elemBytes, data,
+                size_t(view.elemBytes));
+  }
+  return success();
+}
+
+std::string Interpreter::checkLDSAccessOfThreads(Storage &storage, int64_t t,
+                                                 bool uniform, int64_t begin,
+                                                 int64_t numBytes,
+                                                 bool isWrite) {
+  // Workgroup memory: races between the waves. A uniform access stands for
+  // every active wave's.
+  if (!uniform)
+    return checkLDSAccess(storage, t / kWaveSize, begin, numBytes, isWrite,
+                          /*async=*/false);
+  for (int64_t w = 0; w < getNumWaves(); ++w)
+    if (isWaveActive(w)) {
+      std::string race = checkLDSAccess(storage, w, begin, numBytes, isWrite,
+                                        /*async=*/false);
+      if (!race.empty())
+        return race;
+    }
+  return "";
+}
+
 LogicalResult Interpreter::access(Operation *op, Value memref,
                                   ValueRange indices, int64_t count,
                                   bool isWrite, Reg *loaded,
@@ -305,31 +407,12 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   };
   if (uniformIndices)
     readIndices(0);
-  // Private memory at the same indices in every thread (the unrolled
-  // ukernels' arrays indexed by constants): the bounds once, then a copy
-  // per thread. Anything this does not take (an access out of bounds, a
-  // read of unwritten bytes) goes through the general loop below, which
-  // reports it; a read has written nothing by then.
   if (uniformIndices && inBounds && !view.isBuffer && storage.lds.empty() &&
-      view.threadStride != 0 && !view.threadOffset) {
-    int64_t begin = (view.getOffset(0) + indexOffset) * view.elemBytes;
-    bool whole = begin >= 0 && begin + numBytes <= view.threadStride;
-    for (int64_t t = 0; whole && t < numThreads; ++t) {
-      if (!isActive(t))
-        continue;
-      int64_t at = view.threadStride * t + begin;
-      if (isWrite) {
-        copyBytes(storage.data + at, stored->at(t), numBytes);
-        markInitialized(storage, at, numBytes);
-      } else if (isInitialized(storage, at, numBytes)) {
-        copyBytes(loaded->at(t), storage.data + at, numBytes);
-      } else {
-        whole = false;
-      }
-    }
-    if (whole)
-      return success();
-  }
+      view.threadStride != 0 && !view.threadOffset &&
+      accessPrivateAtUniformIndices(
+          view, (view.getOffset(0) + indexOffset) * view.elemBytes, numBytes,
+          isWrite, loaded, stored))
+    return success();
   for (int64_t t = 0, e = uniform ? 1 : numThreads; t < e; ++t) {
     if (!uniform && !isActive(t))
       continue;
@@ -347,51 +430,9 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
       return text;
     };
     if (view.isBuffer) {
-      // Buffer semantics: the shape is not checked, each element is
-      // range-checked against the buffer (offsets are unsigned on the
-      // hardware: below the base is out of range). In-range elements must
-      // still lie in the storage.
-      int64_t first = linear * view.elemBytes;
-      int64_t firstRelative = first - view.bufferBase;
-      if (firstRelative >= 0 && firstRelative + numBytes <= view.numRecords &&
-          first >= 0 && first + numBytes <= storage.size &&
-          (isWrite || isInitialized(storage, first, numBytes))) {
-        // Every element in range (the usual case): one copy.
-        if (isWrite) {
-          copyBytes(storage.data + first, stored->at(t), numBytes);
-          markInitialized(storage, first, numBytes);
-        } else {
-          copyBytes(loaded->at(t), storage.data + first, numBytes);
-        }
-        continue;
-      }
-      for (int64_t k = 0; k < count; ++k) {
-        int64_t begin = (linear + k) * view.elemBytes;
-        int64_t relative = begin - view.bufferBase;
-        if (relative < 0 || relative + view.elemBytes > view.numRecords)
-          continue; // Loads read 0 (the register starts zeroed); stores drop.
-        if (begin < 0 || begin + view.elemBytes > storage.size)
-          return failThread(
-              op, t, uniform,
-              (isWrite ? "write at " : "read at ") + describe() +
-                  " through a fat raw buffer touches bytes [" + Twine(begin) +
-                  ", " + Twine(begin + view.elemBytes) +
-                  ") outside its storage of " + Twine(storage.size) + " bytes");
-        uint8_t *data = storage.data + begin;
-        if (isWrite) {
-          std::memcpy(data, stored->at(t) + k * view.elemBytes,
-                      size_t(view.elemBytes));
-          if (storage.initialized)
-            std::memset(storage.initialized + begin, 1, size_t(view.elemBytes));
-          continue;
-        }
-        if (!isInitialized(storage, begin, view.elemBytes))
-          return failThread(op, t, uniform,
-                            "read at " + describe() +
-                                " reads memory that was never written");
-        std::memcpy(loaded->at(t) + k * view.elemBytes, data,
-                    size_t(view.elemBytes));
-      }
+      if (failed(accessBuffer(op, view, t, uniform, linear, count, isWrite,
+                              loaded, stored, describe)))
+        return failure();
       continue;
     }
     if (!inBounds)
@@ -409,15 +450,8 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
                             ") outside its storage of " + Twine(limit - base) +
                             " bytes");
     if (!storage.lds.empty()) {
-      // Workgroup memory: races between the waves.
-      std::string race;
-      if (!uniform)
-        race = checkLDSAccess(storage, t / kWaveSize, begin, numBytes, isWrite,
-                              /*async=*/false);
-      for (int64_t w = 0; uniform && race.empty() && w < getNumWaves(); ++w)
-        if (isWaveActive(w))
-          race = checkLDSAccess(storage, w, begin, numBytes, isWrite,
-                                /*async=*/false);
+      std::string race = checkLDSAccessOfThreads(storage, t, uniform, begin,
+                                                 numBytes, isWrite);
       if (!race.empty())
         return failThread(op, t, uniform,
                           (isWrite ? "write at " : "read at ") + describe() +
