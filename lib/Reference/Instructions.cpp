@@ -282,6 +282,28 @@ static void forEachOutput(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
   }
 }
 
+/// The value of one output computed instruction by instruction in K order
+/// from \p acc: the K range [0, padded) in instructions of kStep, in \p parts
+/// parts that each start at +0 and are added to acc in order (one part:
+/// the instructions start from acc). \p step(begin, end, value) returns the
+/// value after the instruction over K [begin, begin + kStep), whose
+/// products from \p end on are +0.
+template <typename Step>
+static float runInstructions(float acc, int64_t K, int64_t kStep,
+                             int64_t padded, int64_t parts, Step step) {
+  int64_t partK = padded / parts;
+  float total = acc;
+  float value = parts > 1 ? 0.0f : total;
+  for (int64_t begin = 0; begin < padded; begin += kStep) {
+    if (parts > 1 && begin > 0 && begin % partK == 0) {
+      total = total + value;
+      value = 0.0f;
+    }
+    value = step(begin, std::min(begin + kStep, K), value);
+  }
+  return parts > 1 ? total + value : value;
+}
+
 /// scaledMatmulPerInstruction with Exact arithmetic, summed in double. Per
 /// instruction, a fast path sums in double: every term is a multiple of 2^lsb
 /// (the formats' smallest subnormals times the block's scales, or the
@@ -296,7 +318,6 @@ doublePerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                      int64_t M, int64_t N, int64_t K, bool bTransposed,
                      const float *acc, int64_t kStep, int64_t padded,
                      int64_t parts, std::vector<double> *absSums) {
-  int64_t partK = padded / parts;
   int64_t numBlocks = K / 32;
   const std::array<double, 256> &decodeA = getDecodeTable(fa);
   const std::array<double, 256> &decodeB = getDecodeTable(fb);
@@ -313,16 +334,9 @@ doublePerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
         scales[blk] =
             decodeScale(sa[m * numBlocks + blk]) *
             decodeScale(sb[bTransposed ? n * numBlocks + blk : blk * N + n]);
-      // Each part starts at +0; the parts are added to acc in order.
-      float total = acc ? acc[m * N + n] : 0.0f;
-      float value = parts > 1 ? 0.0f : total;
-      double absSum = std::fabs(total);
-      for (int64_t begin = 0; begin < padded; begin += kStep) {
-        if (parts > 1 && begin > 0 && begin % partK == 0) {
-          total = total + value;
-          value = 0.0f;
-        }
-        int64_t end = std::min(begin + kStep, K);
+      float initial = acc ? acc[m * N + n] : 0.0f;
+      double absSum = std::fabs(initial);
+      auto step = [&](int64_t begin, int64_t end, float value) {
         double sum = 0, magnitude = 0;
         int lsb = std::numeric_limits<int>::max();
         if (value != 0) {
@@ -348,19 +362,16 @@ doublePerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
         }
         if (finiteScales && std::isfinite(magnitude) && magnitude > 0 &&
             lsb != std::numeric_limits<int>::max() &&
-            magnitude < std::ldexp(1.0, lsb + 52)) {
-          value = sum == 0 ? 0.0f : toFloat(sum);
-          continue;
-        }
+            magnitude < std::ldexp(1.0, lsb + 52))
+          return sum == 0 ? 0.0f : toFloat(sum);
         // Products beyond K are +0.
         for (int64_t k = begin; k < begin + kStep; ++k)
           products[k - begin] =
               k < end ? decodeA[aRow[k]] * bColumn[k] * scales[k / 32] : 0.0;
-        value = exactStep(products.data(), kStep, value);
-      }
-      if (parts > 1)
-        value = total + value;
-      result[m * N + n] = value;
+        return exactStep(products.data(), kStep, value);
+      };
+      result[m * N + n] =
+          runInstructions(initial, K, kStep, padded, parts, step);
       if (absSums)
         (*absSums)[m * N + n] = absSum;
     }
@@ -446,6 +457,32 @@ Sum blockDot(const Unit *x, const Unit *y) {
 
 } // namespace
 
+/// The codes of \p rows rows of K elements as units of \p table (and their
+/// absolute values), and per K-block of 32 whether integerPerInstruction may
+/// take it: finite elements and a finite scale (\p scales, [rows, K/32]).
+template <typename Unit>
+static void toUnits(const uint8_t *codes, const uint8_t *scales,
+                    const UnitTable &table, int64_t rows, int64_t K,
+                    std::vector<Unit> &units, std::vector<Unit> &absUnits,
+                    std::vector<uint8_t> &usable) {
+  int64_t numBlocks = K / 32;
+  units.resize(rows * K);
+  absUnits.resize(rows * K);
+  usable.resize(rows * numBlocks);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t blk = 0; blk < numBlocks; ++blk) {
+      bool finite = scales[r * numBlocks + blk] != 0xFF;
+      for (int64_t k = blk * 32; k < blk * 32 + 32; ++k) {
+        uint8_t code = codes[r * K + k];
+        units[r * K + k] = static_cast<Unit>(table.units[code]);
+        absUnits[r * K + k] = static_cast<Unit>(std::abs(table.units[code]));
+        finite &= table.finite[code];
+      }
+      usable[r * numBlocks + blk] = finite;
+    }
+  }
+}
+
 /// scaledMatmulPerInstruction with Exact arithmetic for B as [N, K] (codes)
 /// and [N, K/32] (scales), with every block's dot product as an exact integer:
 /// elements are held as Unit (UnitTable's units) and block sums as Sum, which
@@ -468,7 +505,6 @@ integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                       int64_t M, int64_t N, int64_t K, const float *acc,
                       int64_t kStep, int64_t padded, int64_t parts,
                       std::vector<double> *absSums) {
-  int64_t partK = padded / parts;
   int64_t numBlocks = K / 32;
   const std::array<double, 256> &decodeA = getDecodeTable(fa);
   const std::array<double, 256> &decodeB = getDecodeTable(fb);
@@ -476,31 +512,11 @@ integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
   int unitExp = unitsA.unitExp + unitsB.unitExp;
 
   // The elements as units, once, and per block whether the integer path may
-  // take it: finite elements and a finite scale.
-  auto toUnits = [&](const uint8_t *codes, const uint8_t *scales,
-                     const UnitTable &table, int64_t rows,
-                     std::vector<Unit> &units, std::vector<Unit> &absUnits,
-                     std::vector<uint8_t> &usable) {
-    units.resize(rows * K);
-    absUnits.resize(rows * K);
-    usable.resize(rows * numBlocks);
-    for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t blk = 0; blk < numBlocks; ++blk) {
-        bool finite = scales[r * numBlocks + blk] != 0xFF;
-        for (int64_t k = blk * 32; k < blk * 32 + 32; ++k) {
-          uint8_t code = codes[r * K + k];
-          units[r * K + k] = static_cast<Unit>(table.units[code]);
-          absUnits[r * K + k] = static_cast<Unit>(std::abs(table.units[code]));
-          finite &= table.finite[code];
-        }
-        usable[r * numBlocks + blk] = finite;
-      }
-    }
-  };
+  // take it.
   std::vector<Unit> aUnits, bUnits, aAbsUnits, bAbsUnits;
   std::vector<uint8_t> aUsable, bUsable;
-  toUnits(a, sa, unitsA, M, aUnits, aAbsUnits, aUsable);
-  toUnits(b, sb, unitsB, N, bUnits, bAbsUnits, bUsable);
+  toUnits(a, sa, unitsA, M, K, aUnits, aAbsUnits, aUsable);
+  toUnits(b, sb, unitsB, N, K, bUnits, bAbsUnits, bUsable);
 
   // unitValue[sA + sB]: the value of one unit of a block sum with scale bytes
   // sA and sB (both below 0xFF), 2^(unitExp + sA + sB - 254).
@@ -529,16 +545,9 @@ integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
         auto scale = [&](int64_t blk) {
           return decodeScale(saRow[blk]) * decodeScale(sbRow[blk]);
         };
-        // Each part starts at +0; the parts are added to acc in order.
-        float total = acc ? acc[m * N + n] : 0.0f;
-        float value = parts > 1 ? 0.0f : total;
-        double absSum = std::fabs(total);
-        for (int64_t begin = 0; begin < padded; begin += kStep) {
-          if (parts > 1 && begin > 0 && begin % partK == 0) {
-            total = total + value;
-            value = 0.0f;
-          }
-          int64_t end = std::min(begin + kStep, K);
+        float initial = acc ? acc[m * N + n] : 0.0f;
+        double absSum = std::fabs(initial);
+        auto step = [&](int64_t begin, int64_t end, float value) {
           // The block terms first: only the last addition waits for the
           // previous instruction's value.
           double blockTotal = 0, magnitude = 0;
@@ -577,8 +586,7 @@ integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
               lsb != std::numeric_limits<int>::max() &&
               magnitude < getPowerOfTwo(lsb + 52)) {
             double sum = value + blockTotal;
-            value = sum == 0 ? 0.0f : toFloat(sum);
-            continue;
+            return sum == 0 ? 0.0f : toFloat(sum);
           }
           // Products beyond K are +0.
           for (int64_t k = begin; k < begin + kStep; ++k)
@@ -586,11 +594,10 @@ integerPerInstruction(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                                                 decodeB[b[n * K + k]] *
                                                 scale(k / 32)
                                           : 0.0;
-          value = exactStep(products.data(), kStep, value);
-        }
-        if (parts > 1)
-          value = total + value;
-        result[m * N + n] = value;
+          return exactStep(products.data(), kStep, value);
+        };
+        result[m * N + n] =
+            runInstructions(initial, K, kStep, padded, parts, step);
         if (absSums)
           (*absSums)[m * N + n] = absSum;
       }
@@ -678,16 +685,12 @@ std::vector<float> mx::ref::scaledMatmulPerInstruction(
   forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
                 /*exponents=*/true,
                 [&](int64_t m, int64_t n, const OutputOperands &ops) {
-                  float total = acc ? acc[m * N + n] : 0.0f;
-                  float value = parts > 1 ? 0.0f : total;
-                  for (int64_t g = 0; g < padded; g += 16) {
-                    if (parts > 1 && g > 0 && g % (padded / parts) == 0) {
-                      total = total + value;
-                      value = 0.0f;
-                    }
-                    value = groupedStep(ops, g, value);
-                  }
-                  result[m * N + n] = parts > 1 ? total + value : value;
+                  // Groups of 16 products (see groupedStep).
+                  result[m * N + n] = runInstructions(
+                      acc ? acc[m * N + n] : 0.0f, K, /*kStep=*/16, padded,
+                      parts, [&](int64_t g, int64_t, float value) {
+                        return groupedStep(ops, g, value);
+                      });
                 });
   return result;
 }
@@ -703,17 +706,11 @@ std::vector<float> mx::ref::detail::exactStepsPerInstruction(
   forEachOutput(a, sa, fa, b, sb, fb, M, N, K, bTransposed, padded,
                 /*exponents=*/false,
                 [&](int64_t m, int64_t n, const OutputOperands &ops) {
-                  float total = acc ? acc[m * N + n] : 0.0f;
-                  float value = parts > 1 ? 0.0f : total;
-                  for (int64_t begin = 0; begin < padded; begin += kStep) {
-                    if (parts > 1 && begin > 0 &&
-                        begin % (padded / parts) == 0) {
-                      total = total + value;
-                      value = 0.0f;
-                    }
-                    value = exactStep(&ops.products[begin], kStep, value);
-                  }
-                  result[m * N + n] = parts > 1 ? total + value : value;
+                  result[m * N + n] = runInstructions(
+                      acc ? acc[m * N + n] : 0.0f, K, kStep, padded, parts,
+                      [&](int64_t begin, int64_t, float value) {
+                        return exactStep(&ops.products[begin], kStep, value);
+                      });
                 });
   return result;
 }
