@@ -123,6 +123,11 @@ def MXGFX950ReserveAccumulatorAGPRs
     fragments. By default LLVM prefers VGPR MFMAs and spreads large
     accumulator sets over both files.
 
+    With `all` (the pipeline's `reserve-accumulator-agprs=always`) a GEMM
+    kernel that cannot be served in full gets a warning: one without a
+    private f32 array of static shape, and one with more accumulator values
+    than the 256 AGPRs (it gets all 256).
+
     Example: the seed GEMM's kernel (16 x 4 intrinsics of 4 values per
     wave, accumulators from memory) gets
     `passthrough = [["amdgpu-agpr-alloc", "256"]]`.
@@ -336,8 +341,9 @@ def MXGFX950QuantizeInGEMM
     `M_padded * source bytes <= N_tile * B bits / 8`, i.e. for bf16 A and
     fp4 B, at most a quarter of the N tile in rows (16 rows for N tiles of
     64: decode and the contest's smallest shapes). `always` quantizes in the
-    GEMM wherever the kernel can (a warning says why where it cannot),
-    `never` nowhere.
+    GEMM wherever the kernel can (a warning at the quantize says why where
+    it cannot, including a quantized A that is also returned or written to
+    other destinations, which must reach memory), `never` nowhere.
 
     The kernel can when A is fp4 from bf16 values along K, the
     quantize's maps are the layout's (checked by evaluating them on every
