@@ -46,8 +46,9 @@ func.func @torchao_blocked(%x: tensor<256x512xbf16>)
   return %e, %s : tensor<256x512xf8E4M3FN>, tensor<2x4x32x4x4xf8E8M0FNU>
 }
 
-// MXFP4 weights N x K = 64 x 512 for AITER's gemm_a4w4 (EVEN / ties-away is
-// AITER's quantizer; the layouts do not depend on it).
+// MXFP4 weights N x K = 64 x 512 for AITER's gemm_a4w4 (EVEN scales with
+// ties-away elements, seed 000's recipe; AITER's own per_1x32_f4_quant
+// rounds fp4 ties to even; the layouts do not depend on the rounding).
 func.func @aiter_shuffled(%w: tensor<64x512xbf16>)
     -> (tensor<4x8x2x16x32xf4E2M1FN>, tensor<2x2x4x16x2x2xf8E8M0FNU>) {
   %e0 = tensor.empty() : tensor<4x8x2x16x32xf4E2M1FN>
