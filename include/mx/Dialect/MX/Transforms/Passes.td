@@ -445,4 +445,34 @@ def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   ];
 }
 
+def MXFuseRelayouts : Pass<"mx-fuse-relayouts"> {
+  let summary = "Fuse each chain of relayout ops into one gather";
+  let description = [{
+    `mx-lower-relayouts` turns every pack and unpack into a chain of
+    `tensor.pad`, `tensor.insert_slice` (into a `tensor.empty`),
+    `tensor.expand_shape`, `linalg.transpose`, `tensor.collapse_shape`,
+    `tensor.extract_slice` and `linalg.copy` ops, each
+    of which becomes its own pass over memory (its own GPU dispatch) after
+    bufferization. This pass replaces every such chain of at least two ops by
+    one `linalg.generic` that computes each element of the chain's result
+    directly from the chain's source: the body maps the output indices back
+    through the chain (inverse permutations, linearized or delinearized
+    reshape groups, slice offsets, pad offsets), reads the source with
+    `tensor.extract` at indices clamped into bounds and selects the padding
+    value where a pad would have produced one. The chain must have static
+    intermediate shapes (the source may be dynamic); other chains are left
+    alone.
+
+    Example: the pack of a 33x224 operand into 2x1x2x2x4x16x32 tiles (a pad,
+    an expand_shape, a transpose, an expand_shape and a transpose) becomes one
+    `linalg.generic` over the 2x1x2x2x4x16x32 result reading
+    `tensor.extract %a[min(m, 32), min(k, 223)]` and selecting 0 outside
+    `m < 33, k < 224`.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // MX_DIALECT_MX_TRANSFORMS_PASSES_TD

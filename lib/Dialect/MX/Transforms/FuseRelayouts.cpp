@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/Passes.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -27,7 +27,7 @@
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXFUSERELAYOUTS
-#include "mx/Transforms/Passes.h.inc"
+#include "mx/Dialect/MX/Transforms/Passes.h.inc"
 } // namespace mlir::mx
 
 using namespace mlir;
