@@ -5,12 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Transforms/Parallel.h"
 #include "mx/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::mx {
@@ -89,18 +88,10 @@ struct GPUModulesToBinariesPass
                                /*cmdOptions=*/{}, /*elfSection=*/{},
                                *compilationTarget, getSymbolTable);
 
-    // Serialize in parallel, every module (so that the diagnostics do not
-    // depend on which thread fails first), diagnostics in the modules'
-    // order.
-    MLIRContext *ctx = &getContext();
-    ParallelDiagnosticHandler diagnostics(ctx);
-    std::vector<char> failedModules(work.size(), false);
-    parallelFor(ctx, 0, work.size(), [&](size_t i) {
-      diagnostics.setOrderIDForThread(i);
-      failedModules[i] = failed(serialize(work[i], options));
-      diagnostics.eraseOrderIDForThread();
-    });
-    if (llvm::is_contained(failedModules, true))
+    // Serialize in parallel; diagnostics in the modules' order.
+    if (failed(mx::parallelForEachOrdered(
+            &getContext(), work.size(),
+            [&](size_t i) { return serialize(work[i], options); })))
       return signalPassFailure();
 
     // The binaries, in order, in the modules' places.

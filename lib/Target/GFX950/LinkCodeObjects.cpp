@@ -12,12 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/Passes.h"
+#include "mx/Transforms/Parallel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Threading.h"
 #include "mlir/Target/LLVM/ROCDL/Utils.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -152,20 +151,14 @@ struct LinkCodeObjectsPass
       return signalPassFailure();
     }
 
-    // Assemble and link in parallel (each link is an lld process), every
-    // object (so that the diagnostics do not depend on which thread fails
-    // first), diagnostics in the objects' order.
-    MLIRContext *ctx = &getContext();
-    ParallelDiagnosticHandler diagnostics(ctx);
-    std::vector<char> failedLinks(work.size(), false);
-    parallelFor(ctx, 0, work.size(), [&](size_t i) {
-      diagnostics.setOrderIDForThread(i);
-      failedLinks[i] = failed(assembleAndLink(work[i], *lldPath));
-      diagnostics.eraseOrderIDForThread();
-    });
-    if (llvm::is_contained(failedLinks, true))
+    // Assemble and link in parallel (each link is an lld process);
+    // diagnostics in the objects' order.
+    if (failed(mx::parallelForEachOrdered(
+            &getContext(), work.size(),
+            [&](size_t i) { return assembleAndLink(work[i], *lldPath); })))
       return signalPassFailure();
 
+    MLIRContext *ctx = &getContext();
     for (Link &item : work) {
       SmallVector<Attribute> objects(item.binary.getObjects().getValue());
       objects[item.index] = gpu::ObjectAttr::get(
