@@ -88,6 +88,15 @@ private:
   /// Maps indices of `op`'s result to indices of its source.
   SmallVector<Value> mapBack(OpBuilder &b, Location loc, Operation *op,
                              ArrayRef<Value> idx);
+  /// mapBack through a pad: the source index clamped into the source, and
+  /// a guard (in bounds, else the padding value).
+  SmallVector<Value> mapBackPad(OpBuilder &b, Location loc, tensor::PadOp pad,
+                                ArrayRef<Value> idx);
+  /// mapBack through an insert_slice into an undefined destination: the
+  /// slice's index clamped into the source.
+  SmallVector<Value> mapBackInsertSlice(OpBuilder &b, Location loc,
+                                        tensor::InsertSliceOp insert,
+                                        ArrayRef<Value> idx);
 
   ArrayRef<Operation *> chain;
   Value source;
@@ -98,6 +107,69 @@ private:
   SmallVector<PadGuard> guards;
 };
 } // namespace
+
+SmallVector<Value> ChainFusion::mapBackPad(OpBuilder &b, Location loc,
+                                           tensor::PadOp pad,
+                                           ArrayRef<Value> idx) {
+  auto value = [&](OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(b, loc, ofr);
+  };
+  // In bounds where low <= idx < low + size; the source index is clamped
+  // into [0, size) so the gather never leaves the source.
+  SmallVector<Value> in;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value inBounds;
+  for (auto [i, low, size] :
+       llvm::enumerate(pad.getMixedLowPad(), sourceSizes.lookup(pad))) {
+    Value shifted =
+        isConstantIntValue(low, 0)
+            ? idx[i]
+            : arith::SubIOp::create(b, loc, idx[i], value(low)).getResult();
+    Value sizeValue = value(size);
+    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        shifted, sizeValue);
+    Value above =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, shifted, zero);
+    Value ok = arith::AndIOp::create(b, loc, below, above);
+    inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
+    Value last = arith::SubIOp::create(b, loc, sizeValue, one);
+    Value clamped = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero);
+    in.push_back(clamped);
+  }
+  TypedAttr padValue;
+  matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
+  guards.push_back({inBounds, padValue});
+  return in;
+}
+
+SmallVector<Value> ChainFusion::mapBackInsertSlice(OpBuilder &b, Location loc,
+                                                   tensor::InsertSliceOp insert,
+                                                   ArrayRef<Value> idx) {
+  auto value = [&](OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(b, loc, ofr);
+  };
+  // Inside the slice: the source element; outside it the destination is
+  // undefined, so any in-bounds source element will do (clamped).
+  SmallVector<Value> in;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  llvm::SmallBitVector dropped = insert.getDroppedDims();
+  for (auto [i, offset, size] :
+       llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes())) {
+    if (dropped.test(i))
+      continue;
+    Value shifted =
+        isConstantIntValue(offset, 0)
+            ? idx[i]
+            : arith::SubIOp::create(b, loc, idx[i], value(offset)).getResult();
+    Value last = arith::SubIOp::create(b, loc, value(size), one);
+    in.push_back(arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero));
+  }
+  return in;
+}
 
 SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
                                         Operation *op, ArrayRef<Value> idx) {
@@ -164,57 +236,10 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     }
     return in;
   }
-  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    // In bounds where low <= idx < low + size; the source index is clamped
-    // into [0, size) so the gather never leaves the source.
-    SmallVector<Value> in;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value inBounds;
-    for (auto [i, low, size] :
-         llvm::enumerate(pad.getMixedLowPad(), sourceSizes.lookup(pad))) {
-      Value shifted =
-          isConstantIntValue(low, 0)
-              ? idx[i]
-              : arith::SubIOp::create(b, loc, idx[i], value(low)).getResult();
-      Value sizeValue = value(size);
-      Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          shifted, sizeValue);
-      Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                          shifted, zero);
-      Value ok = arith::AndIOp::create(b, loc, below, above);
-      inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok) : ok;
-      Value last = arith::SubIOp::create(b, loc, sizeValue, one);
-      Value clamped = arith::MaxSIOp::create(
-          b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero);
-      in.push_back(clamped);
-    }
-    TypedAttr padValue;
-    matchPattern(pad.getConstantPaddingValue(), m_Constant(&padValue));
-    guards.push_back({inBounds, padValue});
-    return in;
-  }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    // Inside the slice: the source element; outside it the destination is
-    // undefined, so any in-bounds source element will do (clamped).
-    SmallVector<Value> in;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    llvm::SmallBitVector dropped = insert.getDroppedDims();
-    for (auto [i, offset, size] :
-         llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes())) {
-      if (dropped.test(i))
-        continue;
-      Value shifted = isConstantIntValue(offset, 0)
-                          ? idx[i]
-                          : arith::SubIOp::create(b, loc, idx[i], value(offset))
-                                .getResult();
-      Value last = arith::SubIOp::create(b, loc, value(size), one);
-      in.push_back(arith::MaxSIOp::create(
-          b, loc, arith::MinSIOp::create(b, loc, shifted, last), zero));
-    }
-    return in;
-  }
+  if (auto pad = dyn_cast<tensor::PadOp>(op))
+    return mapBackPad(b, loc, pad, idx);
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return mapBackInsertSlice(b, loc, insert, idx);
   if (isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(op)) {
     // The row the result row copies, or zero bits where it copies none.
     Value rows = value(sourceSizes[op][0]);
