@@ -5,6 +5,9 @@
 #
 #   bash bench/check_figures.sh          # REPEAT=5 runs of each timing
 #
+# The timings are checked against README.md's Figures list, their one home
+# (bench/README.md's measured blocks are dated records of whole script
+# runs); the deterministic figures against both docs.
 # The stated figures are read out of the docs (the `doc` regexes below), so
 # that a figure changed in a doc is checked against the next run, and a
 # figure the docs no longer state is reported as missing. Timings are the
@@ -63,12 +66,8 @@ seed_ms=$(awk '/^  seed / {print $3}' "$TMP/compile.txt")
 small_ms=$(awk '/^  small / {print $3}' "$TMP/compile.txt")
 check "compile seed GEMM to HSACO (min)" ms lower "$seed_ms" \
   README.md '^- compile, seed GEMM to HSACO: \K[0-9,]+(?= ms)'
-check "compile seed GEMM to HSACO (min)" ms lower "$seed_ms" \
-  bench/README.md '^  seed 10000x16384x16384 +\K[0-9]+'
 check "compile small 64x32x256 to HSACO (min)" ms lower "$small_ms" \
   README.md '^- compile, small 64x32x256 GEMM to HSACO: \K[0-9,]+(?= ms)'
-check "compile small 64x32x256 to HSACO (min)" ms lower "$small_ms" \
-  bench/README.md '^  small 64x32x256 +\K[0-9]+'
 
 # 2. Emulator speed: the ukernel alone on one thread (the best of REPEAT
 #    runs of MXFP4UKernelTest.Throughput16x4x2 in one process: the first
@@ -80,8 +79,6 @@ best=$("$BUILD/unittests/Emulator/MXWaveEmulatorTests" \
   grep -oP '\[ perf \].*: \K[0-9]+(?= MFMAs/s \(CPU)' | sort -n | tail -n 1)
 check "emulator, seed ukernel, 1 thread" MFMA/s higher "$best" \
   README.md '^- emulator, seed ukernel, one thread: \K[0-9,]+(?= MFMAs/s)'
-check "emulator, seed ukernel, 1 thread" MFMA/s higher "$best" \
-  bench/README.md '^\[ perf \] 16x4x2 tile, 4 waves, Ko = 8: .*: \K[0-9]+(?= MFMAs/s \(CPU)'
 ARGS=(--seed=1 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4
   --arg=random:scales,lo=125,hi=129 --arg=random:scales,lo=125,hi=129
   --arg=zeros)
