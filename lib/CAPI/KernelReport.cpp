@@ -7,7 +7,7 @@
 
 #include "mx-c/KernelReport.h"
 
-#include "mx/Target/GFX950/KernelReport.h"
+#include "mx/Target/GFX950/Codegen/KernelReport.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"

@@ -13,7 +13,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
-#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

@@ -16,7 +16,7 @@
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

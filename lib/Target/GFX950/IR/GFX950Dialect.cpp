@@ -12,7 +12,7 @@
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -15,8 +15,8 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/QuantizeBlock.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -30,7 +30,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950LOWERQUANTIZE
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

@@ -11,9 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/QuantizeInGEMM.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -29,7 +29,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950LOWERTILEDMMA
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,7 +16,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950RESERVEACCUMULATORAGPRS
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/KernelReport.h"
+#include "mx/Target/GFX950/Codegen/KernelReport.h"
 
 #include "mx/Target/GFX950/GFX950.h"
 

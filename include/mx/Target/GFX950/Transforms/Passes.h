@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MX_TARGET_GFX950_PASSES_H
-#define MX_TARGET_GFX950_PASSES_H
+#ifndef MX_TARGET_GFX950_TRANSFORMS_PASSES_H
+#define MX_TARGET_GFX950_TRANSFORMS_PASSES_H
 
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
@@ -15,11 +15,11 @@
 namespace mlir::mx::gfx950 {
 
 #define GEN_PASS_DECL
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 
 } // namespace mlir::mx::gfx950
 
-#endif // MX_TARGET_GFX950_PASSES_H
+#endif // MX_TARGET_GFX950_TRANSFORMS_PASSES_H

@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/QuantizeInGEMM.h"
+#include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
 
 #include "mx/Dialect/MX/IR/TileSwizzle.h"
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "llvm/ADT/Twine.h"
 

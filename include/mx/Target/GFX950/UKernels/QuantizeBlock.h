@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MX_TARGET_GFX950_QUANTIZEBLOCK_H
-#define MX_TARGET_GFX950_QUANTIZEBLOCK_H
+#ifndef MX_TARGET_GFX950_UKERNELS_QUANTIZEBLOCK_H
+#define MX_TARGET_GFX950_UKERNELS_QUANTIZEBLOCK_H
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -65,4 +65,4 @@ SmallVector<Value> getBlockBytes(OpBuilder &b, Location loc,
 
 } // namespace mlir::mx::gfx950
 
-#endif // MX_TARGET_GFX950_QUANTIZEBLOCK_H
+#endif // MX_TARGET_GFX950_UKERNELS_QUANTIZEBLOCK_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/KernelReport.h"
-#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/Codegen/KernelReport.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -15,7 +15,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950KERNELREPORT
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

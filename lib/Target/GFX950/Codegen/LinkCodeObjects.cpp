@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/Passes.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Transforms/Parallel.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,7 +27,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950LINKCODEOBJECTS
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

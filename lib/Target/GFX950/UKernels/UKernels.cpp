@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
-#include "mx/Target/GFX950/QuantizeBlock.h"
+#include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MX_TARGET_GFX950_KERNELREPORT_H
-#define MX_TARGET_GFX950_KERNELREPORT_H
+#ifndef MX_TARGET_GFX950_CODEGEN_KERNELREPORT_H
+#define MX_TARGET_GFX950_CODEGEN_KERNELREPORT_H
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
@@ -85,4 +85,4 @@ LogicalResult printGPUBinariesReport(Operation *root, llvm::raw_ostream &os);
 
 } // namespace mlir::mx::gfx950
 
-#endif // MX_TARGET_GFX950_KERNELREPORT_H
+#endif // MX_TARGET_GFX950_CODEGEN_KERNELREPORT_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mx/Target/GFX950/QuantizeBlock.h"
+#include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
 
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
 

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -26,7 +26,7 @@
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950SPECIALIZEUKERNELS
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

@@ -6,14 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/QuantizeInGEMM.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950QUANTIZEINGEMM
-#include "mx/Target/GFX950/Passes.h.inc"
+#include "mx/Target/GFX950/Transforms/Passes.h.inc"
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;

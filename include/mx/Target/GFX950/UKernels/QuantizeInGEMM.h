@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MX_TARGET_GFX950_QUANTIZEINGEMM_H
-#define MX_TARGET_GFX950_QUANTIZEINGEMM_H
+#ifndef MX_TARGET_GFX950_UKERNELS_QUANTIZEINGEMM_H
+#define MX_TARGET_GFX950_UKERNELS_QUANTIZEINGEMM_H
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -44,4 +44,4 @@ FailureOr<QuantizedLhsSource> analyzeQuantizedLhs(QuantizeIntoOp quantize,
 
 } // namespace mlir::mx::gfx950
 
-#endif // MX_TARGET_GFX950_QUANTIZEINGEMM_H
+#endif // MX_TARGET_GFX950_UKERNELS_QUANTIZEINGEMM_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MX_TARGET_GFX950_UKERNELS_H
-#define MX_TARGET_GFX950_UKERNELS_H
+#ifndef MX_TARGET_GFX950_UKERNELS_UKERNELS_H
+#define MX_TARGET_GFX950_UKERNELS_UKERNELS_H
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -199,4 +199,4 @@ FailureOr<FunctionType> getUKernelFunctionType(MLIRContext *context,
 
 } // namespace mlir::mx::gfx950
 
-#endif // MX_TARGET_GFX950_UKERNELS_H
+#endif // MX_TARGET_GFX950_UKERNELS_UKERNELS_H

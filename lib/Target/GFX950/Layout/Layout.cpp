@@ -1,0 +1,379 @@
+//===- Layout.cpp - gfx950 scaled-MFMA facts and data-tiled layouts -------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Target/GFX950/Layout/Layout.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
+
+IntrinsicInfo gfx950::getIntrinsicInfo(ScaledMMAIntrinsic intrinsic) {
+  switch (intrinsic) {
+  case ScaledMMAIntrinsic::mfma_scale_16x16x128:
+    return {/*m=*/16, /*n=*/16, /*k=*/128, /*kGroups=*/4, /*accPerLane=*/4};
+  case ScaledMMAIntrinsic::mfma_scale_32x32x64:
+    return {/*m=*/32, /*n=*/32, /*k=*/64, /*kGroups=*/2, /*accPerLane=*/16};
+  }
+  llvm_unreachable("unknown intrinsic");
+}
+
+TileSizes gfx950::getTileSizes(DataTiledLayoutAttr layout) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  return {layout.getSubgroupsM() * layout.getIntrinsicsM() * info.m,
+          layout.getSubgroupsN() * layout.getIntrinsicsN() * info.n,
+          layout.getIntrinsicsK() * info.k};
+}
+
+static int64_t getBitWidth(Type type) {
+  return cast<FloatType>(type).getWidth();
+}
+
+namespace {
+using Kind = TileSwizzle::Kind;
+
+/// Builds a swizzle from named dimensions: each inner tile dimension is a
+/// group of named expanded dimensions (outermost first), and `order` lists
+/// the names from outermost to innermost in the swizzled tile. Unit
+/// dimensions are dropped.
+class SwizzleBuilder {
+public:
+  void addGroup(ArrayRef<std::tuple<StringRef, Kind, int64_t>> dims) {
+    SmallVector<TileSwizzle::Dim> group;
+    for (auto [name, kind, size] : dims) {
+      if (size == 1)
+        continue;
+      names[name] = counter++;
+      group.push_back({kind, size});
+    }
+    swizzle.expandShape.push_back(group);
+  }
+
+  TileSwizzle build(ArrayRef<StringRef> order) {
+    for (StringRef name : order) {
+      auto it = names.find(name);
+      if (it != names.end())
+        swizzle.permutation.push_back(it->second);
+    }
+    assert(int64_t(swizzle.permutation.size()) == counter &&
+           "every expanded dimension must be placed");
+    return swizzle;
+  }
+
+private:
+  TileSwizzle swizzle;
+  llvm::StringMap<int64_t> names;
+  int64_t counter = 0;
+};
+} // namespace
+
+SmallVector<int64_t> gfx950::getInnerTileSizes(DataTiledLayoutAttr layout,
+                                               OperandRole role) {
+  TileSizes tile = getTileSizes(layout);
+  switch (role) {
+  case OperandRole::lhs:
+    return {tile.m, tile.k};
+  case OperandRole::rhs:
+    return {tile.n, tile.k};
+  case OperandRole::lhs_scales:
+    return {tile.m, tile.k / kBlockSize};
+  case OperandRole::rhs_scales:
+    return {tile.n, tile.k / kBlockSize};
+  case OperandRole::result:
+    return {tile.m, tile.n};
+  }
+  llvm_unreachable("unknown role");
+}
+
+TileSwizzle gfx950::getSwizzle(DataTiledLayoutAttr layout, OperandRole role) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  SwizzleBuilder builder;
+  // The unroll dimensions of a role, outermost first, with interleaved ones
+  // moved right after the lane dimensions (M, then N, then K innermost).
+  auto order = [&](ArrayRef<StringRef> outer,
+                   ArrayRef<std::pair<StringRef, unsigned>> unrolls,
+                   ArrayRef<StringRef> lanes, ArrayRef<StringRef> values) {
+    SmallVector<StringRef> result(outer);
+    for (auto [name, dim] : unrolls)
+      if (!layout.isInterleaved(role, dim))
+        result.push_back(name);
+    llvm::append_range(result, lanes);
+    for (auto [name, dim] : unrolls)
+      if (layout.isInterleaved(role, dim))
+        result.push_back(name);
+    llvm::append_range(result, values);
+    return result;
+  };
+
+  switch (role) {
+  case OperandRole::lhs:
+  case OperandRole::rhs: {
+    bool isLhs = role == OperandRole::lhs;
+    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
+    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
+    Type type = isLhs ? layout.getLhsType() : layout.getRhsType();
+    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
+                      {"i_mn", Kind::Intrinsic, unroll},
+                      {"lane_r", Kind::Lane, info.m}});
+    bool isFp8 = getBitWidth(type) == 8;
+    if (isFp8) {
+      // Two 16-element K chunks per lane: k = h * K/2 + 16 g + u.
+      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                        {"chunk", Kind::Internal, 2},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 16}});
+    } else {
+      // 32 contiguous K values per lane: k = 32 g + t.
+      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, kBlockSize}});
+    }
+    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
+                               {"lane_g", "lane_r"}, {"chunk", "item"}));
+  }
+  case OperandRole::lhs_scales:
+  case OperandRole::rhs_scales: {
+    bool isLhs = role == OperandRole::lhs_scales;
+    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
+    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
+    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
+                      {"i_mn", Kind::Intrinsic, unroll},
+                      {"lane_r", Kind::Lane, info.m}});
+    // One scale byte per lane: row r, K-block g.
+    builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
+                      {"lane_g", Kind::Lane, info.kGroups}});
+    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
+                               {"lane_g", "lane_r"}, {}));
+  }
+  case OperandRole::result: {
+    // The ukernels give the MFMA B's fragment as src0 and A's as src1, so
+    // that it computes the transposed tile D^T = B A^T, whose rows are D's
+    // columns: lane (g, r) holds row r of D and consecutive columns, which
+    // the result's stores (and loads) in a row-major user layout take as
+    // one vector per lane (see the header).
+    builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
+                      {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
+                      {"lane_r", Kind::Lane, info.m}});
+    if (info.n == 16) {
+      // D[r][4 g + v].
+      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
+                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 4}});
+    } else {
+      // D[r][8 (v / 4) + 4 g + v % 4].
+      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
+                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
+                        {"item_hi", Kind::Internal, 4},
+                        {"lane_g", Kind::Lane, info.kGroups},
+                        {"item", Kind::Internal, 4}});
+    }
+    return builder.build(order({"sg_m", "sg_n"}, {{"i_m", 0}, {"i_n", 1}},
+                               {"lane_g", "lane_r"}, {"item_hi", "item"}));
+  }
+  }
+  llvm_unreachable("unknown role");
+}
+
+LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
+  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
+  LayoutCost cost;
+  cost.accRegisters =
+      layout.getIntrinsicsM() * layout.getIntrinsicsN() * info.accPerLane;
+  cost.ldsBytes = 2 * getUKernelStageBytes(layout);
+  cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
+                       layout.getIntrinsicsM() * layout.getIntrinsicsN() *
+                       layout.getIntrinsicsK();
+  return cost;
+}
+
+static SmallVector<int64_t> powersOfTwo(int64_t max) {
+  SmallVector<int64_t> result;
+  for (int64_t v = 1; v <= max; v *= 2)
+    result.push_back(v);
+  return result;
+}
+
+DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
+                                          Type rhsType, int64_t m, int64_t n,
+                                          int64_t k, TargetAttr target,
+                                          int64_t groups, bool splitK) {
+  ScaledMMAIntrinsic intrinsic =
+      target.getIntrinsic().value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
+  IntrinsicInfo info = getIntrinsicInfo(intrinsic);
+
+  // K step: 128 bytes of the wider operand's row, at least one intrinsic;
+  // or two or four times that, which small tiles need for whole 4-byte
+  // groups of scale bytes per lane (the ukernels' scale loads), if the
+  // problem's K (rounded up to the base step) has room for it.
+  int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
+  int64_t baseK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
+  SmallVector<int64_t> stepsK = {baseK, 2 * baseK, 4 * baseK};
+  if (int64_t pinned = target.getIntrinsicsK())
+    stepsK = {pinned};
+  int64_t maxK = ShapedType::isDynamic(k)
+                     ? std::numeric_limits<int64_t>::max()
+                     : std::max<int64_t>(baseK * info.k,
+                                         llvm::divideCeil(k, baseK * info.k) *
+                                             baseK * info.k);
+  // Decode (M up to 64): few output tiles, so the tile that gives the most
+  // CUs a workgroup comes before the most MFMAs per byte.
+  bool smallM = !ShapedType::isDynamic(m) && m <= kSmallM;
+
+  SmallVector<OperandRole> interleaveM = {OperandRole::lhs_scales};
+  SmallVector<OperandRole> interleaveN = {OperandRole::rhs_scales};
+  SmallVector<OperandRole> interleaveK = {OperandRole::lhs_scales,
+                                          OperandRole::rhs_scales};
+  auto make = [&](int64_t im, int64_t in, int64_t ik, int64_t sm, int64_t sn) {
+    return DataTiledLayoutAttr::get(ctx, intrinsic, lhsType, rhsType, im, in,
+                                    ik, sm, sn, interleaveM, interleaveN,
+                                    interleaveK);
+  };
+  auto cap = [](int64_t size, int64_t unit) {
+    if (ShapedType::isDynamic(size))
+      return std::numeric_limits<int64_t>::max();
+    return std::max<int64_t>(unit, llvm::divideCeil(size, unit) * unit);
+  };
+  int64_t maxM = cap(m, info.m), maxN = cap(n, info.n);
+
+  auto pick = [](int64_t pinned, ArrayRef<int64_t> all) {
+    return pinned ? SmallVector<int64_t>{pinned} : SmallVector<int64_t>(all);
+  };
+  // At most 4 waves (one per SIMD) unless the options pin more.
+  int64_t maxWaves =
+      std::max<int64_t>(4, std::max<int64_t>(1, target.getSubgroupsM()) *
+                               std::max<int64_t>(1, target.getSubgroupsN()));
+  SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
+  // How hard the limits are: all of them; only the hardware's (registers,
+  // LDS), tiles may exceed the problem; none (the pins win).
+  enum class Limits { All, Hardware, None };
+  auto search = [&](Limits limits) {
+    DataTiledLayoutAttr best;
+    std::tuple<int64_t, int64_t, double, int64_t, int64_t, int64_t, int64_t>
+        bestKey;
+    for (int64_t sm : pick(target.getSubgroupsM(), waves))
+      for (int64_t sn : pick(target.getSubgroupsN(), waves))
+        for (int64_t im : pick(target.getIntrinsicsM(), units))
+          for (int64_t in : pick(target.getIntrinsicsN(), units))
+            for (int64_t ik : stepsK) {
+              if (sm * sn > maxWaves)
+                continue;
+              DataTiledLayoutAttr candidate = make(im, in, ik, sm, sn);
+              if (target.getRequireUkernel() && !selectUKernel(candidate).name)
+                continue;
+              LayoutCost cost = getLayoutCost(candidate);
+              TileSizes tile = getTileSizes(candidate);
+              if (limits != Limits::None &&
+                  (cost.accRegisters > kAccRegisters ||
+                   cost.ldsBytes > kLDSBytes))
+                continue;
+              if (limits == Limits::All &&
+                  (tile.m > maxM || tile.n > maxN || tile.k > maxK))
+                continue;
+              double intensity = double(tile.m) * tile.n /
+                                 (double(tile.m) * getBitWidth(lhsType) +
+                                  double(tile.n) * getBitWidth(rhsType));
+              // Tiles larger than the problem: the least padding first.
+              int64_t padding =
+                  limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
+              // Small M: the workgroups that find a CU (up to all of
+              // them), with the parts chooseSplitK will split K into.
+              int64_t fill = 0;
+              if (smallM && !ShapedType::isDynamic(n)) {
+                int64_t tiles = groups * llvm::divideCeil(m, tile.m) *
+                                llvm::divideCeil(n, tile.n);
+                int64_t kTiles = ShapedType::isDynamic(k)
+                                     ? ShapedType::kDynamic
+                                     : llvm::divideCeil(k, tile.k);
+                int64_t parts = splitK
+                                    ? chooseSplitK(tiles, kTiles, /*pinned=*/0,
+                                                   llvm::nulls())
+                                    : 1;
+                fill = std::min<int64_t>(kNumCUs, tiles * parts);
+              }
+              auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
+                                         -cost.accRegisters,
+                                         -std::abs(tile.m - tile.n));
+              if (!best || key > bestKey) {
+                best = candidate;
+                bestKey = key;
+              }
+            }
+    return best;
+  };
+  // When no tile within the problem fits (e.g. the ukernels' scale groups
+  // need more intrinsics than a small problem has), the smallest tile that
+  // fits the hardware wins. Pinned parameters may make every candidate
+  // exceed a hardware limit; then the limits give way to the pins.
+  DataTiledLayoutAttr best = search(Limits::All);
+  if (!best)
+    best = search(Limits::Hardware);
+  if (!best)
+    best = search(Limits::None);
+  if (!best)
+    best = make(std::max<int64_t>(1, target.getIntrinsicsM()),
+                std::max<int64_t>(1, target.getIntrinsicsN()), stepsK.front(),
+                std::max<int64_t>(1, target.getSubgroupsM()),
+                std::max<int64_t>(1, target.getSubgroupsN()));
+  return best;
+}
+
+int64_t gfx950::chooseSplitK(int64_t workgroups, int64_t kTiles, int64_t pinned,
+                             raw_ostream &why) {
+  if (ShapedType::isDynamic(kTiles) || kTiles < 2) {
+    why << "the K tile count is " << (kTiles < 2 ? "1" : "dynamic");
+    return 1;
+  }
+  auto largestDivisorUpTo = [&](int64_t limit) {
+    int64_t best = 1;
+    for (int64_t d = 1; d <= std::min(limit, kTiles); ++d)
+      if (kTiles % d == 0)
+        best = d;
+    return best;
+  };
+  if (pinned > 0) {
+    int64_t parts = largestDivisorUpTo(pinned);
+    why << "split_k = " << pinned << " is pinned";
+    if (parts != pinned)
+      why << " (" << parts << ", the largest divisor of the " << kTiles
+          << " K tiles up to it)";
+    return parts;
+  }
+  if (ShapedType::isDynamic(workgroups)) {
+    why << "the number of output tiles is dynamic";
+    return 1;
+  }
+  if (workgroups >= kNumCUs) {
+    why << workgroups << " output tiles fill the " << kNumCUs << " CUs";
+    return 1;
+  }
+  // The fewest parts that give every CU a workgroup, each part at least two
+  // K tiles long; else the most parts of at least two K tiles.
+  int64_t parts = 1;
+  for (int64_t d = 2; d <= std::min(kMaxSplitK, kTiles / 2); ++d) {
+    if (kTiles % d != 0)
+      continue;
+    parts = d;
+    if (workgroups * d >= kNumCUs)
+      break;
+  }
+  why << workgroups << " output tiles for " << kNumCUs << " CUs";
+  if (parts > 1)
+    why << ": " << workgroups * parts << " workgroups in " << parts
+        << " parts of " << kTiles / parts << " K tiles";
+  else
+    why << ", but " << kTiles << " K tiles cannot be split into parts of at "
+        << "least 2";
+  return parts;
+}
