@@ -14,7 +14,7 @@
 
 #include "mx/InitMX.h"
 #include "mx/Pipelines/Pipelines.h"
-#include "mx/Target/GFX950/KernelReport.h"
+#include "mx/Target/GFX950/Codegen/KernelReport.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

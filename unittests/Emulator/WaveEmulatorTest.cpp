@@ -34,8 +34,8 @@
 #include "mx/InitMX.h"
 #include "mx/Reference/Reference.h"
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/Passes.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
-#include "mx/Target/GFX950/UKernels.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mx/InitMX.h"
 
