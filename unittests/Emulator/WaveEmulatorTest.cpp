@@ -568,7 +568,7 @@ TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
 
 using gfx950::kScaledMMAUKernel;
 
-/// The kernels of test/Target/GFX950/specialize-ukernels.mlir: one workgroup
+/// The kernels of test/Target/GFX950/Transforms/specialize-ukernels.mlir: one workgroup
 /// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on static
 /// tile views (the ukernel takes the subgroup counts from them), with
 /// LHS_BYTES / RHS_BYTES bytes per lane fragment, ACC_VALUES accumulators
