@@ -29,12 +29,15 @@ using namespace mlir::mx::emu::detail;
 
 void Interpreter::registerArithHandlers(HandlerTable &table) {
   registerIntegerHandlers(table);
+  registerIntegerLogicHandlers(table);
   registerFloatHandlers(table);
+  registerMathHandlers(table);
   registerAffineHandlers(table);
 }
 
 void Interpreter::registerIntegerHandlers(HandlerTable &table) {
-  // arith: constants, integer arithmetic, comparisons, casts.
+  // arith: constants, integer arithmetic (add, sub, mul, division and
+  // remainder).
   table.add<arith::ConstantOp>([](Interpreter &self, arith::ConstantOp op) {
     return self.execConstant(op);
   });
@@ -92,6 +95,10 @@ void Interpreter::registerIntegerHandlers(HandlerTable &table) {
       return ElemResult{uint64_t(a / b)};
     });
   });
+}
+
+void Interpreter::registerIntegerLogicHandlers(HandlerTable &table) {
+  // arith: bitwise logic, shifts, min/max, comparisons, select, casts.
   table.add<arith::AndIOp>([](Interpreter &self, Operation *op) {
     return self.intBinary(
         op, [](uint64_t a, uint64_t b, unsigned) { return ElemResult{a & b}; });
@@ -204,7 +211,11 @@ void Interpreter::registerFloatHandlers(HandlerTable &table) {
     return self.floatBinary(
         op, [](APFloat &a, const APFloat &b) { a = llvm::minnum(a, b); });
   });
+}
 
+void Interpreter::registerMathHandlers(HandlerTable &table) {
+  using APFloat = llvm::APFloat;
+  constexpr auto rne = APFloat::rmNearestTiesToEven;
   // math: floating point, per element in the result type.
   table.add<math::AbsFOp>([](Interpreter &self, Operation *op) {
     return self.floatNary(op, [](ArrayRef<APFloat> in) {

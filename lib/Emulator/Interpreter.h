@@ -21,7 +21,8 @@
 // files of each concern fill:
 //   Interpreter.cpp  dispatch, blocks, values shared by all files;
 //   ArithOps.cpp     arith, math and affine;
-//   MemoryOps.cpp    memref ops, views, host and local memory, access checks;
+//   MemoryOps.cpp    memref ops: host and local memory, access checks;
+//   MemoryViews.cpp  memref views (subview, reshapes, casts, buffers);
 //   VectorOps.cpp    vector ops;
 //   ControlFlow.cpp  scf.for, scf.if (divergence, masks), func.call;
 //   Launch.cpp       gpu ids, kernel launches, host programs, entry points;
@@ -140,11 +141,17 @@ public:
   static void registerAMDGPUHandlers(HandlerTable &table);
 
 private:
-  /// The parts of registerArithHandlers: integer arith (constants, integer
-  /// arithmetic, comparisons, casts), floating-point arith and math, affine.
+  /// The parts of registerArithHandlers: integer arith (constants and
+  /// arithmetic; bitwise logic, shifts, min/max, comparisons, select and
+  /// casts), floating-point arith, math, affine.
   static void registerIntegerHandlers(HandlerTable &table);
+  static void registerIntegerLogicHandlers(HandlerTable &table);
   static void registerFloatHandlers(HandlerTable &table);
+  static void registerMathHandlers(HandlerTable &table);
   static void registerAffineHandlers(HandlerTable &table);
+  /// The part of registerMemoryHandlers for views of memory
+  /// (MemoryViews.cpp).
+  static void registerViewHandlers(HandlerTable &table);
 
   /// Whether this runs a host function (else a kernel launch).
   bool isHost() const { return hostStats != nullptr; }
@@ -384,6 +391,15 @@ private:
                              bool uniform, int64_t linear, int64_t count,
                              bool isWrite, Reg *loaded, const Reg *stored,
                              function_ref<std::string()> describe);
+  /// access for thread \p t to private, workgroup or global memory (not a
+  /// fat raw buffer) at element \p linear, \p numBytes bytes, where
+  /// \p inBounds tells whether the indices lie within the view's shape:
+  /// bounds, storage, races and initialization checked.
+  LogicalResult accessStorage(Operation *op, const MemView &view, int64_t t,
+                              bool uniform, bool inBounds, int64_t linear,
+                              int64_t numBytes, bool isWrite, Reg *loaded,
+                              const Reg *stored,
+                              function_ref<std::string()> describe);
   /// vector.load / vector.store.
   LogicalResult execVectorLoadStore(Operation *op, Value memref,
                                     ValueRange indices, VectorType vectorType,
@@ -456,8 +472,24 @@ private:
                                 bool uniform);
   /// gpu.subgroup_broadcast.
   LogicalResult execSubgroupBroadcast(gpu::SubgroupBroadcastOp op);
-  /// gpu.launch_func (host mode): runs the kernel in a nested interpreter.
+  /// gpu.launch_func (host mode): runs the kernel in a nested interpreter,
+  /// or hands it to RunOptions::executeLaunch.
   LogicalResult execLaunch(gpu::LaunchFuncOp op);
+  /// The parts of execLaunch: checks that \p op is a launch the emulator
+  /// runs (synchronous, no clusters, no dynamic shared memory).
+  LogicalResult checkLaunchSupported(gpu::LaunchFuncOp op);
+  /// The grid and block sizes of \p op (uniform).
+  LogicalResult getLaunchSizes(gpu::LaunchFuncOp op,
+                               std::array<int64_t, 3> &grid,
+                               std::array<int64_t, 3> &block);
+  /// The kernel operands of \p op (of kernel \p symbol) as host values:
+  /// host memory or scalars.
+  FailureOr<SmallVector<HostValue>> getLaunchArguments(gpu::LaunchFuncOp op,
+                                                       StringRef symbol);
+  /// Runs \p launch through RunOptions::executeLaunch and counts it.
+  LogicalResult executeLaunchElsewhere(const LaunchInfo &launch);
+  /// Runs \p launch in a nested kernel-mode interpreter and counts it.
+  LogicalResult emulateLaunch(const LaunchInfo &launch);
 
   //===--- amdgpu and workgroup memory (AMDGPUOps.cpp) --------------------===//
 

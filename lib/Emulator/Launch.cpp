@@ -417,10 +417,7 @@ LogicalResult Interpreter::execSubgroupBroadcast(gpu::SubgroupBroadcastOp op) {
 // gpu.launch_func
 //===----------------------------------------------------------------------===//
 
-LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
-  std::string symbol = ("@" + op.getKernelModuleName().getValue() + "::@" +
-                        op.getKernelName().getValue())
-                           .str();
+LogicalResult Interpreter::checkLaunchSupported(gpu::LaunchFuncOp op) {
   if (!op.getAsyncDependencies().empty() || op.getAsyncToken())
     return fail(op, "asynchronous launches are not supported");
   if (op.hasClusterSize())
@@ -433,11 +430,12 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
     if (*bytes != 0)
       return fail(op, "dynamic shared memory is not supported");
   }
-  auto kernelFunc =
-      SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(op, op.getKernel());
-  if (!kernelFunc || !kernelFunc.isKernel())
-    return fail(op, "no gpu.func kernel " + symbol);
-  std::array<int64_t, 3> grid, block;
+  return success();
+}
+
+LogicalResult Interpreter::getLaunchSizes(gpu::LaunchFuncOp op,
+                                          std::array<int64_t, 3> &grid,
+                                          std::array<int64_t, 3> &block) {
   gpu::KernelDim3 gridValues = op.getGridSizeOperandValues();
   gpu::KernelDim3 blockValues = op.getBlockSizeOperandValues();
   Value gridOperands[] = {gridValues.x, gridValues.y, gridValues.z};
@@ -450,6 +448,11 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
     grid[d] = *g;
     block[d] = *b;
   }
+  return success();
+}
+
+FailureOr<SmallVector<HostValue>>
+Interpreter::getLaunchArguments(gpu::LaunchFuncOp op, StringRef symbol) {
   SmallVector<HostValue> args;
   for (Value operand : op.getKernelOperands()) {
     const RtValue *rt = lookup(op, operand);
@@ -472,55 +475,75 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
       return unsupportedType(op, operand.getType());
     args.push_back(*value);
   }
+  return args;
+}
 
-  if (options.onLaunch || options.executeLaunch) {
-    LaunchInfo info;
-    info.op = op;
-    info.kernel = kernelFunc;
-    info.symbol = symbol;
-    info.grid = grid;
-    info.block = block;
-    info.args = args;
-    info.index = hostStats->launches;
-    if (options.onLaunch)
-      if (llvm::Error error = options.onLaunch(info))
-        return fail(op, llvm::toString(std::move(error)));
-    if (options.executeLaunch) {
-      if (llvm::Error error = options.executeLaunch(info))
-        return fail(op, "launch of " + symbol + " (grid " + formatList(grid) +
-                            ", block " + formatList(block) +
-                            ") failed: " + llvm::toString(std::move(error)));
-      // The executor wrote the buffers outside the interpreter's view.
-      for (const HostValue &arg : args)
-        if (const std::shared_ptr<HostBuffer> &buffer = arg.getBuffer())
-          if (!buffer->readOnly && !buffer->initialized.empty())
-            std::fill(buffer->initialized.begin(), buffer->initialized.end(),
-                      1);
-      ++hostStats->launches;
-      ++hostStats->launchesPerKernel[symbol];
-      hostStats->workgroups += grid[0] * grid[1] * grid[2];
-      return success();
-    }
-  }
+LogicalResult Interpreter::executeLaunchElsewhere(const LaunchInfo &launch) {
+  if (llvm::Error error = options.executeLaunch(launch))
+    return fail(launch.op, "launch of " + launch.symbol + " (grid " +
+                               formatList(launch.grid) + ", block " +
+                               formatList(launch.block) +
+                               ") failed: " + llvm::toString(std::move(error)));
+  // The executor wrote the buffers outside the interpreter's view.
+  for (const HostValue &arg : launch.args)
+    if (const std::shared_ptr<HostBuffer> &buffer = arg.getBuffer())
+      if (!buffer->readOnly && !buffer->initialized.empty())
+        std::fill(buffer->initialized.begin(), buffer->initialized.end(), 1);
+  ++hostStats->launches;
+  ++hostStats->launchesPerKernel[launch.symbol];
+  hostStats->workgroups += launch.grid[0] * launch.grid[1] * launch.grid[2];
+  return success();
+}
 
+LogicalResult Interpreter::emulateLaunch(const LaunchInfo &launch) {
   RunStats kernelStats;
-  Interpreter launch(kernelFunc, grid, block, kernelStats, options, symbol);
+  Interpreter kernel(launch.kernel, launch.grid, launch.block, kernelStats,
+                     options, launch.symbol);
   auto start = std::chrono::steady_clock::now();
-  LogicalResult result = launch.run(args, /*verify=*/false);
+  LogicalResult result = kernel.run(launch.args, /*verify=*/false);
   if (kernelStats.mfmas)
     hostStats->mfmaLaunchSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
   ++hostStats->launches;
-  ++hostStats->launchesPerKernel[symbol];
+  ++hostStats->launchesPerKernel[launch.symbol];
   hostStats->workgroups += kernelStats.workgroups;
   hostStats->kernelOperations += kernelStats.operations;
   hostStats->mfmas += kernelStats.mfmas;
   if (failed(result))
-    return fail(op, "launch of " + symbol + " (grid " + formatList(grid) +
-                        ", block " + formatList(block) +
-                        ") failed: " + launch.getError());
+    return fail(launch.op, "launch of " + launch.symbol + " (grid " +
+                               formatList(launch.grid) + ", block " +
+                               formatList(launch.block) +
+                               ") failed: " + kernel.getError());
   return success();
+}
+
+LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
+  LaunchInfo launch;
+  launch.op = op;
+  launch.symbol = ("@" + op.getKernelModuleName().getValue() + "::@" +
+                   op.getKernelName().getValue())
+                      .str();
+  if (failed(checkLaunchSupported(op)))
+    return failure();
+  launch.kernel =
+      SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(op, op.getKernel());
+  if (!launch.kernel || !launch.kernel.isKernel())
+    return fail(op, "no gpu.func kernel " + launch.symbol);
+  if (failed(getLaunchSizes(op, launch.grid, launch.block)))
+    return failure();
+  FailureOr<SmallVector<HostValue>> args =
+      getLaunchArguments(op, launch.symbol);
+  if (failed(args))
+    return failure();
+  launch.args = std::move(*args);
+  launch.index = hostStats->launches;
+  if (options.onLaunch)
+    if (llvm::Error error = options.onLaunch(launch))
+      return fail(op, llvm::toString(std::move(error)));
+  if (options.executeLaunch)
+    return executeLaunchElsewhere(launch);
+  return emulateLaunch(launch);
 }
 
 //===----------------------------------------------------------------------===//

@@ -78,14 +78,47 @@ static int getSubgroupGroup(OperandRole role, unsigned resultGroup) {
   llvm_unreachable("unknown role");
 }
 
-FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
-                                            OperandRole role,
-                                            std::string &error) {
-  OperandPlaces result;
-  result.role = role;
-  result.elementType = layout.getElementType(role);
-  result.bits = result.elementType.getIntOrFloatBitWidth();
-  if (result.bits < 1) {
+namespace {
+/// The waves of a workgroup: the result's Subgroup dimensions, in swizzled
+/// order, and per wave its linear M and N subgroup indices.
+struct Waves {
+  SmallVector<SwizzledDim> dims;
+  SmallVector<std::array<int64_t, 2>> subgroups;
+};
+} // namespace
+
+/// The waves of the workgroup of `layout`.
+static Waves getWaves(TiledLayoutAttrInterface layout) {
+  Waves waves;
+  SmallVector<SwizzledDim> resultDims =
+      getSwizzledDims(layout.getSwizzle(OperandRole::result));
+  llvm::copy_if(resultDims, std::back_inserter(waves.dims),
+                [](const SwizzledDim &d) { return d.kind == Kind::Subgroup; });
+  int64_t numWaves =
+      product(waves.dims, [](const SwizzledDim &) { return true; });
+  for (int64_t w = 0; w < numWaves; ++w) {
+    SmallVector<int64_t> coords(waves.dims.size());
+    int64_t rest = w;
+    for (int64_t d = int64_t(waves.dims.size()) - 1; d >= 0; --d) {
+      coords[d] = rest % waves.dims[d].size;
+      rest /= waves.dims[d].size;
+    }
+    std::array<int64_t, 2> index;
+    for (unsigned g = 0; g < 2; ++g)
+      index[g] = linearize(waves.dims, coords,
+                           [g](const SwizzledDim &d) { return d.group == g; });
+    waves.subgroups.push_back(index);
+  }
+  return waves;
+}
+
+/// Checks the tile of `role` against `layout`'s limits: elements with a bit
+/// width, a two-dimensional inner tile (returned as rows, columns) of at
+/// most `maxElements` elements.
+static FailureOr<std::pair<int64_t, int64_t>>
+getTileSizes(TiledLayoutAttrInterface layout, OperandRole role,
+             int64_t maxElements, std::string &error) {
+  if (layout.getElementType(role).getIntOrFloatBitWidth() < 1) {
     error = "the elements of " + stringifyOperandRole(role).str() +
             " have no bit width";
     return failure();
@@ -96,22 +129,19 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
             " is not two-dimensional";
     return failure();
   }
-  result.rows = sizes[0];
-  result.cols = sizes[1];
-  if (result.rows * result.cols > kMaxElements) {
+  if (sizes[0] * sizes[1] > maxElements) {
     error = "the " + stringifyOperandRole(role).str() + " tile has " +
-            std::to_string(result.rows * result.cols) +
-            " elements, more than the " + std::to_string(kMaxElements) +
-            " this tool tabulates";
+            std::to_string(sizes[0] * sizes[1]) + " elements, more than the " +
+            std::to_string(maxElements) + " this tool tabulates";
     return failure();
   }
+  return std::make_pair(sizes[0], sizes[1]);
+}
 
-  TileSwizzle swizzle = layout.getSwizzle(role);
-  SmallVector<SwizzledDim> dims = getSwizzledDims(swizzle);
-  SmallVector<int64_t> shape = swizzle.getSwizzledShape();
-  auto isKind = [](Kind kind) {
-    return [kind](const SwizzledDim &d) { return d.kind == kind; };
-  };
+/// The position of the last Lane dimension of `dims` (the swizzled
+/// dimensions of `role`): those after it are the values of one lane.
+static FailureOr<size_t> getLastLaneDim(ArrayRef<SwizzledDim> dims,
+                                        OperandRole role, std::string &error) {
   std::optional<size_t> lastLane;
   for (auto [j, dim] : llvm::enumerate(dims))
     if (dim.kind == Kind::Lane)
@@ -121,46 +151,24 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
             " has no lane dimensions";
     return failure();
   }
-  auto isLaneValue = [&](size_t j) { return j > *lastLane; };
-  int64_t laneValues = 1;
-  for (size_t j = *lastLane + 1; j < dims.size(); ++j)
-    laneValues *= dims[j].size;
-  result.laneBits = laneValues * result.bits;
+  return *lastLane;
+}
 
-  // Waves: the result's Subgroup dimensions, in swizzled order; per wave its
-  // linear M and N subgroup indices.
-  SmallVector<SwizzledDim> resultDims =
-      getSwizzledDims(layout.getSwizzle(OperandRole::result));
-  SmallVector<SwizzledDim> waveDims;
-  llvm::copy_if(resultDims, std::back_inserter(waveDims),
-                isKind(Kind::Subgroup));
-  result.numWaves = product(waveDims, [](const SwizzledDim &) { return true; });
-  SmallVector<std::array<int64_t, 2>> waveSubgroups;
-  for (int64_t w = 0; w < result.numWaves; ++w) {
-    SmallVector<int64_t> coords(waveDims.size());
-    int64_t rest = w;
-    for (int64_t d = int64_t(waveDims.size()) - 1; d >= 0; --d) {
-      coords[d] = rest % waveDims[d].size;
-      rest /= waveDims[d].size;
-    }
-    std::array<int64_t, 2> index;
-    for (unsigned g = 0; g < 2; ++g)
-      index[g] = linearize(waveDims, coords,
-                           [g](const SwizzledDim &d) { return d.group == g; });
-    waveSubgroups.push_back(index);
-  }
-  // The operand's subgroups must be the result's M or N subgroups.
+/// Checks that the swizzle of `role` (its dimensions `dims`) distributes it
+/// over the result's M or N subgroups (`waveDims`), not its reduction
+/// dimension, and covers its inner tile of `total` elements.
+static LogicalResult checkSwizzle(ArrayRef<SwizzledDim> dims,
+                                  ArrayRef<SwizzledDim> waveDims,
+                                  OperandRole role, int64_t total,
+                                  std::string &error) {
   for (unsigned g = 0; g < 2; ++g) {
     int64_t resultCount =
         product(waveDims, [g](const SwizzledDim &d) { return d.group == g; });
     int group = getSubgroupGroup(role, g);
-    int64_t count = group < 0 ? 1
-                              : product(
-                                    dims,
-                                    [group](const SwizzledDim &d) {
-                                      return d.kind == Kind::Subgroup &&
-                                             d.group == unsigned(group);
-                                    });
+    int64_t count =
+        group < 0 ? 1 : product(dims, [group](const SwizzledDim &d) {
+          return d.kind == Kind::Subgroup && d.group == unsigned(group);
+        });
     if (group >= 0 && count != resultCount) {
       error = "the subgroups of " + stringifyOperandRole(role).str() +
               " do not match those of the result";
@@ -175,13 +183,97 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
             " splits its reduction dimension over subgroups";
     return failure();
   }
-
-  int64_t total = result.rows * result.cols;
   if (product(dims, [](const SwizzledDim &) { return true; }) != total) {
     error = "the swizzle of " + stringifyOperandRole(role).str() +
             " does not cover its inner tile";
     return failure();
   }
+  return success();
+}
+
+/// Sets the place of the element at the swizzled `position` of `role`'s
+/// tile (dimensions `dims`, the lane's values after `lastLane`, elements of
+/// `bits` bits) but its coordinates and tile bit: its lane, item, lane bit,
+/// intrinsic unroll indices and the waves holding it.
+static void placeElement(ArrayRef<SwizzledDim> dims, ArrayRef<int64_t> position,
+                         size_t lastLane, int64_t bits, OperandRole role,
+                         const Waves &waves, ElementPlace &place) {
+  place.lane = linearize(dims, position, [](const SwizzledDim &d) {
+    return d.kind == Kind::Lane;
+  });
+  place.item = linearize(dims, position, [](const SwizzledDim &d) {
+    return d.kind == Kind::Internal;
+  });
+  int64_t laneValue = 0;
+  for (size_t j = lastLane + 1; j < dims.size(); ++j)
+    laneValue = laneValue * dims[j].size + position[j];
+  place.laneBit = laneValue * bits;
+  // Intrinsic unroll indices by group.
+  int64_t intrinsic[2];
+  for (unsigned g = 0; g < 2; ++g)
+    intrinsic[g] = linearize(dims, position, [g](const SwizzledDim &d) {
+      return d.kind == Kind::Intrinsic && d.group == g;
+    });
+  switch (role) {
+  case OperandRole::lhs:
+  case OperandRole::lhs_scales:
+    place.intrinsicM = intrinsic[0];
+    place.intrinsicK = intrinsic[1];
+    break;
+  case OperandRole::rhs:
+  case OperandRole::rhs_scales:
+    place.intrinsicN = intrinsic[0];
+    place.intrinsicK = intrinsic[1];
+    break;
+  case OperandRole::result:
+    place.intrinsicM = intrinsic[0];
+    place.intrinsicN = intrinsic[1];
+    break;
+  }
+  // Waves: those whose subgroups along this operand's groups match.
+  std::array<int64_t, 2> subgroup = {-1, -1};
+  for (unsigned g = 0; g < 2; ++g) {
+    int group = getSubgroupGroup(role, g);
+    if (group >= 0)
+      subgroup[g] = linearize(dims, position, [group](const SwizzledDim &d) {
+        return d.kind == Kind::Subgroup && d.group == unsigned(group);
+      });
+  }
+  for (auto [w, index] : llvm::enumerate(waves.subgroups))
+    if ((subgroup[0] < 0 || subgroup[0] == index[0]) &&
+        (subgroup[1] < 0 || subgroup[1] == index[1]))
+      place.waves.push_back(w);
+}
+
+FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
+                                            OperandRole role,
+                                            std::string &error) {
+  FailureOr<std::pair<int64_t, int64_t>> tileSizes =
+      getTileSizes(layout, role, kMaxElements, error);
+  if (failed(tileSizes))
+    return failure();
+  OperandPlaces result;
+  result.role = role;
+  result.elementType = layout.getElementType(role);
+  result.bits = result.elementType.getIntOrFloatBitWidth();
+  std::tie(result.rows, result.cols) = *tileSizes;
+
+  TileSwizzle swizzle = layout.getSwizzle(role);
+  SmallVector<SwizzledDim> dims = getSwizzledDims(swizzle);
+  SmallVector<int64_t> shape = swizzle.getSwizzledShape();
+  FailureOr<size_t> lastLane = getLastLaneDim(dims, role, error);
+  if (failed(lastLane))
+    return failure();
+  int64_t laneValues = 1;
+  for (size_t j = *lastLane + 1; j < dims.size(); ++j)
+    laneValues *= dims[j].size;
+  result.laneBits = laneValues * result.bits;
+  Waves waves = getWaves(layout);
+  result.numWaves = waves.subgroups.size();
+  int64_t total = result.rows * result.cols;
+  if (failed(checkSwizzle(dims, waves.dims, role, total, error)))
+    return failure();
+
   result.places.assign(total, ElementPlace());
   std::vector<bool> seen(total, false);
   SmallVector<int64_t> position(dims.size(), 0);
@@ -198,48 +290,7 @@ FailureOr<OperandPlaces> OperandPlaces::get(TiledLayoutAttrInterface layout,
     place.row = coords[0];
     place.col = coords[1];
     place.tileBit = p * result.bits;
-    place.lane = linearize(dims, position, isKind(Kind::Lane));
-    place.item = linearize(dims, position, isKind(Kind::Internal));
-    int64_t laneValue = 0;
-    for (size_t j = 0; j < dims.size(); ++j)
-      if (isLaneValue(j))
-        laneValue = laneValue * dims[j].size + position[j];
-    place.laneBit = laneValue * result.bits;
-    // Intrinsic unroll indices by group.
-    int64_t intrinsic[2];
-    for (unsigned g = 0; g < 2; ++g)
-      intrinsic[g] = linearize(dims, position, [g](const SwizzledDim &d) {
-        return d.kind == Kind::Intrinsic && d.group == g;
-      });
-    switch (role) {
-    case OperandRole::lhs:
-    case OperandRole::lhs_scales:
-      place.intrinsicM = intrinsic[0];
-      place.intrinsicK = intrinsic[1];
-      break;
-    case OperandRole::rhs:
-    case OperandRole::rhs_scales:
-      place.intrinsicN = intrinsic[0];
-      place.intrinsicK = intrinsic[1];
-      break;
-    case OperandRole::result:
-      place.intrinsicM = intrinsic[0];
-      place.intrinsicN = intrinsic[1];
-      break;
-    }
-    // Waves: those whose subgroups along this operand's groups match.
-    std::array<int64_t, 2> subgroup = {-1, -1};
-    for (unsigned g = 0; g < 2; ++g) {
-      int group = getSubgroupGroup(role, g);
-      if (group >= 0)
-        subgroup[g] = linearize(dims, position, [group](const SwizzledDim &d) {
-          return d.kind == Kind::Subgroup && d.group == unsigned(group);
-        });
-    }
-    for (auto [w, index] : llvm::enumerate(waveSubgroups))
-      if ((subgroup[0] < 0 || subgroup[0] == index[0]) &&
-          (subgroup[1] < 0 || subgroup[1] == index[1]))
-        place.waves.push_back(w);
+    placeElement(dims, position, *lastLane, result.bits, role, waves, place);
     // Next swizzled position, row-major.
     for (int64_t d = int64_t(dims.size()) - 1; d >= 0; --d) {
       if (++position[d] < shape[d])
@@ -457,17 +508,24 @@ static std::string escapeXML(StringRef text) {
   return result;
 }
 
-void layout::printSVG(llvm::raw_ostream &os,
-                      ArrayRef<const OperandPlaces *> operands, CellSize size,
-                      Window requested, StringRef title) {
-  constexpr int64_t kMargin = 48, kTitle = 36, kMaxGridWidth = 1200;
-  constexpr size_t kMaxTooltips = 4096;
-  struct Panel {
-    const OperandPlaces *operand;
-    Window window;
-    int64_t cellWidth, rowHeight, top;
-  };
-  // The title, wrapped after commas at about 140 characters.
+namespace {
+/// One operand's panel of an SVG picture: its window and the geometry of
+/// its grid.
+struct Panel {
+  const OperandPlaces *operand;
+  Window window;
+  int64_t cellWidth, rowHeight, top;
+};
+} // namespace
+
+/// The SVG picture's margin, title height and widest grid, in pixels.
+static constexpr int64_t kMargin = 48, kTitle = 36, kMaxGridWidth = 1200;
+/// The most cells of one panel that get tooltips.
+static constexpr size_t kMaxTooltips = 4096;
+
+/// `title` wrapped after commas at about 140 characters (continuation lines
+/// indented).
+static SmallVector<std::string> wrapTitle(StringRef title) {
   SmallVector<std::string> titleLines(1);
   for (StringRef rest = title; !rest.empty();) {
     auto [part, tail] = rest.split(", ");
@@ -480,8 +538,17 @@ void layout::printSVG(llvm::raw_ostream &os,
     titleLines.back() += piece;
     rest = tail;
   }
+  return titleLines;
+}
+
+/// Lays out the panels of `operands` (the `requested` window of each) one
+/// below the other from `y`; sets `width` and `height` to those of the
+/// picture.
+static SmallVector<Panel> layOutPanels(ArrayRef<const OperandPlaces *> operands,
+                                       Window requested, int64_t y,
+                                       int64_t &width, int64_t &height) {
   SmallVector<Panel> panels;
-  int64_t y = kTitle + 14 * int64_t(titleLines.size() - 1), width = 600;
+  width = 600;
   for (const OperandPlaces *operand : operands) {
     Panel panel{operand, clampWindow(*operand, requested), 0, 0, 0};
     int64_t cols =
@@ -494,10 +561,134 @@ void layout::printSVG(llvm::raw_ostream &os,
     width = std::max(width, 2 * kMargin + cols * panel.cellWidth);
     panels.push_back(panel);
   }
+  height = y;
+  return panels;
+}
+
+/// Prints the heading of `panel` (the operand and its window) and the ticks
+/// of its columns and rows.
+static void printPanelHeading(llvm::raw_ostream &os, const Panel &panel) {
+  const OperandPlaces &operand = *panel.operand;
+  const Window &w = panel.window;
+  os << "<text x=\"" << kMargin << "\" y=\"" << panel.top - 30
+     << "\" font-size=\"12\" font-weight=\"bold\">"
+     << escapeXML(describe(operand)) << "</text>\n";
+  os << "<text x=\"" << kMargin << "\" y=\"" << panel.top - 14
+     << "\" font-size=\"10\">" << operand.getRowName() << " " << w.rowBegin
+     << ".." << w.rowEnd - 1 << " down, " << operand.getColName() << " "
+     << w.colBegin << ".." << w.colEnd - 1 << " across</text>\n";
+  // Column ticks: at least 40 pixels apart, at multiples of a power of
+  // two.
+  int64_t colStep = 1;
+  while (colStep * panel.cellWidth < 40)
+    colStep *= 2;
+  for (int64_t c = w.colBegin; c < w.colEnd; ++c)
+    if (c % colStep == 0)
+      os << "<text x=\"" << kMargin + (c - w.colBegin) * panel.cellWidth
+         << "\" y=\"" << panel.top - 2 << "\" font-size=\"8\" fill=\"#444\">"
+         << c << "</text>\n";
+  // Row ticks.
+  int64_t rowStep = panel.rowHeight >= 12 ? 4 : 16;
+  for (int64_t r = w.rowBegin; r < w.rowEnd; r += rowStep)
+    os << "<text x=\"" << kMargin - 4 << "\" y=\""
+       << panel.top + (r - w.rowBegin) * panel.rowHeight +
+              std::min<int64_t>(panel.rowHeight, 10)
+       << "\" font-size=\"" << std::min<int64_t>(panel.rowHeight, 10)
+       << "\" text-anchor=\"end\">" << r << "</text>\n";
+}
+
+/// The label of `cell`: its lane and registers (bytes for scales, where
+/// `isScale`) within the lane's values.
+static std::string getCellLabel(const Cell &cell, bool isScale) {
+  const ElementPlace &place = *cell.first;
+  std::string label = "L" + std::to_string(place.lane);
+  int64_t firstByte = place.laneBit / 8, lastByte = (cell.laneBitEnd - 1) / 8;
+  int64_t firstReg = place.laneBit / 32, lastReg = (cell.laneBitEnd - 1) / 32;
+  if (isScale)
+    label += " b" + std::to_string(firstByte) +
+             (lastByte != firstByte ? "-" + std::to_string(lastByte) : "");
+  else
+    label += " v" + std::to_string(firstReg) +
+             (lastReg != firstReg ? "-" + std::to_string(lastReg) : "");
+  return label;
+}
+
+/// Prints `cell` of `panel`: a rectangle coloured by wave and intrinsic,
+/// with a tooltip when `tooltips`, and its label when it fits.
+static void printCell(llvm::raw_ostream &os, const Panel &panel,
+                      const Cell &cell, bool tooltips) {
+  const OperandPlaces &operand = *panel.operand;
+  const Window &w = panel.window;
+  const ElementPlace &place = *cell.first;
+  int64_t x = kMargin + (cell.colBegin - w.colBegin) * panel.cellWidth;
+  int64_t top = panel.top + (cell.row - w.rowBegin) * panel.rowHeight;
+  int64_t cw = (cell.colEnd - cell.colBegin) * panel.cellWidth;
+  int64_t hue =
+      place.waves.empty()
+          ? 0
+          : (place.waves.front() * 360 / operand.getNumWaves() + 200) % 360;
+  int64_t parity = std::max<int64_t>(place.intrinsicM, 0) +
+                   std::max<int64_t>(place.intrinsicN, 0) +
+                   std::max<int64_t>(place.intrinsicK, 0);
+  int64_t light = parity % 2 ? 72 : 84;
+  os << "<rect x=\"" << x << "\" y=\"" << top << "\" width=\"" << cw
+     << "\" height=\"" << panel.rowHeight << "\" fill=\"hsl(" << hue << ",60%,"
+     << light << "%)\" stroke=\"#666\" stroke-width=\"0.3\"";
+  if (!tooltips) {
+    os << "/>\n";
+  } else {
+    os << "><title>" << operand.getRowName() << "=" << cell.row << " "
+       << operand.getColName() << "=" << cell.colBegin;
+    if (cell.colEnd - 1 != cell.colBegin)
+      os << ".." << cell.colEnd - 1;
+    os << " waves=";
+    printWaves(os, place.waves);
+    os << " mfma=";
+    printIntrinsic(os, place);
+    os << " lane=" << place.lane << " ";
+    printLaneBits(os, place.laneBit, cell.laneBitEnd);
+    os << "</title></rect>\n";
+  }
+  // The label, when it fits.
+  bool isScale = operand.getRole() == OperandRole::lhs_scales ||
+                 operand.getRole() == OperandRole::rhs_scales;
+  std::string label = getCellLabel(cell, isScale);
+  int64_t fontSize = std::min<int64_t>(panel.rowHeight - 4, 9);
+  if (fontSize >= 6 && int64_t(label.size()) * fontSize * 6 / 10 + 2 <= cw)
+    os << "<text x=\"" << x + cw / 2 << "\" y=\"" << top + panel.rowHeight - 4
+       << "\" font-size=\"" << fontSize << "\" text-anchor=\"middle\">" << label
+       << "</text>\n";
+}
+
+/// Prints `panel` as one SVG group: its heading and its cells of `size`.
+static void printPanel(llvm::raw_ostream &os, const Panel &panel,
+                       CellSize size) {
+  os << "<g>\n";
+  printPanelHeading(os, panel);
+  std::vector<Cell> panelCells = getCells(*panel.operand, size, panel.window);
+  // Tooltips make a cell about three times larger: only on small panels.
+  bool tooltips = panelCells.size() <= kMaxTooltips;
+  if (!tooltips)
+    os << "<text x=\"" << kMargin + 400 << "\" y=\"" << panel.top - 14
+       << "\" font-size=\"10\" fill=\"#a00\">(" << panelCells.size()
+       << " cells: no tooltips; draw fewer with --rows/--cols)</text>\n";
+  for (const Cell &cell : panelCells)
+    printCell(os, panel, cell, tooltips);
+  os << "</g>\n";
+}
+
+void layout::printSVG(llvm::raw_ostream &os,
+                      ArrayRef<const OperandPlaces *> operands, CellSize size,
+                      Window requested, StringRef title) {
+  SmallVector<std::string> titleLines = wrapTitle(title);
+  int64_t width, height;
+  SmallVector<Panel> panels =
+      layOutPanels(operands, requested,
+                   kTitle + 14 * int64_t(titleLines.size() - 1), width, height);
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
-     << "\" height=\"" << y << "\" viewBox=\"0 0 " << width << " " << y
-     << "\" font-family=\"monospace\">\n"
+     << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " "
+     << height << "\" font-family=\"monospace\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   for (auto [i, line] : llvm::enumerate(titleLines))
     os << "<text x=\"8\" y=\"" << 16 + 14 * i
@@ -508,94 +699,8 @@ void layout::printSVG(llvm::raw_ostream &os,
         "wave(s) holding the cell, shade alternating per intrinsic (MFMA); "
         "label: lane L, registers v (bytes b for scales) within the lane's "
         "values; hover a cell for all of it</text>\n";
-  for (const Panel &panel : panels) {
-    const OperandPlaces &operand = *panel.operand;
-    const Window &w = panel.window;
-    bool isScale = operand.getRole() == OperandRole::lhs_scales ||
-                   operand.getRole() == OperandRole::rhs_scales;
-    os << "<g>\n<text x=\"" << kMargin << "\" y=\"" << panel.top - 30
-       << "\" font-size=\"12\" font-weight=\"bold\">"
-       << escapeXML(describe(operand)) << "</text>\n";
-    os << "<text x=\"" << kMargin << "\" y=\"" << panel.top - 14
-       << "\" font-size=\"10\">" << operand.getRowName() << " " << w.rowBegin
-       << ".." << w.rowEnd - 1 << " down, " << operand.getColName() << " "
-       << w.colBegin << ".." << w.colEnd - 1 << " across</text>\n";
-    // Column ticks: at least 40 pixels apart, at multiples of a power of
-    // two.
-    int64_t colStep = 1;
-    while (colStep * panel.cellWidth < 40)
-      colStep *= 2;
-    for (int64_t c = w.colBegin; c < w.colEnd; ++c)
-      if (c % colStep == 0)
-        os << "<text x=\"" << kMargin + (c - w.colBegin) * panel.cellWidth
-           << "\" y=\"" << panel.top - 2 << "\" font-size=\"8\" fill=\"#444\">"
-           << c << "</text>\n";
-    // Row ticks.
-    int64_t rowStep = panel.rowHeight >= 12 ? 4 : 16;
-    for (int64_t r = w.rowBegin; r < w.rowEnd; r += rowStep)
-      os << "<text x=\"" << kMargin - 4 << "\" y=\""
-         << panel.top + (r - w.rowBegin) * panel.rowHeight +
-                std::min<int64_t>(panel.rowHeight, 10)
-         << "\" font-size=\"" << std::min<int64_t>(panel.rowHeight, 10)
-         << "\" text-anchor=\"end\">" << r << "</text>\n";
-    std::vector<Cell> panelCells = getCells(operand, size, w);
-    // Tooltips make a cell about three times larger: only on small panels.
-    bool tooltips = panelCells.size() <= kMaxTooltips;
-    if (!tooltips)
-      os << "<text x=\"" << kMargin + 400 << "\" y=\"" << panel.top - 14
-         << "\" font-size=\"10\" fill=\"#a00\">(" << panelCells.size()
-         << " cells: no tooltips; draw fewer with --rows/--cols)</text>\n";
-    for (const Cell &cell : panelCells) {
-      const ElementPlace &place = *cell.first;
-      int64_t x = kMargin + (cell.colBegin - w.colBegin) * panel.cellWidth;
-      int64_t top = panel.top + (cell.row - w.rowBegin) * panel.rowHeight;
-      int64_t cw = (cell.colEnd - cell.colBegin) * panel.cellWidth;
-      int64_t hue =
-          place.waves.empty()
-              ? 0
-              : (place.waves.front() * 360 / operand.getNumWaves() + 200) % 360;
-      int64_t parity = std::max<int64_t>(place.intrinsicM, 0) +
-                       std::max<int64_t>(place.intrinsicN, 0) +
-                       std::max<int64_t>(place.intrinsicK, 0);
-      int64_t light = parity % 2 ? 72 : 84;
-      os << "<rect x=\"" << x << "\" y=\"" << top << "\" width=\"" << cw
-         << "\" height=\"" << panel.rowHeight << "\" fill=\"hsl(" << hue
-         << ",60%," << light << "%)\" stroke=\"#666\" stroke-width=\"0.3\"";
-      if (!tooltips) {
-        os << "/>\n";
-      } else {
-        os << "><title>" << operand.getRowName() << "=" << cell.row << " "
-           << operand.getColName() << "=" << cell.colBegin;
-        if (cell.colEnd - 1 != cell.colBegin)
-          os << ".." << cell.colEnd - 1;
-        os << " waves=";
-        printWaves(os, place.waves);
-        os << " mfma=";
-        printIntrinsic(os, place);
-        os << " lane=" << place.lane << " ";
-        printLaneBits(os, place.laneBit, cell.laneBitEnd);
-        os << "</title></rect>\n";
-      }
-      // The label, when it fits.
-      std::string label = "L" + std::to_string(place.lane);
-      int64_t firstByte = place.laneBit / 8,
-              lastByte = (cell.laneBitEnd - 1) / 8;
-      int64_t firstReg = place.laneBit / 32,
-              lastReg = (cell.laneBitEnd - 1) / 32;
-      if (isScale)
-        label += " b" + std::to_string(firstByte) +
-                 (lastByte != firstByte ? "-" + std::to_string(lastByte) : "");
-      else
-        label += " v" + std::to_string(firstReg) +
-                 (lastReg != firstReg ? "-" + std::to_string(lastReg) : "");
-      int64_t fontSize = std::min<int64_t>(panel.rowHeight - 4, 9);
-      if (fontSize >= 6 && int64_t(label.size()) * fontSize * 6 / 10 + 2 <= cw)
-        os << "<text x=\"" << x + cw / 2 << "\" y=\""
-           << top + panel.rowHeight - 4 << "\" font-size=\"" << fontSize
-           << "\" text-anchor=\"middle\">" << label << "</text>\n";
-    }
-    os << "</g>\n";
-  }
+  for (const Panel &panel : panels)
+    printPanel(os, panel, size);
   os << "</svg>\n";
 }
 

@@ -296,6 +296,138 @@ static FailureOr<HostTensor> readResult(func::FuncOp func, unsigned index,
   return tensor;
 }
 
+/// Checks that only the llvm dialect is left in \p lowered, which is what
+/// can be JIT-compiled.
+static LogicalResult verifyOnlyLLVMDialect(ModuleOp lowered) {
+  WalkResult leftover = lowered->walk([](Operation *op) {
+    if (isa<ModuleOp>(op) || op->getName().getDialectNamespace() == "llvm")
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName()
+                    << "' is left after the CPU pipeline (mx-cpu-pipeline); "
+                       "only the llvm dialect can be JIT-compiled";
+    return WalkResult::interrupt();
+  });
+  return failure(leftover.wasInterrupted());
+}
+
+/// JIT-compiles \p lowered at \p optLevel (at most 3) with the runtime
+/// fallbacks and reporters defined, and initializes it.
+static FailureOr<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp lowered, func::FuncOp func, unsigned optLevel) {
+  initializeNativeTarget();
+  optLevel = std::min(optLevel, 3u);
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(optLevel);
+  engineOptions.enableGDBNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = false;
+  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(lowered, engineOptions);
+  if (!engine)
+    return func.emitError() << "cannot JIT-compile @" << func.getName() << ": "
+                            << llvm::toString(engine.takeError());
+  registerRuntimeFallbacks(**engine);
+  registerRuntimeReporters(**engine);
+  (*engine)->initialize();
+  return std::move(*engine);
+}
+
+namespace {
+/// The arguments of a packed call of an entry: one pointer per descriptor
+/// scalar of its arguments (copied into buffers the call owns), then a
+/// pointer to the storage of the returned struct. Not copyable: the
+/// pointers point into it.
+struct PackedCall {
+  PackedCall(const EntrySignature &signature, ArrayRef<HostTensor> inputs) {
+    int64_t argWords = 0, resultWords = 0;
+    for (const HostTensorType &type : signature.arguments)
+      argWords += getDescriptorWords(type.shape.size());
+    for (const HostTensorType &type : signature.results)
+      resultWords += getDescriptorWords(type.shape.size());
+    scalars.reserve(argWords);
+    for (const HostTensor &input : inputs) {
+      auto ptr = reinterpret_cast<intptr_t>(buffers.allocate(input.data));
+      scalars.push_back(ptr); // allocated
+      scalars.push_back(ptr); // aligned
+      scalars.push_back(0);   // offset
+      llvm::append_range(scalars, input.type.shape);
+      llvm::append_range(scalars, getRowMajorStrides(input.type.shape));
+    }
+    resultStorage.assign(std::max<int64_t>(resultWords, 1), 0);
+    for (int64_t &scalar : scalars)
+      pointers.push_back(&scalar);
+    if (resultWords > 0)
+      pointers.push_back(resultStorage.data());
+  }
+  PackedCall(const PackedCall &) = delete;
+  PackedCall &operator=(const PackedCall &) = delete;
+
+  ArgumentBuffers buffers;
+  SmallVector<int64_t> scalars;
+  SmallVector<int64_t> resultStorage;
+  SmallVector<void *> pointers;
+};
+} // namespace
+
+/// Copies every result of \p call (of the entry \p signature) out of the
+/// descriptors it returned; fails at the first one that cannot be read.
+static FailureOr<SmallVector<HostTensor>>
+readResults(const EntrySignature &signature, const PackedCall &call) {
+  SmallVector<HostTensor> results;
+  int64_t position = 0;
+  for (auto [index, type] : llvm::enumerate(signature.results)) {
+    const int64_t *words = call.resultStorage.data() + position;
+    position += getDescriptorWords(type.shape.size());
+    FailureOr<HostTensor> result =
+        readResult(signature.func, index, type, words);
+    if (failed(result))
+      return failure();
+    results.push_back(std::move(*result));
+  }
+  return results;
+}
+
+/// Frees what the program allocated for the results of \p call, each
+/// allocation once (not the arguments, which it may return in place, nor
+/// constant globals).
+static void freeResults(const EntrySignature &signature,
+                        const PackedCall &call) {
+  llvm::DenseSet<void *> freed;
+  int64_t position = 0;
+  for (const HostTensorType &type : signature.results) {
+    auto *allocated = reinterpret_cast<void *>(call.resultStorage[position]);
+    position += getDescriptorWords(type.shape.size());
+    if (allocated &&
+        reinterpret_cast<uintptr_t>(allocated) != kGlobalAllocatedPtr &&
+        !call.buffers.contains(allocated) && freed.insert(allocated).second)
+      std::free(allocated);
+  }
+}
+
+/// Fails with an error on \p func for the invalid routing that the program
+/// reported (invalidRoutingReports), if any.
+static LogicalResult checkRoutingReports(func::FuncOp func) {
+  auto reported = [&](InvalidRouting code) {
+    return (invalidRoutingReports >> static_cast<int32_t>(code)) & 1;
+  };
+  if (reported(InvalidRouting::Offsets))
+    return func.emitError()
+           << "@" << func.getName()
+           << ": inconsistent expert offsets in mx.grouped_scaled_contraction "
+              "(they must be non-decreasing within [0, T]); the groups were "
+              "not computed";
+  if (reported(InvalidRouting::RepeatedRows))
+    return func.emitError()
+           << "@" << func.getName()
+           << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
+              "more than once (in blocks of valid experts); the experts were "
+              "not computed";
+  return success();
+}
+
 FailureOr<SmallVector<HostTensor>>
 CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   // Lower a copy to the LLVM dialect.
@@ -317,111 +449,25 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
   func::FuncOp func = signature->func;
   std::string name = func.getName().str();
-  WalkResult leftover = lowered->walk([](Operation *op) {
-    if (isa<ModuleOp>(op) || op->getName().getDialectNamespace() == "llvm")
-      return WalkResult::advance();
-    op->emitError() << "'" << op->getName()
-                    << "' is left after the CPU pipeline (mx-cpu-pipeline); "
-                       "only the llvm dialect can be JIT-compiled";
-    return WalkResult::interrupt();
-  });
-  if (leftover.wasInterrupted() ||
+  if (failed(verifyOnlyLLVMDialect(*lowered)) ||
       failed(verifyLoweredSignature(*lowered, *signature)))
     return failure();
 
-  // JIT-compile.
-  initializeNativeTarget();
-  unsigned optLevel = std::min(options.optLevel, 3u);
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel =
-      static_cast<llvm::CodeGenOptLevel>(optLevel);
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  llvm::Expected<std::unique_ptr<ExecutionEngine>> engine =
-      ExecutionEngine::create(*lowered, engineOptions);
-  if (!engine)
-    return func.emitError() << "cannot JIT-compile @" << name << ": "
-                            << llvm::toString(engine.takeError());
-  registerRuntimeFallbacks(**engine);
-  registerRuntimeReporters(**engine);
-  (*engine)->initialize();
-
-  // Pack the arguments: one pointer per descriptor scalar, then a pointer to
-  // the result struct.
-  ArgumentBuffers buffers;
-  int64_t argWords = 0, resultWords = 0;
-  for (const HostTensorType &type : signature->arguments)
-    argWords += getDescriptorWords(type.shape.size());
-  for (const HostTensorType &type : signature->results)
-    resultWords += getDescriptorWords(type.shape.size());
-  SmallVector<int64_t> scalars;
-  scalars.reserve(argWords);
-  for (const HostTensor &input : inputs) {
-    auto ptr = reinterpret_cast<intptr_t>(buffers.allocate(input.data));
-    scalars.push_back(ptr); // allocated
-    scalars.push_back(ptr); // aligned
-    scalars.push_back(0);   // offset
-    llvm::append_range(scalars, input.type.shape);
-    llvm::append_range(scalars, getRowMajorStrides(input.type.shape));
-  }
-  SmallVector<int64_t> resultStorage(std::max<int64_t>(resultWords, 1), 0);
-  SmallVector<void *> packed;
-  for (int64_t &scalar : scalars)
-    packed.push_back(&scalar);
-  if (resultWords > 0)
-    packed.push_back(resultStorage.data());
-
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      createEngine(*lowered, func, options.optLevel);
+  if (failed(engine))
+    return failure();
+  PackedCall call(*signature, inputs);
   invalidRoutingReports = 0;
-  if (llvm::Error error = (*engine)->invokePacked(name, packed))
+  if (llvm::Error error = (*engine)->invokePacked(name, call.pointers))
     return func.emitError() << "cannot call @" << name << ": "
                             << llvm::toString(std::move(error));
 
   // Copy every result out before freeing anything: results may share an
   // allocation.
-  SmallVector<HostTensor> results;
-  LogicalResult status = success();
-  int64_t position = 0;
-  for (auto [index, type] : llvm::enumerate(signature->results)) {
-    const int64_t *words = resultStorage.data() + position;
-    position += getDescriptorWords(type.shape.size());
-    FailureOr<HostTensor> result = readResult(func, index, type, words);
-    if (failed(result)) {
-      status = failure();
-      break;
-    }
-    results.push_back(std::move(*result));
-  }
-  // Free what the program allocated for the results (not the arguments,
-  // which it may return in place, nor constant globals).
-  llvm::DenseSet<void *> freed;
-  position = 0;
-  for (const HostTensorType &type : signature->results) {
-    auto *allocated = reinterpret_cast<void *>(resultStorage[position]);
-    position += getDescriptorWords(type.shape.size());
-    if (allocated &&
-        reinterpret_cast<uintptr_t>(allocated) != kGlobalAllocatedPtr &&
-        !buffers.contains(allocated) && freed.insert(allocated).second)
-      std::free(allocated);
-  }
-  auto reported = [&](InvalidRouting code) {
-    return (invalidRoutingReports >> static_cast<int32_t>(code)) & 1;
-  };
-  if (reported(InvalidRouting::Offsets))
-    return func.emitError()
-           << "@" << name
-           << ": inconsistent expert offsets in mx.grouped_scaled_contraction "
-              "(they must be non-decreasing within [0, T]); the groups were "
-              "not computed";
-  if (reported(InvalidRouting::RepeatedRows))
-    return func.emitError()
-           << "@" << name
-           << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
-              "more than once (in blocks of valid experts); the experts were "
-              "not computed";
-  if (failed(status))
+  FailureOr<SmallVector<HostTensor>> results = readResults(*signature, call);
+  freeResults(*signature, call);
+  if (failed(checkRoutingReports(func)))
     return failure();
   return results;
 }

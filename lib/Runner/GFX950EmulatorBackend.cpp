@@ -101,28 +101,13 @@ GFX950EmulatorBackend::getContractionOrders(ModuleOp module, StringRef entry,
   return orders;
 }
 
-FailureOr<SmallVector<HostTensor>>
-GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
-                           ArrayRef<HostTensor> inputs) {
-  // Compile a copy holding the entry (and what it calls) down to the level
-  // the emulator runs; other functions of the file are not compiled.
-  FailureOr<LoweredEntry> loweredEntry =
-      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/false));
-  if (failed(loweredEntry))
-    return failure();
-  const EntrySignature *signature = &loweredEntry->signature;
-  OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
-  func::FuncOp func = signature->func;
-  std::string name = func.getName().str();
-  auto host = lowered->lookupSymbol<func::FuncOp>(name);
-  if (!host || host.getNumArguments() != inputs.size() ||
-      host.getNumResults() != signature->results.size())
-    return func.emitError() << "the gfx950 pipeline did not keep the "
-                               "signature of @"
-                            << name;
-
-  // Arguments: the file format (packed sub-byte elements) is exactly the
-  // byte layout of the pipeline's ABI.
+/// The arguments of the compiled \p host (of the entry \p func): \p inputs
+/// in the file format (packed sub-byte elements), which is exactly the byte
+/// layout of the pipeline's ABI.
+static FailureOr<SmallVector<emu::HostValue>>
+getHostArguments(func::FuncOp func, func::FuncOp host,
+                 ArrayRef<HostTensor> inputs) {
+  StringRef name = func.getName();
   SmallVector<emu::HostValue> args;
   for (auto [index, input] : llvm::enumerate(inputs)) {
     auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
@@ -140,48 +125,41 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
     buffer->bytes = std::move(bytes);
     args.push_back(emu::HostValue::memref(buffer, type.getShape()));
   }
+  return args;
+}
 
-  emu::RunOptions run = options.run;
-  std::optional<LaunchPlanPrinter> plan;
-  if (options.launchPlan) {
-    plan.emplace(*options.launchPlan);
-    run.onLaunch = [&](const emu::LaunchInfo &launch) {
-      plan->print(launch);
-      return llvm::Error::success();
-    };
+/// Reports the launches, workgroups and MFMAs of the run of @\p name (and
+/// the MFMA rate of the launches with MFMAs) through \p report.
+static void reportRunStats(const std::function<void(StringRef)> &report,
+                           StringRef name, const emu::HostRunStats &stats) {
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << "gfx950-emu @" << name << ": " << stats.launches << " launches ("
+     << stats.launchesPerKernel.size() << " kernels), " << stats.workgroups
+     << " workgroups, " << stats.mfmas << " MFMAs";
+  report(line);
+  if (stats.mfmas) {
+    line.clear();
+    os << "gfx950-emu @" << name << ": the launches with MFMAs took "
+       << llvm::format("%.3f", stats.mfmaLaunchSeconds) << " s: "
+       << llvm::format("%.0f", double(stats.mfmas) /
+                                   std::max(stats.mfmaLaunchSeconds, 1e-9))
+       << " MFMAs/s";
+    report(line);
   }
-  if (failed(prepareRun(*lowered, host, run)))
-    return failure();
-  emu::HostRunStats stats;
-  llvm::Expected<SmallVector<emu::HostValue>> results =
-      emu::runHostFunction(host, args, &stats, run);
-  if (!results)
-    return func.emitError()
-           << "the " << getName() << " backend failed on @" << name << ": "
-           << llvm::toString(results.takeError());
-  if (failed(finishRun(host)))
-    return failure();
-  if (options.reportStats) {
-    std::string line;
-    llvm::raw_string_ostream os(line);
-    os << "gfx950-emu @" << name << ": " << stats.launches << " launches ("
-       << stats.launchesPerKernel.size() << " kernels), " << stats.workgroups
-       << " workgroups, " << stats.mfmas << " MFMAs";
-    options.reportStats(line);
-    if (stats.mfmas) {
-      line.clear();
-      os << "gfx950-emu @" << name << ": the launches with MFMAs took "
-         << llvm::format("%.3f", stats.mfmaLaunchSeconds) << " s: "
-         << llvm::format("%.0f", double(stats.mfmas) /
-                                     std::max(stats.mfmaLaunchSeconds, 1e-9))
-         << " MFMAs/s";
-      options.reportStats(line);
-    }
-  }
+}
 
+/// The results \p results of the compiled \p host as tensors of the entry
+/// \p signature's result types; dynamic sizes are those of the returned
+/// buffers.
+static FailureOr<SmallVector<HostTensor>>
+getResultTensors(const EntrySignature &signature, func::FuncOp host,
+                 ArrayRef<emu::HostValue> results) {
+  func::FuncOp func = signature.func;
+  StringRef name = func.getName();
   SmallVector<HostTensor> tensors;
   for (auto [index, value, type] :
-       llvm::enumerate(*results, signature->results)) {
+       llvm::enumerate(results, signature.results)) {
     auto memrefType = dyn_cast<MemRefType>(host.getResultTypes()[index]);
     if (!memrefType || value.getKind() != emu::HostValue::Kind::MemRef)
       return func.emitError() << "result #" << index << " of the compiled @"
@@ -207,4 +185,53 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
     tensors.push_back(std::move(*tensor));
   }
   return tensors;
+}
+
+FailureOr<SmallVector<HostTensor>>
+GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
+                           ArrayRef<HostTensor> inputs) {
+  // Compile a copy holding the entry (and what it calls) down to the level
+  // the emulator runs; other functions of the file are not compiled.
+  FailureOr<LoweredEntry> loweredEntry =
+      lowerEntry(module, entry, inputs, getLowering(/*dataTilingOnly=*/false));
+  if (failed(loweredEntry))
+    return failure();
+  const EntrySignature *signature = &loweredEntry->signature;
+  OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
+  func::FuncOp func = signature->func;
+  std::string name = func.getName().str();
+  auto host = lowered->lookupSymbol<func::FuncOp>(name);
+  if (!host || host.getNumArguments() != inputs.size() ||
+      host.getNumResults() != signature->results.size())
+    return func.emitError() << "the gfx950 pipeline did not keep the "
+                               "signature of @"
+                            << name;
+  FailureOr<SmallVector<emu::HostValue>> args =
+      getHostArguments(func, host, inputs);
+  if (failed(args))
+    return failure();
+
+  emu::RunOptions run = options.run;
+  std::optional<LaunchPlanPrinter> plan;
+  if (options.launchPlan) {
+    plan.emplace(*options.launchPlan);
+    run.onLaunch = [&](const emu::LaunchInfo &launch) {
+      plan->print(launch);
+      return llvm::Error::success();
+    };
+  }
+  if (failed(prepareRun(*lowered, host, run)))
+    return failure();
+  emu::HostRunStats stats;
+  llvm::Expected<SmallVector<emu::HostValue>> results =
+      emu::runHostFunction(host, *args, &stats, run);
+  if (!results)
+    return func.emitError()
+           << "the " << getName() << " backend failed on @" << name << ": "
+           << llvm::toString(results.takeError());
+  if (failed(finishRun(host)))
+    return failure();
+  if (options.reportStats)
+    reportRunStats(options.reportStats, name, stats);
+  return getResultTensors(*signature, host, *results);
 }

@@ -76,6 +76,11 @@ struct HIPBackend::State {
   double entryFlops = 0;
   double entryBytes = 0;
 
+  /// Runs \p launch on the device: its buffers copied there, its kernel
+  /// launched and waited for, the buffers it may have written copied back;
+  /// recorded for timing.
+  llvm::Error execute(const emu::LaunchInfo &launch);
+
   ~State() {
     if (runtime)
       for (auto &entry : buffers)
@@ -164,47 +169,45 @@ HIPBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   return results;
 }
 
-LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
-                                     emu::RunOptions &run) {
-  // A real run needs the runtime and a device: checked first.
-  if (!hipOptions.dryRun) {
-    llvm::Expected<std::unique_ptr<hip::Runtime>> runtime =
-        hip::Runtime::load(hipOptions.library);
-    if (!runtime)
-      return host.emitError() << llvm::toString(runtime.takeError());
-    state->runtime = std::move(*runtime);
-  }
-
-  // The code objects: the last stage of the pipeline on a copy.
+/// Compiles the kernels of \p lowered to gfx950 code objects: the last stage
+/// of mx-gfx950-pipeline (output=hsaco) on a copy.
+static FailureOr<OwningOpRef<ModuleOp>>
+compileCodeObjects(ModuleOp lowered, func::FuncOp host,
+                   const GFX950EmulatorBackend::Options &options) {
   OwningOpRef<ModuleOp> codegen = lowered.clone();
-  {
-    PassManager pm(lowered.getContext(), ModuleOp::getOperationName());
-    if (options.configurePassManager &&
-        failed(options.configurePassManager(pm)))
-      return failure();
-    std::string errors;
-    llvm::raw_string_ostream errorStream(errors);
-    GFX950PipelineOptions pipelineOptions;
-    if (failed(pipelineOptions.parseFromString(options.pipelineOptions,
-                                               errorStream)))
-      return host.emitError() << "invalid mx-gfx950-pipeline options '"
-                              << options.pipelineOptions << "': " << errors;
-    pipelineOptions.output = GFX950Output::HSACO;
-    buildGFX950KernelCodegenPipeline(pm, pipelineOptions);
-    if (failed(pm.run(*codegen)))
-      return host.emitError()
-             << "compiling the kernels of @" << host.getName()
-             << " to gfx950 code objects (mx-gfx950-pipeline output=hsaco) "
-                "failed";
-  }
-  for (auto binary : codegen->getOps<gpu::BinaryOp>()) {
-    auto objects = binary.getObjects();
-    auto object = objects.empty() ? gpu::ObjectAttr()
-                                  : dyn_cast<gpu::ObjectAttr>(objects[0]);
+  PassManager pm(lowered.getContext(), ModuleOp::getOperationName());
+  if (options.configurePassManager && failed(options.configurePassManager(pm)))
+    return failure();
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  GFX950PipelineOptions pipelineOptions;
+  if (failed(pipelineOptions.parseFromString(options.pipelineOptions,
+                                             errorStream)))
+    return host.emitError() << "invalid mx-gfx950-pipeline options '"
+                            << options.pipelineOptions << "': " << errors;
+  pipelineOptions.output = GFX950Output::HSACO;
+  buildGFX950KernelCodegenPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*codegen)))
+    return host.emitError()
+           << "compiling the kernels of @" << host.getName()
+           << " to gfx950 code objects (mx-gfx950-pipeline output=hsaco) "
+              "failed";
+  return codegen;
+}
+
+/// Reads the image and the kernels' metadata of every gpu.binary of
+/// \p codegen into \p objects.
+static LogicalResult readCodeObjects(ModuleOp codegen, func::FuncOp host,
+                                     llvm::StringMap<CodeObject> &objects) {
+  for (auto binary : codegen.getOps<gpu::BinaryOp>()) {
+    auto binaryObjects = binary.getObjects();
+    auto object = binaryObjects.empty()
+                      ? gpu::ObjectAttr()
+                      : dyn_cast<gpu::ObjectAttr>(binaryObjects[0]);
     if (!object || object.getFormat() != gpu::CompilationTarget::Binary)
       return host.emitError()
              << "gpu.binary @" << binary.getName() << " holds no code object";
-    CodeObject &codeObject = state->objects[binary.getName()];
+    CodeObject &codeObject = objects[binary.getName()];
     codeObject.image = object.getObject().getValue().str();
     llvm::Expected<SmallVector<hip::KernelMetadata>> metadata =
         hip::readCodeObjectMetadata(codeObject.image);
@@ -214,10 +217,16 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
     for (hip::KernelMetadata &kernel : *metadata)
       codeObject.kernels[kernel.name].metadata = std::move(kernel);
   }
-  // Every kernel's argument layout against its code object.
+  return success();
+}
+
+/// Lays out the kernel arguments of every kernel of \p lowered and checks
+/// them against its code object in \p objects.
+static LogicalResult layOutKernargs(ModuleOp lowered, func::FuncOp host,
+                                    llvm::StringMap<CodeObject> &objects) {
   for (auto gpuModule : lowered.getOps<gpu::GPUModuleOp>()) {
-    auto found = state->objects.find(gpuModule.getName());
-    if (found == state->objects.end())
+    auto found = objects.find(gpuModule.getName());
+    if (found == objects.end())
       return host.emitError()
              << "no code object for gpu.module @" << gpuModule.getName();
     for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
@@ -240,81 +249,82 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
                                 << llvm::toString(std::move(error));
     }
   }
+  return success();
+}
 
-  auto lookupKernel = [this](const emu::LaunchInfo &launch)
-      -> llvm::Expected<std::pair<CodeObject *, KernelInfo *>> {
-    StringRef moduleName =
-        gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue();
-    auto object = state->objects.find(moduleName);
-    if (object == state->objects.end())
-      return makeError("no code object for " + launch.symbol);
-    auto kernel = object->second.kernels.find(
-        gpu::LaunchFuncOp(launch.op).getKernelName().getValue());
-    if (kernel == object->second.kernels.end())
-      return makeError("no kernel for " + launch.symbol);
-    KernelInfo &info = kernel->second;
-    std::tie(info.workgroupFlops, info.workgroupMFMAs) = countWorkgroupMFMAs(
-        launch.kernel, launch.block[0] * launch.block[1] * launch.block[2]);
-    return std::make_pair(&object->second, &info);
-  };
+/// The kernel that \p launch runs, in \p objects, with its MFMA work for
+/// the launch's block size counted.
+static llvm::Expected<KernelInfo *>
+lookupKernel(llvm::StringMap<CodeObject> &objects,
+             const emu::LaunchInfo &launch) {
+  StringRef moduleName =
+      gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue();
+  auto object = objects.find(moduleName);
+  if (object == objects.end())
+    return makeError("no code object for " + launch.symbol);
+  auto kernel = object->second.kernels.find(
+      gpu::LaunchFuncOp(launch.op).getKernelName().getValue());
+  if (kernel == object->second.kernels.end())
+    return makeError("no kernel for " + launch.symbol);
+  KernelInfo &info = kernel->second;
+  std::tie(info.workgroupFlops, info.workgroupMFMAs) = countWorkgroupMFMAs(
+      launch.kernel, launch.block[0] * launch.block[1] * launch.block[2]);
+  return &info;
+}
 
-  if (hipOptions.dryRun) {
-    state->plan.emplace(hipOptions.planStream ? *hipOptions.planStream
-                                              : llvm::outs());
-    run.executeLaunch =
-        [this, lookupKernel](const emu::LaunchInfo &launch) -> llvm::Error {
-      auto found = lookupKernel(launch);
-      if (!found)
-        return found.takeError();
-      const KernelInfo &kernel = *found->second;
-      LaunchPlanPrinter &plan = *state->plan;
-      plan.print(launch);
-      llvm::raw_ostream &os = plan.getStream();
-      const hip::KernelMetadata &md = kernel.metadata;
-      int64_t workgroups = launch.grid[0] * launch.grid[1] * launch.grid[2];
-      os << "  code object @"
-         << gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue()
-         << ": " << md.symbol << ", LDS " << md.groupSegmentFixedSize
-         << " bytes, scratch " << md.privateSegmentFixedSize << " bytes, "
-         << md.sgprCount << " SGPRs, " << md.vgprCount << " VGPRs, "
-         << md.agprCount << " AGPRs\n";
-      os << "  work: ";
-      if (kernel.workgroupFlops)
-        os << kernel.workgroupMFMAs * workgroups << " MFMAs, "
-           << llvm::format("%.0f", *kernel.workgroupFlops * workgroups)
-           << " FLOPs";
-      else
-        os << "MFMAs unknown";
-      os << ", " << llvm::format("%.0f", getLaunchBytes(launch))
-         << " bytes viewed\n";
-      os << "  kernarg segment " << md.kernargSegmentSize << " bytes, align "
-         << md.kernargSegmentAlign << ", explicit " << kernel.explicitBytes
-         << " bytes\n";
-      for (const hip::KernargSlot &slot : kernel.slots) {
-        os << "  kernarg " << slot.offset << "+" << slot.bytes << " "
-           << slot.describe() << " = ";
-        if (slot.kind == hip::KernargSlot::Kind::AllocatedPointer ||
-            slot.kind == hip::KernargSlot::Kind::AlignedPointer) {
-          os << "buffer #"
-             << plan.getBufferId(launch.args[slot.operand].getBuffer().get())
-             << "\n";
-          continue;
-        }
-        llvm::Expected<uint64_t> value =
-            hip::getKernargValue(slot, launch.kernel, launch.args);
-        if (!value)
-          return value.takeError();
-        os << int64_t(*value) << "\n";
-      }
-      return llvm::Error::success();
-    };
-    return success();
+/// Prints \p launch of \p kernel to \p plan instead of running it (dry
+/// run): the launch, the code object's resources, the work and every
+/// kernel argument.
+static llvm::Error printPlannedLaunch(LaunchPlanPrinter &plan,
+                                      const KernelInfo &kernel,
+                                      const emu::LaunchInfo &launch) {
+  plan.print(launch);
+  llvm::raw_ostream &os = plan.getStream();
+  const hip::KernelMetadata &md = kernel.metadata;
+  int64_t workgroups = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  os << "  code object @"
+     << gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue() << ": "
+     << md.symbol << ", LDS " << md.groupSegmentFixedSize << " bytes, scratch "
+     << md.privateSegmentFixedSize << " bytes, " << md.sgprCount << " SGPRs, "
+     << md.vgprCount << " VGPRs, " << md.agprCount << " AGPRs\n";
+  os << "  work: ";
+  if (kernel.workgroupFlops)
+    os << kernel.workgroupMFMAs * workgroups << " MFMAs, "
+       << llvm::format("%.0f", *kernel.workgroupFlops * workgroups) << " FLOPs";
+  else
+    os << "MFMAs unknown";
+  os << ", " << llvm::format("%.0f", getLaunchBytes(launch))
+     << " bytes viewed\n";
+  os << "  kernarg segment " << md.kernargSegmentSize << " bytes, align "
+     << md.kernargSegmentAlign << ", explicit " << kernel.explicitBytes
+     << " bytes\n";
+  for (const hip::KernargSlot &slot : kernel.slots) {
+    os << "  kernarg " << slot.offset << "+" << slot.bytes << " "
+       << slot.describe() << " = ";
+    if (slot.kind == hip::KernargSlot::Kind::AllocatedPointer ||
+        slot.kind == hip::KernargSlot::Kind::AlignedPointer) {
+      os << "buffer #"
+         << plan.getBufferId(launch.args[slot.operand].getBuffer().get())
+         << "\n";
+      continue;
+    }
+    llvm::Expected<uint64_t> value =
+        hip::getKernargValue(slot, launch.kernel, launch.args);
+    if (!value)
+      return value.takeError();
+    os << int64_t(*value) << "\n";
   }
+  return llvm::Error::success();
+}
 
-  // A real run: the code objects and their functions.
-  for (auto &object : state->objects) {
+/// Loads every code object of \p objects into \p runtime and looks up the
+/// functions of its kernels.
+static LogicalResult loadCodeObjects(hip::Runtime &runtime,
+                                     llvm::StringMap<CodeObject> &objects,
+                                     func::FuncOp host) {
+  for (auto &object : objects) {
     llvm::Expected<hip::Module> module =
-        state->runtime->loadModule(object.second.image.data());
+        runtime.loadModule(object.second.image.data());
     if (!module)
       return host.emitError()
              << "loading the code object of @" << object.first() << ": "
@@ -322,78 +332,137 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
     object.second.module = *module;
     for (auto &kernel : object.second.kernels) {
       llvm::Expected<hip::Function> function =
-          state->runtime->getFunction(*module, kernel.first());
+          runtime.getFunction(*module, kernel.first());
       if (!function)
         return host.emitError() << llvm::toString(function.takeError());
       kernel.second.function = *function;
     }
   }
+  return success();
+}
 
-  run.executeLaunch =
-      [this, lookupKernel](const emu::LaunchInfo &launch) -> llvm::Error {
-    auto found = lookupKernel(launch);
-    if (!found)
-      return found.takeError();
-    KernelInfo &kernel = *found->second;
-    hip::Runtime &runtime = *state->runtime;
-    // Device copies of the argument buffers, current with the host's.
-    for (const emu::HostValue &arg : launch.args) {
-      const std::shared_ptr<emu::HostBuffer> &buffer = arg.getBuffer();
-      if (arg.getKind() != emu::HostValue::Kind::MemRef || !buffer)
-        continue;
-      DeviceBuffer &device = state->buffers[buffer.get()];
-      if (!device.device) {
-        llvm::Expected<void *> pointer = runtime.allocate(buffer->size());
-        if (!pointer)
-          return pointer.takeError();
-        device.device = *pointer;
-        device.host = buffer;
-      }
-      if (llvm::Error error = runtime.copyToDevice(
-              device.device, buffer->bytes.data(), buffer->size()))
-        return error;
+/// Copies the buffers of the memref arguments of \p launch to their device
+/// copies in \p buffers (allocated on first use), current with the host's.
+static llvm::Error copyArgumentsToDevice(
+    hip::Runtime &runtime,
+    llvm::DenseMap<const emu::HostBuffer *, DeviceBuffer> &buffers,
+    const emu::LaunchInfo &launch) {
+  for (const emu::HostValue &arg : launch.args) {
+    const std::shared_ptr<emu::HostBuffer> &buffer = arg.getBuffer();
+    if (arg.getKind() != emu::HostValue::Kind::MemRef || !buffer)
+      continue;
+    DeviceBuffer &device = buffers[buffer.get()];
+    if (!device.device) {
+      llvm::Expected<void *> pointer = runtime.allocate(buffer->size());
+      if (!pointer)
+        return pointer.takeError();
+      device.device = *pointer;
+      device.host = buffer;
     }
-    llvm::Expected<std::vector<uint8_t>> kernargs = hip::packKernargs(
-        kernel.slots, launch.kernel, launch.args,
-        [&](const emu::HostBuffer *buffer) {
-          return uint64_t(uintptr_t(state->buffers[buffer].device));
-        });
-    if (!kernargs)
-      return kernargs.takeError();
-    RecordedLaunch record;
-    record.kernel = &kernel;
-    record.symbol = launch.symbol;
-    record.index = launch.index;
-    record.grid = launch.grid;
-    record.block = launch.block;
-    record.kernargs = std::move(*kernargs);
-    int64_t workgroups = launch.grid[0] * launch.grid[1] * launch.grid[2];
-    record.flops =
-        kernel.workgroupFlops ? *kernel.workgroupFlops * workgroups : 0;
-    record.bytes = getLaunchBytes(launch);
-    unsigned grid[3], block[3];
-    for (int d = 0; d < 3; ++d) {
-      grid[d] = unsigned(launch.grid[d]);
-      block[d] = unsigned(launch.block[d]);
-    }
-    if (llvm::Error error =
-            runtime.launch(kernel.function, grid, block, record.kernargs))
+    if (llvm::Error error = runtime.copyToDevice(
+            device.device, buffer->bytes.data(), buffer->size()))
       return error;
-    if (llvm::Error error = runtime.synchronize())
+  }
+  return llvm::Error::success();
+}
+
+/// Copies back every writable buffer that \p launch was given: the kernel
+/// may have written any of them.
+static llvm::Error copyArgumentsToHost(
+    hip::Runtime &runtime,
+    llvm::DenseMap<const emu::HostBuffer *, DeviceBuffer> &buffers,
+    const emu::LaunchInfo &launch) {
+  for (const emu::HostValue &arg : launch.args) {
+    const std::shared_ptr<emu::HostBuffer> &buffer = arg.getBuffer();
+    if (arg.getKind() != emu::HostValue::Kind::MemRef || !buffer ||
+        buffer->readOnly)
+      continue;
+    if (llvm::Error error = runtime.copyToHost(
+            buffer->bytes.data(), buffers[buffer.get()].device, buffer->size()))
       return error;
-    // The kernel may have written any buffer it was given.
-    for (const emu::HostValue &arg : launch.args) {
-      const std::shared_ptr<emu::HostBuffer> &buffer = arg.getBuffer();
-      if (arg.getKind() != emu::HostValue::Kind::MemRef || !buffer ||
-          buffer->readOnly)
-        continue;
-      if (llvm::Error error = runtime.copyToHost(
-              buffer->bytes.data(), state->buffers[buffer.get()].device,
-              buffer->size()))
-        return error;
-    }
-    state->launches.push_back(std::move(record));
-    return llvm::Error::success();
+  }
+  return llvm::Error::success();
+}
+
+/// Launches \p record's kernel with its grid, block and kernel arguments.
+static llvm::Error launchRecorded(hip::Runtime &runtime,
+                                  RecordedLaunch &record) {
+  unsigned grid[3], block[3];
+  for (int d = 0; d < 3; ++d) {
+    grid[d] = unsigned(record.grid[d]);
+    block[d] = unsigned(record.block[d]);
+  }
+  return runtime.launch(record.kernel->function, grid, block, record.kernargs);
+}
+
+llvm::Error HIPBackend::State::execute(const emu::LaunchInfo &launch) {
+  llvm::Expected<KernelInfo *> found = lookupKernel(objects, launch);
+  if (!found)
+    return found.takeError();
+  KernelInfo &kernel = **found;
+  if (llvm::Error error = copyArgumentsToDevice(*runtime, buffers, launch))
+    return error;
+  llvm::Expected<std::vector<uint8_t>> kernargs =
+      hip::packKernargs(kernel.slots, launch.kernel, launch.args,
+                        [&](const emu::HostBuffer *buffer) {
+                          return uint64_t(uintptr_t(buffers[buffer].device));
+                        });
+  if (!kernargs)
+    return kernargs.takeError();
+  RecordedLaunch record;
+  record.kernel = &kernel;
+  record.symbol = launch.symbol;
+  record.index = launch.index;
+  record.grid = launch.grid;
+  record.block = launch.block;
+  record.kernargs = std::move(*kernargs);
+  int64_t workgroups = launch.grid[0] * launch.grid[1] * launch.grid[2];
+  record.flops =
+      kernel.workgroupFlops ? *kernel.workgroupFlops * workgroups : 0;
+  record.bytes = getLaunchBytes(launch);
+  if (llvm::Error error = launchRecorded(*runtime, record))
+    return error;
+  if (llvm::Error error = runtime->synchronize())
+    return error;
+  if (llvm::Error error = copyArgumentsToHost(*runtime, buffers, launch))
+    return error;
+  launches.push_back(std::move(record));
+  return llvm::Error::success();
+}
+
+LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
+                                     emu::RunOptions &run) {
+  // A real run needs the runtime and a device: checked first.
+  if (!hipOptions.dryRun) {
+    llvm::Expected<std::unique_ptr<hip::Runtime>> runtime =
+        hip::Runtime::load(hipOptions.library);
+    if (!runtime)
+      return host.emitError() << llvm::toString(runtime.takeError());
+    state->runtime = std::move(*runtime);
+  }
+  FailureOr<OwningOpRef<ModuleOp>> codegen =
+      compileCodeObjects(lowered, host, options);
+  if (failed(codegen) ||
+      failed(readCodeObjects(**codegen, host, state->objects)) ||
+      failed(layOutKernargs(lowered, host, state->objects)))
+    return failure();
+
+  if (hipOptions.dryRun) {
+    state->plan.emplace(hipOptions.planStream ? *hipOptions.planStream
+                                              : llvm::outs());
+    run.executeLaunch = [this](const emu::LaunchInfo &launch) -> llvm::Error {
+      llvm::Expected<KernelInfo *> kernel =
+          lookupKernel(state->objects, launch);
+      if (!kernel)
+        return kernel.takeError();
+      return printPlannedLaunch(*state->plan, **kernel, launch);
+    };
+    return success();
+  }
+  if (failed(loadCodeObjects(*state->runtime, state->objects, host)))
+    return failure();
+  run.executeLaunch = [this](const emu::LaunchInfo &launch) {
+    return state->execute(launch);
   };
   return success();
 }
@@ -424,15 +493,6 @@ LogicalResult HIPBackend::finishRun(func::FuncOp host) {
     starts.push_back(*start);
     stops.push_back(*stop);
   }
-  auto launch = [&](RecordedLaunch &record) {
-    unsigned grid[3], block[3];
-    for (int d = 0; d < 3; ++d) {
-      grid[d] = unsigned(record.grid[d]);
-      block[d] = unsigned(record.block[d]);
-    }
-    return runtime.launch(record.kernel->function, grid, block,
-                          record.kernargs);
-  };
   // Times `body` repeat times after `warmup` untimed calls.
   auto measure = [&](function_ref<llvm::Error()> body,
                      HIPTiming &timing) -> llvm::Error {
@@ -468,7 +528,8 @@ LogicalResult HIPBackend::finishRun(func::FuncOp host) {
     timing.block = record.block;
     timing.flops = record.flops;
     timing.bytes = record.bytes;
-    if (llvm::Error error = measure([&] { return launch(record); }, timing))
+    if (llvm::Error error =
+            measure([&] { return launchRecorded(runtime, record); }, timing))
       return host.emitError() << "timing " << record.symbol << ": "
                               << llvm::toString(std::move(error));
     timings.push_back(timing);
@@ -480,7 +541,7 @@ LogicalResult HIPBackend::finishRun(func::FuncOp host) {
   if (llvm::Error error = measure(
           [&]() -> llvm::Error {
             for (RecordedLaunch &record : state->launches)
-              if (llvm::Error error = launch(record))
+              if (llvm::Error error = launchRecorded(runtime, record))
                 return error;
             return llvm::Error::success();
           },

@@ -1,0 +1,541 @@
+//===- ReferenceMXOps.cpp - reference execution of mx ops -----------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Every mx op is mapped onto the row-major 2-D entry points of mx::ref:
+//   - quantize/dequantize along `axis` of a tensor of shape [outer, A, inner]
+//     are ref::quantize/dequantize of [outer, A] along axis 1 when inner == 1,
+//     and of each [A, inner] slice along axis 0 otherwise;
+//   - scaled_contraction gathers lhs into [batch, M, K] and rhs into
+//     [batch, N, K] (M, N and batch each flattening their iteration
+//     dimensions in iteration-space order), the scales likewise with K / 32,
+//     calls ref::scaledMatmul (or, in per-instruction mode with the
+//     kernel's order, ref::scaledMatmulPerInstruction) per batch with
+//     bTransposed = true and scatters the [batch, M, N] result back through
+//     the acc map, with ref::scaledMatmulAbsSum's |acc| + sum |a*b| per
+//     element (and, in per-instruction mode without an order, the bound).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceEvaluatorImpl.h"
+
+#include "mlir/IR/AffineMap.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::detail;
+namespace ref = ::mx::ref;
+
+/// Returns the value of every element of a bf16/f16/f32 tensor as f32.
+static std::vector<float> toFloats(const HostTensor &tensor) {
+  std::vector<float> result(tensor.getNumElements());
+  for (auto [i, value] : llvm::enumerate(result))
+    value = static_cast<float>(tensor.getValue(i));
+  return result;
+}
+
+/// Splits \p shape around \p axis into (outer, axis size, inner).
+static std::tuple<int64_t, int64_t, int64_t>
+splitAtAxis(ArrayRef<int64_t> shape, int64_t axis) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int64_t d = axis + 1, e = shape.size(); d < e; ++d)
+    inner *= shape[d];
+  return {outer, shape[axis], inner};
+}
+
+static ref::ScaleRule convertScaleRule(ScaleRule rule) {
+  switch (rule) {
+  case ScaleRule::floor:
+    return ref::ScaleRule::Floor;
+  case ScaleRule::ceil:
+    return ref::ScaleRule::Ceil;
+  case ScaleRule::even:
+    return ref::ScaleRule::Even;
+  case ScaleRule::rceil:
+    return ref::ScaleRule::RCeil;
+  }
+  llvm_unreachable("unknown scale rule");
+}
+
+static ref::ElemRounding convertRounding(Rounding rounding) {
+  switch (rounding) {
+  case Rounding::nearest_even:
+    return ref::ElemRounding::NearestEven;
+  case Rounding::ties_away:
+    return ref::ElemRounding::TiesAway;
+  }
+  llvm_unreachable("unknown rounding");
+}
+
+LogicalResult ReferenceEvaluator::evaluate(QuantizeOp op) {
+  FailureOr<const HostTensor *> input = lookup(op, op.getInput());
+  FailureOr<ElementKind> elementKind = getKind(op, op.getElements());
+  if (failed(input) || failed(elementKind))
+    return failure();
+  std::optional<ref::ElemFormat> format = getRefFormat(*elementKind);
+  if (!format || !isIEEEFloat((*input)->getElementKind()))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t axis = op.getAxis();
+  int64_t blockSize = op.getBlockSize();
+  ArrayRef<int64_t> shape = (*input)->type.shape;
+  auto [outer, size, inner] = splitAtAxis(shape, axis);
+  if (size % blockSize != 0)
+    return op.emitError() << "reference evaluator: size " << size
+                          << " along axis " << axis
+                          << " is not a multiple of the block size "
+                          << blockSize;
+  SmallVector<int64_t> scaleShape(shape);
+  scaleShape[axis] /= blockSize;
+  HostTensor elements(HostTensorType(*elementKind, shape));
+  HostTensor scales(HostTensorType(ElementKind::F8E8M0FNU, scaleShape));
+
+  std::vector<float> x = toFloats(**input);
+  ref::ScaleRule rule = convertScaleRule(op.getScale());
+  ref::ElemRounding rounding = convertRounding(op.getRounding());
+  auto store = [](HostTensor &tensor, int64_t offset,
+                  const std::vector<uint8_t> &bytes) {
+    if (!bytes.empty())
+      std::memcpy(tensor.data.data() + offset, bytes.data(), bytes.size());
+  };
+  if (x.empty()) {
+    // Nothing to quantize.
+  } else if (inner == 1) {
+    ref::QuantizeResult q = ref::quantize(x.data(), outer, size, /*axis=*/1,
+                                          *format, rule, rounding, blockSize);
+    store(elements, 0, q.codes);
+    store(scales, 0, q.scales);
+  } else {
+    for (int64_t o = 0; o < outer; ++o) {
+      ref::QuantizeResult q =
+          ref::quantize(x.data() + o * size * inner, size, inner, /*axis=*/0,
+                        *format, rule, rounding, blockSize);
+      store(elements, o * size * inner, q.codes);
+      store(scales, o * (size / blockSize) * inner, q.scales);
+    }
+  }
+  values[op.getElements()] = std::move(elements);
+  values[op.getScales()] = std::move(scales);
+  return success();
+}
+
+LogicalResult ReferenceEvaluator::evaluate(DequantizeOp op) {
+  FailureOr<const HostTensor *> elements = lookup(op, op.getElements());
+  FailureOr<const HostTensor *> scales = lookup(op, op.getScales());
+  FailureOr<ElementKind> resultKind = getKind(op, op.getResult());
+  if (failed(elements) || failed(scales) || failed(resultKind))
+    return failure();
+  std::optional<ref::ElemFormat> format =
+      getRefFormat((*elements)->getElementKind());
+  if (!format || !isIEEEFloat(*resultKind))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t axis = op.getAxis();
+  int64_t blockSize = op.getBlockSize();
+  ArrayRef<int64_t> shape = (*elements)->type.shape;
+  auto [outer, size, inner] = splitAtAxis(shape, axis);
+  SmallVector<int64_t> scaleShape(shape);
+  scaleShape[axis] /= blockSize;
+  if (size % blockSize != 0 || scaleShape != (*scales)->type.shape)
+    return op.emitError() << "reference evaluator: scales "
+                          << (*scales)->type.str() << " do not match elements "
+                          << (*elements)->type.str() << " along axis " << axis;
+
+  HostTensor result(HostTensorType(*resultKind, shape));
+  const uint8_t *codes = (*elements)->data.data();
+  const uint8_t *scaleBytes = (*scales)->data.data();
+  if (*resultKind == ElementKind::F32) {
+    // ref::dequantize rounds the exact product once to f32.
+    auto store = [&](int64_t offset, const std::vector<float> &values) {
+      if (!values.empty())
+        std::memcpy(result.data.data() + offset * sizeof(float), values.data(),
+                    values.size() * sizeof(float));
+    };
+    if (result.getNumElements() == 0) {
+      // Nothing to dequantize.
+    } else if (inner == 1) {
+      store(0, ref::dequantize(codes, scaleBytes, outer, size, /*axis=*/1,
+                               *format, blockSize));
+    } else {
+      for (int64_t o = 0; o < outer; ++o)
+        store(o * size * inner,
+              ref::dequantize(codes + o * size * inner,
+                              scaleBytes + o * (size / blockSize) * inner, size,
+                              inner, /*axis=*/0, *format, blockSize));
+    }
+  } else {
+    // bf16/f16: the exact product (a double: at most 16 significant bits
+    // times a power of two in [2^-127, 2^127]) rounded once to nearest-even.
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t a = 0; a < size; ++a) {
+        for (int64_t i = 0; i < inner; ++i) {
+          int64_t index = (o * size + a) * inner + i;
+          int64_t scaleIndex =
+              (o * (size / blockSize) + a / blockSize) * inner + i;
+          double value = ref::decode(*format, codes[index]) *
+                         ref::decodeScale(scaleBytes[scaleIndex]);
+          result.setBits(index, *encodeElement(*resultKind, value));
+        }
+      }
+    }
+  }
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+/// Returns, for every iteration dimension, the element stride it contributes
+/// to an operand of shape \p shape indexed by \p map.
+static SmallVector<int64_t> getIterationStrides(AffineMap map,
+                                                ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(map.getNumDims(), 0);
+  SmallVector<int64_t> rowMajor = getRowMajorStrides(shape);
+  for (auto [pos, expr] : llvm::enumerate(map.getResults()))
+    strides[cast<AffineDimExpr>(expr).getPosition()] += rowMajor[pos];
+  return strides;
+}
+
+/// Returns the offsets of all index combinations of the iteration dimensions
+/// \p dims (the first one outermost) given per-dimension \p strides.
+static SmallVector<int64_t> enumerateOffsets(ArrayRef<unsigned> dims,
+                                             ArrayRef<int64_t> ranges,
+                                             ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> offsets = {0};
+  for (unsigned d : dims) {
+    SmallVector<int64_t> next;
+    next.reserve(offsets.size() * ranges[d]);
+    for (int64_t base : offsets)
+      for (int64_t i = 0; i < ranges[d]; ++i)
+        next.push_back(base + i * strides[d]);
+    offsets = std::move(next);
+  }
+  return offsets;
+}
+
+std::optional<ref::InstructionOrder>
+ReferenceEvaluator::getInstructionOrder(Operation *op, int64_t k) {
+  if (!options.perInstruction)
+    return std::nullopt;
+  auto it = options.orders.find(op);
+  if (it == options.orders.end())
+    return std::nullopt;
+  return ref::InstructionOrder{it->second.kStep,
+                               llvm::divideCeilSigned(k, it->second.kTile) *
+                                   it->second.kTile,
+                               options.arithmetic, it->second.parts};
+}
+
+LogicalResult ReferenceEvaluator::evaluate(GroupedScaledContractionOp op) {
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
+  const HostTensor &lhs = *operands[0], &rhs = *operands[1],
+                   &lhsScales = *operands[2], &rhsScales = *operands[3],
+                   &offsets = *operands[4], &acc = *operands[5];
+  std::optional<ref::ElemFormat> lhsFormat = getRefFormat(lhs.getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat = getRefFormat(rhs.getElementKind());
+  ElementKind offsetKind = offsets.getElementKind();
+  if (!lhsFormat || !rhsFormat || acc.getElementKind() != ElementKind::F32 ||
+      (offsetKind != ElementKind::I32 && offsetKind != ElementKind::I64))
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t T = lhs.type.shape[0], K = lhs.type.shape[1];
+  int64_t E = rhs.type.shape[0], N = rhs.type.shape[1];
+  if (K % kBlockSize != 0 || rhs.type.shape[2] != K ||
+      acc.type.shape != ArrayRef<int64_t>{T, N} ||
+      offsets.getNumElements() != E + 1 ||
+      lhsScales.type.shape != ArrayRef<int64_t>{T, K / kBlockSize} ||
+      rhsScales.type.shape != ArrayRef<int64_t>{E, N, K / kBlockSize})
+    return op.emitError() << "reference evaluator: inconsistent shapes";
+  std::vector<int64_t> bounds(E + 1);
+  for (int64_t e = 0; e <= E; ++e)
+    bounds[e] = offsetKind == ElementKind::I32
+                    ? int64_t(int32_t(offsets.getBits(e)))
+                    : int64_t(offsets.getBits(e));
+  std::optional<ref::InstructionOrder> order = getInstructionOrder(op, K);
+  std::optional<std::vector<float>> out = ref::groupedScaledMatmul(
+      lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
+      rhsScales.data.data(), *rhsFormat, bounds.data(), E, T, N, K,
+      reinterpret_cast<const float *>(acc.data.data()),
+      order ? &*order : nullptr);
+  if (!out) {
+    std::string list;
+    llvm::raw_string_ostream os(list);
+    llvm::interleaveComma(bounds, os);
+    return op.emitError() << "inconsistent expert offsets [" << list
+                          << "]: they must be non-decreasing within [0, " << T
+                          << "]";
+  }
+  HostTensor result = acc;
+  std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+LogicalResult ReferenceEvaluator::evaluate(RoutedScaledContractionOp op) {
+  FailureOr<SmallVector<const HostTensor *>> found = lookupOperands(op);
+  if (failed(found))
+    return failure();
+  SmallVector<const HostTensor *> &operands = *found;
+  const HostTensor &lhs = *operands[0], &rhs = *operands[1],
+                   &lhsScales = *operands[2], &rhsScales = *operands[3],
+                   &sortedIds = *operands[4], &expertIds = *operands[5],
+                   &acc = *operands[6];
+  std::optional<ref::ElemFormat> lhsFormat = getRefFormat(lhs.getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat = getRefFormat(rhs.getElementKind());
+  if (!lhsFormat || !rhsFormat || acc.getElementKind() != ElementKind::F32 ||
+      sortedIds.getElementKind() != ElementKind::I32 ||
+      expertIds.getElementKind() != ElementKind::I32)
+    return op.emitError() << "reference evaluator: unsupported types";
+  int64_t T = lhs.type.shape[0], K = lhs.type.shape[1];
+  int64_t E = rhs.type.shape[0], N = rhs.type.shape[1];
+  int64_t topK = op.getTopK();
+  int64_t P = sortedIds.getNumElements(), NB = expertIds.getNumElements();
+  if (K % kBlockSize != 0 || rhs.type.shape[2] != K ||
+      acc.type.shape != ArrayRef<int64_t>{T * topK, N} ||
+      lhsScales.type.shape != ArrayRef<int64_t>{T, K / kBlockSize} ||
+      rhsScales.type.shape != ArrayRef<int64_t>{E, N, K / kBlockSize})
+    return op.emitError() << "reference evaluator: inconsistent shapes";
+  std::vector<int32_t> ids(P), experts(NB);
+  for (int64_t i = 0; i < P; ++i)
+    ids[i] = int32_t(sortedIds.getBits(i));
+  for (int64_t i = 0; i < NB; ++i)
+    experts[i] = int32_t(expertIds.getBits(i));
+  if (NB == 0 ? P != 0 : P % NB != 0)
+    return op.emitError() << "expert_ids (" << NB
+                          << " blocks) must divide sorted_ids (" << P
+                          << " positions) into blocks of equal size";
+  std::optional<ref::InstructionOrder> order = getInstructionOrder(op, K);
+  std::optional<std::vector<float>> out = ref::routedScaledMatmul(
+      lhs.data.data(), lhsScales.data.data(), *lhsFormat, rhs.data.data(),
+      rhsScales.data.data(), *rhsFormat, ids.data(), P, experts.data(), NB,
+      topK, E, T, N, K, reinterpret_cast<const float *>(acc.data.data()),
+      order ? &*order : nullptr);
+  if (!out)
+    return op.emitError() << "sorted_ids name a routed row more than once "
+                             "(in blocks of valid experts)";
+  HostTensor result = acc;
+  std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
+  values[op.getResult()] = std::move(result);
+  return success();
+}
+
+namespace {
+/// Where the elements of one operand of a scaled contraction lie, as
+/// offsets into its row-major storage: one per batch index, one per row
+/// (the operand's M or N positions), and the stride of K.
+struct OperandRows {
+  SmallVector<int64_t> batch, rows;
+  int64_t kStride;
+};
+
+/// A scaled contraction as a batch of row-major matmuls: the rows of its
+/// data operands and of their scales, and the accumulator's offsets per
+/// batch, M and N position.
+struct ContractionLayout {
+  OperandRows lhs, rhs, lhsScales, rhsScales;
+  SmallVector<int64_t> accBatch, accM, accN;
+};
+
+/// The operands of one batch of a scaled contraction gathered row-major:
+/// A [M, K] and its scales [M, K / 32], B transposed [N, K] and its scales
+/// [N, K / 32], and C [M, N].
+struct BatchOperands {
+  BatchOperands(int64_t m, int64_t n, int64_t k)
+      : a(m * k), sa(m * (k / kBlockSize)), b(n * k), sb(n * (k / kBlockSize)),
+        c(m * n) {}
+  std::vector<uint8_t> a, sa, b, sb;
+  std::vector<float> c;
+};
+} // namespace
+
+/// Returns the range of every iteration dimension of \p op from the shapes
+/// of its data operands and accumulator; fails on inconsistent sizes.
+static FailureOr<SmallVector<int64_t>> getLoopRanges(ScaledContractionOp op,
+                                                     const HostTensor &lhs,
+                                                     const HostTensor &rhs,
+                                                     const HostTensor &acc) {
+  SmallVector<int64_t> ranges(op.getNumLoops(), -1);
+  std::pair<AffineMap, const HostTensor *> operands[] = {
+      {op.getLhsMap(), &lhs}, {op.getRhsMap(), &rhs}, {op.getAccMap(), &acc}};
+  for (auto [map, tensor] : operands) {
+    for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+      unsigned d = cast<AffineDimExpr>(expr).getPosition();
+      int64_t size = tensor->type.shape[pos];
+      if (ranges[d] >= 0 && ranges[d] != size)
+        return op.emitError() << "reference evaluator: inconsistent sizes "
+                                 "of iteration dimension d"
+                              << d;
+      ranges[d] = size;
+    }
+  }
+  return ranges;
+}
+
+/// Checks that K (the range of \p dims.k in \p ranges) is a multiple of the
+/// block size and that the scales of \p op have the shapes of its data
+/// operands with K / 32 in place of K.
+static LogicalResult verifyScaleShapes(ScaledContractionOp op,
+                                       const ScaledContractionDims &dims,
+                                       ArrayRef<int64_t> ranges,
+                                       const HostTensor &lhsScales,
+                                       const HostTensor &rhsScales) {
+  constexpr int64_t blockSize = kBlockSize;
+  int64_t K = ranges[dims.k];
+  if (K % blockSize != 0)
+    return op.emitError() << "reference evaluator: K = " << K
+                          << " is not a multiple of " << blockSize;
+  SmallVector<int64_t> scaleRanges(ranges);
+  scaleRanges[dims.k] = K / blockSize;
+  auto expectedScaleShape = [&](AffineMap map) {
+    SmallVector<int64_t> shape;
+    for (AffineExpr expr : map.getResults())
+      shape.push_back(scaleRanges[cast<AffineDimExpr>(expr).getPosition()]);
+    return shape;
+  };
+  if (expectedScaleShape(op.getLhsMap()) != lhsScales.type.shape ||
+      expectedScaleShape(op.getRhsMap()) != rhsScales.type.shape)
+    return op.emitError() << "reference evaluator: scale shapes "
+                          << lhsScales.type.str() << ", "
+                          << rhsScales.type.str()
+                          << " do not match the data operands";
+  return success();
+}
+
+/// The rows of the operand \p tensor indexed by \p map, whose rows are the
+/// iteration dimensions \p rowDims.
+static OperandRows getOperandRows(AffineMap map, const HostTensor &tensor,
+                                  const ScaledContractionDims &dims,
+                                  ArrayRef<unsigned> rowDims,
+                                  ArrayRef<int64_t> ranges) {
+  SmallVector<int64_t> strides = getIterationStrides(map, tensor.type.shape);
+  return {enumerateOffsets(dims.batch, ranges, strides),
+          enumerateOffsets(rowDims, ranges, strides), strides[dims.k]};
+}
+
+/// Copies the rows of batch \p batch of an operand (\p data) and of its
+/// scales (\p scaleData) into row-major [rows, K] \p codes and
+/// [rows, K / 32] \p scales.
+static void gatherRows(const uint8_t *data, const OperandRows &rows,
+                       const uint8_t *scaleData, const OperandRows &scaleRows,
+                       size_t batch, int64_t K, std::vector<uint8_t> &codes,
+                       std::vector<uint8_t> &scales) {
+  int64_t KB = K / kBlockSize;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    for (int64_t k = 0; k < K; ++k)
+      codes[r * K + k] =
+          data[rows.batch[batch] + rows.rows[r] + k * rows.kStride];
+    for (int64_t kb = 0; kb < KB; ++kb)
+      scales[r * KB + kb] =
+          scaleData[scaleRows.batch[batch] + scaleRows.rows[r] +
+                    kb * scaleRows.kStride];
+  }
+}
+
+/// Multiplies one batch: with ref::scaledMatmulPerInstruction in \p order
+/// where it is given, else with ref::scaledMatmul rounded once. Returns the
+/// [M, N] result and |acc| + sum |a*b| per element.
+static std::pair<std::vector<float>, std::vector<double>>
+multiplyBatch(const BatchOperands &in, ref::ElemFormat lhsFormat,
+              ref::ElemFormat rhsFormat, int64_t M, int64_t N, int64_t K,
+              const std::optional<ref::InstructionOrder> &order) {
+  std::vector<double> sums;
+  std::vector<float> out;
+  if (order) {
+    out = ref::scaledMatmulPerInstruction(
+        in.a.data(), in.sa.data(), lhsFormat, in.b.data(), in.sb.data(),
+        rhsFormat, M, N, K, /*bTransposed=*/true, in.c.data(), *order, &sums);
+  } else {
+    out = ref::scaledMatmul(in.a.data(), in.sa.data(), lhsFormat, in.b.data(),
+                            in.sb.data(), rhsFormat, M, N, K,
+                            /*bTransposed=*/true, in.c.data());
+    sums = ref::scaledMatmulAbsSum(in.a.data(), in.sa.data(), lhsFormat,
+                                   in.b.data(), in.sb.data(), rhsFormat, M, N,
+                                   K, /*bTransposed=*/true, in.c.data());
+  }
+  return {std::move(out), std::move(sums)};
+}
+
+LogicalResult ReferenceEvaluator::evaluate(ScaledContractionOp op) {
+  FailureOr<const HostTensor *> lhs = lookup(op, op.getLhs());
+  FailureOr<const HostTensor *> rhs = lookup(op, op.getRhs());
+  FailureOr<const HostTensor *> lhsScales = lookup(op, op.getLhsScales());
+  FailureOr<const HostTensor *> rhsScales = lookup(op, op.getRhsScales());
+  FailureOr<const HostTensor *> acc = lookup(op, op.getAcc());
+  if (failed(lhs) || failed(rhs) || failed(lhsScales) || failed(rhsScales) ||
+      failed(acc))
+    return failure();
+  std::optional<ref::ElemFormat> lhsFormat =
+      getRefFormat((*lhs)->getElementKind());
+  std::optional<ref::ElemFormat> rhsFormat =
+      getRefFormat((*rhs)->getElementKind());
+  if (!lhsFormat || !rhsFormat || (*acc)->getElementKind() != ElementKind::F32)
+    return op.emitError() << "reference evaluator: unsupported types";
+
+  ScaledContractionDims dims = op.getContractionDims();
+  FailureOr<SmallVector<int64_t>> ranges =
+      getLoopRanges(op, **lhs, **rhs, **acc);
+  if (failed(ranges) ||
+      failed(verifyScaleShapes(op, dims, *ranges, **lhsScales, **rhsScales)))
+    return failure();
+  ContractionLayout layout;
+  layout.lhs = getOperandRows(op.getLhsMap(), **lhs, dims, dims.m, *ranges);
+  layout.rhs = getOperandRows(op.getRhsMap(), **rhs, dims, dims.n, *ranges);
+  layout.lhsScales =
+      getOperandRows(op.getLhsMap(), **lhsScales, dims, dims.m, *ranges);
+  layout.rhsScales =
+      getOperandRows(op.getRhsMap(), **rhsScales, dims, dims.n, *ranges);
+  SmallVector<int64_t> accStrides =
+      getIterationStrides(op.getAccMap(), (*acc)->type.shape);
+  layout.accBatch = enumerateOffsets(dims.batch, *ranges, accStrides);
+  layout.accM = enumerateOffsets(dims.m, *ranges, accStrides);
+  layout.accN = enumerateOffsets(dims.n, *ranges, accStrides);
+
+  int64_t M = layout.lhs.rows.size(), N = layout.rhs.rows.size(),
+          K = (*ranges)[dims.k];
+  HostTensor result = **acc;
+  int64_t numElements = result.getNumElements();
+  std::vector<double> absSum(numElements, 0.0), bound;
+  // Per instruction in the kernel's K order where it is known; otherwise the
+  // exact result rounded once, within a bound of any order's rounding.
+  std::optional<ref::InstructionOrder> order = getInstructionOrder(op, K);
+  if (options.perInstruction && !order)
+    bound.assign(numElements, 0.0);
+  double boundPerAbsSum = getUnorderedErrorBound(options.arithmetic, K);
+  const float *accData = reinterpret_cast<const float *>((*acc)->data.data());
+  float *resultData = reinterpret_cast<float *>(result.data.data());
+
+  if (M > 0 && N > 0 && K > 0) {
+    BatchOperands in(M, N, K);
+    for (size_t batch = 0; batch < layout.accBatch.size(); ++batch) {
+      int64_t accBase = layout.accBatch[batch];
+      gatherRows((*lhs)->data.data(), layout.lhs, (*lhsScales)->data.data(),
+                 layout.lhsScales, batch, K, in.a, in.sa);
+      gatherRows((*rhs)->data.data(), layout.rhs, (*rhsScales)->data.data(),
+                 layout.rhsScales, batch, K, in.b, in.sb);
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n)
+          in.c[m * N + n] = accData[accBase + layout.accM[m] + layout.accN[n]];
+      auto [out, sums] =
+          multiplyBatch(in, *lhsFormat, *rhsFormat, M, N, K, order);
+      for (int64_t m = 0; m < M; ++m) {
+        for (int64_t n = 0; n < N; ++n) {
+          int64_t index = accBase + layout.accM[m] + layout.accN[n];
+          resultData[index] = out[m * N + n];
+          absSum[index] = sums[m * N + n];
+          if (!bound.empty())
+            bound[index] = boundPerAbsSum * sums[m * N + n];
+        }
+      }
+    }
+  }
+  values[op.getResult()] = std::move(result);
+  absSums[op.getResult()] = std::move(absSum);
+  if (!bound.empty())
+    bounds[op.getResult()] = std::move(bound);
+  return success();
+}
