@@ -7,6 +7,7 @@
 
 #include "mx/Transforms/Parallel.h"
 #include "mx/Transforms/Passes.h"
+#include "mx/Transforms/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -50,6 +51,68 @@ static LogicalResult serialize(Serialization &work,
   return success();
 }
 
+} // namespace
+
+/// Replaces `item.module` by a gpu.binary of its serialized objects.
+static LogicalResult replaceByBinary(Serialization &item,
+                                     const gpu::TargetOptions &options) {
+  gpu::GPUModuleOp module = item.module;
+  SmallVector<Attribute> objects;
+  for (auto [attr, object] :
+       llvm::zip_equal(module.getTargetsAttr(), item.objects)) {
+    Attribute created = cast<gpu::TargetAttrInterface>(attr).createObject(
+        module, object, options);
+    if (!created)
+      return module.emitError()
+             << "creating the object for " << attr << " failed";
+    objects.push_back(created);
+  }
+  OpBuilder builder(module);
+  gpu::BinaryOp::create(
+      builder, module.getLoc(), module.getName(),
+      dyn_cast_or_null<gpu::OffloadingLLVMTranslationAttrInterface>(
+          module.getOffloadingHandlerAttr()),
+      builder.getArrayAttr(objects));
+  module->erase();
+  return success();
+}
+
+LogicalResult
+mx::serializeGPUModulesToBinaries(Operation *op,
+                                  gpu::CompilationTarget compilationTarget) {
+  std::vector<Serialization> work;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (auto module : block.getOps<gpu::GPUModuleOp>())
+        work.push_back({module, {}});
+  if (work.empty())
+    return success();
+
+  // The symbol table of the enclosing op, built when a target asks for it
+  // (before the parallel part: building it walks the op).
+  SymbolTable *symbolTable = nullptr;
+  std::optional<SymbolTable> table;
+  if (Operation *tableOp = SymbolTable::getNearestSymbolTable(op))
+    symbolTable = &table.emplace(tableOp);
+  auto getSymbolTable = [symbolTable] { return symbolTable; };
+  gpu::TargetOptions options(/*toolkitPath=*/{}, /*librariesToLink=*/{},
+                             /*cmdOptions=*/{}, /*elfSection=*/{},
+                             compilationTarget, getSymbolTable);
+
+  // Serialize in parallel; diagnostics in the modules' order.
+  if (failed(mx::parallelForEachOrdered(
+          op->getContext(), work.size(),
+          [&](size_t i) { return serialize(work[i], options); })))
+    return failure();
+
+  // The binaries, in order, in the modules' places.
+  for (Serialization &item : work)
+    if (failed(replaceByBinary(item, options)))
+      return failure();
+  return success();
+}
+
+namespace {
 struct GPUModulesToBinariesPass
     : public mx::impl::MXGPUModulesToBinariesBase<GPUModulesToBinariesPass> {
   using Base::Base;
@@ -69,53 +132,9 @@ struct GPUModulesToBinariesPass
           << format << "'";
       return signalPassFailure();
     }
-    std::vector<Serialization> work;
-    for (Region &region : getOperation()->getRegions())
-      for (Block &block : region)
-        for (auto module : block.getOps<gpu::GPUModuleOp>())
-          work.push_back({module, {}});
-    if (work.empty())
-      return;
-
-    // The symbol table of the enclosing op, built when a target asks for it
-    // (before the parallel part: building it walks the op).
-    SymbolTable *symbolTable = nullptr;
-    std::optional<SymbolTable> table;
-    if (Operation *tableOp = SymbolTable::getNearestSymbolTable(getOperation()))
-      symbolTable = &table.emplace(tableOp);
-    auto getSymbolTable = [symbolTable] { return symbolTable; };
-    gpu::TargetOptions options(/*toolkitPath=*/{}, /*librariesToLink=*/{},
-                               /*cmdOptions=*/{}, /*elfSection=*/{},
-                               *compilationTarget, getSymbolTable);
-
-    // Serialize in parallel; diagnostics in the modules' order.
-    if (failed(mx::parallelForEachOrdered(
-            &getContext(), work.size(),
-            [&](size_t i) { return serialize(work[i], options); })))
+    if (failed(mx::serializeGPUModulesToBinaries(getOperation(),
+                                                 *compilationTarget)))
       return signalPassFailure();
-
-    // The binaries, in order, in the modules' places.
-    for (Serialization &item : work) {
-      gpu::GPUModuleOp module = item.module;
-      SmallVector<Attribute> objects;
-      for (auto [attr, object] :
-           llvm::zip_equal(module.getTargetsAttr(), item.objects)) {
-        Attribute created = cast<gpu::TargetAttrInterface>(attr).createObject(
-            module, object, options);
-        if (!created) {
-          module.emitError() << "creating the object for " << attr << " failed";
-          return signalPassFailure();
-        }
-        objects.push_back(created);
-      }
-      OpBuilder builder(module);
-      gpu::BinaryOp::create(
-          builder, module.getLoc(), module.getName(),
-          dyn_cast_or_null<gpu::OffloadingLLVMTranslationAttrInterface>(
-              module.getOffloadingHandlerAttr()),
-          builder.getArrayAttr(objects));
-      module->erase();
-    }
   }
 };
 } // namespace

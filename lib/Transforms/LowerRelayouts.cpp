@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Transforms/Passes.h"
+#include "mx/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -21,6 +22,7 @@ namespace mlir::mx {
 using namespace mlir;
 
 namespace {
+/// Lowers a linalg.pack (linalg::lowerPack).
 struct LowerPack : public OpRewritePattern<linalg::PackOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::PackOp op,
@@ -31,6 +33,7 @@ struct LowerPack : public OpRewritePattern<linalg::PackOp> {
   }
 };
 
+/// Lowers a linalg.unpack (linalg::lowerUnPack).
 struct LowerUnPack : public OpRewritePattern<linalg::UnPackOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::UnPackOp op,
@@ -41,11 +44,18 @@ struct LowerUnPack : public OpRewritePattern<linalg::UnPackOp> {
   }
 };
 
+} // namespace
+
+void mx::populateLowerRelayoutsPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerPack, LowerUnPack>(patterns.getContext());
+}
+
+namespace {
 struct LowerRelayoutsPass
     : public mx::impl::MXLowerRelayoutsBase<LowerRelayoutsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<LowerPack, LowerUnPack>(&getContext());
+    mx::populateLowerRelayoutsPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](Operation *op) {

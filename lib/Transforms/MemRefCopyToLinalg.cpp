@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Transforms/Passes.h"
+#include "mx/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,6 +21,7 @@ namespace mlir::mx {
 using namespace mlir;
 
 namespace {
+/// memref.copy -> linalg.copy.
 struct CopyToLinalg : public OpRewritePattern<memref::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::CopyOp op,
@@ -30,11 +32,18 @@ struct CopyToLinalg : public OpRewritePattern<memref::CopyOp> {
   }
 };
 
+} // namespace
+
+void mx::populateMemRefCopyToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<CopyToLinalg>(patterns.getContext());
+}
+
+namespace {
 struct MemRefCopyToLinalgPass
     : public mx::impl::MXMemRefCopyToLinalgBase<MemRefCopyToLinalgPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<CopyToLinalg>(&getContext());
+    mx::populateMemRefCopyToLinalgPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

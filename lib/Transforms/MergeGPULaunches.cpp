@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Transforms/Passes.h"
+#include "mx/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -190,46 +191,48 @@ static bool isMovable(Operation *op) {
          !effects.hasEffect<MemoryEffects::Free>() && op->getNumRegions() == 0;
 }
 
+} // namespace
+
+void mx::mergeGPULaunches(Block &block) {
+  gpu::LaunchOp current;
+  SmallVector<Operation *> between;
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto launch = dyn_cast<gpu::LaunchOp>(&op);
+    if (!launch) {
+      if (current && isMovable(&op)) {
+        between.push_back(&op);
+      } else {
+        current = {};
+        between.clear();
+      }
+      continue;
+    }
+    if (!isMergeable(launch)) {
+      current = {};
+      between.clear();
+      continue;
+    }
+    if (current && sameSize(current.getBlockSizeX(), launch.getBlockSizeX())) {
+      Accesses a(current), b(launch);
+      if (!a.unknown && !b.unknown && !conflicts(a.writes, b) &&
+          !conflicts(b.writes, a)) {
+        for (Operation *moved : between)
+          moved->moveBefore(current);
+        between.clear();
+        current = merge(current, launch);
+        continue;
+      }
+    }
+    current = launch;
+    between.clear();
+  }
+}
+
+namespace {
 struct MergeGPULaunchesPass
     : public mx::impl::MXMergeGPULaunchesBase<MergeGPULaunchesPass> {
   void runOnOperation() override {
-    getOperation()->walk([&](Block *block) { mergeIn(*block); });
-  }
-
-  static void mergeIn(Block &block) {
-    gpu::LaunchOp current;
-    SmallVector<Operation *> between;
-    for (Operation &op : llvm::make_early_inc_range(block)) {
-      auto launch = dyn_cast<gpu::LaunchOp>(&op);
-      if (!launch) {
-        if (current && isMovable(&op)) {
-          between.push_back(&op);
-        } else {
-          current = {};
-          between.clear();
-        }
-        continue;
-      }
-      if (!isMergeable(launch)) {
-        current = {};
-        between.clear();
-        continue;
-      }
-      if (current &&
-          sameSize(current.getBlockSizeX(), launch.getBlockSizeX())) {
-        Accesses a(current), b(launch);
-        if (!a.unknown && !b.unknown && !conflicts(a.writes, b) &&
-            !conflicts(b.writes, a)) {
-          for (Operation *moved : between)
-            moved->moveBefore(current);
-          between.clear();
-          current = merge(current, launch);
-          continue;
-        }
-      }
-      current = launch;
-      between.clear();
-    }
+    getOperation()->walk([&](Block *block) { mx::mergeGPULaunches(*block); });
   }
 };
 } // namespace

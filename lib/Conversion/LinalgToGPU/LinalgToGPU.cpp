@@ -39,6 +39,193 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   return indices;
 }
 
+namespace {
+/// How the iteration points of an op are dealt out to threads: each thread
+/// owns `vector` consecutive points of the loop order, spanning the
+/// innermost `groupRank` loops (of `groupSize` points in all) when `vector`
+/// is above 1.
+struct ThreadChunking {
+  int64_t vector = 1;
+  int64_t groupRank = 1;
+  int64_t groupSize = 1;
+};
+} // namespace
+
+/// The loop sizes of `op`, or a diagnostic if a loop does not start at 0
+/// with unit stride.
+static FailureOr<SmallVector<OpFoldResult>> getLoopSizes(OpBuilder &b,
+                                                         linalg::LinalgOp op) {
+  SmallVector<OpFoldResult> sizes;
+  for (const Range &range : op.createLoopRanges(b, op.getLoc())) {
+    if (!isConstantIntValue(range.offset, 0) ||
+        !isConstantIntValue(range.stride, 1))
+      return op->emitOpError() << "has a loop range that does not start at 0 "
+                                  "with unit stride";
+    sizes.push_back(range.size);
+  }
+  return sizes;
+}
+
+/// Threads own `vector` consecutive points of the loop order when `op`
+/// writes one buffer in loop order (identity map and layout): 16 bytes per
+/// thread, stored at once. The points may span the innermost `groupRank`
+/// loops (static sizes whose product `vector` divides), e.g. a [.., 16, 2]
+/// scale tile: one 16-byte run covers 8 x 2 points.
+static ThreadChunking chooseThreadChunking(linalg::LinalgOp op,
+                                           ArrayRef<OpFoldResult> sizes) {
+  ThreadChunking chunking;
+  if (op.getNumDpsInits() != 1 || sizes.empty())
+    return chunking;
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  auto type = cast<MemRefType>(init.get().getType());
+  unsigned bits = type.getElementTypeBitWidth();
+  if (!op.getMatchingIndexingMap(&init).isIdentity() ||
+      !type.getLayout().isIdentity() || bits % 8 != 0 || bits > 128)
+    return chunking;
+  int64_t want = 16 / (bits / 8);
+  // The shortest static suffix whose size is a multiple of `want`, else the
+  // innermost size's largest power-of-two divisor up to it.
+  int64_t product = 1;
+  for (int64_t d = sizes.size() - 1; d >= 0 && want > 1; --d) {
+    std::optional<int64_t> size = getConstantIntValue(sizes[d]);
+    if (!size || *size == 0)
+      break;
+    product *= *size;
+    if (product % want == 0) {
+      chunking.vector = want;
+      chunking.groupRank = sizes.size() - d;
+      chunking.groupSize = product;
+      return chunking;
+    }
+  }
+  std::optional<int64_t> inner = getConstantIntValue(sizes.back());
+  if (inner && *inner > 0) {
+    for (int64_t v = want / 2; v > 1; v /= 2)
+      if (*inner % v == 0) {
+        chunking.vector = v;
+        chunking.groupSize = *inner;
+        break;
+      }
+  }
+  return chunking;
+}
+
+/// A gpu.launch of ceil(`total` / `workgroupSize`) workgroups of
+/// `workgroupSize` threads whose body, at `b`'s insertion point on return,
+/// is guarded by `id < total` (`id` the global thread id).
+static gpu::LaunchOp createGuardedLaunch(OpBuilder &b, Location loc,
+                                         Value total, int64_t workgroupSize,
+                                         StringRef kernelName, Value &id) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value wgSize = arith::ConstantIndexOp::create(b, loc, workgroupSize);
+  Value grid = arith::CeilDivUIOp::create(b, loc, total, wgSize);
+  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, wgSize, one, one);
+  if (!kernelName.empty()) {
+    launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
+    launch.setModuleAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
+  }
+  b.setInsertionPointToStart(&launch.getBody().front());
+  // The workgroup size as a constant: gpu.block_dim would become a call
+  // into the ROCm device library (__ockl_get_local_size).
+  id = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc, launch.getBlockIds().x,
+          arith::ConstantIndexOp::create(b, loc, workgroupSize)),
+      launch.getThreadIds().x);
+  Value inBounds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, total);
+  auto guardIf = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(guardIf.thenBlock());
+  return launch;
+}
+
+/// The loop indices of point `lane` of a thread's chunk: `chunk` with its
+/// last index replaced by `base + lane` (delinearized over the innermost
+/// group of `groupSizes` when it spans several loops).
+static SmallVector<Value> getPointIndices(OpBuilder &b, Location loc,
+                                          ArrayRef<Value> chunk, Value base,
+                                          int64_t lane,
+                                          const ThreadChunking &chunking,
+                                          ArrayRef<OpFoldResult> groupSizes) {
+  SmallVector<Value> ivs(chunk);
+  if (chunking.vector == 1)
+    return ivs;
+  Value point =
+      lane == 0
+          ? base
+          : arith::AddIOp::create(b, loc, base,
+                                  arith::ConstantIndexOp::create(b, loc, lane))
+                .getResult();
+  ivs.pop_back();
+  if (chunking.groupRank == 1) {
+    ivs.push_back(point);
+    return ivs;
+  }
+  auto delinearize = affine::AffineDelinearizeIndexOp::create(
+      b, loc, point, groupSizes, /*hasOuterBound=*/true);
+  ivs.append(delinearize.getResults().begin(), delinearize.getResults().end());
+  return ivs;
+}
+
+/// Clones the body of `op` for the point `ivs` (its operands loaded from
+/// their memrefs) and returns the values it yields.
+static SmallVector<Value> cloneBodyAt(OpBuilder &b, Location loc,
+                                      linalg::LinalgOp op,
+                                      ArrayRef<Value> ivs) {
+  Block *body = op.getBlock();
+  IRMapping mapping;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (!isa<MemRefType>(operand.get().getType())) {
+      mapping.map(arg, operand.get());
+      continue;
+    }
+    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+      continue;
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
+    mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
+  }
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(bodyOp, mapping);
+  }
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return llvm::map_to_vector(yield.getValues(), [&](Value value) {
+    return mapping.lookupOrDefault(value);
+  });
+}
+
+/// Stores `values`, the thread's `vector` points of the identity-mapped
+/// `dest`, as one vector at `base` of the innermost group collapsed into
+/// one dimension.
+static void storeVector(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                        Value dest, ArrayRef<Value> chunk, Value base,
+                        const ThreadChunking &chunking) {
+  int64_t rank = cast<MemRefType>(dest.getType()).getRank();
+  int64_t groupRank = chunking.groupRank;
+  if (groupRank > 1) {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < rank - groupRank; ++d)
+      groups.push_back({d});
+    groups.emplace_back();
+    for (int64_t d = rank - groupRank; d < rank; ++d)
+      groups.back().push_back(d);
+    dest = memref::CollapseShapeOp::create(b, loc, dest, groups);
+  }
+  SmallVector<Value> indices(chunk.drop_back());
+  indices.push_back(base);
+  auto vectorType =
+      VectorType::get({chunking.vector}, values.front().getType());
+  Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
+  vector::StoreOp::create(b, loc, packed, dest, indices);
+}
+
 LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
                                                linalg::LinalgOp op,
                                                int64_t workgroupSize,
@@ -51,63 +238,18 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
               "one-thread-per-element dispatches";
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  SmallVector<OpFoldResult> sizes;
-  for (const Range &range : ranges) {
-    if (!isConstantIntValue(range.offset, 0) ||
-        !isConstantIntValue(range.stride, 1))
-      return op->emitOpError() << "has a loop range that does not start at 0 "
-                                  "with unit stride";
-    sizes.push_back(range.size);
-  }
-
-  // Threads own `vector` consecutive points of the loop order when the op
-  // writes one buffer in loop order (identity map and layout): 16 bytes per
-  // thread, stored at once. The points may span the innermost `groupRank`
-  // loops (static sizes whose product `vector` divides), e.g. a [.., 16, 2]
-  // scale tile: one 16-byte run covers 8 x 2 points.
-  int64_t vector = 1;
-  int64_t groupRank = 1, groupSize = 1;
-  if (op.getNumDpsInits() == 1 && !sizes.empty()) {
-    OpOperand &init = op.getDpsInitsMutable()[0];
-    auto type = cast<MemRefType>(init.get().getType());
-    unsigned bits = type.getElementTypeBitWidth();
-    if (op.getMatchingIndexingMap(&init).isIdentity() &&
-        type.getLayout().isIdentity() && bits % 8 == 0 && bits <= 128) {
-      int64_t want = 16 / (bits / 8);
-      // The shortest static suffix whose size is a multiple of `want`, else
-      // the innermost size's largest power-of-two divisor up to it.
-      int64_t product = 1;
-      for (int64_t d = sizes.size() - 1; d >= 0 && want > 1; --d) {
-        std::optional<int64_t> size = getConstantIntValue(sizes[d]);
-        if (!size || *size == 0)
-          break;
-        product *= *size;
-        if (product % want == 0) {
-          vector = want;
-          groupRank = sizes.size() - d;
-          groupSize = product;
-          break;
-        }
-      }
-      std::optional<int64_t> inner = getConstantIntValue(sizes.back());
-      if (vector == 1 && inner && *inner > 0) {
-        for (int64_t v = want / 2; v > 1; v /= 2)
-          if (*inner % v == 0) {
-            vector = v;
-            groupSize = *inner;
-            break;
-          }
-      }
-    }
-  }
-  SmallVector<OpFoldResult> chunkSizes(sizes);
+  FailureOr<SmallVector<OpFoldResult>> sizes = getLoopSizes(b, op);
+  if (failed(sizes))
+    return failure();
+  ThreadChunking chunking = chooseThreadChunking(op, *sizes);
+  int64_t vector = chunking.vector;
+  SmallVector<OpFoldResult> chunkSizes(*sizes);
   if (vector > 1) {
-    chunkSizes.resize(sizes.size() - groupRank);
-    chunkSizes.push_back(b.getIndexAttr(groupSize / vector));
+    chunkSizes.resize(sizes->size() - chunking.groupRank);
+    chunkSizes.push_back(b.getIndexAttr(chunking.groupSize / vector));
   }
 
-  // The number of threads, and the grid that covers them.
+  // The number of threads.
   std::optional<int64_t> staticTotal = 1;
   Value total = arith::ConstantIndexOp::create(b, loc, 1);
   for (OpFoldResult size : chunkSizes) {
@@ -123,31 +265,10 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
     op->erase();
     return success();
   }
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value wgSize = arith::ConstantIndexOp::create(b, loc, workgroupSize);
-  Value grid = arith::CeilDivUIOp::create(b, loc, total, wgSize);
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, wgSize, one, one);
-  if (!kernelName.empty()) {
-    launch.setFunctionAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
-    launch.setModuleAttr(FlatSymbolRefAttr::get(b.getContext(), kernelName));
-  }
 
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&launch.getBody().front());
-  // The workgroup size as a constant: gpu.block_dim would become a call
-  // into the ROCm device library (__ockl_get_local_size).
-  Value id = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc, launch.getBlockIds().x,
-          arith::ConstantIndexOp::create(b, loc, workgroupSize)),
-      launch.getThreadIds().x);
-  Value inBounds =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, total);
-  auto guardIf = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
-  gpu::TerminatorOp::create(b, loc);
-
-  b.setInsertionPointToStart(guardIf.thenBlock());
+  Value id;
+  createGuardedLaunch(b, loc, total, workgroupSize, kernelName, id);
   SmallVector<Value> chunk;
   if (chunkSizes.size() == 1) {
     chunk.push_back(id);
@@ -158,85 +279,30 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
                  delinearize.getResults().end());
   }
 
-  // The body once per point of the thread's chunk.
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  SmallVector<SmallVector<Value>> yielded(yield.getNumOperands());
-  // The thread's first point, as an offset into the innermost group.
+  // The body once per point of the thread's chunk, from the thread's first
+  // point (`base`, an offset into the innermost group).
+  SmallVector<SmallVector<Value>> yielded(op.getNumDpsInits());
   Value base;
   if (vector > 1)
     base = arith::MulIOp::create(
         b, loc, chunk.back(), arith::ConstantIndexOp::create(b, loc, vector));
   ArrayRef<OpFoldResult> groupSizes =
-      ArrayRef<OpFoldResult>(sizes).take_back(groupRank);
+      ArrayRef<OpFoldResult>(*sizes).take_back(chunking.groupRank);
   for (int64_t lane = 0; lane < vector; ++lane) {
-    SmallVector<Value> ivs(chunk);
-    if (vector > 1) {
-      Value point =
-          lane == 0
-              ? base
-              : arith::AddIOp::create(
-                    b, loc, base, arith::ConstantIndexOp::create(b, loc, lane))
-                    .getResult();
-      ivs.pop_back();
-      if (groupRank == 1) {
-        ivs.push_back(point);
-      } else {
-        auto delinearize = affine::AffineDelinearizeIndexOp::create(
-            b, loc, point, groupSizes, /*hasOuterBound=*/true);
-        ivs.append(delinearize.getResults().begin(),
-                   delinearize.getResults().end());
-      }
-    }
-    IRMapping mapping;
-    for (OpOperand &operand : op->getOpOperands()) {
-      BlockArgument arg = op.getMatchingBlockArgument(&operand);
-      if (!isa<MemRefType>(operand.get().getType())) {
-        mapping.map(arg, operand.get());
-        continue;
-      }
-      if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
-        continue;
-      SmallVector<Value> indices =
-          applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
-      mapping.map(arg, memref::LoadOp::create(b, loc, operand.get(), indices));
-    }
-    for (Operation &bodyOp : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
-        mapping.map(index.getResult(), ivs[index.getDim()]);
-        continue;
-      }
-      b.clone(bodyOp, mapping);
-    }
-    for (auto [i, value] : llvm::enumerate(yield.getValues()))
-      yielded[i].push_back(mapping.lookupOrDefault(value));
+    SmallVector<Value> ivs =
+        getPointIndices(b, loc, chunk, base, lane, chunking, groupSizes);
+    for (auto [i, value] : llvm::enumerate(cloneBodyAt(b, loc, op, ivs)))
+      yielded[i].push_back(value);
   }
   for (auto [values, init] :
        llvm::zip_equal(yielded, op.getDpsInitsMutable())) {
-    if (vector == 1) {
-      SmallVector<Value> indices =
-          applyMap(b, loc, op.getMatchingIndexingMap(&init), chunk);
-      memref::StoreOp::create(b, loc, values.front(), init.get(), indices);
+    if (vector > 1) {
+      storeVector(b, loc, values, init.get(), chunk, base, chunking);
       continue;
     }
-    // The identity-mapped init with its innermost group collapsed into one
-    // dimension: the thread's points are `vector` consecutive elements there.
-    Value dest = init.get();
-    int64_t rank = cast<MemRefType>(dest.getType()).getRank();
-    if (groupRank > 1) {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t d = 0; d < rank - groupRank; ++d)
-        groups.push_back({d});
-      groups.emplace_back();
-      for (int64_t d = rank - groupRank; d < rank; ++d)
-        groups.back().push_back(d);
-      dest = memref::CollapseShapeOp::create(b, loc, dest, groups);
-    }
-    SmallVector<Value> indices(ArrayRef<Value>(chunk).drop_back());
-    indices.push_back(base);
-    auto vectorType = VectorType::get({vector}, values.front().getType());
-    Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
-    vector::StoreOp::create(b, loc, packed, dest, indices);
+    SmallVector<Value> indices =
+        applyMap(b, loc, op.getMatchingIndexingMap(&init), chunk);
+    memref::StoreOp::create(b, loc, values.front(), init.get(), indices);
   }
   op->erase();
   return success();

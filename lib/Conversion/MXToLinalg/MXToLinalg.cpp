@@ -154,6 +154,67 @@ struct DequantizeLowering : public OpRewritePattern<DequantizeOp> {
   }
 };
 
+/// The largest magnitude (f32) of every block of 32 elements of `input`
+/// along `axis`, of `blockedSizes`: the input viewed as [.., D/32, 32, ..]
+/// with the block dimension reduced by maximumf (NaN propagates).
+static Value buildBlockAmax(OpBuilder &builder, Location loc, Value input,
+                            int64_t axis, ArrayRef<OpFoldResult> blockedSizes) {
+  MLIRContext *ctx = builder.getContext();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  unsigned rank = inputType.getRank();
+  Type f32 = builder.getF32Type();
+  SmallVector<OpFoldResult> expandedSizes(blockedSizes);
+  expandedSizes.insert(expandedSizes.begin() + axis + 1,
+                       builder.getIndexAttr(kBlockSize));
+  SmallVector<int64_t> expandedShape;
+  SmallVector<Value> dynamicSizes;
+  dispatchIndexOpFoldResults(expandedSizes, dynamicSizes, expandedShape);
+  SmallVector<ReassociationIndices> reassociation;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (d < axis)
+      reassociation.push_back({int64_t(d)});
+    else if (d == axis)
+      reassociation.push_back({int64_t(d), int64_t(d) + 1});
+    else
+      reassociation.push_back({int64_t(d) + 1});
+  }
+  auto expandedType =
+      RankedTensorType::get(expandedShape, inputType.getElementType());
+  Value expanded = tensor::ExpandShapeOp::create(
+      builder, loc, expandedType, input, reassociation, expandedSizes);
+
+  Value zero =
+      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(0.0f));
+  Value amaxInit =
+      linalg::FillOp::create(
+          builder, loc, zero,
+          ValueRange{tensor::EmptyOp::create(builder, loc, blockedSizes, f32)})
+          .getResult(0);
+  SmallVector<utils::IteratorType> reduceIterators(
+      rank + 1, utils::IteratorType::parallel);
+  reduceIterators[axis + 1] = utils::IteratorType::reduction;
+  SmallVector<AffineExpr> blockExprs;
+  for (unsigned d = 0; d <= rank; ++d)
+    if (d != axis + 1)
+      blockExprs.push_back(builder.getAffineDimExpr(d));
+  SmallVector<AffineMap> reduceMaps = {
+      AffineMap::getMultiDimIdentityMap(rank + 1, ctx),
+      AffineMap::get(rank + 1, 0, blockExprs, ctx)};
+  return linalg::GenericOp::create(
+             builder, loc, TypeRange{amaxInit.getType()}, ValueRange{expanded},
+             ValueRange{amaxInit}, reduceMaps, reduceIterators,
+             [&](OpBuilder &b, Location loc, ValueRange args) {
+               Value x = args[0];
+               if (x.getType() != b.getF32Type())
+                 x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+               Value magnitude = math::AbsFOp::create(b, loc, x);
+               linalg::YieldOp::create(b, loc,
+                                       ValueRange{arith::MaximumFOp::create(
+                                           b, loc, args[1], magnitude)});
+             })
+      .getResult(0);
+}
+
 /// mx.quantize -> block amax (reduction over an expanded view), scales, codes.
 struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -169,63 +230,11 @@ struct QuantizeLowering : public OpRewritePattern<QuantizeOp> {
     auto elementType =
         cast<FloatType>(op.getElements().getType().getElementType());
     ElementFormat format = ElementFormat::get(elementType);
-    Type f32 = rewriter.getF32Type();
 
-    // 1. amax per block: view the input as [.., D/32, 32, ..] and reduce the
-    // block dimension with maximumf (NaN propagates).
+    // 1. amax per block.
     SmallVector<OpFoldResult> blockedSizes =
         getBlockedSizes(rewriter, loc, input, axis);
-    SmallVector<OpFoldResult> expandedSizes(blockedSizes);
-    expandedSizes.insert(expandedSizes.begin() + axis + 1,
-                         rewriter.getIndexAttr(kBlockSize));
-    SmallVector<int64_t> expandedShape;
-    SmallVector<Value> dynamicSizes;
-    dispatchIndexOpFoldResults(expandedSizes, dynamicSizes, expandedShape);
-    SmallVector<ReassociationIndices> reassociation;
-    for (unsigned d = 0; d < rank; ++d) {
-      if (d < axis)
-        reassociation.push_back({int64_t(d)});
-      else if (d == axis)
-        reassociation.push_back({int64_t(d), int64_t(d) + 1});
-      else
-        reassociation.push_back({int64_t(d) + 1});
-    }
-    auto expandedType =
-        RankedTensorType::get(expandedShape, inputType.getElementType());
-    Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc, expandedType, input, reassociation, expandedSizes);
-
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getF32FloatAttr(0.0f));
-    Value amaxInit =
-        linalg::FillOp::create(rewriter, loc, zero,
-                               ValueRange{tensor::EmptyOp::create(
-                                   rewriter, loc, blockedSizes, f32)})
-            .getResult(0);
-    SmallVector<utils::IteratorType> reduceIterators(
-        rank + 1, utils::IteratorType::parallel);
-    reduceIterators[axis + 1] = utils::IteratorType::reduction;
-    SmallVector<AffineExpr> blockExprs;
-    for (unsigned d = 0; d <= rank; ++d)
-      if (d != axis + 1)
-        blockExprs.push_back(rewriter.getAffineDimExpr(d));
-    SmallVector<AffineMap> reduceMaps = {
-        AffineMap::getMultiDimIdentityMap(rank + 1, ctx),
-        AffineMap::get(rank + 1, 0, blockExprs, ctx)};
-    Value amax =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{amaxInit.getType()}, ValueRange{expanded},
-            ValueRange{amaxInit}, reduceMaps, reduceIterators,
-            [&](OpBuilder &b, Location loc, ValueRange args) {
-              Value x = args[0];
-              if (x.getType() != b.getF32Type())
-                x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-              Value magnitude = math::AbsFOp::create(b, loc, x);
-              linalg::YieldOp::create(b, loc,
-                                      ValueRange{arith::MaximumFOp::create(
-                                          b, loc, args[1], magnitude)});
-            })
-            .getResult(0);
+    Value amax = buildBlockAmax(rewriter, loc, input, axis, blockedSizes);
 
     // 2. The scale of every block.
     auto scalesType = op.getScales().getType();
@@ -698,6 +707,114 @@ struct GroupedScaledContractionLowering
   }
 };
 
+/// The plain [batch.., X, Y] tensor (of the padded size) of the data-tiled
+/// operand `tiled` of `role` under `layout`, and its relayout: `tiled`
+/// unswizzled and unpacked, or with `unpack` false only a tensor.empty of
+/// that shape.
+static std::pair<Value, RelayoutInfo> toPlain(OpBuilder &b, Location loc,
+                                              Value tiled, OperandRole role,
+                                              TiledLayoutAttrInterface layout,
+                                              unsigned numBatch,
+                                              bool unpack = true) {
+  unsigned rank = numBatch + 2;
+  auto type = cast<RankedTensorType>(tiled.getType());
+  RelayoutInfo info =
+      getCanonicalRelayoutInfo(rank, role, type.getElementType(), layout);
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamicDims;
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t tile = d < numBatch ? 1 : info.innerTiles[d - numBatch];
+    int64_t outer = type.getDimSize(d);
+    if (ShapedType::isDynamic(outer)) {
+      shape.push_back(ShapedType::kDynamic);
+      Value dim = tensor::DimOp::create(b, loc, tiled, d);
+      dynamicDims.push_back(arith::MulIOp::create(
+          b, loc, dim, arith::ConstantIndexOp::create(b, loc, tile)));
+    } else {
+      shape.push_back(outer * tile);
+    }
+  }
+  auto plainType = RankedTensorType::get(shape, type.getElementType());
+  if (!unpack)
+    return {tensor::EmptyOp::create(b, loc, plainType, dynamicDims), info};
+  return {unswizzleAndUnpack(b, loc, tiled, info, plainType, dynamicDims),
+          info};
+}
+
+/// The rows of the plain operand `plain` ([batch.., X, Y]) that dimension
+/// `d` of the accumulator `acc` (in the user's layout) covers: the padding
+/// rows, which only feed values outside acc, are cut off.
+static Value sliceToAccRows(OpBuilder &b, Location loc, Value plain, Value acc,
+                            unsigned d, unsigned numBatch) {
+  unsigned rank = numBatch + 2;
+  auto type = cast<RankedTensorType>(plain.getType());
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, plain);
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  sizes[numBatch] = tensor::getMixedSize(b, loc, acc, d);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[numBatch] = cast<RankedTensorType>(acc.getType()).getDimSize(d);
+  return tensor::ExtractSliceOp::create(
+             b, loc, RankedTensorType::get(shape, type.getElementType()), plain,
+             offsets, sizes, strides)
+      .getResult();
+}
+
+/// The indexing maps of the canonical contraction over (batch.., m, n, k):
+/// lhs [.., m, k], rhs [.., n, k], acc [.., m, n].
+static ArrayAttr getCanonicalContractionMaps(Builder &b, unsigned numBatch) {
+  MLIRContext *ctx = b.getContext();
+  unsigned numDims = numBatch + 3;
+  SmallVector<AffineExpr> batch;
+  for (unsigned d = 0; d < numBatch; ++d)
+    batch.push_back(getAffineDimExpr(d, ctx));
+  auto map = [&](unsigned x, unsigned y) {
+    SmallVector<AffineExpr> exprs(batch);
+    exprs.push_back(getAffineDimExpr(numBatch + x, ctx));
+    exprs.push_back(getAffineDimExpr(numBatch + y, ctx));
+    return AffineMap::get(numDims, 0, exprs, ctx);
+  };
+  return b.getAffineMapArrayAttr({map(0, 2), map(1, 2), map(0, 1)});
+}
+
+/// An f32 tensor.empty of the shape of `acc`, where the sums of a GEMM with
+/// an epilogue go.
+static Value createSumsTensor(OpBuilder &b, Location loc, Value acc) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  SmallVector<Value> dynamicDims;
+  for (int64_t d = 0; d < accType.getRank(); ++d)
+    if (accType.isDynamicDim(d))
+      dynamicDims.push_back(tensor::DimOp::create(b, loc, acc, d));
+  return tensor::EmptyOp::create(b, loc, accType.getShape(), b.getF32Type(),
+                                 dynamicDims);
+}
+
+/// Replaces `op` by its epilogue as a linalg.generic over `sums` into
+/// `dest`: the epilogue's block already takes (sum, inputs.., old element).
+static void replaceByEpilogue(PatternRewriter &rewriter, TiledScaledMMAOp op,
+                              Value sums, Value dest) {
+  Location loc = op.getLoc();
+  unsigned resultRank = op.getNumBatchDims() + 2;
+  AffineMap identity = rewriter.getMultiDimIdentityMap(resultRank);
+  SmallVector<AffineMap> maps = {identity};
+  for (Attribute map : op.getEpilogueMapsAttr())
+    maps.push_back(cast<AffineMapAttr>(map).getValue());
+  maps.push_back(identity);
+  SmallVector<Value> inputs = {sums};
+  llvm::append_range(inputs, op.getEpilogueInputs());
+  SmallVector<utils::IteratorType> iterators(resultRank,
+                                             utils::IteratorType::parallel);
+  auto generic =
+      linalg::GenericOp::create(rewriter, loc, TypeRange{dest.getType()},
+                                inputs, ValueRange{dest}, maps, iterators);
+  rewriter.inlineRegionBefore(op.getEpilogue().front(), generic.getRegion(),
+                              generic.getRegion().end());
+  auto yield = cast<YieldOp>(generic.getBody()->getTerminator());
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<linalg::YieldOp>(yield, yield.getValues());
+  rewriter.replaceOp(op, generic.getResult(0));
+}
+
 /// mx.tiled_scaled_mma -> the same computation on plain tensors: every
 /// operand is unswizzled and unpacked to its canonical [batch.., X, Y] form
 /// (of the padded size), contracted with mx.scaled_contraction, and the
@@ -714,85 +831,40 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
     if (op.getResults().empty())
       return rewriter.notifyMatchFailure(op, "only the tensor form is lowered");
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     TiledLayoutAttrInterface layout = op.getLayout();
     unsigned numBatch = op.getNumBatchDims();
-    unsigned rank = numBatch + 2;
-
-    // With `unpack` false only the plain shape is made (a tensor.empty).
-    auto toPlain = [&](Value tiled, OperandRole role, bool unpack = true) {
-      auto type = cast<RankedTensorType>(tiled.getType());
-      RelayoutInfo info =
-          getCanonicalRelayoutInfo(rank, role, type.getElementType(), layout);
-      SmallVector<int64_t> shape;
-      SmallVector<Value> dynamicDims;
-      for (unsigned d = 0; d < rank; ++d) {
-        int64_t tile = d < numBatch ? 1 : info.innerTiles[d - numBatch];
-        int64_t outer = type.getDimSize(d);
-        if (ShapedType::isDynamic(outer)) {
-          shape.push_back(ShapedType::kDynamic);
-          Value dim = tensor::DimOp::create(rewriter, loc, tiled, d);
-          dynamicDims.push_back(arith::MulIOp::create(
-              rewriter, loc, dim,
-              arith::ConstantIndexOp::create(rewriter, loc, tile)));
-        } else {
-          shape.push_back(outer * tile);
-        }
-      }
-      auto plainType = RankedTensorType::get(shape, type.getElementType());
-      if (!unpack)
-        return std::make_pair(Value(tensor::EmptyOp::create(
-                                  rewriter, loc, plainType, dynamicDims)),
-                              info);
-      return std::make_pair(unswizzleAndUnpack(rewriter, loc, tiled, info,
-                                               plainType, dynamicDims),
-                            info);
+    auto plain = [&](Value tiled, OperandRole role) {
+      return toPlain(rewriter, loc, tiled, role, layout, numBatch).first;
     };
-    Value lhs = toPlain(op.getLhs(), OperandRole::lhs).first;
-    Value rhs = toPlain(op.getRhs(), OperandRole::rhs).first;
-    Value lhsScales = toPlain(op.getLhsScales(), OperandRole::lhs_scales).first;
-    Value rhsScales = toPlain(op.getRhsScales(), OperandRole::rhs_scales).first;
+    Value lhs = plain(op.getLhs(), OperandRole::lhs);
+    Value rhs = plain(op.getRhs(), OperandRole::rhs);
+    Value lhsScales = plain(op.getLhsScales(), OperandRole::lhs_scales);
+    Value rhsScales = plain(op.getRhsScales(), OperandRole::rhs_scales);
     bool userLayout = op.hasUserLayoutAcc();
     Value acc;
     RelayoutInfo accInfo;
     if (userLayout) {
       // The accumulator is M x N as it is: the operands' padding rows and
-      // columns, which only feed values outside it, are cut off.
+      // columns are cut off.
       acc = op.getAcc();
-      auto rows = [&](Value plain, unsigned d) {
-        auto type = cast<RankedTensorType>(plain.getType());
-        SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes =
-            tensor::getMixedSizes(rewriter, loc, plain);
-        SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-        sizes[numBatch] = tensor::getMixedSize(rewriter, loc, acc, d);
-        SmallVector<int64_t> shape(type.getShape());
-        shape[numBatch] = cast<RankedTensorType>(acc.getType()).getDimSize(d);
-        return tensor::ExtractSliceOp::create(
-                   rewriter, loc,
-                   RankedTensorType::get(shape, type.getElementType()), plain,
-                   offsets, sizes, strides)
-            .getResult();
+      auto rows = [&](Value value, unsigned d) {
+        return sliceToAccRows(rewriter, loc, value, acc, d, numBatch);
       };
       lhs = rows(lhs, numBatch);
       lhsScales = rows(lhsScales, numBatch);
       rhs = rows(rhs, numBatch + 1);
       rhsScales = rows(rhsScales, numBatch + 1);
     } else {
-      std::tie(acc, accInfo) =
-          toPlain(op.getAcc(), OperandRole::result, !op.getZeroAcc());
+      std::tie(acc, accInfo) = toPlain(rewriter, loc, op.getAcc(),
+                                       OperandRole::result, layout, numBatch,
+                                       /*unpack=*/!op.getZeroAcc());
     }
+    // With an epilogue, the sums go to an f32 tensor; the epilogue then
+    // writes acc.
     Value epilogueDest;
     if (op.hasEpilogue()) {
-      // The sums go to an f32 tensor; the epilogue then writes acc.
       epilogueDest = acc;
-      auto accType = cast<RankedTensorType>(acc.getType());
-      SmallVector<Value> dynamicDims;
-      for (int64_t d = 0; d < accType.getRank(); ++d)
-        if (accType.isDynamicDim(d))
-          dynamicDims.push_back(tensor::DimOp::create(rewriter, loc, acc, d));
-      acc = tensor::EmptyOp::create(rewriter, loc, accType.getShape(),
-                                    rewriter.getF32Type(), dynamicDims);
+      acc = createSumsTensor(rewriter, loc, acc);
     }
     if (op.getZeroAcc()) {
       // The accumulator starts at +0.0; its values are not read.
@@ -801,45 +873,13 @@ struct TiledScaledMMALowering : public OpRewritePattern<TiledScaledMMAOp> {
       acc = linalg::FillOp::create(rewriter, loc, zero, acc).getResult(0);
     }
 
-    // (batch.., m, n, k): lhs [.., m, k], rhs [.., n, k], acc [.., m, n].
-    unsigned numDims = numBatch + 3;
-    SmallVector<AffineExpr> batch;
-    for (unsigned d = 0; d < numBatch; ++d)
-      batch.push_back(getAffineDimExpr(d, ctx));
-    auto map = [&](unsigned x, unsigned y) {
-      SmallVector<AffineExpr> exprs(batch);
-      exprs.push_back(getAffineDimExpr(numBatch + x, ctx));
-      exprs.push_back(getAffineDimExpr(numBatch + y, ctx));
-      return AffineMap::get(numDims, 0, exprs, ctx);
-    };
-    ArrayAttr maps =
-        rewriter.getAffineMapArrayAttr({map(0, 2), map(1, 2), map(0, 1)});
     Value result =
-        ScaledContractionOp::create(rewriter, loc, acc.getType(), lhs, rhs,
-                                    lhsScales, rhsScales, acc, maps)
+        ScaledContractionOp::create(
+            rewriter, loc, acc.getType(), lhs, rhs, lhsScales, rhsScales, acc,
+            getCanonicalContractionMaps(rewriter, numBatch))
             .getResult();
     if (epilogueDest) {
-      // The epilogue as a linalg.generic over the result: its block already
-      // takes (sum, inputs.., old element).
-      unsigned resultRank = numBatch + 2;
-      AffineMap identity = rewriter.getMultiDimIdentityMap(resultRank);
-      SmallVector<AffineMap> maps = {identity};
-      for (Attribute map : op.getEpilogueMapsAttr())
-        maps.push_back(cast<AffineMapAttr>(map).getValue());
-      maps.push_back(identity);
-      SmallVector<Value> inputs = {result};
-      llvm::append_range(inputs, op.getEpilogueInputs());
-      SmallVector<utils::IteratorType> iterators(resultRank,
-                                                 utils::IteratorType::parallel);
-      auto generic = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{epilogueDest.getType()}, inputs,
-          ValueRange{epilogueDest}, maps, iterators);
-      rewriter.inlineRegionBefore(op.getEpilogue().front(), generic.getRegion(),
-                                  generic.getRegion().end());
-      auto yield = cast<YieldOp>(generic.getBody()->getTerminator());
-      rewriter.setInsertionPoint(yield);
-      rewriter.replaceOpWithNewOp<linalg::YieldOp>(yield, yield.getValues());
-      rewriter.replaceOp(op, generic.getResult(0));
+      replaceByEpilogue(rewriter, op, result, epilogueDest);
       return success();
     }
     rewriter.replaceOp(

@@ -217,35 +217,39 @@ void TiledScaledMMAOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<ZeroFilledAccumulator>(context);
 }
 
-LogicalResult TiledScaledMMAOp::verify() {
-  SmallVector<ShapedType> types = {cast<ShapedType>(getLhs().getType()),
-                                   cast<ShapedType>(getRhs().getType()),
-                                   cast<ShapedType>(getLhsScales().getType()),
-                                   cast<ShapedType>(getRhsScales().getType()),
-                                   cast<ShapedType>(getAcc().getType())};
-  bool grouped = isGrouped();
+/// Checks that the operands of `op` are all tensors (one result of the acc
+/// type) or all memrefs (no result).
+static LogicalResult verifyTensorOrMemRefForm(TiledScaledMMAOp op,
+                                              ArrayRef<ShapedType> types) {
   SmallVector<Type> allTypes =
       llvm::map_to_vector(types, [](ShapedType type) -> Type { return type; });
-  if (grouped)
-    allTypes.push_back(getTileGroups().getType());
-  if (getRowIds())
-    allTypes.push_back(getRowIds().getType());
-  bool allTensors = llvm::all_of(allTypes, llvm::IsaPred<RankedTensorType>);
-  bool allMemRefs = llvm::all_of(allTypes, llvm::IsaPred<MemRefType>);
-  if (allTensors) {
-    if (getResults().size() != 1 ||
-        getResults().front().getType() != getAcc().getType())
-      return emitOpError() << "on tensors, expected one result of the acc "
-                              "type "
-                           << getAcc().getType();
-  } else if (allMemRefs) {
-    if (!getResults().empty())
-      return emitOpError() << "on memrefs, expected no result (acc is "
-                              "updated in place)";
-  } else {
-    return emitOpError() << "operands must be all tensors or all memrefs";
+  if (op.isGrouped())
+    allTypes.push_back(op.getTileGroups().getType());
+  if (op.getRowIds())
+    allTypes.push_back(op.getRowIds().getType());
+  if (llvm::all_of(allTypes, llvm::IsaPred<RankedTensorType>)) {
+    if (op.getResults().size() != 1 ||
+        op.getResults().front().getType() != op.getAcc().getType())
+      return op.emitOpError() << "on tensors, expected one result of the acc "
+                                 "type "
+                              << op.getAcc().getType();
+    return success();
   }
-  TiledLayoutAttrInterface layout = getLayout();
+  if (llvm::all_of(allTypes, llvm::IsaPred<MemRefType>)) {
+    if (!op.getResults().empty())
+      return op.emitOpError() << "on memrefs, expected no result (acc is "
+                                 "updated in place)";
+    return success();
+  }
+  return op.emitOpError() << "operands must be all tensors or all memrefs";
+}
+
+/// Checks the element types of the operands of `op` (of `types`, in
+/// kTiledOperands order) and returns which operands hold packed bytes of a
+/// sub-byte layout type.
+static FailureOr<SmallVector<bool, 5>>
+verifyTiledElementTypes(TiledScaledMMAOp op, ArrayRef<ShapedType> types) {
+  TiledLayoutAttrInterface layout = op.getLayout();
   // lhs and rhs are typed, or packed bytes of a sub-byte layout type.
   SmallVector<bool, 5> packed(5, false);
   for (unsigned i = 0; i < 2; ++i) {
@@ -256,112 +260,131 @@ LogicalResult TiledScaledMMAOp::verify() {
       continue;
     }
     if (!isMXElementType(elementType))
-      return emitOpError() << kTiledOperands[i].second
-                           << " must have an MX element type (or i8 holding "
-                              "its bytes), got "
-                           << elementType;
+      return op.emitOpError() << kTiledOperands[i].second
+                              << " must have an MX element type (or i8 "
+                                 "holding its bytes), got "
+                              << elementType;
     if (elementType != layoutType)
-      return emitOpError() << kTiledOperands[i].second << " has element type "
-                           << elementType << ", but the layout says "
-                           << layoutType;
+      return op.emitOpError()
+             << kTiledOperands[i].second << " has element type " << elementType
+             << ", but the layout says " << layoutType;
   }
   for (unsigned i = 2; i < 4; ++i)
     if (!isa<Float8E8M0FNUType>(types[i].getElementType()) &&
         !types[i].getElementType().isInteger(8))
-      return emitOpError() << kTiledOperands[i].second
-                           << " must have element type f8E8M0FNU (or i8), got "
-                           << types[i].getElementType();
-  if (!types[4].getElementType().isF32() && !hasEpilogue())
-    return emitOpError() << "acc must have element type f32 (or the type "
-                            "its epilogue yields), got "
-                         << types[4].getElementType();
+      return op.emitOpError()
+             << kTiledOperands[i].second
+             << " must have element type f8E8M0FNU (or i8), got "
+             << types[i].getElementType();
+  if (!types[4].getElementType().isF32() && !op.hasEpilogue())
+    return op.emitOpError() << "acc must have element type f32 (or the type "
+                               "its epilogue yields), got "
+                            << types[4].getElementType();
+  return packed;
+}
 
-  // With tile_groups, rhs and rhs_scales have a leading group dimension.
-  auto groupDims = [&](unsigned operand) -> int64_t {
-    return grouped && (operand == 1 || operand == 3) ? 1 : 0;
-  };
-  int64_t numBatch = -1;
-  bool userLayoutAcc = false;
-  for (auto [index, operand] : llvm::enumerate(kTiledOperands)) {
-    ShapedType type = types[index];
-    auto [role, name] = operand;
-    if (role == OperandRole::result && grouped &&
-        type.getRank() != numBatch + 2)
-      return emitOpError() << "with tile_groups, acc must be in the user's "
-                              "layout ([T, N]), got "
-                           << type;
-    // The accumulator in the user's layout: [B.., M, N], its M and N within
-    // the last tile of the operands' tile counts (with tile_groups, any
-    // number of rows).
-    if (role == OperandRole::result && type.getRank() == numBatch + 2) {
-      userLayoutAcc = true;
-      SmallVector<int64_t> tile = layout.getInnerTileSizes(role);
-      for (unsigned d = grouped ? 1 : 0; d < 2; ++d) {
-        int64_t size = type.getDimSize(numBatch + d);
-        int64_t tiles = types[d].getDimSize(numBatch + groupDims(d));
-        if (ShapedType::isDynamic(size) || ShapedType::isDynamic(tiles) ||
-            int64_t(llvm::divideCeil(size, tile[d])) == tiles)
-          continue;
-        return emitOpError()
-               << "acc in the user's layout has " << size << " "
-               << (d == 0 ? "rows" : "columns") << ", which is not " << tiles
-               << " tiles of " << tile[d] << " (as " << kTiledOperands[d].second
-               << ")";
-      }
+/// The leading group dimensions of operand `operand` of a tiled op: with
+/// tile_groups, rhs and rhs_scales have one.
+static int64_t getGroupDims(bool grouped, unsigned operand) {
+  return grouped && (operand == 1 || operand == 3) ? 1 : 0;
+}
+
+/// Checks the accumulator in the user's layout, [B.., M, N] (of `numBatch`
+/// batch dimensions): its M and N within the last tile of the operands' tile
+/// counts (with tile_groups, any number of rows).
+static LogicalResult verifyUserLayoutAcc(TiledScaledMMAOp op,
+                                         ArrayRef<ShapedType> types,
+                                         int64_t numBatch) {
+  bool grouped = op.isGrouped();
+  ShapedType type = types[4];
+  SmallVector<int64_t> tile =
+      op.getLayout().getInnerTileSizes(OperandRole::result);
+  for (unsigned d = grouped ? 1 : 0; d < 2; ++d) {
+    int64_t size = type.getDimSize(numBatch + d);
+    int64_t tiles = types[d].getDimSize(numBatch + getGroupDims(grouped, d));
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(tiles) ||
+        int64_t(llvm::divideCeil(size, tile[d])) == tiles)
       continue;
-    }
-    SmallVector<int64_t> inner = layout.getSwizzle(role).getSwizzledShape();
-    if (packed[index]) {
-      Type layoutType = layout.getElementType(role);
-      FailureOr<int64_t> bytes =
-          getPackedByteCount(layoutType, inner.empty() ? 0 : inner.back());
-      if (inner.empty() || failed(bytes))
-        return emitOpError()
-               << name << " cannot be stored packed: the innermost tile "
-               << "dimension of " << layoutType << " is not whole bytes";
-      inner.back() = *bytes;
-    }
-    int64_t batch =
-        type.getRank() - 2 - int64_t(inner.size()) - groupDims(index);
-    if (batch < 0)
-      return emitOpError() << name << " has rank " << type.getRank()
-                           << ", expected at least "
-                           << inner.size() + 2 + groupDims(index)
-                           << (groupDims(index) ? " (the group dim, " : " (")
-                           << "2 outer tile dims and the " << inner.size()
-                           << "-d swizzled tile of the layout)";
-    if (grouped && batch != 0)
-      return emitOpError() << name << " has " << batch
-                           << " batch dimensions; with tile_groups there are "
-                              "none";
-    if (numBatch >= 0 && batch != numBatch)
-      return emitOpError() << name << " has " << batch
-                           << " batch dimensions, expected " << numBatch
-                           << " (as lhs)";
-    numBatch = batch;
-    ArrayRef<int64_t> actual = type.getShape().take_back(inner.size());
-    if (actual != ArrayRef<int64_t>(inner)) {
-      std::string want, got;
-      llvm::raw_string_ostream wantOs(want), gotOs(got);
-      llvm::interleave(inner, wantOs, "x");
-      llvm::interleave(actual, gotOs, "x");
-      return emitOpError() << name << " inner tile " << got
-                           << " does not match the layout's swizzled " << name
-                           << " tile " << want;
-    }
+    return op.emitOpError()
+           << "acc in the user's layout has " << size << " "
+           << (d == 0 ? "rows" : "columns") << ", which is not " << tiles
+           << " tiles of " << tile[d] << " (as " << kTiledOperands[d].second
+           << ")";
   }
-  // Outer tile counts: [Mo, Ko], [No, Ko], [Mo, Ko], [No, Ko], [Mo, No].
+  return success();
+}
+
+/// Checks the shape of the data-tiled operand `index` of `op` ([B..,
+/// (group,) outer tiles, swizzled tile], the tile in bytes when `packed`)
+/// and returns its number of batch dimensions, which must be `numBatch`
+/// when that is known (not negative).
+static FailureOr<int64_t> verifyTiledOperandShape(TiledScaledMMAOp op,
+                                                  unsigned index,
+                                                  ShapedType type, bool packed,
+                                                  int64_t numBatch) {
+  TiledLayoutAttrInterface layout = op.getLayout();
+  auto [role, name] = kTiledOperands[index];
+  bool grouped = op.isGrouped();
+  SmallVector<int64_t> inner = layout.getSwizzle(role).getSwizzledShape();
+  if (packed) {
+    Type layoutType = layout.getElementType(role);
+    FailureOr<int64_t> bytes =
+        getPackedByteCount(layoutType, inner.empty() ? 0 : inner.back());
+    if (inner.empty() || failed(bytes))
+      return op.emitOpError()
+             << name << " cannot be stored packed: the innermost tile "
+             << "dimension of " << layoutType << " is not whole bytes";
+    inner.back() = *bytes;
+  }
+  int64_t groupDims = getGroupDims(grouped, index);
+  int64_t batch = type.getRank() - 2 - int64_t(inner.size()) - groupDims;
+  if (batch < 0)
+    return op.emitOpError()
+           << name << " has rank " << type.getRank() << ", expected at least "
+           << inner.size() + 2 + groupDims
+           << (groupDims ? " (the group dim, " : " (")
+           << "2 outer tile dims and the " << inner.size()
+           << "-d swizzled tile of the layout)";
+  if (grouped && batch != 0)
+    return op.emitOpError() << name << " has " << batch
+                            << " batch dimensions; with tile_groups there are "
+                               "none";
+  if (numBatch >= 0 && batch != numBatch)
+    return op.emitOpError()
+           << name << " has " << batch << " batch dimensions, expected "
+           << numBatch << " (as lhs)";
+  ArrayRef<int64_t> actual = type.getShape().take_back(inner.size());
+  if (actual != ArrayRef<int64_t>(inner)) {
+    std::string want, got;
+    llvm::raw_string_ostream wantOs(want), gotOs(got);
+    llvm::interleave(inner, wantOs, "x");
+    llvm::interleave(actual, gotOs, "x");
+    return op.emitOpError() << name << " inner tile " << got
+                            << " does not match the layout's swizzled " << name
+                            << " tile " << want;
+  }
+  return batch;
+}
+
+/// Checks that the outer tile counts agree: [Mo, Ko], [No, Ko], [Mo, Ko],
+/// [No, Ko], [Mo, No] (acc only when data-tiled).
+static LogicalResult verifyOuterTileCounts(TiledScaledMMAOp op,
+                                           ArrayRef<ShapedType> types,
+                                           int64_t numBatch,
+                                           bool userLayoutAcc) {
+  bool grouped = op.isGrouped();
   auto outer = [&](unsigned operand, unsigned i) {
-    return types[operand].getDimSize(numBatch + groupDims(operand) + i);
+    return types[operand].getDimSize(numBatch + getGroupDims(grouped, operand) +
+                                     i);
   };
   auto same = [&](StringRef what, std::pair<unsigned, unsigned> a,
                   std::pair<unsigned, unsigned> b) -> LogicalResult {
     int64_t x = outer(a.first, a.second), y = outer(b.first, b.second);
     if (ShapedType::isDynamic(x) || ShapedType::isDynamic(y) || x == y)
       return success();
-    return emitOpError() << what << " tile count differs: " << x << " in "
-                         << kTiledOperands[a.first].second << " vs " << y
-                         << " in " << kTiledOperands[b.first].second;
+    return op.emitOpError() << what << " tile count differs: " << x << " in "
+                            << kTiledOperands[a.first].second << " vs " << y
+                            << " in " << kTiledOperands[b.first].second;
   };
   if ((!userLayoutAcc && (failed(same("M", {0, 0}, {4, 0})) ||
                           failed(same("N", {1, 0}, {4, 1})))) ||
@@ -369,49 +392,107 @@ LogicalResult TiledScaledMMAOp::verify() {
       failed(same("K", {0, 1}, {1, 1})) || failed(same("K", {0, 1}, {2, 1})) ||
       failed(same("K", {0, 1}, {3, 1})))
     return failure();
-  if (failed(verifyEpilogue(numBatch, userLayoutAcc)))
-    return failure();
-  if (grouped) {
-    int64_t groups = types[1].getDimSize(0),
-            scaleGroups = types[3].getDimSize(0);
-    if (ShapedType::isStatic(groups) && ShapedType::isStatic(scaleGroups) &&
-        groups != scaleGroups)
-      return emitOpError() << "rhs has " << groups << " groups but rhs_scales "
-                           << scaleGroups;
-    auto tilesType = cast<ShapedType>(getTileGroups().getType());
-    if (tilesType.getRank() != 2 || tilesType.getDimSize(1) != 3 ||
-        !tilesType.getElementType().isInteger(32))
-      return emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "
-                              "first row, row count per M tile), got "
-                           << tilesType;
-    int64_t tiles = tilesType.getDimSize(0), mo = types[0].getDimSize(0);
-    if (ShapedType::isStatic(tiles) && ShapedType::isStatic(mo) && tiles != mo)
-      return emitOpError() << "tile_groups has " << tiles << " rows, lhs has "
-                           << mo << " M tiles";
-  }
-  if (Value rowIds = getRowIds()) {
-    if (!grouped)
-      return emitOpError() << "row_ids needs tile_groups";
-    auto idsType = cast<ShapedType>(rowIds.getType());
-    int64_t tileRows = layout.getInnerTileSizes(OperandRole::lhs)[0];
-    int64_t mo = types[0].getDimSize(0);
-    if (idsType.getRank() != 1 || !idsType.getElementType().isInteger(32))
-      return emitOpError() << "row_ids must be a 1-d tensor or memref of i32, "
-                              "got "
-                           << idsType;
-    if (ShapedType::isStatic(mo) && idsType.hasStaticShape() &&
-        idsType.getDimSize(0) != mo * tileRows)
-      return emitOpError() << "row_ids has " << idsType.getDimSize(0)
-                           << " rows, expected " << mo * tileRows << " (" << mo
-                           << " M tiles of " << tileRows << " rows)";
-  }
+  return success();
+}
+
+/// Checks the tile table of a grouped op and the groups of its weights.
+static LogicalResult verifyTileGroups(TiledScaledMMAOp op,
+                                      ArrayRef<ShapedType> types) {
+  int64_t groups = types[1].getDimSize(0), scaleGroups = types[3].getDimSize(0);
+  if (ShapedType::isStatic(groups) && ShapedType::isStatic(scaleGroups) &&
+      groups != scaleGroups)
+    return op.emitOpError()
+           << "rhs has " << groups << " groups but rhs_scales " << scaleGroups;
+  auto tilesType = cast<ShapedType>(op.getTileGroups().getType());
+  if (tilesType.getRank() != 2 || tilesType.getDimSize(1) != 3 ||
+      !tilesType.getElementType().isInteger(32))
+    return op.emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "
+                               "first row, row count per M tile), got "
+                            << tilesType;
+  int64_t tiles = tilesType.getDimSize(0), mo = types[0].getDimSize(0);
+  if (ShapedType::isStatic(tiles) && ShapedType::isStatic(mo) && tiles != mo)
+    return op.emitOpError() << "tile_groups has " << tiles << " rows, lhs has "
+                            << mo << " M tiles";
+  return success();
+}
+
+/// Checks `row_ids` (one row of acc per row of the lhs tiles).
+static LogicalResult verifyRowIds(TiledScaledMMAOp op,
+                                  ArrayRef<ShapedType> types) {
+  if (!op.isGrouped())
+    return op.emitOpError() << "row_ids needs tile_groups";
+  auto idsType = cast<ShapedType>(op.getRowIds().getType());
+  int64_t tileRows = op.getLayout().getInnerTileSizes(OperandRole::lhs)[0];
+  int64_t mo = types[0].getDimSize(0);
+  if (idsType.getRank() != 1 || !idsType.getElementType().isInteger(32))
+    return op.emitOpError()
+           << "row_ids must be a 1-d tensor or memref of i32, got " << idsType;
+  if (ShapedType::isStatic(mo) && idsType.hasStaticShape() &&
+      idsType.getDimSize(0) != mo * tileRows)
+    return op.emitOpError() << "row_ids has " << idsType.getDimSize(0)
+                            << " rows, expected " << mo * tileRows << " (" << mo
+                            << " M tiles of " << tileRows << " rows)";
+  return success();
+}
+
+/// Checks that the `numBatch` batch dimensions of every operand agree with
+/// lhs's.
+static LogicalResult verifyBatchDims(TiledScaledMMAOp op,
+                                     ArrayRef<ShapedType> types,
+                                     int64_t numBatch) {
   for (unsigned i = 1; i < 5; ++i)
     for (int64_t b = 0; b < numBatch; ++b) {
       int64_t x = types[0].getDimSize(b), y = types[i].getDimSize(b);
       if (ShapedType::isStatic(x) && ShapedType::isStatic(y) && x != y)
-        return emitOpError()
+        return op.emitOpError()
                << "batch dimension " << b << " differs: " << x << " in lhs vs "
                << y << " in " << kTiledOperands[i].second;
     }
   return success();
+}
+
+LogicalResult TiledScaledMMAOp::verify() {
+  SmallVector<ShapedType> types = {cast<ShapedType>(getLhs().getType()),
+                                   cast<ShapedType>(getRhs().getType()),
+                                   cast<ShapedType>(getLhsScales().getType()),
+                                   cast<ShapedType>(getRhsScales().getType()),
+                                   cast<ShapedType>(getAcc().getType())};
+  if (failed(verifyTensorOrMemRefForm(*this, types)))
+    return failure();
+  FailureOr<SmallVector<bool, 5>> packed =
+      verifyTiledElementTypes(*this, types);
+  if (failed(packed))
+    return failure();
+
+  // The operands' shapes, in kTiledOperands order: lhs decides the number
+  // of batch dimensions.
+  bool grouped = isGrouped();
+  int64_t numBatch = -1;
+  bool userLayoutAcc = false;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    bool isAcc = kTiledOperands[index].first == OperandRole::result;
+    if (isAcc && grouped && type.getRank() != numBatch + 2)
+      return emitOpError() << "with tile_groups, acc must be in the user's "
+                              "layout ([T, N]), got "
+                           << type;
+    if (isAcc && type.getRank() == numBatch + 2) {
+      userLayoutAcc = true;
+      if (failed(verifyUserLayoutAcc(*this, types, numBatch)))
+        return failure();
+      continue;
+    }
+    FailureOr<int64_t> batch =
+        verifyTiledOperandShape(*this, index, type, (*packed)[index], numBatch);
+    if (failed(batch))
+      return failure();
+    numBatch = *batch;
+  }
+  if (failed(verifyOuterTileCounts(*this, types, numBatch, userLayoutAcc)) ||
+      failed(verifyEpilogue(numBatch, userLayoutAcc)))
+    return failure();
+  if (grouped && failed(verifyTileGroups(*this, types)))
+    return failure();
+  if (getRowIds() && failed(verifyRowIds(*this, types)))
+    return failure();
+  return verifyBatchDims(*this, types, numBatch);
 }

@@ -85,7 +85,7 @@ struct QuantizeIntoOpInterface
                                                      QuantizeIntoOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
                               const AnalysisState &state) const {
-    return opOperand.getOperandNumber() == 0;
+    return &opOperand == &cast<QuantizeIntoOp>(op).getInputMutable();
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,

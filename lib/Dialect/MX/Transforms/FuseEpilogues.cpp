@@ -11,6 +11,7 @@
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -94,6 +95,89 @@ linalg::GenericOp getGenericConsumer(Value result) {
   return {};
 }
 
+} // namespace
+
+/// Replaces `generic` and `op` by a copy of `op` with `generic` as its
+/// epilogue.
+static TiledScaledMMAOp fuse(RewriterBase &b, TiledScaledMMAOp op,
+                             linalg::GenericOp generic) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(generic);
+  SmallVector<Value> inputs;
+  SmallVector<Attribute> maps;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() == op.getResult())
+      continue;
+    inputs.push_back(input->get());
+    maps.push_back(AffineMapAttr::get(generic.getMatchingIndexingMap(input)));
+  }
+  Value init = generic.getDpsInits()[0];
+  auto fused = TiledScaledMMAOp::create(
+      b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
+      op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
+      op.getRowIds(), op.getLayout(),
+      /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
+  // The block: (sum, the other inputs' elements, the output's element).
+  Block &old = *generic.getBody();
+  Block *body = b.createBlock(&fused.getEpilogue().front());
+  IRMapping mapping;
+  Location loc = generic.getLoc();
+  Value sum = body->addArgument(b.getF32Type(), loc);
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    if (input->get() == op.getResult())
+      mapping.map(arg, sum);
+    else
+      mapping.map(arg, body->addArgument(arg.getType(), loc));
+  }
+  BlockArgument out =
+      generic.getMatchingBlockArgument(&generic.getDpsInitsMutable()[0]);
+  mapping.map(out, body->addArgument(out.getType(), loc));
+  b.setInsertionPointToEnd(body);
+  for (Operation &nested : old.without_terminator())
+    b.clone(nested, mapping);
+  auto yield = cast<linalg::YieldOp>(old.getTerminator());
+  SmallVector<Value> values = llvm::map_to_vector(
+      yield.getValues(), [&](Value v) { return mapping.lookupOrDefault(v); });
+  YieldOp::create(b, yield.getLoc(), values);
+  b.replaceOp(generic, fused.getResult());
+  b.eraseOp(op);
+  return fused;
+}
+
+FailureOr<TiledScaledMMAOp>
+mx::fuseEpilogue(RewriterBase &rewriter, TiledScaledMMAOp op,
+                 LayoutResolverAttrInterface target) {
+  // The partial sums of a split K loop (mx-split-k) are no result: their
+  // reduction is the generic that takes the consumers.
+  if (op.getResults().empty() || op.hasEpilogue() ||
+      op->hasAttr(MXDialect::kSplitKAttrName))
+    return TiledScaledMMAOp();
+  Value result = op.getResult();
+  linalg::GenericOp generic = getGenericConsumer(result);
+  if (!generic)
+    return TiledScaledMMAOp();
+  auto remark = [&](StringRef reason) {
+    op.emitRemark() << "the elementwise consumer of the result stays a "
+                       "separate dispatch: "
+                    << reason;
+    return TiledScaledMMAOp();
+  };
+  // Several uses: fusable only if they are all the generic's (which then
+  // reads the result more than once: whyNotFusable says why not).
+  if (llvm::any_of(result.getUsers(),
+                   [&](Operation *user) { return user != generic; }))
+    return remark("the result has other uses than the consumer (e.g. slices "
+                  "of the two halves of N of a gated pair such as SwiGLU): an "
+                  "epilogue sees one sum at a time, and the two sums of a "
+                  "pair lie in different tiles of the GEMM");
+  std::string reason = whyNotFusable(op, generic, target);
+  if (!reason.empty())
+    return remark(reason);
+  return fuse(rewriter, op, generic);
+}
+
+namespace {
 struct FuseEpiloguesPass
     : public TargetOptionPass<
           mx::impl::MXFuseEpiloguesBase<FuseEpiloguesPass>> {
@@ -101,85 +185,10 @@ struct FuseEpiloguesPass
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
-    // The partial sums of a split K loop (mx-split-k) are no result: their
-    // reduction is the generic that takes the consumers.
-    getOperation()->walk([&](TiledScaledMMAOp op) {
-      if (!op.getResults().empty() && !op.hasEpilogue() &&
-          !op->hasAttr(MXDialect::kSplitKAttrName))
-        ops.push_back(op);
-    });
-    for (TiledScaledMMAOp op : ops) {
-      Value result = op.getResult();
-      linalg::GenericOp generic = getGenericConsumer(result);
-      if (!generic)
-        continue;
-      auto remark = [&](StringRef reason) {
-        op.emitRemark() << "the elementwise consumer of the result stays a "
-                           "separate dispatch: "
-                        << reason;
-      };
-      // Several uses: fusable only if they are all the generic's (which
-      // then reads the result more than once: whyNotFusable says why not).
-      if (llvm::any_of(result.getUsers(),
-                       [&](Operation *user) { return user != generic; })) {
-        remark("the result has other uses than the consumer (e.g. slices of "
-               "the two halves of N of a gated pair such as SwiGLU): an "
-               "epilogue sees one sum at a time, and the two sums of a pair "
-               "lie in different tiles of the GEMM");
-        continue;
-      }
-      LayoutResolverAttrInterface target = getTarget(op);
-      std::string reason = whyNotFusable(op, generic, target);
-      if (!reason.empty()) {
-        remark(reason);
-        continue;
-      }
-      fuse(op, generic);
-    }
-  }
-
-  static void fuse(TiledScaledMMAOp op, linalg::GenericOp generic) {
-    OpBuilder b(generic);
-    SmallVector<Value> inputs;
-    SmallVector<Attribute> maps;
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      if (input->get() == op.getResult())
-        continue;
-      inputs.push_back(input->get());
-      maps.push_back(AffineMapAttr::get(generic.getMatchingIndexingMap(input)));
-    }
-    Value init = generic.getDpsInits()[0];
-    auto fused = TiledScaledMMAOp::create(
-        b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
-        op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
-        op.getRowIds(), op.getLayout(),
-        /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
-    // The block: (sum, the other inputs' elements, the output's element).
-    Block &old = *generic.getBody();
-    Block *body = b.createBlock(&fused.getEpilogue().front());
-    IRMapping mapping;
-    Location loc = generic.getLoc();
-    Value sum = body->addArgument(b.getF32Type(), loc);
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      BlockArgument arg = generic.getMatchingBlockArgument(input);
-      if (input->get() == op.getResult())
-        mapping.map(arg, sum);
-      else
-        mapping.map(arg, body->addArgument(arg.getType(), loc));
-    }
-    BlockArgument out =
-        generic.getMatchingBlockArgument(&generic.getDpsInitsMutable()[0]);
-    mapping.map(out, body->addArgument(out.getType(), loc));
-    b.setInsertionPointToEnd(body);
-    for (Operation &nested : old.without_terminator())
-      b.clone(nested, mapping);
-    auto yield = cast<linalg::YieldOp>(old.getTerminator());
-    SmallVector<Value> values = llvm::map_to_vector(
-        yield.getValues(), [&](Value v) { return mapping.lookupOrDefault(v); });
-    YieldOp::create(b, yield.getLoc(), values);
-    generic.getResult(0).replaceAllUsesWith(fused.getResult());
-    generic.erase();
-    op.erase();
+    getOperation()->walk([&](TiledScaledMMAOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (TiledScaledMMAOp op : ops)
+      (void)fuseEpilogue(rewriter, op, getTarget(op));
   }
 };
 } // namespace

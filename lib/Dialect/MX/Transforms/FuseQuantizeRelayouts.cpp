@@ -14,6 +14,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -176,40 +177,62 @@ static std::optional<FusedChain> matchChain(linalg::PackOp pack) {
   return chain;
 }
 
-/// Rewrites one quantize into a quantize_into (nothing to do when its
-/// results are unused).
-static void fuse(QuantizeOp op) {
-  OpBuilder b(op);
+namespace {
+/// Destinations of a quantize result: the chains that consume it, then the
+/// plain layout if anything else uses it.
+struct Destinations {
+  SmallVector<FusedChain> chains;
+  bool plain = false;
+};
+} // namespace
+
+/// The destinations of `result`, the elements (or, with `isScales`, the
+/// scales) of a quantize.
+static Destinations collectDestinations(Value result, bool isScales) {
+  Destinations dests;
+  for (Operation *user : result.getUsers()) {
+    auto pack = dyn_cast<linalg::PackOp>(user);
+    std::optional<FusedChain> chain;
+    if (pack && pack.getSource() == result)
+      chain = matchChain(pack);
+    // Element padding must be the zero code: padded points quantize 0.
+    // Dynamic tiled shapes stay with the separate relayout.
+    if (chain && (isScales || chain->padding == 0) &&
+        cast<RankedTensorType>(chain->result.getType()).hasStaticShape())
+      dests.chains.push_back(std::move(*chain));
+    else
+      dests.plain = true;
+  }
+  return dests;
+}
+
+/// Replaces the uses of `original` (a result of a quantize, whose
+/// destinations are `dests`) with the results of `fused` from `next` on,
+/// and erases the chains that die.
+static void replaceDestinations(RewriterBase &rewriter, Destinations &dests,
+                                Value original, QuantizeIntoOp fused,
+                                unsigned &next) {
+  for (FusedChain &chain : dests.chains) {
+    rewriter.replaceAllUsesWith(chain.result, fused.getResult(next++));
+    for (Operation *dead : llvm::reverse(chain.ops))
+      if (dead->use_empty())
+        rewriter.eraseOp(dead);
+  }
+  if (dests.plain)
+    rewriter.replaceAllUsesWith(original, fused.getResult(next++));
+}
+
+FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
+                                                    QuantizeOp op) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   unsigned rank = op.getInput().getType().getRank();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
 
-  // Destinations of each result: the chains that consume it, then the plain
-  // layout if anything else uses it.
-  struct Destinations {
-    SmallVector<FusedChain> chains;
-    bool plain = false;
-  };
-  auto collect = [&](Value result, bool isScales) {
-    Destinations dests;
-    for (Operation *user : result.getUsers()) {
-      auto pack = dyn_cast<linalg::PackOp>(user);
-      std::optional<FusedChain> chain;
-      if (pack && pack.getSource() == result)
-        chain = matchChain(pack);
-      // Element padding must be the zero code: padded points quantize 0.
-      // Dynamic tiled shapes stay with the separate relayout.
-      if (chain && (isScales || chain->padding == 0) &&
-          cast<RankedTensorType>(chain->result.getType()).hasStaticShape())
-        dests.chains.push_back(std::move(*chain));
-      else
-        dests.plain = true;
-    }
-    return dests;
-  };
-  Destinations elements = collect(op.getElements(), false);
-  Destinations scales = collect(op.getScales(), true);
+  Destinations elements = collectDestinations(op.getElements(), false);
+  Destinations scales = collectDestinations(op.getScales(), true);
 
   SmallVector<Value> elementInits, scaleInits;
   SmallVector<Attribute> elementMaps, scaleMaps;
@@ -248,7 +271,7 @@ static void fuse(QuantizeOp op) {
     scalePadding.push_back(0x7F);
   }
   if (elementInits.empty() && scaleInits.empty())
-    return;
+    return QuantizeIntoOp();
 
   SmallVector<Type> resultTypes;
   for (Value init : llvm::concat<Value>(elementInits, scaleInits))
@@ -261,19 +284,10 @@ static void fuse(QuantizeOp op) {
       b.getDenseI64ArrayAttr(scalePadding), /*in_consumer=*/UnitAttr());
 
   unsigned next = 0;
-  auto replace = [&](Destinations &dests, Value original) {
-    for (FusedChain &chain : dests.chains) {
-      chain.result.replaceAllUsesWith(fused.getResult(next++));
-      for (Operation *dead : llvm::reverse(chain.ops))
-        if (dead->use_empty())
-          dead->erase();
-    }
-    if (dests.plain)
-      original.replaceAllUsesWith(fused.getResult(next++));
-  };
-  replace(elements, op.getElements());
-  replace(scales, op.getScales());
-  op->erase();
+  replaceDestinations(b, elements, op.getElements(), fused, next);
+  replaceDestinations(b, scales, op.getScales(), fused, next);
+  b.eraseOp(op);
+  return fused;
 }
 
 namespace {
@@ -282,8 +296,9 @@ struct FuseQuantizeRelayoutsPass
   void runOnOperation() override {
     SmallVector<QuantizeOp> ops;
     getOperation()->walk([&](QuantizeOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
     for (QuantizeOp op : ops)
-      fuse(op);
+      (void)fuseQuantizeRelayouts(rewriter, op);
   }
 };
 } // namespace

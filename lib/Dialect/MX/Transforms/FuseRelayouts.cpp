@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -249,8 +250,9 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
               return gather.buildSourceRow(b, loc, rows, idx[0]);
             })
             .Default([](Operation *) { return std::pair<Value, Value>(); });
-    guards.push_back({inBounds, cast<TypedAttr>(b.getZeroAttr(
-                                    getElementTypeOrSelf(op->getOperand(0))))});
+    guards.push_back(
+        {inBounds, cast<TypedAttr>(b.getZeroAttr(
+                       getElementTypeOrSelf(getRelayoutSource(op))))});
     return {row, idx[1]};
   }
   // tensor.cast, linalg.copy: same indices.
@@ -286,7 +288,7 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
     if (auto pad = dyn_cast<tensor::PadOp>(op))
       sourceSizes[op] = tensor::getMixedSizes(b, loc, pad.getSource());
     if (isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(op))
-      sourceSizes[op] = tensor::getMixedSizes(b, loc, op->getOperand(0));
+      sourceSizes[op] = tensor::getMixedSizes(b, loc, getRelayoutSource(op));
   }
   Value init = tensor::EmptyOp::create(b, loc, resultType, dynamicSizes);
   int64_t rank = resultType.getRank();
@@ -314,43 +316,55 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
   return success();
 }
 
+/// The chain of relayout ops that ends at `end`, last first, and its
+/// source.
+static std::pair<SmallVector<Operation *>, Value> collectChain(Operation *end) {
+  SmallVector<Operation *> chain;
+  Value source;
+  for (Operation *op = end; op;) {
+    chain.push_back(op);
+    source = getRelayoutSource(op);
+    Operation *producer = source.getDefiningOp();
+    op = getRelayoutSource(producer) ? producer : nullptr;
+  }
+  return {std::move(chain), source};
+}
+
+LogicalResult mx::fuseRelayouts(RewriterBase &rewriter, Operation *root) {
+  // Chain ends: relayout ops with a user that is not a relayout op. A
+  // tensor.dim (a dynamic size) reads no data: it is resolved through the
+  // ops' shapes below.
+  SmallVector<Operation *> ends;
+  root->walk([&](Operation *op) {
+    if (!getRelayoutSource(op))
+      return;
+    if (llvm::any_of(op->getUsers(), [](Operation *user) {
+          return !getRelayoutSource(user) && !isa<tensor::DimOp>(user);
+        }))
+      ends.push_back(op);
+  });
+  OpBuilder::InsertionGuard guard(rewriter);
+  for (Operation *end : ends) {
+    auto [chain, source] = collectChain(end);
+    // (A gather alone is no view: it becomes a generic too.)
+    if (chain.size() < 2 &&
+        !isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(chain.front()))
+      continue;
+    (void)ChainFusion(chain, source).run(rewriter);
+  }
+  // The sizes of dynamic intermediates in terms of the chains' sources,
+  // so that the replaced chains die.
+  RewritePatternSet patterns(root->getContext());
+  memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
 namespace {
 struct FuseRelayoutsPass
     : public mx::impl::MXFuseRelayoutsBase<FuseRelayoutsPass> {
   void runOnOperation() override {
-    // Chain ends: relayout ops with a user that is not a relayout op. A
-    // tensor.dim (a dynamic size) reads no data: it is resolved through the
-    // ops' shapes below.
-    SmallVector<Operation *> ends;
-    getOperation()->walk([&](Operation *op) {
-      if (!getRelayoutSource(op))
-        return;
-      if (llvm::any_of(op->getUsers(), [](Operation *user) {
-            return !getRelayoutSource(user) && !isa<tensor::DimOp>(user);
-          }))
-        ends.push_back(op);
-    });
-    OpBuilder builder(&getContext());
-    for (Operation *end : ends) {
-      SmallVector<Operation *> chain;
-      Value source;
-      for (Operation *op = end; op;) {
-        chain.push_back(op);
-        source = getRelayoutSource(op);
-        Operation *producer = source.getDefiningOp();
-        op = getRelayoutSource(producer) ? producer : nullptr;
-      }
-      // (A gather alone is no view: it becomes a generic too.)
-      if (chain.size() < 2 &&
-          !isa<mx::GatherRowTilesOp, mx::GatherRowsOp>(chain.front()))
-        continue;
-      (void)ChainFusion(chain, source).run(builder);
-    }
-    // The sizes of dynamic intermediates in terms of the chains' sources,
-    // so that the replaced chains die.
-    RewritePatternSet patterns(&getContext());
-    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    IRRewriter rewriter(&getContext());
+    if (failed(mx::fuseRelayouts(rewriter, getOperation())))
       return signalPassFailure();
   }
 };

@@ -14,6 +14,7 @@
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Dialect/MX/Transforms/Relayout.h"
 #include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -23,6 +24,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXMATERIALIZEENCODINGS
@@ -32,458 +34,230 @@ namespace mlir::mx {
 using namespace mlir;
 using namespace mlir::mx;
 
+FailureOr<TiledLayoutAttrInterface>
+mx::resolveEncodingLayout(Operation *op, EncodingAttr encoding,
+                          LayoutResolverAttrInterface target) {
+  if (Attribute pinned = encoding.getLayout())
+    return cast<TiledLayoutAttrInterface>(pinned);
+  SmallVector<AffineMap> maps = llvm::to_vector(
+      encoding.getIndexingMaps().getAsValueRange<AffineMapAttr>());
+  FailureOr<ScaledContractionDims> dims = inferScaledContractionDims(op, maps);
+  if (failed(dims))
+    return failure();
+  if (dims->m.size() != 1 || dims->n.size() != 1)
+    return op->emitOpError()
+           << "data tiling needs exactly one M and one N dimension, got "
+           << dims->m.size() << " and " << dims->n.size();
+  if (!target)
+    return op->emitOpError()
+           << "no target to resolve its encoding: give "
+              "mx-materialize-encodings a target option (e.g. "
+              "target=#mx_gfx950.target) or put an '"
+           << MXDialect::kTargetAttrName << "' attribute on an enclosing op";
+  return target.resolveLayout(op, encoding, *dims);
+}
+
+/// The encoding of a ranked tensor type, if any.
+static std::optional<EncodingAttr> getEncoding(Type type) {
+  if (auto encoding = dyn_cast_or_null<EncodingAttr>(
+          cast<RankedTensorType>(type).getEncoding()))
+    return encoding;
+  return std::nullopt;
+}
+
+namespace {
+/// Materializes the encodings under one op: the data-tiled value of every
+/// encoded value is recorded as the ops that use it are rewritten, in IR
+/// order; the rewritten ops are erased at the end.
+class EncodingMaterializer {
+public:
+  EncodingMaterializer(RewriterBase &rewriter,
+                       LayoutResolverAttrInterface defaultTarget,
+                       const MaterializeEncodingsOptions &options)
+      : rewriter(rewriter), defaultTarget(defaultTarget), options(options) {}
+
+  LogicalResult run(Operation *root);
+
+private:
+  LayoutResolverAttrInterface getTarget(Operation *op) const {
+    return getEnclosingTarget(op, defaultTarget);
+  }
+  FailureOr<RelayoutInfo> getInfo(Operation *op, EncodingAttr encoding) {
+    FailureOr<TiledLayoutAttrInterface> layout =
+        resolveEncodingLayout(op, encoding, getTarget(op));
+    if (failed(layout))
+      return failure();
+    return getRelayoutInfo(encoding, *layout);
+  }
+  /// Whether the accumulator `set` encodes stays in the user's layout.
+  bool keepsUserLayout(SetEncodingOp set, const RelayoutInfo &info) const;
+  LogicalResult materialize(SetEncodingOp set);
+  LogicalResult materialize(UnsetEncodingOp unset);
+  LogicalResult materialize(ScaledContractionOp contraction);
+  /// Replaces `op` by `replacement` (a grouped or routed contraction's).
+  LogicalResult replaceWith(Operation *op, FailureOr<Value> replacement);
+
+  RewriterBase &rewriter;
+  LayoutResolverAttrInterface defaultTarget;
+  const MaterializeEncodingsOptions &options;
+  /// Encoded value -> its data-tiled value.
+  IRMapping mapping;
+  /// Accumulators and results kept in the user's layout.
+  llvm::SmallPtrSet<Value, 4> userLayout;
+  /// The rewritten ops, erased (last first) at the end.
+  SmallVector<Operation *> toErase;
+};
+} // namespace
+
+bool EncodingMaterializer::keepsUserLayout(SetEncodingOp set,
+                                           const RelayoutInfo &info) const {
+  // An accumulator already in the tiled order [batch.., m, n] (the order
+  // mx.tiled_scaled_mma reads and writes; not, e.g., a transposed result)
+  // that only contractions use stays as it is.
+  return options.userLayoutResults &&
+         set.getEncoding().getRole() == OperandRole::result &&
+         isIdentityPermutation(info.outerDimsPerm) &&
+         llvm::all_of(set->getUses(), [](OpOperand &use) {
+           auto contraction = dyn_cast<ScaledContractionOp>(use.getOwner());
+           return contraction &&
+                  use.getOperandNumber() ==
+                      contraction.getAccMutable().getOperandNumber();
+         });
+}
+
+LogicalResult EncodingMaterializer::materialize(SetEncodingOp set) {
+  FailureOr<RelayoutInfo> info = getInfo(set, set.getEncoding());
+  if (failed(info))
+    return failure();
+  toErase.push_back(set);
+  if (keepsUserLayout(set, *info)) {
+    mapping.map(set.getResult(), set.getSource());
+    userLayout.insert(set.getSource());
+    return success();
+  }
+  mapping.map(set.getResult(),
+              packAndSwizzle(rewriter, set.getLoc(), set.getSource(), *info));
+  return success();
+}
+
+LogicalResult EncodingMaterializer::materialize(UnsetEncodingOp unset) {
+  Value tiled = mapping.lookupOrNull(unset.getSource());
+  if (!tiled)
+    return unset->emitOpError(
+        "source is not produced by a materialized encoding");
+  if (userLayout.contains(tiled)) {
+    Value result = tiled;
+    if (result.getType() != unset.getResult().getType())
+      result = tensor::CastOp::create(rewriter, unset.getLoc(),
+                                      unset.getResult().getType(), tiled);
+    rewriter.replaceAllUsesWith(unset.getResult(), result);
+    toErase.push_back(unset);
+    return success();
+  }
+  FailureOr<RelayoutInfo> info = getInfo(unset, unset.getEncoding());
+  if (failed(info))
+    return failure();
+  rewriter.replaceAllUsesWith(
+      unset.getResult(),
+      unswizzleAndUnpack(rewriter, unset.getLoc(), tiled, *info,
+                         unset.getResult().getType(), unset.getResultDims()));
+  toErase.push_back(unset);
+  return success();
+}
+
+LogicalResult
+EncodingMaterializer::materialize(ScaledContractionOp contraction) {
+  std::optional<EncodingAttr> encoding =
+      getEncoding(contraction.getResult().getType());
+  if (!encoding)
+    return success();
+  auto tiled = [&](Value operand) { return mapping.lookupOrNull(operand); };
+  Value lhs = tiled(contraction.getLhs()), rhs = tiled(contraction.getRhs());
+  Value lhsScales = tiled(contraction.getLhsScales());
+  Value rhsScales = tiled(contraction.getRhsScales());
+  Value acc = tiled(contraction.getAcc());
+  if (!lhs || !rhs || !lhsScales || !rhsScales || !acc)
+    return contraction->emitOpError(
+        "data tiling needs all five operands encoded by mx.set_encoding");
+  FailureOr<TiledLayoutAttrInterface> layout =
+      resolveEncodingLayout(contraction, *encoding, getTarget(contraction));
+  if (failed(layout))
+    return failure();
+  auto tiledOp =
+      TiledScaledMMAOp::create(rewriter, contraction.getLoc(), acc.getType(),
+                               lhs, rhs, lhsScales, rhsScales, acc, *layout);
+  if (Attribute bound = contraction->getAttr(MXDialect::kMBoundAttrName))
+    tiledOp->setAttr(MXDialect::kMBoundAttrName, bound);
+  mapping.map(contraction.getResult(), tiledOp.getResult());
+  if (userLayout.contains(acc))
+    userLayout.insert(tiledOp.getResult());
+  toErase.push_back(contraction);
+  return success();
+}
+
+LogicalResult EncodingMaterializer::replaceWith(Operation *op,
+                                                FailureOr<Value> replacement) {
+  if (failed(replacement))
+    return failure();
+  rewriter.replaceAllUsesWith(op->getResult(0), *replacement);
+  toErase.push_back(op);
+  return success();
+}
+
+LogicalResult EncodingMaterializer::run(Operation *root) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  WalkResult result = root->walk([&](Operation *op) {
+    rewriter.setInsertionPoint(op);
+    LogicalResult done =
+        TypeSwitch<Operation *, LogicalResult>(op)
+            .Case<SetEncodingOp, UnsetEncodingOp, ScaledContractionOp>(
+                [&](auto typed) { return materialize(typed); })
+            .Case([&](RoutedScaledContractionOp routed) {
+              return replaceWith(
+                  routed, materializeRoutedContraction(rewriter, routed,
+                                                       getTarget(routed)));
+            })
+            .Case([&](GroupedScaledContractionOp grouped) {
+              return replaceWith(
+                  grouped, materializeGroupedContraction(rewriter, grouped,
+                                                         getTarget(grouped)));
+            })
+            .Default([](Operation *) { return success(); });
+    return failed(done) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  for (Operation *op : llvm::reverse(toErase)) {
+    if (!op->use_empty())
+      return op->emitOpError("encoded result is used by an op that cannot be "
+                             "data tiled");
+    rewriter.eraseOp(op);
+  }
+  return success();
+}
+
+LogicalResult
+mx::materializeEncodings(RewriterBase &rewriter, Operation *root,
+                         LayoutResolverAttrInterface defaultTarget,
+                         const MaterializeEncodingsOptions &options) {
+  return EncodingMaterializer(rewriter, defaultTarget, options).run(root);
+}
+
 namespace {
 struct MaterializeEncodingsPass
     : public TargetOptionPass<
           mx::impl::MXMaterializeEncodingsBase<MaterializeEncodingsPass>> {
   using TargetOptionPass::TargetOptionPass;
 
-  /// The layout an encoding resolves to.
-  FailureOr<TiledLayoutAttrInterface> resolve(Operation *op,
-                                              EncodingAttr encoding) {
-    if (Attribute pinned = encoding.getLayout())
-      return cast<TiledLayoutAttrInterface>(pinned);
-    SmallVector<AffineMap> maps = llvm::to_vector(
-        encoding.getIndexingMaps().getAsValueRange<AffineMapAttr>());
-    FailureOr<ScaledContractionDims> dims =
-        inferScaledContractionDims(op, maps);
-    if (failed(dims))
-      return failure();
-    if (dims->m.size() != 1 || dims->n.size() != 1)
-      return op->emitOpError()
-             << "data tiling needs exactly one M and one N dimension, got "
-             << dims->m.size() << " and " << dims->n.size();
-    LayoutResolverAttrInterface resolver = getTarget(op);
-    if (!resolver)
-      return op->emitOpError()
-             << "no target to resolve its encoding: give "
-                "mx-materialize-encodings a target option (e.g. "
-                "target=#mx_gfx950.target) or put an '"
-             << MXDialect::kTargetAttrName << "' attribute on an enclosing op";
-    return resolver.resolveLayout(op, encoding, *dims);
-  }
-
-  FailureOr<RelayoutInfo> getInfo(Operation *op, EncodingAttr encoding) {
-    FailureOr<TiledLayoutAttrInterface> layout = resolve(op, encoding);
-    if (failed(layout))
-      return failure();
-    return getRelayoutInfo(encoding, *layout);
-  }
-
-  /// A tile table (`mx.tiled_scaled_mma`'s `tile_groups`, `[tiles, 3]` of
-  /// i32) whose row `mo` is `fields(mo)`: (group, first row, row count), as
-  /// index values.
-  static Value
-  buildTable(OpBuilder &b, Location loc, OpFoldResult tiles,
-             function_ref<std::array<Value, 3>(OpBuilder &, Location, Value)>
-                 fields) {
-    MLIRContext *ctx = b.getContext();
-    Type i32 = b.getI32Type();
-    auto type = RankedTensorType::get(
-        {getConstantIntValue(tiles).value_or(ShapedType::kDynamic), 3}, i32);
-    SmallVector<Value> dynamicSizes;
-    if (type.isDynamicDim(0))
-      dynamicSizes.push_back(cast<Value>(tiles));
-    Value init = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        ArrayRef<AffineMap>{identity}, iterators,
-        [&](OpBuilder &nb, Location nloc, ValueRange) {
-          Value mo = linalg::IndexOp::create(nb, nloc, 0);
-          Value field = linalg::IndexOp::create(nb, nloc, 1);
-          std::array<Value, 3> values = fields(nb, nloc, mo);
-          Value zero = arith::ConstantIndexOp::create(nb, nloc, 0);
-          Value one = arith::ConstantIndexOp::create(nb, nloc, 1);
-          Value isGroup = arith::CmpIOp::create(
-              nb, nloc, arith::CmpIPredicate::eq, field, zero);
-          Value isFirst = arith::CmpIOp::create(
-              nb, nloc, arith::CmpIPredicate::eq, field, one);
-          Value value = arith::SelectOp::create(
-              nb, nloc, isGroup, values[0],
-              arith::SelectOp::create(nb, nloc, isFirst, values[1],
-                                      values[2]));
-          linalg::YieldOp::create(
-              nb, nloc,
-              arith::IndexCastOp::create(nb, nloc, i32, value).getResult());
-        });
-    return generic.getResult(0);
-  }
-
-  /// The tile table of a grouped contraction: tile `mo` of expert `e` holds
-  /// rows `f .. f + c - 1`. Experts get ceil(rows / tileRows) consecutive
-  /// tiles in expert order; the tiles past the last expert's hold no row.
-  /// Offsets are clamped into [previous end, T] first, so that inconsistent
-  /// offsets can never make a tile name rows outside [0, T) or rows of two
-  /// experts.
-  static Value buildTileGroups(OpBuilder &b, Location loc, Value offsets,
-                               Value rows, Value experts, Value tiles,
-                               int64_t tileRows) {
-    OpFoldResult size = tiles;
-    if (std::optional<int64_t> constant = getConstantIntValue(tiles))
-      size = b.getIndexAttr(*constant);
-    return buildTable(b, loc, size, [&](OpBuilder &nb, Location nloc,
-                                        Value mo) {
-      auto index = [&](int64_t v) -> Value {
-        return arith::ConstantIndexOp::create(nb, nloc, v);
-      };
-      Value zero = index(0), one = index(1), tm = index(tileRows);
-      auto offset = [&](OpBuilder &lb, Value e) -> Value {
-        Value v = tensor::ExtractOp::create(lb, nloc, offsets, e);
-        if (!v.getType().isIndex())
-          v = arith::IndexCastOp::create(lb, nloc, lb.getIndexType(), v);
-        return v;
-      };
-      // Carried: tiles before expert e, rows before it (the previous end),
-      // and the (group, first row, count) found so far.
-      auto loop = scf::ForOp::create(
-          nb, nloc, zero, experts, one,
-          ValueRange{zero, zero, zero, zero, zero},
-          [&](OpBuilder &lb, Location lloc, Value e, ValueRange carried) {
-            Value cum = carried[0], prevEnd = carried[1];
-            auto clamp = [&](Value v, Value lo) -> Value {
-              return arith::MaxSIOp::create(
-                  lb, lloc, arith::MinSIOp::create(lb, lloc, v, rows), lo);
-            };
-            Value start = clamp(offset(lb, e), prevEnd);
-            Value end = clamp(
-                offset(lb, arith::AddIOp::create(lb, lloc, e, one)), start);
-            Value count = arith::SubIOp::create(lb, lloc, end, start);
-            Value expertTiles = arith::CeilDivUIOp::create(lb, lloc, count, tm);
-            Value next = arith::AddIOp::create(lb, lloc, cum, expertTiles);
-            Value hit = arith::AndIOp::create(
-                lb, lloc,
-                arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ule, cum,
-                                      mo),
-                arith::CmpIOp::create(lb, lloc, arith::CmpIPredicate::ult, mo,
-                                      next));
-            // Clamped to this expert's tiles so that misses stay in range.
-            Value local = arith::MulIOp::create(
-                lb, lloc,
-                arith::SubIOp::create(
-                    lb, lloc, arith::MaxUIOp::create(lb, lloc, mo, cum), cum),
-                tm);
-            Value first = arith::MinUIOp::create(
-                lb, lloc, arith::AddIOp::create(lb, lloc, start, local), end);
-            Value rowsIn = arith::MinUIOp::create(
-                lb, lloc, tm, arith::SubIOp::create(lb, lloc, end, first));
-            scf::YieldOp::create(
-                lb, lloc,
-                ValueRange{
-                    next, end,
-                    arith::SelectOp::create(lb, lloc, hit, e, carried[2]),
-                    arith::SelectOp::create(lb, lloc, hit, first, carried[3]),
-                    arith::SelectOp::create(lb, lloc, hit, rowsIn,
-                                            carried[4])});
-          });
-      return std::array<Value, 3>{loop.getResult(2), loop.getResult(3),
-                                  loop.getResult(4)};
-    });
-  }
-
-  /// The layout of a grouped or routed contraction (`op`, whose `mx.layout`
-  /// pins it): `groups` contractions of `mHint` rows on average, the batch
-  /// of one launch.
-  FailureOr<TiledLayoutAttrInterface>
-  resolveGroupedLayout(Operation *op, Value lhs, Value rhs, Value lhsScales,
-                       Value acc, int64_t groups, int64_t mHint) {
-    MLIRContext *ctx = op->getContext();
-    auto lhsType = cast<RankedTensorType>(lhs.getType());
-    auto rhsType = cast<RankedTensorType>(rhs.getType());
-    Attribute pinned = op->getAttr(MXDialect::kLayoutAttrName);
-    if (pinned && !isa<TiledLayoutAttrInterface>(pinned))
-      return op->emitOpError()
-             << "'" << MXDialect::kLayoutAttrName
-             << "' must be a data-tiled layout (TiledLayoutAttrInterface), got "
-             << pinned;
-    AffineExpr g, m, n, k;
-    bindDims(ctx, g, m, n, k);
-    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {g, m, k}, ctx),
-                                   AffineMap::get(4, 0, {g, n, k}, ctx),
-                                   AffineMap::get(4, 0, {g, m, n}, ctx)};
-    Type scaleType = getElementTypeOrSelf(lhsScales.getType());
-    SmallVector<Type> elementTypes = {
-        lhsType.getElementType(), rhsType.getElementType(), scaleType,
-        scaleType, getElementTypeOrSelf(acc.getType())};
-    auto encoding = EncodingAttr::get(
-        ctx, OperandRole::lhs, elementTypes,
-        OpBuilder(ctx).getAffineMapArrayAttr(maps),
-        {groups, mHint, rhsType.getDimSize(1), lhsType.getDimSize(1)}, pinned);
-    return resolve(op, encoding);
-  }
-
-  /// The tiled contraction of a grouped or routed contraction: `lhs` and
-  /// `lhsScales` already gathered into the tiles' rows, the experts' weights
-  /// tiled with the experts as a leading dimension (at compile time when
-  /// constant), the accumulator in the user's layout.
-  static Value buildTiledGroups(OpBuilder &b, Location loc,
-                                TiledLayoutAttrInterface layout, Value lhs,
-                                Value rhs, Value lhsScales, Value rhsScales,
-                                Value acc, Value table, Value rowIds) {
-    auto tiled = [&](Value plain, unsigned rank, OperandRole role) {
-      return packAndSwizzle(
-          b, loc, plain,
-          getCanonicalRelayoutInfo(
-              rank, role, getElementTypeOrSelf(plain.getType()), layout));
-    };
-    // (One statement each: the IR's order does not depend on the order in
-    // which a compiler evaluates arguments.)
-    Value tiledLhs = tiled(lhs, 2, OperandRole::lhs);
-    Value tiledLhsScales = tiled(lhsScales, 2, OperandRole::lhs_scales);
-    Value tiledRhs = tiled(rhs, 3, OperandRole::rhs);
-    Value tiledRhsScales = tiled(rhsScales, 3, OperandRole::rhs_scales);
-    auto mma = TiledScaledMMAOp::create(
-        b, loc, TypeRange{acc.getType()}, tiledLhs, tiledRhs, tiledLhsScales,
-        tiledRhsScales, acc, table, rowIds, layout, /*zero_acc=*/false,
-        ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
-    return mma.getResult();
-  }
-
-  /// mx.grouped_scaled_contraction -> one mx.tiled_scaled_mma over every
-  /// expert: each expert's rows are gathered into tiles of their own
-  /// (mx.gather_row_tiles, by the tile table), the experts' weights are
-  /// tiled with the experts as a leading dimension, and the accumulator stays
-  /// in the user's layout, where each tile's rows are written back.
-  FailureOr<Value> materializeGrouped(OpBuilder &b,
-                                      GroupedScaledContractionOp op) {
-    Location loc = op.getLoc();
-    RankedTensorType lhsType = op.getLhs().getType();
-    RankedTensorType rhsType = op.getRhs().getType();
-    // The experts' contractions, of T / E rows on average.
-    int64_t t = lhsType.getDimSize(0), e = rhsType.getDimSize(0);
-    int64_t mHint = ShapedType::isStatic(t) && ShapedType::isStatic(e) && e > 0
-                        ? std::max<int64_t>(1, llvm::divideCeil(t, e))
-                        : ShapedType::kDynamic;
-    FailureOr<TiledLayoutAttrInterface> layout = resolveGroupedLayout(
-        op, op.getLhs(), op.getRhs(), op.getLhsScales(), op.getAcc(), e, mHint);
-    if (failed(layout))
-      return failure();
-    int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
-
-    // Tiles: sum over experts of ceil(rows_e / tileRows) is at most
-    // (T + E (tileRows - 1)) / tileRows.
-    auto size = [&](Value v, int64_t d) -> Value {
-      return b.createOrFold<tensor::DimOp>(loc, v, d);
-    };
-    Value rows = size(op.getLhs(), 0), experts = size(op.getRhs(), 0);
-    Value tm = arith::ConstantIndexOp::create(b, loc, tileRows);
-    Value tmMinusOne = arith::ConstantIndexOp::create(b, loc, tileRows - 1);
-    Value tiles = b.createOrFold<arith::DivUIOp>(
-        loc,
-        b.createOrFold<arith::AddIOp>(
-            loc, rows, b.createOrFold<arith::MulIOp>(loc, experts, tmMinusOne)),
-        tm);
-    Value table = buildTileGroups(b, loc, op.getOffsets(), rows, experts, tiles,
-                                  tileRows);
-    std::optional<int64_t> staticTiles = getConstantIntValue(tiles);
-    auto gather = [&](Value source) -> Value {
-      auto type = cast<RankedTensorType>(source.getType());
-      auto gathered = RankedTensorType::get(
-          {staticTiles ? *staticTiles * tileRows : ShapedType::kDynamic,
-           type.getDimSize(1)},
-          type.getElementType());
-      return GatherRowTilesOp::create(b, loc, gathered, source, table,
-                                      b.getI64IntegerAttr(tileRows));
-    };
-    Value lhs = gather(op.getLhs());
-    Value lhsScales = gather(op.getLhsScales());
-    return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
-                            op.getRhsScales(), op.getAcc(), table,
-                            /*rowIds=*/Value());
-  }
-
-  /// mx.routed_scaled_contraction -> one mx.tiled_scaled_mma over every
-  /// block: the tokens of the sorted routed rows are gathered in sorted
-  /// order (mx.gather_rows), so that each M tile lies in one block (the
-  /// tile's rows divide the block's); the tile table names the block's
-  /// expert (no rows for an expert outside [0, E)), and the sorted ids are
-  /// the tiles' rows of the accumulator (row_ids).
-  FailureOr<Value> materializeRouted(OpBuilder &b,
-                                     RoutedScaledContractionOp op) {
-    Location loc = op.getLoc();
-    int64_t positions = op.getSortedIds().getType().getDimSize(0);
-    int64_t blocks = op.getExpertIds().getType().getDimSize(0);
-    if (ShapedType::isDynamic(positions) || ShapedType::isDynamic(blocks) ||
-        blocks == 0) {
-      op.emitOpError() << "data tiling needs static, non-empty sorted_ids and "
-                          "expert_ids (the block size is their ratio)";
-      return failure();
-    }
-    int64_t blockRows = positions / blocks;
-    FailureOr<TiledLayoutAttrInterface> layout =
-        resolveGroupedLayout(op, op.getLhs(), op.getRhs(), op.getLhsScales(),
-                             op.getAcc(), blocks, blockRows);
-    if (failed(layout))
-      return failure();
-    int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
-    if (blockRows % tileRows != 0) {
-      op.emitOpError() << "blocks of " << blockRows
-                       << " sorted positions are not whole tiles of "
-                       << tileRows
-                       << " rows of the layout; pin a layout whose M tile "
-                          "divides the block size ('"
-                       << MXDialect::kLayoutAttrName << "')";
-      return failure();
-    }
-    int64_t tiles = positions / tileRows;
-    Value experts = b.createOrFold<tensor::DimOp>(loc, op.getRhs(), 0);
-    Value table = buildTable(
-        b, loc, b.getIndexAttr(tiles), [&](OpBuilder &nb, Location nloc, Value mo) {
-          auto index = [&](int64_t v) -> Value {
-            return arith::ConstantIndexOp::create(nb, nloc, v);
-          };
-          Value first = arith::MulIOp::create(nb, nloc, mo, index(tileRows));
-          Value block = arith::DivUIOp::create(nb, nloc, first,
-                                               index(blockRows));
-          Value e = arith::IndexCastOp::create(
-              nb, nloc, nb.getIndexType(),
-              tensor::ExtractOp::create(nb, nloc, op.getExpertIds(), block));
-          Value valid = arith::AndIOp::create(
-              nb, nloc,
-              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge, e,
-                                    index(0)),
-              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, e,
-                                    experts));
-          return std::array<Value, 3>{
-              arith::SelectOp::create(nb, nloc, valid, e, index(0)), first,
-              arith::SelectOp::create(nb, nloc, valid, index(tileRows),
-                                      index(0))};
-        });
-    auto gather = [&](Value source) -> Value {
-      auto type = cast<RankedTensorType>(source.getType());
-      auto gathered = RankedTensorType::get({positions, type.getDimSize(1)},
-                                            type.getElementType());
-      return GatherRowsOp::create(b, loc, gathered, source, op.getSortedIds(),
-                                  op.getTopKAttr());
-    };
-    Value lhs = gather(op.getLhs());
-    Value lhsScales = gather(op.getLhsScales());
-    return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
-                            op.getRhsScales(), op.getAcc(), table,
-                            op.getSortedIds());
-  }
-
   void runOnOperation() override {
-    IRMapping mapping;
-    SmallVector<Operation *> toErase;
-    WalkResult result = getOperation()->walk([&](Operation *op) {
-      OpBuilder b(op);
-      if (auto set = dyn_cast<SetEncodingOp>(op)) {
-        FailureOr<RelayoutInfo> info = getInfo(op, set.getEncoding());
-        if (failed(info))
-          return WalkResult::interrupt();
-        // An accumulator already in the tiled order [batch.., m, n] (the
-        // order mx.tiled_scaled_mma reads and writes; not, e.g., a
-        // transposed result) that only contractions use stays as it is.
-        if (userLayoutResults &&
-            set.getEncoding().getRole() == OperandRole::result &&
-            isIdentityPermutation(info->outerDimsPerm) &&
-            llvm::all_of(set->getUses(), [](OpOperand &use) {
-              auto contraction = dyn_cast<ScaledContractionOp>(use.getOwner());
-              return contraction && use.getOperandNumber() == 4;
-            })) {
-          mapping.map(set.getResult(), set.getSource());
-          userLayout.insert(set.getSource());
-          toErase.push_back(op);
-          return WalkResult::advance();
-        }
-        mapping.map(set.getResult(),
-                    packAndSwizzle(b, op->getLoc(), set.getSource(), *info));
-        toErase.push_back(op);
-        return WalkResult::advance();
-      }
-      if (auto unset = dyn_cast<UnsetEncodingOp>(op)) {
-        Value tiled = mapping.lookupOrNull(unset.getSource());
-        if (!tiled) {
-          op->emitOpError("source is not produced by a materialized encoding");
-          return WalkResult::interrupt();
-        }
-        if (userLayout.contains(tiled)) {
-          Value result = tiled;
-          if (result.getType() != unset.getResult().getType())
-            result = tensor::CastOp::create(b, op->getLoc(),
-                                            unset.getResult().getType(), tiled);
-          unset.replaceAllUsesWith(result);
-          toErase.push_back(op);
-          return WalkResult::advance();
-        }
-        FailureOr<RelayoutInfo> info = getInfo(op, unset.getEncoding());
-        if (failed(info))
-          return WalkResult::interrupt();
-        unset.replaceAllUsesWith(unswizzleAndUnpack(
-            b, op->getLoc(), tiled, *info, unset.getResult().getType(),
-            unset.getResultDims()));
-        toErase.push_back(op);
-        return WalkResult::advance();
-      }
-      if (auto routed = dyn_cast<RoutedScaledContractionOp>(op)) {
-        FailureOr<Value> result = materializeRouted(b, routed);
-        if (failed(result))
-          return WalkResult::interrupt();
-        routed.getResult().replaceAllUsesWith(*result);
-        toErase.push_back(op);
-        return WalkResult::advance();
-      }
-      if (auto grouped = dyn_cast<GroupedScaledContractionOp>(op)) {
-        FailureOr<Value> result = materializeGrouped(b, grouped);
-        if (failed(result))
-          return WalkResult::interrupt();
-        grouped.getResult().replaceAllUsesWith(*result);
-        toErase.push_back(op);
-        return WalkResult::advance();
-      }
-      if (auto contraction = dyn_cast<ScaledContractionOp>(op)) {
-        if (!getEncoding(contraction.getResult().getType()))
-          return WalkResult::advance();
-        SmallVector<Value> operands;
-        for (Value operand : contraction->getOperands()) {
-          Value tiled = mapping.lookupOrNull(operand);
-          if (!tiled) {
-            op->emitOpError("data tiling needs all five operands encoded by "
-                            "mx.set_encoding");
-            return WalkResult::interrupt();
-          }
-          operands.push_back(tiled);
-        }
-        auto encoding = *getEncoding(contraction.getResult().getType());
-        FailureOr<TiledLayoutAttrInterface> layout = resolve(op, encoding);
-        if (failed(layout))
-          return WalkResult::interrupt();
-        auto tiled = TiledScaledMMAOp::create(
-            b, op->getLoc(), operands[4].getType(), operands[0], operands[1],
-            operands[2], operands[3], operands[4], *layout);
-        if (Attribute bound = op->getAttr(MXDialect::kMBoundAttrName))
-          tiled->setAttr(MXDialect::kMBoundAttrName, bound);
-        mapping.map(contraction.getResult(), tiled.getResult());
-        if (userLayout.contains(operands[4]))
-          userLayout.insert(tiled.getResult());
-        toErase.push_back(op);
-        return WalkResult::advance();
-      }
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    MaterializeEncodingsOptions options;
+    options.userLayoutResults = userLayoutResults;
+    IRRewriter rewriter(&getContext());
+    // The `target` option; each op under the root finds its own target
+    // (its nearest enclosing `mx.target`, else this one).
+    if (failed(materializeEncodings(rewriter, getOperation(),
+                                    getTarget(nullptr), options)))
       return signalPassFailure();
-    for (Operation *op : llvm::reverse(toErase)) {
-      if (!op->use_empty()) {
-        op->emitOpError("encoded result is used by an op that cannot be data "
-                        "tiled");
-        return signalPassFailure();
-      }
-      op->erase();
-    }
   }
-
-  static std::optional<EncodingAttr> getEncoding(Type type) {
-    if (auto encoding = dyn_cast_or_null<EncodingAttr>(
-            cast<RankedTensorType>(type).getEncoding()))
-      return encoding;
-    return std::nullopt;
-  }
-
-  /// Accumulators and results kept in the user's layout.
-  llvm::SmallPtrSet<Value, 4> userLayout;
 };
 } // namespace

@@ -15,6 +15,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXPACKTOBYTES
@@ -31,9 +33,6 @@ namespace mlir::mx {
 
 using namespace mlir;
 using namespace mlir::mx;
-
-/// The attribute that keeps the logical type of a packed argument or result.
-static constexpr StringLiteral kPackedTypeAttr = "mx.packed_type";
 
 /// Returns the MX element or scale type of `type` if it is such a tensor.
 static Type getSubByteElementType(Type type) {
@@ -67,6 +66,28 @@ private:
   LogicalResult packConstant(arith::ConstantOp op, Type elementType);
   LogicalResult packSubByteTranspose(linalg::TransposeOp op, Type elementType);
   LogicalResult packPad(tensor::PadOp op, Type elementType);
+  LogicalResult packEmpty(tensor::EmptyOp op, Type elementType);
+  LogicalResult packExpandShape(tensor::ExpandShapeOp op, Type elementType);
+  /// Rewrites a view or row gather whose innermost dimension is unchanged:
+  /// the same op on bytes.
+  LogicalResult packSameInnermost(Operation *op);
+  /// The offsets, sizes and strides of `slice` in bytes: its innermost
+  /// dimension must be kept (not rank-reduced, `dropsInnermost` false) with
+  /// unit stride.
+  LogicalResult getByteSliceParams(OffsetSizeAndStrideOpInterface slice,
+                                   Type elementType, bool dropsInnermost,
+                                   SmallVector<OpFoldResult> &offsets,
+                                   SmallVector<OpFoldResult> &sizes,
+                                   SmallVector<OpFoldResult> &strides);
+  LogicalResult packExtractSlice(tensor::ExtractSliceOp op, Type elementType);
+  LogicalResult packInsertSlice(tensor::InsertSliceOp op, Type elementType);
+  LogicalResult packTranspose(linalg::TransposeOp op, Type elementType);
+  LogicalResult packQuantizeInto(QuantizeIntoOp op);
+  /// Rewrites the innermost size of a tensor.dim of packed data, which
+  /// counts bytes now, back into elements.
+  LogicalResult rewriteDim(tensor::DimOp dim);
+  /// Packs the arguments of the function; sets `changedSignature`.
+  LogicalResult packArguments(bool &changedSignature);
 
   /// Replaces `op` by `replacement`, whose MX results are now bytes.
   void replace(Operation *op, Operation *replacement) {
@@ -306,170 +327,211 @@ LogicalResult FunctionPacker::packSubByteTranspose(linalg::TransposeOp op,
   return success();
 }
 
-LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
+LogicalResult FunctionPacker::packEmpty(tensor::EmptyOp op, Type elementType) {
+  SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+  FailureOr<OpFoldResult> last = toBytes(op, elementType, sizes.back());
+  if (failed(last))
+    return failure();
+  sizes.back() = *last;
+  replace(op, tensor::EmptyOp::create(builder, op.getLoc(), sizes, i8));
+  return success();
+}
+
+LogicalResult FunctionPacker::packExpandShape(tensor::ExpandShapeOp op,
+                                              Type elementType) {
+  FailureOr<RankedTensorType> type = packType(op, op.getResultType());
+  if (failed(type))
+    return failure();
+  SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
+  FailureOr<OpFoldResult> last = toBytes(op, elementType, shape.back());
+  if (failed(last))
+    return failure();
+  shape.back() = *last;
+  replace(op, tensor::ExpandShapeOp::create(
+                  builder, op.getLoc(), *type, op.getSrc(),
+                  op.getReassociationIndices(), shape));
+  return success();
+}
+
+LogicalResult FunctionPacker::packSameInnermost(Operation *op) {
+  FailureOr<RankedTensorType> type =
+      packType(op, cast<RankedTensorType>(op->getResult(0).getType()));
+  if (failed(type))
+    return failure();
   Location loc = op->getLoc();
+  Operation *replacement =
+      TypeSwitch<Operation *, Operation *>(op)
+          .Case([&](tensor::CollapseShapeOp collapse) {
+            return tensor::CollapseShapeOp::create(
+                builder, loc, *type, collapse.getSrc(),
+                collapse.getReassociationIndices());
+          })
+          .Case([&](GatherRowTilesOp gather) {
+            // Whole rows move: the same gather of rows of bytes.
+            return GatherRowTilesOp::create(
+                builder, loc, *type, gather.getSource(), gather.getTileGroups(),
+                gather.getTileRowsAttr());
+          })
+          .Case([&](GatherRowsOp gather) {
+            return GatherRowsOp::create(builder, loc, *type, gather.getSource(),
+                                        gather.getIds(),
+                                        gather.getDivisorAttr());
+          })
+          .Case([&](tensor::CastOp cast) {
+            return tensor::CastOp::create(builder, loc, *type,
+                                          cast.getSource());
+          });
+  replace(op, replacement);
+  return success();
+}
+
+LogicalResult FunctionPacker::getByteSliceParams(
+    OffsetSizeAndStrideOpInterface slice, Type elementType, bool dropsInnermost,
+    SmallVector<OpFoldResult> &offsets, SmallVector<OpFoldResult> &sizes,
+    SmallVector<OpFoldResult> &strides) {
+  Operation *op = slice.getOperation();
+  offsets = slice.getMixedOffsets();
+  sizes = slice.getMixedSizes();
+  strides = slice.getMixedStrides();
+  // One byte per element: the slice is the same in bytes.
+  if (elementType.getIntOrFloatBitWidth() == 8)
+    return success();
+  if (dropsInnermost || getConstantIntValue(strides.back()) != 1)
+    return op->emitOpError()
+           << "slices the innermost dimension of a packed " << elementType
+           << " tensor with a non-unit stride or drops it (packed elements "
+              "move in whole bytes)";
+  FailureOr<OpFoldResult> offset = toBytes(op, elementType, offsets.back());
+  FailureOr<OpFoldResult> size = toBytes(op, elementType, sizes.back());
+  if (failed(offset) || failed(size))
+    return failure();
+  offsets.back() = *offset;
+  sizes.back() = *size;
+  return success();
+}
+
+LogicalResult FunctionPacker::packExtractSlice(tensor::ExtractSliceOp op,
+                                               Type elementType) {
+  FailureOr<RankedTensorType> type = packType(op, op.getResultType());
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  if (failed(type) ||
+      failed(getByteSliceParams(
+          op, elementType,
+          op.getDroppedDims().test(op.getSourceType().getRank() - 1), offsets,
+          sizes, strides)))
+    return failure();
+  replace(op, tensor::ExtractSliceOp::create(builder, op.getLoc(), *type,
+                                             op.getSource(), offsets, sizes,
+                                             strides));
+  return success();
+}
+
+LogicalResult FunctionPacker::packInsertSlice(tensor::InsertSliceOp op,
+                                              Type elementType) {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  if (failed(packType(op, op.getResultType())) ||
+      failed(getByteSliceParams(
+          op, elementType,
+          op.getDroppedDims().test(op.getDestType().getRank() - 1), offsets,
+          sizes, strides)))
+    return failure();
+  replace(op,
+          tensor::InsertSliceOp::create(builder, op.getLoc(), op.getSource(),
+                                        op.getDest(), offsets, sizes, strides));
+  return success();
+}
+
+LogicalResult FunctionPacker::packTranspose(linalg::TransposeOp op,
+                                            Type elementType) {
+  if (!isa<RankedTensorType>(op.getInit().getType()))
+    return op->emitOpError() << "packing applies to tensors only";
+  ArrayRef<int64_t> perm = op.getPermutation();
+  if (isSubByteType(elementType) &&
+      (perm.empty() || perm.back() != int64_t(perm.size()) - 1))
+    return packSubByteTranspose(op, elementType);
+  replace(op, linalg::TransposeOp::create(builder, op.getLoc(), op.getInput(),
+                                          op.getInit(), perm));
+  return success();
+}
+
+LogicalResult FunctionPacker::packQuantizeInto(QuantizeIntoOp op) {
+  // The destinations (e.g. tensor.empty) are bytes now; the maps keep
+  // counting elements.
+  SmallVector<Type> types;
+  for (Value init : op.getDpsInits())
+    types.push_back(init.getType());
+  auto replacement = QuantizeIntoOp::create(
+      builder, op.getLoc(), types, op.getInput(), op.getElements(),
+      op.getScales(), op.getAxisAttr(), op.getScaleAttr(), op.getRoundingAttr(),
+      op.getElementTypeAttr(), op.getElementMaps(), op.getScaleMaps(),
+      op.getScalePaddingAttr(), op.getInConsumerAttr());
+  replace(op, replacement);
+  return success();
+}
+
+LogicalResult FunctionPacker::rewrite(Operation *op, Type elementType) {
   builder.setInsertionPoint(op);
-  auto resultType = [&](Value v) -> FailureOr<RankedTensorType> {
-    return packType(op, cast<RankedTensorType>(v.getType()));
-  };
-  if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    return packConstant(constant, elementType);
-  if (auto pad = dyn_cast<tensor::PadOp>(op))
-    return packPad(pad, elementType);
-  if (auto empty = dyn_cast<tensor::EmptyOp>(op)) {
-    SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
-    FailureOr<OpFoldResult> last = toBytes(op, elementType, sizes.back());
-    if (failed(last))
-      return failure();
-    sizes.back() = *last;
-    replace(op, tensor::EmptyOp::create(builder, loc, sizes, i8));
-    return success();
-  }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    FailureOr<RankedTensorType> type = resultType(expand.getResult());
-    if (failed(type))
-      return failure();
-    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
-    FailureOr<OpFoldResult> last = toBytes(op, elementType, shape.back());
-    if (failed(last))
-      return failure();
-    shape.back() = *last;
-    replace(op, tensor::ExpandShapeOp::create(
-                    builder, loc, *type, expand.getSrc(),
-                    expand.getReassociationIndices(), shape));
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    FailureOr<RankedTensorType> type = resultType(collapse.getResult());
-    if (failed(type))
-      return failure();
-    replace(op, tensor::CollapseShapeOp::create(
-                    builder, loc, *type, collapse.getSrc(),
-                    collapse.getReassociationIndices()));
-    return success();
-  }
-  if (auto gather = dyn_cast<GatherRowTilesOp>(op)) {
-    // Whole rows move: the same gather of rows of bytes.
-    FailureOr<RankedTensorType> type = resultType(gather.getResult());
-    if (failed(type))
-      return failure();
-    replace(op, GatherRowTilesOp::create(
-                    builder, loc, *type, gather.getSource(),
-                    gather.getTileGroups(), gather.getTileRowsAttr()));
-    return success();
-  }
-  if (auto gather = dyn_cast<GatherRowsOp>(op)) {
-    FailureOr<RankedTensorType> type = resultType(gather.getResult());
-    if (failed(type))
-      return failure();
-    replace(op, GatherRowsOp::create(builder, loc, *type, gather.getSource(),
-                                     gather.getIds(), gather.getDivisorAttr()));
-    return success();
-  }
-  if (auto cast = dyn_cast<tensor::CastOp>(op)) {
-    FailureOr<RankedTensorType> type = resultType(cast.getResult());
-    if (failed(type))
-      return failure();
-    replace(op, tensor::CastOp::create(builder, loc, *type, cast.getSource()));
-    return success();
-  }
-  // Slices: the innermost dimension must be kept (not rank-reduced) with
-  // unit stride; its offset and size become bytes.
-  auto sliceParams =
-      [&](OffsetSizeAndStrideOpInterface slice, bool dropsInnermost,
-          SmallVector<OpFoldResult> &offsets, SmallVector<OpFoldResult> &sizes,
-          SmallVector<OpFoldResult> &strides) -> LogicalResult {
-    offsets = slice.getMixedOffsets();
-    sizes = slice.getMixedSizes();
-    strides = slice.getMixedStrides();
-    // One byte per element: the slice is the same in bytes.
-    if (elementType.getIntOrFloatBitWidth() == 8)
-      return success();
-    if (dropsInnermost || getConstantIntValue(strides.back()) != 1)
-      return op->emitOpError()
-             << "slices the innermost dimension of a packed " << elementType
-             << " tensor with a non-unit stride or drops it (packed elements "
-                "move in whole bytes)";
-    FailureOr<OpFoldResult> offset = toBytes(op, elementType, offsets.back());
-    FailureOr<OpFoldResult> size = toBytes(op, elementType, sizes.back());
-    if (failed(offset) || failed(size))
-      return failure();
-    offsets.back() = *offset;
-    sizes.back() = *size;
-    return success();
-  };
-  if (auto extract = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    FailureOr<RankedTensorType> type = resultType(extract.getResult());
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    if (failed(type) ||
-        failed(sliceParams(extract,
-                           extract.getDroppedDims().test(
-                               extract.getSourceType().getRank() - 1),
-                           offsets, sizes, strides)))
-      return failure();
-    replace(op, tensor::ExtractSliceOp::create(builder, loc, *type,
-                                               extract.getSource(), offsets,
-                                               sizes, strides));
-    return success();
-  }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    if (failed(resultType(insert.getResult())) ||
-        failed(sliceParams(
-            insert,
-            insert.getDroppedDims().test(insert.getDestType().getRank() - 1),
-            offsets, sizes, strides)))
-      return failure();
-    replace(op, tensor::InsertSliceOp::create(builder, loc, insert.getSource(),
-                                              insert.getDest(), offsets, sizes,
-                                              strides));
-    return success();
-  }
-  if (auto transpose = dyn_cast<linalg::TransposeOp>(op)) {
-    if (!isa<RankedTensorType>(transpose.getInit().getType()))
-      return op->emitOpError() << "packing applies to tensors only";
-    ArrayRef<int64_t> perm = transpose.getPermutation();
-    if (isSubByteType(elementType) &&
-        (perm.empty() || perm.back() != int64_t(perm.size()) - 1))
-      return packSubByteTranspose(transpose, elementType);
-    replace(op, linalg::TransposeOp::create(builder, loc, transpose.getInput(),
-                                            transpose.getInit(), perm));
-    return success();
-  }
-  if (auto quantize = dyn_cast<QuantizeIntoOp>(op)) {
-    // The destinations (e.g. tensor.empty) are bytes now; the maps keep
-    // counting elements.
-    SmallVector<Type> types;
-    for (Value init : quantize.getDpsInits())
-      types.push_back(init.getType());
-    auto replacement = QuantizeIntoOp::create(
-        builder, loc, types, quantize.getInput(), quantize.getElements(),
-        quantize.getScales(), quantize.getAxisAttr(), quantize.getScaleAttr(),
-        quantize.getRoundingAttr(), quantize.getElementTypeAttr(),
-        quantize.getElementMaps(), quantize.getScaleMaps(),
-        quantize.getScalePaddingAttr(), quantize.getInConsumerAttr());
-    replace(op, replacement);
-    return success();
-  }
+  if (isa<tensor::CollapseShapeOp, GatherRowTilesOp, GatherRowsOp,
+          tensor::CastOp>(op))
+    return packSameInnermost(op);
   if (isa<linalg::PackOp, linalg::UnPackOp>(op))
     return op->emitOpError()
            << "on an MX tensor must be lowered (mx-lower-relayouts) before "
               "packing to bytes";
-  return op->emitOpError() << "cannot operate on " << elementType
-                           << " data stored as bytes (mx-pack-to-bytes "
-                              "supports the relayout ops, "
-                              "mx.gather_rows, mx.gather_row_tiles, "
-                              "mx.tiled_scaled_mma and "
-                              "mx.quantize_into)";
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](arith::ConstantOp typed) {
+        return packConstant(typed, elementType);
+      })
+      .Case([&](tensor::PadOp typed) { return packPad(typed, elementType); })
+      .Case(
+          [&](tensor::EmptyOp typed) { return packEmpty(typed, elementType); })
+      .Case([&](tensor::ExpandShapeOp typed) {
+        return packExpandShape(typed, elementType);
+      })
+      .Case([&](tensor::ExtractSliceOp typed) {
+        return packExtractSlice(typed, elementType);
+      })
+      .Case([&](tensor::InsertSliceOp typed) {
+        return packInsertSlice(typed, elementType);
+      })
+      .Case([&](linalg::TransposeOp typed) {
+        return packTranspose(typed, elementType);
+      })
+      .Case([&](QuantizeIntoOp typed) { return packQuantizeInto(typed); })
+      .Default([&](Operation *other) {
+        return other->emitOpError()
+               << "cannot operate on " << elementType
+               << " data stored as bytes (mx-pack-to-bytes supports the "
+                  "relayout ops, mx.gather_rows, mx.gather_row_tiles, "
+                  "mx.tiled_scaled_mma and mx.quantize_into)";
+      });
 }
 
-LogicalResult FunctionPacker::run() {
-  if (func.isExternal())
+LogicalResult FunctionPacker::rewriteDim(tensor::DimOp dim) {
+  // Sizes other than the innermost are unchanged; the innermost one counts
+  // bytes now.
+  Type logical = packed.lookup(dim.getSource());
+  auto rank = cast<RankedTensorType>(dim.getSource().getType()).getRank();
+  std::optional<int64_t> index = dim.getConstantIndex();
+  if (!index)
+    return dim->emitOpError()
+           << "with a dynamic index on MX data stored as bytes";
+  if (*index != rank - 1)
     return success();
-  // Arguments.
-  Block &entry = func.getBody().front();
-  bool changedSignature = false;
-  for (BlockArgument arg : entry.getArguments()) {
+  builder.setInsertionPointAfter(dim);
+  Location loc = dim.getLoc();
+  Value bits = arith::ConstantIndexOp::create(builder, loc,
+                                              logical.getIntOrFloatBitWidth());
+  Value eight = arith::ConstantIndexOp::create(builder, loc, 8);
+  Value elements = arith::DivUIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, dim, eight), bits);
+  dim.getResult().replaceAllUsesExcept(
+      elements, elements.getDefiningOp()->getOperand(0).getDefiningOp());
+  return success();
+}
+
+LogicalResult FunctionPacker::packArguments(bool &changedSignature) {
+  for (BlockArgument arg : func.getBody().front().getArguments()) {
     Type elementType = getSubByteElementType(arg.getType());
     if (!elementType)
       continue;
@@ -477,12 +539,22 @@ LogicalResult FunctionPacker::run() {
         packType(func, cast<RankedTensorType>(arg.getType()));
     if (failed(type))
       return failure();
-    func.setArgAttr(arg.getArgNumber(), kPackedTypeAttr,
+    func.setArgAttr(arg.getArgNumber(), kPackedTypeAttrName,
                     TypeAttr::get(arg.getType()));
     arg.setType(*type);
     packed[arg] = elementType;
     changedSignature = true;
   }
+  return success();
+}
+
+LogicalResult FunctionPacker::run() {
+  if (func.isExternal())
+    return success();
+  Block &entry = func.getBody().front();
+  bool changedSignature = false;
+  if (failed(packArguments(changedSignature)))
+    return failure();
 
   SmallVector<Operation *> ops;
   func.getBody().walk([&](Operation *op) { ops.push_back(op); });
@@ -498,25 +570,8 @@ LogicalResult FunctionPacker::run() {
     if (!elementType && !usesPacked)
       continue;
     if (auto dim = dyn_cast<tensor::DimOp>(op)) {
-      // Sizes other than the innermost are unchanged; the innermost one
-      // counts bytes now.
-      Type logical = packed.lookup(dim.getSource());
-      auto rank = cast<RankedTensorType>(dim.getSource().getType()).getRank();
-      std::optional<int64_t> index = dim.getConstantIndex();
-      if (!index)
-        return op->emitOpError()
-               << "with a dynamic index on MX data stored as bytes";
-      if (*index != rank - 1)
-        continue;
-      builder.setInsertionPointAfter(dim);
-      Location loc = dim.getLoc();
-      Value bits = arith::ConstantIndexOp::create(
-          builder, loc, logical.getIntOrFloatBitWidth());
-      Value eight = arith::ConstantIndexOp::create(builder, loc, 8);
-      Value elements = arith::DivUIOp::create(
-          builder, loc, arith::MulIOp::create(builder, loc, dim, eight), bits);
-      dim.getResult().replaceAllUsesExcept(
-          elements, elements.getDefiningOp()->getOperand(0).getDefiningOp());
+      if (failed(rewriteDim(dim)))
+        return failure();
       continue;
     }
     if (!elementType)
@@ -531,7 +586,7 @@ LogicalResult FunctionPacker::run() {
   for (auto [index, value] : llvm::enumerate(returnOp.getOperands())) {
     if (!packed.contains(value))
       continue;
-    func.setResultAttr(index, kPackedTypeAttr,
+    func.setResultAttr(index, kPackedTypeAttrName,
                        TypeAttr::get(oldType.getResult(index)));
     changedSignature = true;
   }
@@ -540,6 +595,10 @@ LogicalResult FunctionPacker::run() {
                                            entry.getArgumentTypes(),
                                            returnOp.getOperandTypes()));
   return success();
+}
+
+LogicalResult mx::packToBytes(func::FuncOp func) {
+  return FunctionPacker(func).run();
 }
 
 namespace {
@@ -557,7 +616,7 @@ struct PackToBytesPass : public mx::impl::MXPackToBytesBase<PackToBytesPass> {
                "callers";
         return signalPassFailure();
       }
-      if (failed(FunctionPacker(func).run()))
+      if (failed(packToBytes(func)))
         return signalPassFailure();
     }
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -144,14 +145,10 @@ static bool isBlockIndexOf(AffineExpr expr, unsigned dim) {
   return lhs && rhs && lhs.getPosition() == dim && rhs.getValue() == kBlockSize;
 }
 
-/// Matches the indexing maps and fills \p plan's block dimension and maps.
-static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+/// Checks that the init map \p accMap of \p op uses exactly its parallel
+/// dimensions.
+static LogicalResult checkAccMap(linalg::GenericOp op, AffineMap accMap) {
   unsigned numDims = op.getNumLoops();
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-
-  AffineMap accMap = maps[op.getNumDpsInputs()];
   llvm::SmallBitVector accDims(numDims);
   if (!accMap.isProjectedPermutation(/*allowZeroInResults=*/false))
     return reject(op, "the init map is not a projected permutation");
@@ -162,101 +159,139 @@ static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
     if (accDims.test(d) != (iterators[d] == utils::IteratorType::parallel))
       return reject(op, "the init map must use exactly the parallel "
                         "dimensions");
+  return success();
+}
 
-  AffineMap dataMaps[2], scaleMaps[2];
+/// The data and scale maps of the two matched operands of a generic.
+struct OperandMaps {
+  AffineMap data[2];
+  AffineMap scales[2];
+};
+
+/// Expanded K (reduction dimensions \p reductions: the K blocks and the 32
+/// elements of a block): fills \p plan's block dimension, block positions
+/// and maps.
+static LogicalResult matchExpandedKMaps(linalg::GenericOp op,
+                                        ArrayRef<unsigned> reductions,
+                                        const OperandMaps &maps,
+                                        AffineMap accMap, RaisePlan &plan) {
+  // The scale maps decide which reduction dimension is the element within a
+  // block (the one they do not use).
+  unsigned blockDim = reductions[1], blockIndexDim = reductions[0];
+  if (!maps.scales[0].isFunctionOfDim(blockIndexDim))
+    std::swap(blockDim, blockIndexDim);
+  AffineExpr blockExpr = getAffineDimExpr(blockDim, op.getContext());
+  AffineExpr blockIndexExpr = getAffineDimExpr(blockIndexDim, op.getContext());
   for (unsigned i = 0; i < 2; ++i) {
-    dataMaps[i] = maps[plan.operands[i].data];
-    scaleMaps[i] = maps[plan.operands[i].scales];
-    if (!dataMaps[i].isProjectedPermutation(/*allowZeroInResults=*/false))
+    unsigned data = plan.operands[i].data;
+    std::optional<unsigned> pos = maps.data[i].getResultPosition(blockExpr);
+    std::optional<unsigned> indexPos =
+        maps.data[i].getResultPosition(blockIndexExpr);
+    if (!pos || !indexPos || *pos != *indexPos + 1)
+      return reject(op, Twine("in the map of input ") + Twine(data) +
+                            ", the element-in-block dimension d" +
+                            Twine(blockDim) +
+                            " must directly follow the block dimension d" +
+                            Twine(blockIndexDim));
+    if (maps.scales[i] != maps.data[i].dropResult(*pos))
+      return reject(op, Twine("the map of the scales (input ") +
+                            Twine(plan.operands[i].scales) +
+                            ") must be the map of input " + Twine(data) +
+                            " without the element-in-block dimension d" +
+                            Twine(blockDim));
+    int64_t size =
+        cast<ShapedType>(op.getDpsInputs()[data].getType()).getDimSize(*pos);
+    if (size != kBlockSize) {
+      std::string sizeText =
+          ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+      return reject(op, Twine("the element-in-block dimension of input ") +
+                            Twine(data) + " has size " + sizeText +
+                            ", expected " + Twine(kBlockSize));
+    }
+    plan.blockPos[i] = *pos;
+  }
+  plan.blockDim = blockDim;
+  llvm::SmallBitVector dropped(op.getNumLoops());
+  dropped.set(blockDim);
+  for (unsigned i = 0; i < 2; ++i)
+    plan.maps.push_back(
+        compressDims(maps.data[i].dropResult(plan.blockPos[i]), dropped));
+  plan.maps.push_back(compressDims(accMap, dropped));
+  return success();
+}
+
+/// Flat K (the one reduction dimension \p k): the scale map is the data map
+/// with k replaced by k floordiv 32. Fills \p plan's maps.
+static LogicalResult matchFlatKMaps(linalg::GenericOp op, unsigned k,
+                                    const OperandMaps &maps, AffineMap accMap,
+                                    RaisePlan &plan) {
+  AffineExpr kExpr = getAffineDimExpr(k, op.getContext());
+  for (unsigned i = 0; i < 2; ++i) {
+    std::optional<unsigned> pos = maps.data[i].getResultPosition(kExpr);
+    AffineMap expected;
+    if (pos && *pos < maps.scales[i].getNumResults() &&
+        isBlockIndexOf(maps.scales[i].getResult(*pos), k))
+      expected = maps.scales[i].replace(maps.scales[i].getResult(*pos), kExpr,
+                                        op.getNumLoops(), /*numSymbols=*/0);
+    if (!pos || expected != maps.data[i])
+      return reject(op, Twine("the map of the scales (input ") +
+                            Twine(plan.operands[i].scales) +
+                            ") must be the map of input " +
+                            Twine(plan.operands[i].data) + " with d" +
+                            Twine(k) + " replaced by d" + Twine(k) +
+                            " floordiv 32");
+    auto dataType =
+        cast<ShapedType>(op.getDpsInputs()[plan.operands[i].data].getType());
+    auto scaleType =
+        cast<ShapedType>(op.getDpsInputs()[plan.operands[i].scales].getType());
+    int64_t size = dataType.getDimSize(*pos);
+    int64_t blocks = scaleType.getDimSize(*pos);
+    if (ShapedType::isStatic(size) && size % kBlockSize != 0)
+      return reject(op, Twine("K = ") + Twine(size) + " is not a multiple of " +
+                            Twine(kBlockSize));
+    if (ShapedType::isStatic(size) && ShapedType::isStatic(blocks) &&
+        blocks != size / kBlockSize)
+      return reject(op, Twine("the scales (input ") +
+                            Twine(plan.operands[i].scales) + ") have " +
+                            Twine(blocks) + " blocks along K, expected " +
+                            Twine(size / kBlockSize));
+  }
+  plan.maps = {maps.data[0], maps.data[1], accMap};
+  return success();
+}
+
+/// Matches the indexing maps and fills \p plan's block dimension and maps.
+static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+
+  AffineMap accMap = maps[op.getNumDpsInputs()];
+  if (failed(checkAccMap(op, accMap)))
+    return failure();
+
+  OperandMaps operandMaps;
+  for (unsigned i = 0; i < 2; ++i) {
+    operandMaps.data[i] = maps[plan.operands[i].data];
+    operandMaps.scales[i] = maps[plan.operands[i].scales];
+    if (!operandMaps.data[i].isProjectedPermutation(
+            /*allowZeroInResults=*/false))
       return reject(op, Twine("the map of input ") +
                             Twine(plan.operands[i].data) +
                             " is not a projected permutation");
   }
 
-  if (reductions.size() == 2) {
-    // Expanded K: the scale maps decide which reduction dimension is the
-    // element within a block (the one they do not use).
-    unsigned blockDim = reductions[1], blockIndexDim = reductions[0];
-    if (!scaleMaps[0].isFunctionOfDim(blockIndexDim))
-      std::swap(blockDim, blockIndexDim);
-    AffineExpr blockExpr = getAffineDimExpr(blockDim, op.getContext());
-    AffineExpr blockIndexExpr =
-        getAffineDimExpr(blockIndexDim, op.getContext());
-    for (unsigned i = 0; i < 2; ++i) {
-      unsigned data = plan.operands[i].data;
-      std::optional<unsigned> pos = dataMaps[i].getResultPosition(blockExpr);
-      std::optional<unsigned> indexPos =
-          dataMaps[i].getResultPosition(blockIndexExpr);
-      if (!pos || !indexPos || *pos != *indexPos + 1)
-        return reject(op, Twine("in the map of input ") + Twine(data) +
-                              ", the element-in-block dimension d" +
-                              Twine(blockDim) +
-                              " must directly follow the block dimension d" +
-                              Twine(blockIndexDim));
-      if (scaleMaps[i] != dataMaps[i].dropResult(*pos))
-        return reject(op, Twine("the map of the scales (input ") +
-                              Twine(plan.operands[i].scales) +
-                              ") must be the map of input " + Twine(data) +
-                              " without the element-in-block dimension d" +
-                              Twine(blockDim));
-      int64_t size =
-          cast<ShapedType>(op.getDpsInputs()[data].getType()).getDimSize(*pos);
-      if (size != kBlockSize) {
-        std::string sizeText =
-            ShapedType::isDynamic(size) ? "?" : std::to_string(size);
-        return reject(op, Twine("the element-in-block dimension of input ") +
-                              Twine(data) + " has size " + sizeText +
-                              ", expected " + Twine(kBlockSize));
-      }
-      plan.blockPos[i] = *pos;
-    }
-    plan.blockDim = blockDim;
-    llvm::SmallBitVector dropped(numDims);
-    dropped.set(blockDim);
-    for (unsigned i = 0; i < 2; ++i)
-      plan.maps.push_back(
-          compressDims(dataMaps[i].dropResult(plan.blockPos[i]), dropped));
-    plan.maps.push_back(compressDims(accMap, dropped));
-  } else if (reductions.size() == 1) {
-    // Flat K: the scale map is the data map with k replaced by k floordiv 32.
-    unsigned k = reductions[0];
-    AffineExpr kExpr = getAffineDimExpr(k, op.getContext());
-    for (unsigned i = 0; i < 2; ++i) {
-      std::optional<unsigned> pos = dataMaps[i].getResultPosition(kExpr);
-      AffineMap expected;
-      if (pos && *pos < scaleMaps[i].getNumResults() &&
-          isBlockIndexOf(scaleMaps[i].getResult(*pos), k))
-        expected = scaleMaps[i].replace(scaleMaps[i].getResult(*pos), kExpr,
-                                        numDims, /*numSymbols=*/0);
-      if (!pos || expected != dataMaps[i])
-        return reject(op, Twine("the map of the scales (input ") +
-                              Twine(plan.operands[i].scales) +
-                              ") must be the map of input " +
-                              Twine(plan.operands[i].data) + " with d" +
-                              Twine(k) + " replaced by d" + Twine(k) +
-                              " floordiv 32");
-      auto dataType =
-          cast<ShapedType>(op.getDpsInputs()[plan.operands[i].data].getType());
-      auto scaleType = cast<ShapedType>(
-          op.getDpsInputs()[plan.operands[i].scales].getType());
-      int64_t size = dataType.getDimSize(*pos);
-      int64_t blocks = scaleType.getDimSize(*pos);
-      if (ShapedType::isStatic(size) && size % kBlockSize != 0)
-        return reject(op, Twine("K = ") + Twine(size) +
-                              " is not a multiple of " + Twine(kBlockSize));
-      if (ShapedType::isStatic(size) && ShapedType::isStatic(blocks) &&
-          blocks != size / kBlockSize)
-        return reject(op, Twine("the scales (input ") +
-                              Twine(plan.operands[i].scales) + ") have " +
-                              Twine(blocks) + " blocks along K, expected " +
-                              Twine(size / kBlockSize));
-    }
-    plan.maps = {dataMaps[0], dataMaps[1], accMap};
-  } else {
+  LogicalResult matched = failure();
+  if (reductions.size() == 2)
+    matched = matchExpandedKMaps(op, reductions, operandMaps, accMap, plan);
+  else if (reductions.size() == 1)
+    matched = matchFlatKMaps(op, reductions[0], operandMaps, accMap, plan);
+  else
     return reject(op, Twine("expected one reduction dimension (K) or two (K "
                             "blocks and the 32 elements of a block), got ") +
                           Twine(reductions.size()));
-  }
+  if (failed(matched))
+    return failure();
 
   if (failed(inferScaledContractionDims(nullptr, plan.maps)))
     return reject(op, "every parallel dimension must be used by the init and "
@@ -288,8 +323,10 @@ static FailureOr<RaisePlan> match(linalg::GenericOp op) {
 }
 
 /// Replaces \p op by the mx.scaled_contraction that \p plan describes.
-static void raise(linalg::GenericOp op, const RaisePlan &plan) {
-  OpBuilder builder(op);
+static ScaledContractionOp raise(RewriterBase &rewriter, linalg::GenericOp op,
+                                 const RaisePlan &plan) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
   SmallVector<Value> data, scales;
   for (unsigned i = 0; i < 2; ++i) {
@@ -306,17 +343,17 @@ static void raise(linalg::GenericOp op, const RaisePlan &plan) {
         else
           groups.push_back({static_cast<int64_t>(d)});
       }
-      value = tensor::CollapseShapeOp::create(builder, loc, value, groups);
+      value = tensor::CollapseShapeOp::create(rewriter, loc, value, groups);
     }
     data.push_back(value);
     scales.push_back(op.getDpsInputs()[plan.operands[i].scales]);
   }
   Value acc = op.getDpsInits()[0];
   auto contraction = ScaledContractionOp::create(
-      builder, loc, acc.getType(), data[0], data[1], scales[0], scales[1], acc,
-      builder.getAffineMapArrayAttr(plan.maps));
-  op.getResult(0).replaceAllUsesWith(contraction.getResult());
-  op.erase();
+      rewriter, loc, acc.getType(), data[0], data[1], scales[0], scales[1], acc,
+      rewriter.getAffineMapArrayAttr(plan.maps));
+  rewriter.replaceOp(op, contraction.getResult());
+  return contraction;
 }
 
 /// Returns whether \p op looks like a scaled matmul candidate: its body
@@ -327,6 +364,16 @@ static bool usesScalingExtF(linalg::GenericOp op) {
   });
 }
 
+FailureOr<ScaledContractionOp> mx::raiseScaledMatmul(RewriterBase &rewriter,
+                                                     linalg::GenericOp op) {
+  if (!usesScalingExtF(op))
+    return failure();
+  FailureOr<RaisePlan> plan = match(op);
+  if (failed(plan))
+    return failure();
+  return raise(rewriter, op, *plan);
+}
+
 namespace {
 struct RaiseScaledMatmulPass
     : public mx::impl::MXRaiseScaledMatmulBase<RaiseScaledMatmulPass> {
@@ -334,15 +381,11 @@ struct RaiseScaledMatmulPass
 
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
-    getOperation()->walk([&](linalg::GenericOp op) {
-      if (usesScalingExtF(op))
-        candidates.push_back(op);
-    });
-    for (linalg::GenericOp op : candidates) {
-      FailureOr<RaisePlan> plan = match(op);
-      if (succeeded(plan))
-        raise(op, *plan);
-    }
+    getOperation()->walk(
+        [&](linalg::GenericOp op) { candidates.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : candidates)
+      (void)raiseScaledMatmul(rewriter, op);
   }
 };
 } // namespace

@@ -13,6 +13,7 @@
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -94,85 +95,107 @@ Value addInOrder(OpBuilder &b, Location loc, ValueRange inputs, Value init) {
   return generic.getResult(0);
 }
 
+} // namespace
+
+/// The number of K parts `target` asks for `op`, checked against its K tile
+/// count (an error if they do not divide it); 1 when `op` is not split.
+static FailureOr<int64_t> getSplitKParts(TiledScaledMMAOp op,
+                                         LayoutResolverAttrInterface target) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  int64_t parts = target.resolveSplitK(op, os);
+  if (parts == 1)
+    return parts;
+  unsigned numBatch = op.getNumBatchDims();
+  int64_t ko = cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch + 1);
+  if (ShapedType::isDynamic(ko))
+    return op.emitOpError() << "cannot be split into " << parts
+                            << " parts along K: its K tile count is dynamic";
+  if (parts < 1 || ko % parts != 0)
+    return op.emitOpError()
+           << "cannot be split into " << parts << " parts along K: "
+           << "the number of parts must divide its " << ko << " K tiles";
+  LLVM_DEBUG(llvm::dbgs() << "mx-split-k: " << parts << " parts of "
+                          << ko / parts << " K tiles: " << why << "\n");
+  return parts;
+}
+
+FailureOr<Value> mx::splitK(RewriterBase &rewriter, TiledScaledMMAOp op,
+                            LayoutResolverAttrInterface target) {
+  // A grouped GEMM (tile_groups) is not split: its workgroups are the
+  // experts' tiles, and its rows outside every group keep acc.
+  if (!target || op.getResults().empty() || op.hasEpilogue() || op.isGrouped())
+    return Value();
+  FailureOr<int64_t> parts = getSplitKParts(op, target);
+  if (failed(parts))
+    return failure();
+  if (*parts == 1)
+    return Value();
+  // Without an epilogue, acc holds f32 (the op's verifier).
+  auto accType = cast<RankedTensorType>(op.getAcc().getType());
+
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  unsigned numBatch = op.getNumBatchDims();
+  auto split = [&](Value operand) {
+    return splitOperand(rewriter, loc, operand, numBatch, *parts);
+  };
+  // (One statement each: the IR's order does not depend on the order in
+  // which a compiler evaluates arguments.)
+  Value lhs = split(op.getLhs());
+  Value rhs = split(op.getRhs());
+  Value lhsScales = split(op.getLhsScales());
+  Value rhsScales = split(op.getRhsScales());
+  SmallVector<OpFoldResult> accSizes =
+      tensor::getMixedSizes(rewriter, loc, op.getAcc());
+  SmallVector<OpFoldResult> workspaceSizes = {rewriter.getIndexAttr(*parts)};
+  llvm::append_range(workspaceSizes, accSizes);
+  Value workspace = tensor::EmptyOp::create(rewriter, loc, workspaceSizes,
+                                            rewriter.getF32Type());
+  auto partial = TiledScaledMMAOp::create(
+      rewriter, loc, TypeRange{workspace.getType()}, lhs, rhs, lhsScales,
+      rhsScales, workspace, op.getLayout(),
+      /*zero_acc=*/true);
+  partial->setAttr(MXDialect::kSplitKAttrName,
+                   rewriter.getI64IntegerAttr(*parts));
+
+  // The parts' sums, added in K order after C (unless the GEMM starts
+  // from zero).
+  SmallVector<Value> inputs;
+  if (!op.getZeroAcc())
+    inputs.push_back(op.getAcc());
+  SmallVector<OpFoldResult> strides(accType.getRank() + 1,
+                                    rewriter.getIndexAttr(1));
+  for (int64_t s = 0; s < *parts; ++s) {
+    SmallVector<OpFoldResult> offsets(accType.getRank() + 1,
+                                      rewriter.getIndexAttr(0));
+    offsets[0] = rewriter.getIndexAttr(s);
+    SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(1)};
+    llvm::append_range(sizes, accSizes);
+    inputs.push_back(tensor::ExtractSliceOp::create(
+        rewriter, loc, accType, partial.getResult(), offsets, sizes, strides));
+  }
+  Value result = addInOrder(rewriter, loc, inputs, op.getAcc());
+  rewriter.replaceOp(op, result);
+  return result;
+}
+
+namespace {
 struct SplitKPass
     : public TargetOptionPass<mx::impl::MXSplitKBase<SplitKPass>> {
   using TargetOptionPass::TargetOptionPass;
 
   void runOnOperation() override {
     SmallVector<TiledScaledMMAOp> ops;
-    // A grouped GEMM (tile_groups) is not split: its workgroups are the
-    // experts' tiles, and its rows outside every group keep acc.
     getOperation()->walk([&](TiledScaledMMAOp op) {
-      if (!op.getResults().empty() && !op.hasEpilogue() && !op.isGrouped() &&
-          !op->hasAttr(MXDialect::kSplitKAttrName))
+      if (!op->hasAttr(MXDialect::kSplitKAttrName))
         ops.push_back(op);
     });
+    IRRewriter rewriter(&getContext());
     for (TiledScaledMMAOp op : ops)
-      if (failed(split(op)))
+      if (failed(splitK(rewriter, op, getTarget(op))))
         return signalPassFailure();
-  }
-
-  LogicalResult split(TiledScaledMMAOp op) {
-    LayoutResolverAttrInterface resolver = getTarget(op);
-    if (!resolver)
-      return success();
-    std::string why;
-    llvm::raw_string_ostream os(why);
-    int64_t parts = resolver.resolveSplitK(op, os);
-    if (parts == 1)
-      return success();
-    unsigned numBatch = op.getNumBatchDims();
-    int64_t ko =
-        cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch + 1);
-    if (ShapedType::isDynamic(ko))
-      return op.emitOpError() << "cannot be split into " << parts
-                              << " parts along K: its K tile count is dynamic";
-    if (parts < 1 || ko % parts != 0)
-      return op.emitOpError()
-             << "cannot be split into " << parts << " parts along K: "
-             << "the number of parts must divide its " << ko << " K tiles";
-    // Without an epilogue, acc holds f32 (the op's verifier).
-    auto accType = cast<RankedTensorType>(op.getAcc().getType());
-
-    OpBuilder b(op);
-    Location loc = op.getLoc();
-    SmallVector<Value> operands;
-    for (Value operand :
-         {op.getLhs(), op.getRhs(), op.getLhsScales(), op.getRhsScales()})
-      operands.push_back(splitOperand(b, loc, operand, numBatch, parts));
-    SmallVector<OpFoldResult> accSizes =
-        tensor::getMixedSizes(b, loc, op.getAcc());
-    SmallVector<OpFoldResult> workspaceSizes = {b.getIndexAttr(parts)};
-    llvm::append_range(workspaceSizes, accSizes);
-    Value workspace =
-        tensor::EmptyOp::create(b, loc, workspaceSizes, b.getF32Type());
-    auto partial = TiledScaledMMAOp::create(
-        b, loc, TypeRange{workspace.getType()}, operands[0], operands[1],
-        operands[2], operands[3], workspace, op.getLayout(),
-        /*zero_acc=*/true);
-    partial->setAttr(MXDialect::kSplitKAttrName, b.getI64IntegerAttr(parts));
-
-    // The parts' sums, added in K order after C (unless the GEMM starts
-    // from zero).
-    SmallVector<Value> inputs;
-    if (!op.getZeroAcc())
-      inputs.push_back(op.getAcc());
-    SmallVector<OpFoldResult> strides(accType.getRank() + 1, b.getIndexAttr(1));
-    for (int64_t s = 0; s < parts; ++s) {
-      SmallVector<OpFoldResult> offsets(accType.getRank() + 1,
-                                        b.getIndexAttr(0));
-      offsets[0] = b.getIndexAttr(s);
-      SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1)};
-      llvm::append_range(sizes, accSizes);
-      inputs.push_back(tensor::ExtractSliceOp::create(
-          b, loc, accType, partial.getResult(), offsets, sizes, strides));
-    }
-    Value result = addInOrder(b, loc, inputs, op.getAcc());
-    LLVM_DEBUG(llvm::dbgs() << "mx-split-k: " << parts << " parts of "
-                            << ko / parts << " K tiles: " << why << "\n");
-    op.getResult().replaceAllUsesWith(result);
-    op.erase();
-    return success();
   }
 };
 } // namespace
