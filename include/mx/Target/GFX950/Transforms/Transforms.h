@@ -75,11 +75,9 @@ bool canLowerRowsAndColumnsTogether(QuantizeIntoOp first,
 /// values in LDS, and after a barrier quantizes the tile's column blocks
 /// from LDS. Both ops are erased; naming and the null launch as for
 /// lowerQuantize.
-FailureOr<gpu::LaunchOp>
-lowerQuantizeRowsAndColumns(RewriterBase &rewriter, QuantizeIntoOp rowsOp,
-                            QuantizeIntoOp colsOp,
-                            const LowerQuantizeOptions &options = {},
-                            StringRef kernelName = "");
+FailureOr<gpu::LaunchOp> lowerQuantizeRowsAndColumns(
+    RewriterBase &rewriter, QuantizeIntoOp rowsOp, QuantizeIntoOp colsOp,
+    const LowerQuantizeOptions &options = {}, StringRef kernelName = "");
 
 //===----------------------------------------------------------------------===//
 // mx-gfx950-lower-tiled-mma (dispatches, on memrefs)
