@@ -7,6 +7,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/Transforms/Transforms.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,6 +46,52 @@ static ArrayAttr append(ArrayAttr list, Attribute scope) {
   return ArrayAttr::get(scope.getContext(), scopes);
 }
 
+/// Puts the LDS copies and reads of `func` in alias scopes of their own
+/// (see mx::gfx950::setLDSCopyAliasScopes).
+static void setLDSCopyAliasScopes(LLVM::LLVMFuncOp func) {
+  MLIRContext *ctx = func.getContext();
+  SmallVector<Operation *> copies;
+  SmallVector<LLVM::LoadOp> reads;
+  bool copiesInFlight = false;
+  func.walk([&](Operation *op) {
+    if (auto wait = dyn_cast<ROCDL::SWaitcntOp>(op))
+      copiesInFlight |= leavesLoadsInFlight(wait);
+    if (isLDSCopy(op)) {
+      copies.push_back(op);
+      return;
+    }
+    auto load = dyn_cast<LLVM::LoadOp>(op);
+    auto pointer =
+        load ? dyn_cast<LLVM::LLVMPointerType>(load.getAddr().getType())
+             : LLVM::LLVMPointerType();
+    if (pointer && pointer.getAddressSpace() == mx::gfx950::kLDSAddressSpace)
+      reads.push_back(load);
+  });
+  if (!copiesInFlight || copies.empty() || reads.empty())
+    return;
+  // One domain per kernel, with a scope for its copies and one for its
+  // reads (LLVM only disambiguates LDS DMA from accesses that have a
+  // scope of their own).
+  auto domain = LLVM::AliasScopeDomainAttr::get(
+      ctx, StringAttr::get(ctx, func.getName() + ": LDS copies"));
+  auto copyScope =
+      LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, "copies to LDS"));
+  auto readScope =
+      LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, "reads of LDS"));
+  for (Operation *op : copies) {
+    auto aliasing = cast<LLVM::AliasAnalysisOpInterface>(op);
+    aliasing.setAliasScopes(append(aliasing.getAliasScopesOrNull(), copyScope));
+  }
+  for (LLVM::LoadOp load : reads) {
+    load.setAliasScopesAttr(append(load.getAliasScopesAttr(), readScope));
+    load.setNoaliasScopesAttr(append(load.getNoaliasScopesAttr(), copyScope));
+  }
+}
+
+void mlir::mx::gfx950::setLDSCopyAliasScopes(gpu::GPUModuleOp module) {
+  module.walk([](LLVM::LLVMFuncOp func) { ::setLDSCopyAliasScopes(func); });
+}
+
 namespace {
 struct LDSCopyAliasScopesPass
     : public mx::gfx950::impl::MXGFX950LDSCopyAliasScopesBase<
@@ -52,48 +99,7 @@ struct LDSCopyAliasScopesPass
   using Base::Base;
 
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    getOperation().walk([&](LLVM::LLVMFuncOp func) {
-      SmallVector<Operation *> copies;
-      SmallVector<LLVM::LoadOp> reads;
-      bool copiesInFlight = false;
-      func.walk([&](Operation *op) {
-        if (auto wait = dyn_cast<ROCDL::SWaitcntOp>(op))
-          copiesInFlight |= leavesLoadsInFlight(wait);
-        if (isLDSCopy(op)) {
-          copies.push_back(op);
-          return;
-        }
-        auto load = dyn_cast<LLVM::LoadOp>(op);
-        auto pointer =
-            load ? dyn_cast<LLVM::LLVMPointerType>(load.getAddr().getType())
-                 : LLVM::LLVMPointerType();
-        if (pointer &&
-            pointer.getAddressSpace() == mx::gfx950::kLDSAddressSpace)
-          reads.push_back(load);
-      });
-      if (!copiesInFlight || copies.empty() || reads.empty())
-        return;
-      // One domain per kernel, with a scope for its copies and one for its
-      // reads (LLVM only disambiguates LDS DMA from accesses that have a
-      // scope of their own).
-      auto domain = LLVM::AliasScopeDomainAttr::get(
-          ctx, StringAttr::get(ctx, func.getName() + ": LDS copies"));
-      auto copyScope = LLVM::AliasScopeAttr::get(
-          domain, StringAttr::get(ctx, "copies to LDS"));
-      auto readScope = LLVM::AliasScopeAttr::get(
-          domain, StringAttr::get(ctx, "reads of LDS"));
-      for (Operation *op : copies) {
-        auto aliasing = cast<LLVM::AliasAnalysisOpInterface>(op);
-        aliasing.setAliasScopes(
-            append(aliasing.getAliasScopesOrNull(), copyScope));
-      }
-      for (LLVM::LoadOp load : reads) {
-        load.setAliasScopesAttr(append(load.getAliasScopesAttr(), readScope));
-        load.setNoaliasScopesAttr(
-            append(load.getNoaliasScopesAttr(), copyScope));
-      }
-    });
+    mx::gfx950::setLDSCopyAliasScopes(getOperation());
   }
 };
 } // namespace

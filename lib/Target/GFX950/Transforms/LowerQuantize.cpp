@@ -13,9 +13,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelNames.h"
+
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/Transforms/Transforms.h"
 #include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -209,6 +212,222 @@ using BlockLoader =
 using BlockHook =
     function_ref<void(OpBuilder &b, ArrayRef<Value> coords, Value block)>;
 
+namespace {
+/// One block of a thread, quantized: a thread quantizes one block, or one
+/// per column of the plan's packed dimension.
+struct QuantizedColumn {
+  /// The block's first point.
+  SmallVector<Value> coords;
+  /// Whether the block is inside the input (null: always).
+  Value inBounds;
+  /// The i8 code of each of its elements.
+  SmallVector<Value> codes;
+  /// With packed conversions, its element bytes (fp4: two codes per byte,
+  /// in order along the axis).
+  SmallVector<Value> packedBytes;
+  /// Its scale byte (padding applied per destination).
+  Value scaleByte;
+};
+} // namespace
+
+static Value createIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Whether `v` < `bound`, unsigned.
+static Value createULT(OpBuilder &b, Location loc, Value v, int64_t bound) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
+                               createIndex(b, loc, bound));
+}
+
+/// The conjunction of (non-empty) `conditions`.
+static Value createAnd(OpBuilder &b, Location loc, ArrayRef<Value> conditions) {
+  Value result;
+  for (Value c : conditions)
+    result = result ? arith::AndIOp::create(b, loc, result, c) : c;
+  return result;
+}
+
+/// The block of \p p at \p coords loaded by \p load (zeros outside the
+/// input: only threads inside it load), passed to \p onBlock, and quantized.
+static QuantizedColumn quantizeColumn(OpBuilder &b, Location loc,
+                                      const QuantizePlan &p,
+                                      ArrayRef<Value> coords, BlockLoader load,
+                                      BlockHook onBlock) {
+  QuantizeIntoOp op = p.op;
+  ArrayRef<int64_t> shape = p.shape;
+  int64_t axis = op.getAxis();
+  auto inputType = cast<MemRefType>(op.getInput().getType());
+  QuantizedColumn column;
+  column.coords.assign(coords.begin(), coords.end());
+  // In bounds of the input: the load position is clamped too, so that it
+  // is in bounds whatever the condition.
+  SmallVector<Value> conditions, clamped;
+  for (int64_t d = 0, rank = shape.size(); d < rank; ++d) {
+    // (Padding only where both sizes are static: a dynamic size is the
+    // kernel's own.)
+    if (ShapedType::isStatic(shape[d]) && p.plan.domain[d] > shape[d]) {
+      int64_t limit = d == axis ? shape[d] - kBlockSize : shape[d] - 1;
+      conditions.push_back(createULT(b, loc, coords[d], shape[d]));
+      clamped.push_back(arith::MinUIOp::create(b, loc, coords[d],
+                                               createIndex(b, loc, limit)));
+    } else {
+      clamped.push_back(coords[d]);
+    }
+  }
+  Value valid = conditions.empty() ? Value() : createAnd(b, loc, conditions);
+  column.inBounds = valid;
+  // The block's 32 values, loaded only by threads inside the input (a
+  // padding thread reads nothing and quantizes zeros).
+  auto blockType = VectorType::get({kBlockSize}, inputType.getElementType());
+  Value block;
+  if (valid) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{blockType}, valid,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, load(b, clamped));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(
+                blockType, b.getZeroAttr(blockType.getElementType())))});
+    block = ifOp.getResult(0);
+  } else {
+    block = load(b, clamped);
+  }
+  if (onBlock)
+    onBlock(b, coords, block);
+  QuantizedBlock quantized =
+      quantizeBlock(b, loc, block, op.getScale(), op.getRounding(),
+                    cast<FloatType>(op.getElementType()), p.packedConversions);
+  column.scaleByte = quantized.scaleByte;
+  column.codes = std::move(quantized.codes);
+  column.packedBytes = std::move(quantized.packedBytes);
+  return column;
+}
+
+/// Emits \p store, masked where the plan's domain exceeds \p dest's at
+/// \p coords.
+static void createMaskedStore(OpBuilder &b, Location loc, const QuantizePlan &p,
+                              const Destination &dest, ArrayRef<Value> coords,
+                              function_ref<void()> store) {
+  SmallVector<Value> conditions;
+  for (int64_t d = 0, rank = p.shape.size(); d < rank; ++d)
+    if (p.plan.domain[d] > dest.domain[d])
+      conditions.push_back(createULT(b, loc, coords[d], dest.domain[d]));
+  if (conditions.empty())
+    return store();
+  auto ifOp = scf::IfOp::create(b, loc, createAnd(b, loc, conditions),
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  store();
+}
+
+/// Stores the scale byte of each of \p columns into the scales destination
+/// \p dest (its padding byte for a block outside the input).
+static void storeScales(OpBuilder &b, Location loc, const QuantizePlan &p,
+                        const Destination &dest,
+                        ArrayRef<QuantizedColumn> columns) {
+  int64_t axis = QuantizeIntoOp(p.op).getAxis();
+  for (const QuantizedColumn &column : columns) {
+    SmallVector<Value> coords(column.coords);
+    createMaskedStore(b, loc, p, dest, coords, [&] {
+      SmallVector<Value> blockCoords(coords);
+      blockCoords[axis] = arith::DivUIOp::create(
+          b, loc, coords[axis], createIndex(b, loc, kBlockSize));
+      Value byte = column.scaleByte;
+      if (column.inBounds)
+        byte = arith::SelectOp::create(
+            b, loc, column.inBounds, byte,
+            arith::ConstantOp::create(
+                b, loc, b.getIntegerAttr(b.getI8Type(), dest.padding)));
+      memref::StoreOp::create(b, loc, byte, dest.buffer,
+                              applyMap(b, loc, dest.map, blockCoords));
+    });
+  }
+}
+
+/// Stores the codes of \p columns into the elements destination \p dest:
+/// its innermost index counts groups of `groupCodes` codes, stored as
+/// `groupBytes` bytes.
+static void storeElements(OpBuilder &b, Location loc, const QuantizePlan &p,
+                          const Destination &dest,
+                          ArrayRef<QuantizedColumn> columns) {
+  QuantizeIntoOp op = p.op;
+  int64_t axis = op.getAxis();
+  int64_t bits = cast<FloatType>(op.getElementType()).getWidth();
+  int64_t groupCodes = getGroupCodes(bits);
+  int64_t groupBytes = groupCodes * bits / 8;
+  auto type = cast<MemRefType>(dest.buffer.getType());
+  int64_t innerSize = type.getShape().back() * 8 / bits;
+  AffineMap map = dest.map;
+  AffineExpr inner = map.getResults().back();
+  map = map.replace(inner, inner.floorDiv(groupCodes) * groupBytes,
+                    map.getNumDims(), 0);
+  auto run = getInnermostRun(dest.map.getResults().back(), innerSize);
+  // A group of bytes from `groupCodes` codes (little-endian bit stream).
+  auto packGroup = [&](ArrayRef<Value> group) {
+    return packCodes(b, loc, group, bits);
+  };
+  auto storeBytes = [&](ArrayRef<Value> bytes, ArrayRef<Value> coords) {
+    SmallVector<Value> at = applyMap(b, loc, map, coords);
+    if (bytes.size() == 1) {
+      memref::StoreOp::create(b, loc, bytes[0], dest.buffer, at);
+      return;
+    }
+    Value vec = vector::FromElementsOp::create(
+        b, loc, VectorType::get({int64_t(bytes.size())}, b.getI8Type()), bytes);
+    vector::StoreOp::create(b, loc, vec, dest.buffer, at);
+  };
+  if (run && run->first == axis) {
+    // Runs of consecutive codes along the axis are consecutive bytes.
+    int64_t runCodes = groupCodes;
+    if (run->second % kBlockSize == 0)
+      runCodes = kBlockSize;
+    else if (kBlockSize % run->second == 0)
+      runCodes = run->second;
+    for (const QuantizedColumn &column : columns) {
+      for (int64_t start = 0; start < kBlockSize; start += runCodes) {
+        SmallVector<Value> coords(column.coords);
+        coords[axis] = arith::AddIOp::create(b, loc, coords[axis],
+                                             createIndex(b, loc, start));
+        createMaskedStore(b, loc, p, dest, coords, [&] {
+          SmallVector<Value> bytes;
+          for (int64_t g = start; g < start + runCodes; g += groupCodes)
+            llvm::append_range(
+                bytes,
+                p.packedConversions
+                    ? SmallVector<Value>{column.packedBytes[g / 2]}
+                    : packGroup(
+                          ArrayRef<Value>(column.codes).slice(g, groupCodes)));
+          storeBytes(bytes, coords);
+        });
+      }
+    }
+    return;
+  }
+  // Otherwise each element position k of the axis holds one group made
+  // of the columns' codes (fp8: one code per column).
+  int64_t numColumns = columns.size();
+  for (int64_t k = 0; k < kBlockSize; ++k) {
+    for (int64_t column = 0; column < numColumns; column += groupCodes) {
+      SmallVector<Value> coords(columns[column].coords);
+      coords[axis] =
+          arith::AddIOp::create(b, loc, coords[axis], createIndex(b, loc, k));
+      createMaskedStore(b, loc, p, dest, coords, [&] {
+        SmallVector<Value> group;
+        for (int64_t j = 0; j < groupCodes; ++j)
+          group.push_back(columns[column + j].codes[k]);
+        storeBytes(packGroup(group), coords);
+      });
+    }
+  }
+}
+
 /// A thread's work at \p base (its first point): its block(s) loaded by
 /// \p load (zeros outside the input), quantized, and stored into every
 /// destination of \p p, masked where the plan's domain exceeds the
@@ -216,194 +435,21 @@ using BlockHook =
 static void emitBlocks(OpBuilder &b, Location loc, const QuantizePlan &p,
                        ArrayRef<Value> base, BlockLoader load,
                        BlockHook onBlock = nullptr) {
-  QuantizeIntoOp op = p.op;
   const KernelPlan &plan = p.plan;
-  ArrayRef<Destination> dests = p.dests;
-  ArrayRef<int64_t> shape = p.shape;
-  int64_t rank = shape.size();
-  int64_t axis = op.getAxis();
-  auto inputType = cast<MemRefType>(op.getInput().getType());
-  auto elementType = cast<FloatType>(op.getElementType());
-  int64_t bits = elementType.getWidth();
-  int64_t groupCodes = getGroupCodes(bits);
-  int64_t groupBytes = groupCodes * bits / 8;
-  auto cIndex = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  auto ult = [&](Value v, int64_t bound) -> Value {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, v,
-                                 cIndex(bound));
-  };
-  auto andAll = [&](ArrayRef<Value> conditions) -> Value {
-    Value result;
-    for (Value c : conditions)
-      result = result ? arith::AndIOp::create(b, loc, result, c) : c;
-    return result;
-  };
-
-  Type i8 = b.getI8Type();
-  int64_t columns = plan.packDim >= 0 ? plan.packWidth : 1;
-  // codes[column][k]: the i8 code of element k of the column's block;
-  // scaleBytes[column]: its scale byte (padding applied per destination).
-  SmallVector<SmallVector<Value>> codes(columns);
-  // With packed conversions, the element bytes of each column's block
-  // (fp4: two codes per byte, in order along the axis).
-  SmallVector<SmallVector<Value>> packedBytes(columns);
-  SmallVector<Value> scaleBytes(columns), inBounds(columns);
-  SmallVector<SmallVector<Value>> columnBase(columns);
-  for (int64_t column = 0; column < columns; ++column) {
+  int64_t numColumns = plan.packDim >= 0 ? plan.packWidth : 1;
+  SmallVector<QuantizedColumn> columns;
+  for (int64_t column = 0; column < numColumns; ++column) {
     SmallVector<Value> coords(base);
     if (column != 0)
-      coords[plan.packDim] =
-          arith::AddIOp::create(b, loc, coords[plan.packDim], cIndex(column));
-    columnBase[column] = coords;
-    // In bounds of the input: the load position is clamped too, so that it
-    // is in bounds whatever the condition.
-    SmallVector<Value> conditions, clamped;
-    for (int64_t d = 0; d < rank; ++d) {
-      // (Padding only where both sizes are static: a dynamic size is the
-      // kernel's own.)
-      if (ShapedType::isStatic(shape[d]) && plan.domain[d] > shape[d]) {
-        int64_t limit = d == axis ? shape[d] - kBlockSize : shape[d] - 1;
-        conditions.push_back(ult(coords[d], shape[d]));
-        clamped.push_back(
-            arith::MinUIOp::create(b, loc, coords[d], cIndex(limit)));
-      } else {
-        clamped.push_back(coords[d]);
-      }
-    }
-    Value valid = conditions.empty() ? Value() : andAll(conditions);
-    inBounds[column] = valid;
-    // The block's 32 values, loaded only by threads inside the input (a
-    // padding thread reads nothing and quantizes zeros).
-    auto blockType = VectorType::get({kBlockSize}, inputType.getElementType());
-    auto loadBlock = [&]() -> Value { return load(b, clamped); };
-    Value block;
-    if (valid) {
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{blockType}, valid,
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(b, loc, loadBlock());
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(
-          b, loc,
-          ValueRange{arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(
-                  blockType, b.getZeroAttr(blockType.getElementType())))});
-      block = ifOp.getResult(0);
-    } else {
-      block = loadBlock();
-    }
-    if (onBlock)
-      onBlock(b, coords, block);
-    QuantizedBlock quantized =
-        quantizeBlock(b, loc, block, op.getScale(), op.getRounding(),
-                      elementType, p.packedConversions);
-    scaleBytes[column] = quantized.scaleByte;
-    codes[column] = std::move(quantized.codes);
-    packedBytes[column] = std::move(quantized.packedBytes);
+      coords[plan.packDim] = arith::AddIOp::create(b, loc, coords[plan.packDim],
+                                                   createIndex(b, loc, column));
+    columns.push_back(quantizeColumn(b, loc, p, coords, load, onBlock));
   }
-
-  // Stores, masked where the kernel's domain exceeds the destination's.
-  auto maskedStore = [&](const Destination &dest, ArrayRef<Value> coords,
-                         function_ref<void()> store) {
-    SmallVector<Value> conditions;
-    for (int64_t d = 0; d < rank; ++d)
-      if (plan.domain[d] > dest.domain[d])
-        conditions.push_back(ult(coords[d], dest.domain[d]));
-    if (conditions.empty())
-      return store();
-    auto ifOp = scf::IfOp::create(b, loc, andAll(conditions),
-                                  /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    store();
-  };
-  for (const Destination &dest : dests) {
-    if (dest.isScales) {
-      for (int64_t column = 0; column < columns; ++column) {
-        SmallVector<Value> coords(columnBase[column]);
-        maskedStore(dest, coords, [&] {
-          SmallVector<Value> blockCoords(coords);
-          blockCoords[axis] =
-              arith::DivUIOp::create(b, loc, coords[axis], cIndex(kBlockSize));
-          Value byte = scaleBytes[column];
-          if (inBounds[column])
-            byte = arith::SelectOp::create(
-                b, loc, inBounds[column], byte,
-                arith::ConstantOp::create(b, loc,
-                                          b.getIntegerAttr(i8, dest.padding)));
-          memref::StoreOp::create(b, loc, byte, dest.buffer,
-                                  applyMap(b, loc, dest.map, blockCoords));
-        });
-      }
-      continue;
-    }
-    // Elements: the innermost destination index counts groups of
-    // `groupCodes` codes, stored as `groupBytes` bytes.
-    auto type = cast<MemRefType>(dest.buffer.getType());
-    int64_t innerSize = type.getShape().back() * 8 / bits;
-    AffineMap map = dest.map;
-    AffineExpr inner = map.getResults().back();
-    map = map.replace(inner, inner.floorDiv(groupCodes) * groupBytes,
-                      map.getNumDims(), 0);
-    auto run = getInnermostRun(dest.map.getResults().back(), innerSize);
-    // A group of bytes from `groupCodes` codes (little-endian bit stream).
-    auto packGroup = [&](ArrayRef<Value> group) {
-      return packCodes(b, loc, group, bits);
-    };
-    auto storeBytes = [&](ArrayRef<Value> bytes, ArrayRef<Value> coords) {
-      SmallVector<Value> at = applyMap(b, loc, map, coords);
-      if (bytes.size() == 1) {
-        memref::StoreOp::create(b, loc, bytes[0], dest.buffer, at);
-        return;
-      }
-      Value vec = vector::FromElementsOp::create(
-          b, loc, VectorType::get({int64_t(bytes.size())}, i8), bytes);
-      vector::StoreOp::create(b, loc, vec, dest.buffer, at);
-    };
-    if (run && run->first == axis) {
-      // Runs of consecutive codes along the axis are consecutive bytes.
-      int64_t runCodes = groupCodes;
-      if (run->second % kBlockSize == 0)
-        runCodes = kBlockSize;
-      else if (kBlockSize % run->second == 0)
-        runCodes = run->second;
-      for (int64_t column = 0; column < columns; ++column) {
-        for (int64_t start = 0; start < kBlockSize; start += runCodes) {
-          SmallVector<Value> coords(columnBase[column]);
-          coords[axis] =
-              arith::AddIOp::create(b, loc, coords[axis], cIndex(start));
-          maskedStore(dest, coords, [&] {
-            SmallVector<Value> bytes;
-            for (int64_t g = start; g < start + runCodes; g += groupCodes)
-              llvm::append_range(
-                  bytes, p.packedConversions
-                             ? SmallVector<Value>{packedBytes[column][g / 2]}
-                             : packGroup(ArrayRef<Value>(codes[column])
-                                             .slice(g, groupCodes)));
-            storeBytes(bytes, coords);
-          });
-        }
-      }
-      continue;
-    }
-    // Otherwise each element position k of the axis holds one group made
-    // of the columns' codes (fp8: one code per column).
-    for (int64_t k = 0; k < kBlockSize; ++k) {
-      for (int64_t column = 0; column < columns; column += groupCodes) {
-        SmallVector<Value> coords(columnBase[column]);
-        coords[axis] = arith::AddIOp::create(b, loc, coords[axis], cIndex(k));
-        maskedStore(dest, coords, [&] {
-          SmallVector<Value> group;
-          for (int64_t j = 0; j < groupCodes; ++j)
-            group.push_back(codes[column + j][k]);
-          storeBytes(packGroup(group), coords);
-        });
-      }
-    }
+  for (const Destination &dest : p.dests) {
+    if (dest.isScales)
+      storeScales(b, loc, p, dest, columns);
+    else
+      storeElements(b, loc, p, dest, columns);
   }
 }
 
@@ -426,36 +472,45 @@ static Value loadGlobalBlock(OpBuilder &b, Location loc, QuantizeIntoOp op,
   return vector::FromElementsOp::create(b, loc, blockType, elements);
 }
 
-static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
-                                   bool packedConversions,
-                                   StringRef kernelName) {
-  FailureOr<QuantizePlan> planned = planQuantize(op, packedConversions);
-  if (failed(planned))
-    return failure();
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  const KernelPlan &plan = planned->plan;
-  int64_t rank = plan.domain.size(), axis = op.getAxis();
-  // Threads: one per (packWidth blocks) of the domain, row-major; a dynamic
-  // dimension (neither the axis nor packed) counts its run-time size.
+/// Checks what the plan does not: \p op is on memrefs, has a kernel of its
+/// own, and \p options are valid.
+static LogicalResult checkLowerable(QuantizeIntoOp op,
+                                    const LowerQuantizeOptions &options) {
+  if (!op.getResults().empty())
+    return op.emitOpError() << "must be bufferized before the gfx950 lowering "
+                               "(it is on tensors)";
+  if (op.getInConsumer())
+    return op.emitOpError()
+           << "is marked in_consumer: the GEMM kernel that reads it quantizes "
+              "it (mx-gfx950-lower-tiled-mma)";
+  int64_t workgroupSize = options.workgroupSize;
+  if (workgroupSize <= 0 || workgroupSize % 64 != 0 || workgroupSize > 1024)
+    return op.emitOpError() << "workgroup-size must be a multiple of 64 in "
+                               "[64, 1024], got "
+                            << workgroupSize;
+  return success();
+}
+
+/// The threads per dimension of the kernel of \p plan: one per
+/// (packWidth blocks) of the domain; a dynamic dimension (neither the axis
+/// nor packed) is dynamic.
+static SmallVector<int64_t> getThreadsPerDim(const KernelPlan &plan,
+                                             int64_t axis) {
   SmallVector<int64_t> threadsPerDim(plan.domain);
   threadsPerDim[axis] /= kBlockSize;
   if (plan.packDim >= 0)
     threadsPerDim[plan.packDim] /= plan.packWidth;
-  int64_t staticTotal = 1;
-  for (int64_t n : threadsPerDim)
-    if (ShapedType::isStatic(n))
-      staticTotal *= n;
-  OpBuilder b(op);
-  if (staticTotal == 0) {
-    op.erase();
-    return success();
-  }
-  auto cIndex = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  SmallVector<OpFoldResult> threadBasis;
-  Value total = cIndex(staticTotal);
+  return threadsPerDim;
+}
+
+/// The thread count, `staticTotal` times the run-time sizes of the dynamic
+/// dimensions of \p threadsPerDim (those of \p op's input), and the basis
+/// that delinearizes a thread's index (\p threadBasis).
+static Value createThreadCount(OpBuilder &b, Location loc, QuantizeIntoOp op,
+                               ArrayRef<int64_t> threadsPerDim,
+                               int64_t staticTotal,
+                               SmallVectorImpl<OpFoldResult> &threadBasis) {
+  Value total = createIndex(b, loc, staticTotal);
   for (auto [d, n] : llvm::enumerate(threadsPerDim)) {
     if (ShapedType::isStatic(n)) {
       threadBasis.push_back(b.getIndexAttr(n));
@@ -465,34 +520,15 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
     threadBasis.push_back(size);
     total = arith::MulIOp::create(b, loc, total, size);
   }
-  // No launch of an empty grid (a dynamic size may be 0).
-  if (!llvm::all_of(threadsPerDim, ShapedType::isStatic)) {
-    auto nonEmpty = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, total,
-                              cIndex(0)),
-        /*withElseRegion=*/false);
-    b.setInsertionPointToStart(nonEmpty.thenBlock());
-  }
-  Value one = cIndex(1);
-  auto launch = gpu::LaunchOp::create(
-      b, loc, arith::CeilDivUIOp::create(b, loc, total, cIndex(workgroupSize)),
-      one, one, cIndex(workgroupSize), one, one);
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
-  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
-  b.setInsertionPointToStart(&launch.getBody().front());
-  Value id = arith::AddIOp::create(b, loc,
-                                   arith::MulIOp::create(b, loc,
-                                                         launch.getBlockIds().x,
-                                                         cIndex(workgroupSize)),
-                                   launch.getThreadIds().x);
-  Value live =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, total);
-  auto guard = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
-  gpu::TerminatorOp::create(b, loc);
-  b.setInsertionPointToStart(guard.thenBlock());
+  return total;
+}
 
-  // The thread's first point.
+/// The first point of thread \p id of the kernel of \p plan.
+static SmallVector<Value> createThreadBase(OpBuilder &b, Location loc,
+                                           const KernelPlan &plan, int64_t axis,
+                                           Value id,
+                                           ArrayRef<OpFoldResult> threadBasis) {
+  int64_t rank = plan.domain.size();
   SmallVector<Value> base;
   if (rank == 1) {
     base.push_back(id);
@@ -507,15 +543,80 @@ static LogicalResult lowerQuantize(QuantizeIntoOp op, int64_t workgroupSize,
                    : d == plan.packDim ? plan.packWidth
                                        : 1;
     if (step != 1)
-      base[d] = arith::MulIOp::create(b, loc, base[d], cIndex(step));
+      base[d] =
+          arith::MulIOp::create(b, loc, base[d], createIndex(b, loc, step));
   }
+  return base;
+}
 
+FailureOr<gpu::LaunchOp>
+mlir::mx::gfx950::lowerQuantize(RewriterBase &rewriter, QuantizeIntoOp op,
+                                const LowerQuantizeOptions &options,
+                                StringRef kernelName) {
+  if (failed(checkLowerable(op, options)))
+    return failure();
+  FailureOr<QuantizePlan> planned = planQuantize(op, options.packedConversions);
+  if (failed(planned))
+    return failure();
+  std::string name = kernelName.empty()
+                         ? gfx950::detail::getUnusedKernelName(op, "quantize")
+                         : kernelName.str();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  const KernelPlan &plan = planned->plan;
+  int64_t axis = op.getAxis(), workgroupSize = options.workgroupSize;
+  SmallVector<int64_t> threadsPerDim = getThreadsPerDim(plan, axis);
+  int64_t staticTotal = 1;
+  for (int64_t n : threadsPerDim)
+    if (ShapedType::isStatic(n))
+      staticTotal *= n;
+  if (staticTotal == 0) {
+    rewriter.eraseOp(op);
+    return gpu::LaunchOp();
+  }
+  OpBuilder::InsertionGuard insertionGuard(rewriter);
+  rewriter.setInsertionPoint(op);
+  RewriterBase &b = rewriter;
+  SmallVector<OpFoldResult> threadBasis;
+  Value total =
+      createThreadCount(b, loc, op, threadsPerDim, staticTotal, threadBasis);
+  // No launch of an empty grid (a dynamic size may be 0).
+  if (!llvm::all_of(threadsPerDim, ShapedType::isStatic)) {
+    auto nonEmpty = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, total,
+                              createIndex(b, loc, 0)),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(nonEmpty.thenBlock());
+  }
+  Value one = createIndex(b, loc, 1);
+  auto launch = gpu::LaunchOp::create(
+      b, loc,
+      arith::CeilDivUIOp::create(b, loc, total,
+                                 createIndex(b, loc, workgroupSize)),
+      one, one, createIndex(b, loc, workgroupSize), one, one);
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, name));
+  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, name));
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value id = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                            createIndex(b, loc, workgroupSize)),
+      launch.getThreadIds().x);
+  Value live =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id, total);
+  auto guard = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(guard.thenBlock());
+
+  SmallVector<Value> base =
+      createThreadBase(b, loc, plan, axis, id, threadBasis);
   emitBlocks(b, loc, *planned, base,
              [&](OpBuilder &b, ArrayRef<Value> clamped) {
                return loadGlobalBlock(b, loc, op, clamped);
              });
-  op.erase();
-  return success();
+  rewriter.eraseOp(op);
+  return launch;
 }
 
 /// Whether \p op only allocates memory or touches none.
@@ -532,11 +633,8 @@ static bool onlyAllocates(Operation *op) {
   });
 }
 
-/// Whether \p first and \p second (later in the same block) quantize the
-/// same 2-D input along its two axes, with nothing between them but
-/// allocations and pure ops, so that one kernel may do both at \p second.
-static bool canMergeRowsAndColumns(QuantizeIntoOp first,
-                                   QuantizeIntoOp second) {
+bool mlir::mx::gfx950::canLowerRowsAndColumnsTogether(QuantizeIntoOp first,
+                                                      QuantizeIntoOp second) {
   if (first->getBlock() != second->getBlock() ||
       first.getInput() != second.getInput() ||
       !first->isBeforeInBlock(second) ||
@@ -553,22 +651,82 @@ static bool canMergeRowsAndColumns(QuantizeIntoOp first,
   return true;
 }
 
-/// One kernel for \p rowsOp (axis 1) and \p colsOp (axis 0) of the same
-/// input: each workgroup takes a tile of 32 rows x `workgroupSize` columns,
-/// its threads first quantize the tile's row blocks from global memory (one
-/// vector load each), keeping the values in LDS, then, after a barrier, its
-/// column blocks from LDS. The input is read once.
-static LogicalResult lowerRowsAndColumns(QuantizeIntoOp rowsOp,
-                                         QuantizeIntoOp colsOp,
-                                         int64_t workgroupSize,
-                                         bool packedConversions,
-                                         StringRef kernelName) {
-  FailureOr<QuantizePlan> rows = planQuantize(rowsOp, packedConversions);
-  FailureOr<QuantizePlan> cols = planQuantize(colsOp, packedConversions);
+/// One phase of the rows-and-columns kernel at the tile at \p tileBase (of
+/// \p tile): the threads of the blocks of \p p in the tile, each at its
+/// first point.
+static void emitTilePhase(OpBuilder &b, Location loc, const QuantizePlan &p,
+                          ArrayRef<int64_t> tile, ArrayRef<Value> tileBase,
+                          Value thread, BlockLoader load, BlockHook onBlock) {
+  int64_t axis = QuantizeIntoOp(p.op).getAxis();
+  SmallVector<int64_t> units(2), steps(2);
+  for (int64_t d = 0; d < 2; ++d) {
+    steps[d] = d == axis             ? kBlockSize
+               : d == p.plan.packDim ? p.plan.packWidth
+                                     : 1;
+    units[d] = tile[d] / steps[d];
+  }
+  auto guard = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
+                            createIndex(b, loc, units[0] * units[1])),
+      /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(guard.thenBlock());
+  auto unit = affine::AffineDelinearizeIndexOp::create(
+      b, loc, thread, ArrayRef<int64_t>(units));
+  SmallVector<Value> base;
+  for (int64_t d = 0; d < 2; ++d)
+    base.push_back(arith::AddIOp::create(
+        b, loc, tileBase[d],
+        arith::MulIOp::create(b, loc, unit.getResult(d),
+                              createIndex(b, loc, steps[d]))));
+  emitBlocks(b, loc, p, base, load, onBlock);
+}
+
+/// The position of \p coords in the tile at \p tileBase.
+static SmallVector<Value> createTileLocal(OpBuilder &b, Location loc,
+                                          ArrayRef<Value> tileBase,
+                                          ArrayRef<Value> coords) {
+  return SmallVector<Value>{
+      arith::SubIOp::create(b, loc, coords[0], tileBase[0]),
+      arith::SubIOp::create(b, loc, coords[1], tileBase[1])};
+}
+
+/// The column block of 32 rows at tile position \p at from \p lds.
+static Value loadLDSColumnBlock(OpBuilder &b, Location loc, Value lds,
+                                ArrayRef<Value> at) {
+  auto ldsType = cast<MemRefType>(lds.getType());
+  SmallVector<Value> elements;
+  for (int64_t k = 0; k < kBlockSize; ++k)
+    elements.push_back(memref::LoadOp::create(
+        b, loc, lds,
+        ValueRange{arith::AddIOp::create(b, loc, at[0], createIndex(b, loc, k)),
+                   at[1]}));
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get({kBlockSize}, ldsType.getElementType()),
+      elements);
+}
+
+FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerQuantizeRowsAndColumns(
+    RewriterBase &rewriter, QuantizeIntoOp rowsOp, QuantizeIntoOp colsOp,
+    const LowerQuantizeOptions &options, StringRef kernelName) {
+  if (failed(checkLowerable(rowsOp, options)) ||
+      failed(checkLowerable(colsOp, options)))
+    return failure();
+  FailureOr<QuantizePlan> rows =
+      planQuantize(rowsOp, options.packedConversions);
+  FailureOr<QuantizePlan> cols =
+      planQuantize(colsOp, options.packedConversions);
   if (failed(rows) || failed(cols))
     return failure();
+  // At the later of the two (the earlier one's destinations exist there).
+  Operation *at = rowsOp->isBeforeInBlock(colsOp) ? colsOp : rowsOp;
+  std::string name = kernelName.empty()
+                         ? gfx950::detail::getUnusedKernelName(at, "quantize")
+                         : kernelName.str();
   Location loc = colsOp.getLoc();
   MLIRContext *ctx = colsOp.getContext();
+  int64_t workgroupSize = options.workgroupSize;
   int64_t tile[2] = {kBlockSize, workgroupSize};
   SmallVector<int64_t> domain(2);
   for (int64_t d = 0; d < 2; ++d)
@@ -578,30 +736,28 @@ static LogicalResult lowerRowsAndColumns(QuantizeIntoOp rowsOp,
   cols->plan.domain = domain;
   int64_t tilesPerDim[2] = {domain[0] / tile[0], domain[1] / tile[1]};
   int64_t tiles = tilesPerDim[0] * tilesPerDim[1];
-
-  // At the later of the two (the earlier one's destinations exist there).
-  OpBuilder b(rowsOp->isBeforeInBlock(colsOp) ? colsOp : rowsOp);
   if (tiles == 0) {
-    rowsOp.erase();
-    colsOp.erase();
-    return success();
+    rewriter.eraseOp(rowsOp);
+    rewriter.eraseOp(colsOp);
+    return gpu::LaunchOp();
   }
-  auto cIndex = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
+  OpBuilder::InsertionGuard insertionGuard(rewriter);
+  rewriter.setInsertionPoint(at);
+  RewriterBase &b = rewriter;
   auto inputType = cast<MemRefType>(rowsOp.getInput().getType());
   auto ldsType =
       MemRefType::get({tile[0], tile[1]}, inputType.getElementType(),
                       MemRefLayoutAttrInterface(),
                       gpu::AddressSpaceAttr::get(
                           ctx, gpu::GPUDialect::getWorkgroupAddressSpace()));
-  Value one = cIndex(1);
+  Value one = createIndex(b, loc, 1);
   auto launch = gpu::LaunchOp::create(
-      b, loc, cIndex(tiles), one, one, cIndex(workgroupSize), one, one,
+      b, loc, createIndex(b, loc, tiles), one, one,
+      createIndex(b, loc, workgroupSize), one, one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, /*workgroupAttributions=*/TypeRange{ldsType});
-  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, kernelName));
-  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, kernelName));
+  launch.setFunctionAttr(FlatSymbolRefAttr::get(ctx, name));
+  launch.setModuleAttr(FlatSymbolRefAttr::get(ctx, name));
   Value lds = launch.getWorkgroupAttributions().front();
   b.setInsertionPointToStart(&launch.getBody().front());
   gpu::TerminatorOp::create(b, loc);
@@ -610,73 +766,53 @@ static LogicalResult lowerRowsAndColumns(QuantizeIntoOp rowsOp,
   auto tileIds = affine::AffineDelinearizeIndexOp::create(
       b, loc, launch.getBlockIds().x, ArrayRef<int64_t>(tilesPerDim));
   SmallVector<Value> tileBase = {
-      arith::MulIOp::create(b, loc, tileIds.getResult(0), cIndex(tile[0])),
-      arith::MulIOp::create(b, loc, tileIds.getResult(1), cIndex(tile[1]))};
+      arith::MulIOp::create(b, loc, tileIds.getResult(0),
+                            createIndex(b, loc, tile[0])),
+      arith::MulIOp::create(b, loc, tileIds.getResult(1),
+                            createIndex(b, loc, tile[1]))};
   Value thread = launch.getThreadIds().x;
-  auto local = [&](OpBuilder &b, ArrayRef<Value> coords) {
-    return SmallVector<Value>{
-        arith::SubIOp::create(b, loc, coords[0], tileBase[0]),
-        arith::SubIOp::create(b, loc, coords[1], tileBase[1])};
-  };
-
-  // A phase: the threads of a plan's blocks in the tile, each at its first
-  // point.
-  auto phase = [&](const QuantizePlan &p, BlockLoader load, BlockHook onBlock) {
-    int64_t axis = QuantizeIntoOp(p.op).getAxis();
-    SmallVector<int64_t> units(2), steps(2);
-    for (int64_t d = 0; d < 2; ++d) {
-      steps[d] = d == axis             ? kBlockSize
-                 : d == p.plan.packDim ? p.plan.packWidth
-                                       : 1;
-      units[d] = tile[d] / steps[d];
-    }
-    auto guard = scf::IfOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, thread,
-                              cIndex(units[0] * units[1])),
-        /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(guard.thenBlock());
-    auto unit = affine::AffineDelinearizeIndexOp::create(
-        b, loc, thread, ArrayRef<int64_t>(units));
-    SmallVector<Value> base;
-    for (int64_t d = 0; d < 2; ++d)
-      base.push_back(arith::AddIOp::create(
-          b, loc, tileBase[d],
-          arith::MulIOp::create(b, loc, unit.getResult(d), cIndex(steps[d]))));
-    emitBlocks(b, loc, p, base, load, onBlock);
-  };
-
   // Rows: from global memory; every block (zeros outside the input) is
   // also kept in LDS.
-  phase(
-      *rows,
+  emitTilePhase(
+      b, loc, *rows, tile, tileBase, thread,
       [&](OpBuilder &b, ArrayRef<Value> clamped) {
         return loadGlobalBlock(b, loc, rowsOp, clamped);
       },
       [&](OpBuilder &b, ArrayRef<Value> coords, Value block) {
-        vector::StoreOp::create(b, loc, block, lds, local(b, coords));
+        vector::StoreOp::create(b, loc, block, lds,
+                                createTileLocal(b, loc, tileBase, coords));
       });
   gpu::BarrierOp::create(b, loc);
   // Columns: from LDS.
-  phase(
-      *cols,
+  emitTilePhase(
+      b, loc, *cols, tile, tileBase, thread,
       [&](OpBuilder &b, ArrayRef<Value> clamped) -> Value {
-        SmallVector<Value> at = local(b, clamped);
-        SmallVector<Value> elements;
-        for (int64_t k = 0; k < kBlockSize; ++k)
-          elements.push_back(memref::LoadOp::create(
-              b, loc, lds,
-              ValueRange{arith::AddIOp::create(b, loc, at[0], cIndex(k)),
-                         at[1]}));
-        return vector::FromElementsOp::create(
-            b, loc, VectorType::get({kBlockSize}, inputType.getElementType()),
-            elements);
+        return loadLDSColumnBlock(b, loc, lds,
+                                  createTileLocal(b, loc, tileBase, clamped));
       },
       nullptr);
-  rowsOp.erase();
-  colsOp.erase();
-  return success();
+  rewriter.eraseOp(rowsOp);
+  rewriter.eraseOp(colsOp);
+  return launch;
+}
+
+/// The pairs of \p ops (in order) that one kernel lowers together, each op
+/// mapped to its partner.
+static DenseMap<Operation *, QuantizeIntoOp>
+getRowsAndColumnsPartners(ArrayRef<QuantizeIntoOp> ops) {
+  DenseMap<Operation *, QuantizeIntoOp> partner;
+  for (auto [i, first] : llvm::enumerate(ops)) {
+    if (partner.count(first))
+      continue;
+    for (QuantizeIntoOp second : ops.drop_front(i + 1))
+      if (!partner.count(second) &&
+          canLowerRowsAndColumnsTogether(first, second)) {
+        partner[first] = second;
+        partner[second] = first;
+        break;
+      }
+  }
+  return partner;
 }
 
 namespace {
@@ -701,17 +837,10 @@ struct LowerQuantizePass
     });
     StringRef funcName = getOperation().getSymName();
     // Rows and columns of the same input: one kernel for both.
-    DenseMap<Operation *, QuantizeIntoOp> partner;
-    for (auto [i, first] : llvm::enumerate(ops)) {
-      if (partner.count(first))
-        continue;
-      for (QuantizeIntoOp second : ArrayRef(ops).drop_front(i + 1))
-        if (!partner.count(second) && canMergeRowsAndColumns(first, second)) {
-          partner[first] = second;
-          partner[second] = first;
-          break;
-        }
-    }
+    DenseMap<Operation *, QuantizeIntoOp> partner =
+        getRowsAndColumnsPartners(ops);
+    LowerQuantizeOptions options{workgroupSize, packedConversions};
+    IRRewriter rewriter(&getContext());
     int64_t index = 0;
     DenseSet<Operation *> lowered;
     for (QuantizeIntoOp op : ops) {
@@ -720,7 +849,7 @@ struct LowerQuantizePass
       auto it = partner.find(op);
       std::string name = (funcName + "_quantize" + Twine(index++)).str();
       if (it == partner.end()) {
-        if (failed(lowerQuantize(op, workgroupSize, packedConversions, name)))
+        if (failed(lowerQuantize(rewriter, op, options, name)))
           return signalPassFailure();
         continue;
       }
@@ -728,8 +857,8 @@ struct LowerQuantizePass
       lowered.insert(other);
       QuantizeIntoOp rowsOp = op.getAxis() == 1 ? op : other;
       QuantizeIntoOp colsOp = op.getAxis() == 1 ? other : op;
-      if (failed(lowerRowsAndColumns(rowsOp, colsOp, workgroupSize,
-                                     packedConversions, name)))
+      if (failed(lowerQuantizeRowsAndColumns(rewriter, rowsOp, colsOp, options,
+                                             name)))
         return signalPassFailure();
     }
   }

@@ -7,6 +7,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/Transforms/Transforms.h"
 #include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -71,42 +72,47 @@ static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
   return mTiles * tile.m * sourceBytes * 8 <= tile.n * rhsBits;
 }
 
+LogicalResult mlir::mx::gfx950::quantizeInGEMM(Operation *root,
+                                               StringRef mode) {
+  if (mode != "auto" && mode != "always" && mode != "never")
+    return root->emitError()
+           << "mx-gfx950-quantize-in-gemm: mode must be auto, always or "
+              "never, got '"
+           << mode << "'";
+  if (mode == "never")
+    return success();
+  root->walk([&](QuantizeIntoOp quantize) {
+    if (quantize.getResults().empty() || quantize.getInConsumer())
+      return;
+    std::string reason;
+    TiledScaledMMAOp op = getOnlyConsumer(quantize, reason);
+    if (!op) {
+      if (mode == "always" && !reason.empty())
+        quantize.emitWarning()
+            << "A is quantized by a dispatch, not in the GEMM: " << reason;
+      return;
+    }
+    if (failed(analyzeQuantizedLhs(quantize, op, reason))) {
+      if (mode == "always")
+        quantize.emitWarning()
+            << "A is quantized by a dispatch, not in the GEMM: " << reason;
+      return;
+    }
+    if (mode == "auto" && !isWorthIt(quantize, op))
+      return;
+    quantize.setInConsumer(true);
+  });
+  return success();
+}
+
 namespace {
 struct QuantizeInGEMMPass
     : public gfx950::impl::MXGFX950QuantizeInGEMMBase<QuantizeInGEMMPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (mode != "auto" && mode != "always" && mode != "never") {
-      getOperation().emitError()
-          << "mx-gfx950-quantize-in-gemm: mode must be auto, always or "
-             "never, got '"
-          << mode << "'";
+    if (failed(quantizeInGEMM(getOperation(), mode)))
       return signalPassFailure();
-    }
-    if (mode == "never")
-      return;
-    getOperation().walk([&](QuantizeIntoOp quantize) {
-      if (quantize.getResults().empty() || quantize.getInConsumer())
-        return;
-      std::string reason;
-      TiledScaledMMAOp op = getOnlyConsumer(quantize, reason);
-      if (!op) {
-        if (mode == "always" && !reason.empty())
-          quantize.emitWarning()
-              << "A is quantized by a dispatch, not in the GEMM: " << reason;
-        return;
-      }
-      if (failed(analyzeQuantizedLhs(quantize, op, reason))) {
-        if (mode == "always")
-          quantize.emitWarning()
-              << "A is quantized by a dispatch, not in the GEMM: " << reason;
-        return;
-      }
-      if (mode == "auto" && !isWorthIt(quantize, op))
-        return;
-      quantize.setInConsumer(true);
-    });
   }
 };
 } // namespace

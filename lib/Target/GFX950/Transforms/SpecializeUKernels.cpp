@@ -7,6 +7,7 @@
 
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
+#include "mx/Target/GFX950/Transforms/Transforms.h"
 #include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -143,322 +144,367 @@ struct UnsignedCompareWithZero : public OpRewritePattern<arith::CmpIOp> {
   }
 };
 
+} // namespace
+
+void mlir::mx::gfx950::populateSpecializeUKernelsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<ScalesThroughIndex, UnsignedCompareWithZero>(
+      patterns.getContext());
+}
+
+namespace {
+/// Ukernels with their type parameters bound, by function name and type
+/// parameters.
+using ParsedUKernels = llvm::StringMap<OwningOpRef<ModuleOp>>;
+
+/// The call each cloned mx.unroll loop comes from (for diagnostics).
+struct CallSite {
+  Location loc;
+  std::string callee;
+};
+using CallSites = DenseMap<Operation *, CallSite>;
+} // namespace
+
+/// The ukernel function `name` from the embedded library, its type
+/// parameters bound to those of `call`.
+static FailureOr<func::FuncOp> getUKernel(ParsedUKernels &parsed,
+                                          Operation *call, StringRef name) {
+  auto typeParameters =
+      call->getAttrOfType<DictionaryAttr>(mx::gfx950::kUKernelTypeParameters);
+  std::string key = name.str();
+  if (typeParameters) {
+    llvm::raw_string_ostream os(key);
+    os << typeParameters;
+  }
+  auto it = parsed.find(key);
+  if (it == parsed.end()) {
+    FailureOr<OwningOpRef<ModuleOp>> instance =
+        mx::gfx950::instantiateUKernel(call->getContext(), name, typeParameters,
+                                       [&] { return call->emitOpError(); });
+    if (failed(instance))
+      return failure();
+    it = parsed.try_emplace(key, std::move(*instance)).first;
+  }
+  return it->second->lookupSymbol<func::FuncOp>(name);
+}
+
+/// Reports `problem` with `op`, an op of a specialized ukernel body, at
+/// the ukernel call it came from, saying where the `what` is in the
+/// ukernel's source, then `hint`; reports `fallback` at `op` itself when
+/// it did not come from a call.
+static void emitAtCall(Operation *op, const CallSites &callSites,
+                       StringRef what, StringRef problem, StringRef fallback,
+                       StringRef hint = "") {
+  auto site = callSites.find(op);
+  if (site == callSites.end()) {
+    op->emitOpError() << fallback;
+    return;
+  }
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  os << op->getLoc();
+  InFlightDiagnostic diag = emitError(site->second.loc)
+                            << "ukernel '" << site->second.callee
+                            << "': " << problem << " (the " << what << " at "
+                            << where << ")";
+  if (!hint.empty())
+    diag << "; " << hint;
+}
+
+/// Replaces `call` by a copy of its ukernel's body (type parameters bound,
+/// operands cast to the ukernel's types), recording where its mx.unroll
+/// loops and waits come from in `callSites`.
+static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
+                                CallSites &callSites) {
+  FailureOr<func::FuncOp> ukernel = getUKernel(parsed, call, call.getCallee());
+  if (failed(ukernel))
+    return failure();
+  auto numParameters = (*ukernel)->getAttrOfType<IntegerAttr>(kNumParameters);
+  if (!numParameters)
+    return call.emitOpError()
+           << "ukernel '" << call.getCallee() << "' lacks the "
+           << kNumParameters << " attribute";
+  if (call.getNumOperands() != ukernel->getNumArguments() ||
+      call.getResultTypes() != ukernel->getResultTypes())
+    return call.emitOpError()
+           << "does not match the signature of ukernel '" << call.getCallee()
+           << "' " << ukernel->getFunctionType();
+  unsigned firstParameter =
+      call.getNumOperands() - numParameters.getValue().getZExtValue();
+  for (unsigned i = firstParameter; i < call.getNumOperands(); ++i) {
+    if (call.getOperand(i).getType() != ukernel->getArgument(i).getType())
+      return call.emitOpError()
+             << "operand #" << i << " has type " << call.getOperand(i).getType()
+             << ", the ukernel expects " << ukernel->getArgument(i).getType();
+    if (!matchPattern(call.getOperand(i), m_Constant()))
+      return call.emitOpError()
+             << "ukernel parameter #" << i - firstParameter << " of '"
+             << call.getCallee() << "' must be a constant";
+  }
+  // Other operands have the ukernel's types, or memref types that cast to
+  // them (e.g. static shapes and strides for the ukernel's dynamic ones).
+  OpBuilder builder(call);
+  IRMapping mapping;
+  for (unsigned i = 0; i < call.getNumOperands(); ++i) {
+    Value operand = call.getOperand(i);
+    Type expected = ukernel->getArgument(i).getType();
+    if (operand.getType() != expected) {
+      if (!isa<MemRefType>(operand.getType()) ||
+          !memref::CastOp::areCastCompatible(operand.getType(), expected))
+        return call.emitOpError()
+               << "operand #" << i << " has type " << operand.getType()
+               << ", the ukernel expects " << expected;
+      operand =
+          memref::CastOp::create(builder, call.getLoc(), expected, operand);
+    }
+    mapping.map(ukernel->getArgument(i), operand);
+  }
+
+  // Clone the body in place of the call; its K loops take the unroll
+  // factor the call asks for.
+  auto unrollFactor = call->getAttrOfType<IntegerAttr>(kUKernelUnrollK);
+  if (unrollFactor &&
+      (unrollFactor.getInt() < 1 || unrollFactor.getInt() > kMaxUKernelUnrollK))
+    return call.emitOpError()
+           << "asks for a K loop unroll factor (" << kUKernelUnrollK << ") of "
+           << unrollFactor.getInt() << "; it must be in [1, "
+           << kMaxUKernelUnrollK << "]";
+  Block &body = ukernel->getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    Operation *clone = builder.clone(op, mapping);
+    clone->walk([&](Operation *nested) {
+      if (isa<WaitLoadsOp>(nested))
+        callSites.try_emplace(nested,
+                              CallSite{call.getLoc(), call.getCallee().str()});
+      auto loop = dyn_cast<scf::ForOp>(nested);
+      if (!loop)
+        return;
+      if (loop->hasAttr(kUnroll))
+        callSites.try_emplace(loop,
+                              CallSite{call.getLoc(), call.getCallee().str()});
+      if (loop->hasAttr(kUnrollK) && unrollFactor)
+        loop->setAttr(kUnrollK, unrollFactor);
+    });
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [result, value] :
+       llvm::zip_equal(call.getResults(), ret.getOperands()))
+    result.replaceAllUsesWith(mapping.lookup(value));
+  call.erase();
+  return success();
+}
+
+/// Reports the call of a mx_gfx950.wait_loads in `caller` that
+/// canonicalization did not replace: its count is not a constant in the
+/// vector memory counter's range after specialization.
+static LogicalResult checkWaitLoads(Operation *caller,
+                                    const CallSites &callSites) {
+  WaitLoadsOp left;
+  caller->walk([&](WaitLoadsOp wait) {
+    left = wait;
+    return WalkResult::interrupt();
+  });
+  if (!left)
+    return success();
+  std::string problem;
+  llvm::raw_string_ostream os(problem);
+  os << "the count of a mx_gfx950.wait_loads is ";
+  if (std::optional<int64_t> count = getConstantIntValue(left.getCount()))
+    os << *count << ", not in [0, " << mx::gfx950::kMaxLoadCount << "]";
+  else
+    os << "not constant after specialization";
+  emitAtCall(left, callSites, "wait", problem, problem);
+  return failure();
+}
+
+/// Reports at the call a loop marked mx.unroll comes from that cannot be
+/// unrolled: the loop itself is in the ukernel source.
+static void reportUnrollAtCall(scf::ForOp loop, const CallSites &callSites,
+                               StringRef problem, StringRef hint) {
+  std::string marked = ("marked " + kUnroll + " " + problem).str();
+  emitAtCall(loop, callSites, "loop", "a loop " + marked, marked, hint);
+}
+
+/// Fully unrolls `loop`, marked mx.unroll, if its bounds are constant and the
+/// result stays within kMaxUnrolledOps operations.
+static LogicalResult unrollMarkedLoop(scf::ForOp loop,
+                                      const CallSites &callSites) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step) {
+    reportUnrollAtCall(loop, callSites,
+                       "has bounds that are not constant after specialization",
+                       "its tile parameters and the operand sizes it reads "
+                       "(e.g. the subgroup counts) must be static at the call");
+    return failure();
+  }
+  // Trip count and unrolled size without overflow: ub - lb fits in
+  // uint64_t when ub > lb.
+  uint64_t trips = 0;
+  if (*ub > *lb && *step > 0) {
+    uint64_t span = uint64_t(*ub) - uint64_t(*lb);
+    trips = span / uint64_t(*step) + (span % uint64_t(*step) != 0);
+  }
+  uint64_t bodyOps = 0;
+  loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+  if (*step <= 0 || (trips != 0 && bodyOps > kMaxUnrolledOps / trips)) {
+    std::string problem;
+    llvm::raw_string_ostream os(problem);
+    if (*step <= 0)
+      os << "has the non-positive step " << *step;
+    else
+      os << "runs " << trips << " times over " << bodyOps
+         << " operations: unrolled, more than " << kMaxUnrolledOps
+         << " operations";
+    reportUnrollAtCall(loop, callSites, problem,
+                       "its tile parameters (intrinsics_m/n/k, the subgroup "
+                       "counts) are too large for a kernel that fits the "
+                       "32 KiB instruction cache");
+    return failure();
+  }
+  if (failed(loopUnrollFull(loop)))
+    return loop.emitOpError("cannot be fully unrolled");
+  return success();
+}
+
+/// Unrolls the K loops marked mx.unroll_k under `caller` by `unrollK` when
+/// it is set, else by the factor their call asked for (the mark removed
+/// either way). Sets `unrolled` when some loop was.
+static LogicalResult unrollKLoops(Operation *caller, int64_t unrollK,
+                                  bool &unrolled) {
+  SmallVector<std::pair<scf::ForOp, int64_t>> kLoops;
+  caller->walk([&](scf::ForOp loop) {
+    Attribute mark = loop->getAttr(kUnrollK);
+    if (!mark)
+      return;
+    // A call's factor was checked when its body was cloned; a loop
+    // without one (a unit mark) is not unrolled.
+    auto asked = dyn_cast<IntegerAttr>(mark);
+    int64_t factor = unrollK != 0 ? unrollK : (asked ? asked.getInt() : 1);
+    kLoops.emplace_back(loop, factor);
+  });
+  for (auto [loop, factor] : kLoops) {
+    loop->removeAttr(kUnrollK);
+    if (factor == 1)
+      continue;
+    if (failed(loopUnrollByFactor(loop, factor)))
+      return loop.emitOpError("cannot be unrolled by ") << factor;
+    unrolled = true;
+  }
+  return success();
+}
+
+/// The canonicalization patterns of every registered op and
+/// populateSpecializeUKernelsPatterns'.
+static FrozenRewritePatternSet getFoldPatterns(MLIRContext *ctx) {
+  RewritePatternSet patterns(ctx);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, ctx);
+  mx::gfx950::populateSpecializeUKernelsPatterns(patterns);
+  return FrozenRewritePatternSet(std::move(patterns));
+}
+
+/// Folds the parameters of the specialized ukernel bodies in `caller` into
+/// the loop bounds, unrolls and cleans up.
+static LogicalResult foldAndUnroll(Operation *caller,
+                                   const FrozenRewritePatternSet &patterns,
+                                   const CallSites &callSites,
+                                   int64_t unrollK) {
+  // No region simplification: it only walks the large blocks of
+  // structured control flow to find nothing to merge.
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  // After the full unroll, top-down, so that the constants of the unrolled
+  // bodies fold before their users are visited (the seed's affine.apply
+  // ops then fold instead of being composed and re-simplified one by one).
+  // Only there: top-down before the unroll meets a crash in upstream's
+  // affine.linearize_index canonicalization (the 32x32x64 probe kernel of
+  // test/Integration/GFX950/mfma-probes.mlir). Seed GEMM: 1.53 -> 1.03 G
+  // instructions for this pass (callgrind), the same ISA.
+  GreedyRewriteConfig unrolledConfig = config;
+  unrolledConfig.setUseTopDownTraversal(true);
+  if (failed(applyPatternsGreedily(caller, patterns, config)))
+    return failure();
+  SmallVector<scf::ForOp> loops;
+  caller->walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kUnroll))
+      loops.push_back(loop);
+  });
+  // The walk is post-order: inner loops come first.
+  for (scf::ForOp loop : loops)
+    if (failed(unrollMarkedLoop(loop, callSites)))
+      return failure();
+  if (failed(applyPatternsGreedily(caller, patterns, unrolledConfig)))
+    return failure();
+  if (failed(checkWaitLoads(caller, callSites)))
+    return failure();
+  // K loops marked for it, then folded again.
+  bool unrolled = false;
+  if (failed(unrollKLoops(caller, unrollK, unrolled)))
+    return failure();
+  if (unrolled && failed(applyPatternsGreedily(caller, patterns, config)))
+    return failure();
+  hoistStaticAllocas(caller);
+  return success();
+}
+
+/// Erases the ukernel declarations under `root` that have no uses left.
+static void eraseUnusedDeclarations(Operation *root) {
+  SmallVector<func::FuncOp> declarations;
+  root->walk([&](func::FuncOp func) {
+    if (func.getName().starts_with(kUKernelPrefix) && func.isExternal())
+      declarations.push_back(func);
+  });
+  for (func::FuncOp func : declarations)
+    if (SymbolTable::symbolKnownUseEmpty(func, func->getParentOp()))
+      func.erase();
+}
+
+LogicalResult
+mlir::mx::gfx950::specializeUKernels(Operation *root,
+                                     const SpecializeUKernelsOptions &options) {
+  if (options.unrollK < 0 || options.unrollK > kMaxUKernelUnrollK)
+    return root->emitError()
+           << "mx-gfx950-specialize-ukernels: unroll-k must be in [0, "
+           << kMaxUKernelUnrollK
+           << "] (0: the factor each ukernel call asks for), got "
+           << options.unrollK;
+  SmallVector<func::CallOp> calls;
+  root->walk([&](func::CallOp call) {
+    if (call.getCallee().starts_with(kUKernelPrefix))
+      calls.push_back(call);
+  });
+  if (calls.empty())
+    return success();
+  SmallVector<Operation *> callers;
+  ParsedUKernels parsed;
+  CallSites callSites;
+  for (func::CallOp call : calls) {
+    Operation *caller =
+        call->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+    if (failed(specialize(parsed, call, callSites)))
+      return failure();
+    if (!llvm::is_contained(callers, caller))
+      callers.push_back(caller);
+  }
+  FrozenRewritePatternSet patterns = getFoldPatterns(root->getContext());
+  for (Operation *caller : callers)
+    if (failed(foldAndUnroll(caller, patterns, callSites, options.unrollK)))
+      return failure();
+  eraseUnusedDeclarations(root);
+  return success();
+}
+
+namespace {
 struct SpecializeUKernelsPass
     : public mx::gfx950::impl::MXGFX950SpecializeUKernelsBase<
           SpecializeUKernelsPass> {
   using Base::Base;
 
-  /// Ukernels with their type parameters bound, by function name and type
-  /// parameters.
-  using ParsedUKernels = llvm::StringMap<OwningOpRef<ModuleOp>>;
-
-  /// The ukernel function `name` from the embedded library, its type
-  /// parameters bound to those of `call`.
-  static FailureOr<func::FuncOp> getUKernel(ParsedUKernels &parsed,
-                                            Operation *call, StringRef name) {
-    auto typeParameters =
-        call->getAttrOfType<DictionaryAttr>(mx::gfx950::kUKernelTypeParameters);
-    std::string key = name.str();
-    if (typeParameters) {
-      llvm::raw_string_ostream os(key);
-      os << typeParameters;
-    }
-    auto it = parsed.find(key);
-    if (it == parsed.end()) {
-      FailureOr<OwningOpRef<ModuleOp>> instance =
-          mx::gfx950::instantiateUKernel(call->getContext(), name,
-                                         typeParameters,
-                                         [&] { return call->emitOpError(); });
-      if (failed(instance))
-        return failure();
-      it = parsed.try_emplace(key, std::move(*instance)).first;
-    }
-    return it->second->lookupSymbol<func::FuncOp>(name);
-  }
-
-  /// The call each cloned mx.unroll loop comes from (for diagnostics).
-  struct CallSite {
-    Location loc;
-    std::string callee;
-  };
-  using CallSites = DenseMap<Operation *, CallSite>;
-
-  /// Reports `problem` with `op`, an op of a specialized ukernel body, at
-  /// the ukernel call it came from, saying where the `what` is in the
-  /// ukernel's source, then `hint`; reports `fallback` at `op` itself when
-  /// it did not come from a call.
-  static void emitAtCall(Operation *op, const CallSites &callSites,
-                         StringRef what, StringRef problem, StringRef fallback,
-                         StringRef hint = "") {
-    auto site = callSites.find(op);
-    if (site == callSites.end()) {
-      op->emitOpError() << fallback;
-      return;
-    }
-    std::string where;
-    llvm::raw_string_ostream os(where);
-    os << op->getLoc();
-    InFlightDiagnostic diag = emitError(site->second.loc)
-                              << "ukernel '" << site->second.callee
-                              << "': " << problem << " (the " << what << " at "
-                              << where << ")";
-    if (!hint.empty())
-      diag << "; " << hint;
-  }
-
-  static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
-                                  CallSites &callSites) {
-    FailureOr<func::FuncOp> ukernel =
-        getUKernel(parsed, call, call.getCallee());
-    if (failed(ukernel))
-      return failure();
-    auto numParameters = (*ukernel)->getAttrOfType<IntegerAttr>(kNumParameters);
-    if (!numParameters)
-      return call.emitOpError()
-             << "ukernel '" << call.getCallee() << "' lacks the "
-             << kNumParameters << " attribute";
-    if (call.getNumOperands() != ukernel->getNumArguments() ||
-        call.getResultTypes() != ukernel->getResultTypes())
-      return call.emitOpError()
-             << "does not match the signature of ukernel '" << call.getCallee()
-             << "' " << ukernel->getFunctionType();
-    unsigned firstParameter =
-        call.getNumOperands() - numParameters.getValue().getZExtValue();
-    for (unsigned i = firstParameter; i < call.getNumOperands(); ++i) {
-      if (call.getOperand(i).getType() != ukernel->getArgument(i).getType())
-        return call.emitOpError()
-               << "operand #" << i << " has type "
-               << call.getOperand(i).getType() << ", the ukernel expects "
-               << ukernel->getArgument(i).getType();
-      if (!matchPattern(call.getOperand(i), m_Constant()))
-        return call.emitOpError()
-               << "ukernel parameter #" << i - firstParameter << " of '"
-               << call.getCallee() << "' must be a constant";
-    }
-    // Other operands have the ukernel's types, or memref types that cast to
-    // them (e.g. static shapes and strides for the ukernel's dynamic ones).
-    OpBuilder builder(call);
-    IRMapping mapping;
-    for (unsigned i = 0; i < call.getNumOperands(); ++i) {
-      Value operand = call.getOperand(i);
-      Type expected = ukernel->getArgument(i).getType();
-      if (operand.getType() != expected) {
-        if (!isa<MemRefType>(operand.getType()) ||
-            !memref::CastOp::areCastCompatible(operand.getType(), expected))
-          return call.emitOpError()
-                 << "operand #" << i << " has type " << operand.getType()
-                 << ", the ukernel expects " << expected;
-        operand =
-            memref::CastOp::create(builder, call.getLoc(), expected, operand);
-      }
-      mapping.map(ukernel->getArgument(i), operand);
-    }
-
-    // Clone the body in place of the call; its K loops take the unroll
-    // factor the call asks for.
-    auto unrollFactor = call->getAttrOfType<IntegerAttr>(kUKernelUnrollK);
-    if (unrollFactor && (unrollFactor.getInt() < 1 ||
-                         unrollFactor.getInt() > kMaxUKernelUnrollK))
-      return call.emitOpError()
-             << "asks for a K loop unroll factor (" << kUKernelUnrollK
-             << ") of " << unrollFactor.getInt() << "; it must be in [1, "
-             << kMaxUKernelUnrollK << "]";
-    Block &body = ukernel->getBody().front();
-    for (Operation &op : body.without_terminator()) {
-      Operation *clone = builder.clone(op, mapping);
-      clone->walk([&](Operation *nested) {
-        if (isa<WaitLoadsOp>(nested))
-          callSites.try_emplace(
-              nested, CallSite{call.getLoc(), call.getCallee().str()});
-        auto loop = dyn_cast<scf::ForOp>(nested);
-        if (!loop)
-          return;
-        if (loop->hasAttr(kUnroll))
-          callSites.try_emplace(
-              loop, CallSite{call.getLoc(), call.getCallee().str()});
-        if (loop->hasAttr(kUnrollK) && unrollFactor)
-          loop->setAttr(kUnrollK, unrollFactor);
-      });
-    }
-    auto ret = cast<func::ReturnOp>(body.getTerminator());
-    for (auto [result, value] :
-         llvm::zip_equal(call.getResults(), ret.getOperands()))
-      result.replaceAllUsesWith(mapping.lookup(value));
-    call.erase();
-    return success();
-  }
-
-  /// Reports the call of a mx_gfx950.wait_loads in `caller` that
-  /// canonicalization did not replace: its count is not a constant in the
-  /// vector memory counter's range after specialization.
-  static LogicalResult checkWaitLoads(Operation *caller,
-                                      const CallSites &callSites) {
-    WaitLoadsOp left;
-    caller->walk([&](WaitLoadsOp wait) {
-      left = wait;
-      return WalkResult::interrupt();
-    });
-    if (!left)
-      return success();
-    std::string problem;
-    llvm::raw_string_ostream os(problem);
-    os << "the count of a mx_gfx950.wait_loads is ";
-    if (std::optional<int64_t> count = getConstantIntValue(left.getCount()))
-      os << *count << ", not in [0, " << mx::gfx950::kMaxLoadCount << "]";
-    else
-      os << "not constant after specialization";
-    emitAtCall(left, callSites, "wait", problem, problem);
-    return failure();
-  }
-
   void runOnOperation() override {
-    if (unrollK < 0 || unrollK > kMaxUKernelUnrollK) {
-      getOperation().emitError()
-          << "mx-gfx950-specialize-ukernels: unroll-k must be in [0, "
-          << kMaxUKernelUnrollK
-          << "] (0: the factor each ukernel call asks for), got "
-          << static_cast<int64_t>(unrollK);
+    if (failed(mx::gfx950::specializeUKernels(getOperation(), {unrollK})))
       return signalPassFailure();
-    }
-    ModuleOp module = getOperation();
-    SmallVector<func::CallOp> calls;
-    module.walk([&](func::CallOp call) {
-      if (call.getCallee().starts_with(kUKernelPrefix))
-        calls.push_back(call);
-    });
-    if (calls.empty())
-      return;
-    SmallVector<Operation *> callers;
-    ParsedUKernels parsed;
-    CallSites callSites;
-    for (func::CallOp call : calls) {
-      Operation *caller =
-          call->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
-      if (failed(specialize(parsed, call, callSites)))
-        return signalPassFailure();
-      if (!llvm::is_contained(callers, caller))
-        callers.push_back(caller);
-    }
-
-    // Fold the parameters into the loop bounds, unroll, clean up.
-    MLIRContext *ctx = &getContext();
-    RewritePatternSet patterns(ctx);
-    for (RegisteredOperationName name : ctx->getRegisteredOperations())
-      name.getCanonicalizationPatterns(patterns, ctx);
-    patterns.add<ScalesThroughIndex, UnsignedCompareWithZero>(ctx);
-    FrozenRewritePatternSet frozen(std::move(patterns));
-    // No region simplification: it only walks the large blocks of
-    // structured control flow to find nothing to merge.
-    GreedyRewriteConfig config;
-    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-    // After the full unroll, top-down, so that the constants of the unrolled
-    // bodies fold before their users are visited (the seed's affine.apply
-    // ops then fold instead of being composed and re-simplified one by one).
-    // Only there: top-down before the unroll meets a crash in upstream's
-    // affine.linearize_index canonicalization (the 32x32x64 probe kernel of
-    // test/Integration/GFX950/mfma-probes.mlir). Seed GEMM: 1.53 -> 1.03 G
-    // instructions for this pass (callgrind), the same ISA.
-    GreedyRewriteConfig unrolledConfig = config;
-    unrolledConfig.setUseTopDownTraversal(true);
-    for (Operation *caller : callers) {
-      if (failed(applyPatternsGreedily(caller, frozen, config)))
-        return signalPassFailure();
-      SmallVector<scf::ForOp> loops;
-      caller->walk([&](scf::ForOp loop) {
-        if (loop->hasAttr(kUnroll))
-          loops.push_back(loop);
-      });
-      // Reports at the call: the loop itself is in the ukernel source.
-      auto reportAtCall = [&](scf::ForOp loop, StringRef problem,
-                              StringRef hint) {
-        std::string marked = ("marked " + kUnroll + " " + problem).str();
-        emitAtCall(loop, callSites, "loop", "a loop " + marked, marked, hint);
-      };
-      // The walk is post-order: inner loops come first.
-      for (scf::ForOp loop : loops) {
-        std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-        std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-        std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-        if (!lb || !ub || !step) {
-          reportAtCall(loop,
-                       "has bounds that are not constant after specialization",
-                       "its tile parameters and the operand sizes it reads "
-                       "(e.g. the subgroup counts) must be static at the call");
-          return signalPassFailure();
-        }
-        // Trip count and unrolled size without overflow: ub - lb fits in
-        // uint64_t when ub > lb.
-        uint64_t trips = 0;
-        if (*ub > *lb && *step > 0) {
-          uint64_t span = uint64_t(*ub) - uint64_t(*lb);
-          trips = span / uint64_t(*step) + (span % uint64_t(*step) != 0);
-        }
-        uint64_t bodyOps = 0;
-        loop.getBody()->walk([&](Operation *) { ++bodyOps; });
-        if (*step <= 0 || (trips != 0 && bodyOps > kMaxUnrolledOps / trips)) {
-          std::string problem;
-          llvm::raw_string_ostream os(problem);
-          if (*step <= 0)
-            os << "has the non-positive step " << *step;
-          else
-            os << "runs " << trips << " times over " << bodyOps
-               << " operations: unrolled, more than " << kMaxUnrolledOps
-               << " operations";
-          reportAtCall(loop, problem,
-                       "its tile parameters (intrinsics_m/n/k, the subgroup "
-                       "counts) are too large for a kernel that fits the "
-                       "32 KiB instruction cache");
-          return signalPassFailure();
-        }
-        if (failed(loopUnrollFull(loop))) {
-          loop.emitOpError("cannot be fully unrolled");
-          return signalPassFailure();
-        }
-      }
-      if (failed(applyPatternsGreedily(caller, frozen, unrolledConfig)))
-        return signalPassFailure();
-      if (failed(checkWaitLoads(caller, callSites)))
-        return signalPassFailure();
-      // K loops marked for it: unrolled by unroll-k, else by the factor
-      // their call asked for (the mark removed either way), then folded
-      // again.
-      SmallVector<std::pair<scf::ForOp, int64_t>> kLoops;
-      caller->walk([&](scf::ForOp loop) {
-        Attribute mark = loop->getAttr(kUnrollK);
-        if (!mark)
-          return;
-        // A call's factor was checked when its body was cloned; a loop
-        // without one (a unit mark) is not unrolled.
-        auto asked = dyn_cast<IntegerAttr>(mark);
-        int64_t factor =
-            unrollK != 0 ? int64_t(unrollK) : (asked ? asked.getInt() : 1);
-        kLoops.emplace_back(loop, factor);
-      });
-      bool unrolled = false;
-      for (auto [loop, factor] : kLoops) {
-        loop->removeAttr(kUnrollK);
-        if (factor == 1)
-          continue;
-        if (failed(loopUnrollByFactor(loop, factor))) {
-          loop.emitOpError("cannot be unrolled by ") << factor;
-          return signalPassFailure();
-        }
-        unrolled = true;
-      }
-      if (unrolled && failed(applyPatternsGreedily(caller, frozen, config)))
-        return signalPassFailure();
-      hoistStaticAllocas(caller);
-    }
-
-    // Drop the now unused ukernel declarations.
-    SmallVector<func::FuncOp> declarations;
-    module.walk([&](func::FuncOp func) {
-      if (func.getName().starts_with(kUKernelPrefix) && func.isExternal())
-        declarations.push_back(func);
-    });
-    for (func::FuncOp func : declarations)
-      if (SymbolTable::symbolKnownUseEmpty(func, func->getParentOp()))
-        func.erase();
   }
 };
 } // namespace

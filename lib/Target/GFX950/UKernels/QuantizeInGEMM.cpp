@@ -74,56 +74,58 @@ static int64_t evaluate(AffineExpr expr, ArrayRef<int64_t> dims) {
   }
 }
 
-FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
-    QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
-  auto fail = [&](const Twine &why) {
-    reason = why.str();
-    return failure();
-  };
-  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
-  if (!layout)
-    return fail("the GEMM has no #mx.data_tiled_layout");
+/// Sets `reason` to `why` and fails.
+static LogicalResult fail(std::string &reason, const Twine &why) {
+  reason = why.str();
+  return failure();
+}
+
+/// What the ukernel quantizing A supports of `quantize` and `op` besides
+/// the maps: fp4 A from a static bf16 input under 2 GiB, in a GEMM that is
+/// not grouped and that such a ukernel serves.
+static LogicalResult checkSupported(QuantizeIntoOp quantize,
+                                    TiledScaledMMAOp op,
+                                    DataTiledLayoutAttr layout,
+                                    std::string &reason) {
   if (quantize.getElements().size() != 1 || quantize.getScales().size() != 1)
-    return fail("the quantize writes more than A and its scales");
+    return fail(reason, "the quantize writes more than A and its scales");
   if (op.isGrouped())
-    return fail("grouped GEMMs read A by tile table");
+    return fail(reason, "grouped GEMMs read A by tile table");
   auto elementType = dyn_cast<Float4E2M1FNType>(quantize.getElementType());
   if (!elementType || !isa<Float4E2M1FNType>(layout.getLhsType()))
-    return fail("A is not f4E2M1FN (a lane's 32 values are one block only "
-                "for fp4)");
+    return fail(reason, "A is not f4E2M1FN (a lane's 32 values are one block "
+                        "only for fp4)");
   auto inputType = cast<ShapedType>(quantize.getInput().getType());
   Type sourceType = inputType.getElementType();
   // (The ukernel's instantiation takes f16 and f32 too, but its calls share
   // one declaration per module, whose source view is bf16.)
   if (!sourceType.isBF16())
-    return fail("the input is not bf16");
+    return fail(reason, "the input is not bf16");
   if (!inputType.hasStaticShape())
-    return fail("the input has a dynamic shape");
+    return fail(reason, "the input has a dynamic shape");
   if (inputType.getNumElements() * (sourceType.getIntOrFloatBitWidth() / 8) >=
       (int64_t(1) << 31))
-    return fail("the input is 2 GiB or more (32-bit buffer offsets)");
+    return fail(reason, "the input is 2 GiB or more (32-bit buffer offsets)");
   if (!selectUKernel(layout, /*quantizedLhs=*/true).name)
-    return fail("no ukernel that quantizes A serves the layout");
+    return fail(reason, "no ukernel that quantizes A serves the layout");
+  return success();
+}
 
-  // The elements destination in elements: [B.., Mo, Ko, swizzled tile].
-  // Each dimension of the ukernel's view of the tile is one of the
-  // swizzle's (or absent: size 1): M's subgroups, intrinsics and lane rows,
-  // K's intrinsics, lane groups and the 32 values of a lane.
-  auto destType = cast<ShapedType>(quantize.getElements()[0].getType());
-  if (!destType.hasStaticShape())
-    return fail("A has a dynamic shape");
-  SmallVector<int64_t> shape(destType.getShape());
-  if (shape.empty())
-    return fail("A's tiles are not the layout's");
-  if (destType.getElementType().isInteger(8))
-    shape.back() *= 2;
+/// Sets `source.viewDims`: each dimension of the ukernel's view of A's tile
+/// is one of the swizzle's (or absent: size 1): M's subgroups, intrinsics
+/// and lane rows, K's intrinsics, lane groups and the 32 values of a lane.
+/// `shape` is A's, in elements: [B.., Mo, Ko, swizzled tile].
+static LogicalResult getViewDims(TiledScaledMMAOp op,
+                                 DataTiledLayoutAttr layout,
+                                 ArrayRef<int64_t> shape,
+                                 QuantizedLhsSource &source,
+                                 std::string &reason) {
   unsigned numOuter = op.getNumBatchDims() + 2;
   TileSwizzle swizzle = getSwizzle(layout, OperandRole::lhs);
   SmallVector<TileSwizzle::Dim> expanded = swizzle.getExpandedDims();
   if (swizzle.expandShape.size() != 2 ||
       shape.size() != numOuter + swizzle.permutation.size())
-    return fail("A's tiles are not the layout's");
-  QuantizedLhsSource source;
+    return fail(reason, "A's tiles are not the layout's");
   source.viewDims.assign(7, -1);
   source.viewDims[0] = numOuter - 1;
   int64_t mDims = swizzle.expandShape[0].size();
@@ -144,47 +146,40 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     else if (!fromM && kind == TileSwizzle::Kind::Internal)
       slot = 6;
     if (slot < 0 || source.viewDims[slot] >= 0)
-      return fail("A's tile is not [subgroups_m, intrinsics_m, intrinsics_k, "
+      return fail(reason,
+                  "A's tile is not [subgroups_m, intrinsics_m, intrinsics_k, "
                   "K groups, rows, 32] but for unit dimensions");
     source.viewDims[slot] = numOuter + j;
   }
-  auto viewSize = [&](int64_t slot) {
-    return source.viewDims[slot] < 0 ? 1 : shape[source.viewDims[slot]];
-  };
-  if (viewSize(6) != kBlockSize || viewSize(4) * viewSize(5) != 64 ||
-      source.viewDims[6] != int64_t(shape.size()) - 1)
-    return fail("a lane's values are not one block of 32, innermost");
-  AffineMap map = quantize.getDestinationMap(0);
-  if (map.getNumResults() != shape.size())
-    return fail("the elements map is not a tiling of the input");
-  for (AffineExpr expr : map.getResults()) {
-    auto step = getStep(expr);
-    if (!step)
-      return fail("the elements map is not a tiling of the input");
-    source.steps.push_back(*step);
-  }
-  unsigned axis = quantize.getAxis();
-  if (source.steps.back() != std::make_pair(axis, int64_t(1)))
-    return fail("a lane's 32 values are not consecutive along the axis");
-  FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
-  if (failed(domain) || (*domain)[axis] != inputType.getDimSize(axis))
-    return fail("K is padded (not a multiple of the K tile)");
+  return success();
+}
 
-  // Every block where the ukernel's lanes read it: for each block's first
-  // position p of A, the input point the steps give maps back to p, and its
-  // scale lands at the lane's scale byte (intrinsic i, K step q) of the
-  // ukernel's view of the scales tile, [subgroups_m, 64, im * ik].
+/// Checks every block where the ukernel's lanes read it (at most 2^16, the
+/// first ones: whole tiles): for each block's first position p of A (of
+/// `shape`), the input point the steps give maps back to p, and its scale
+/// lands at the lane's scale byte (intrinsic i, K step q) of the ukernel's
+/// view of the scales tile, [subgroups_m, 64, im * ik].
+static LogicalResult checkBlocks(QuantizeIntoOp quantize, TiledScaledMMAOp op,
+                                 DataTiledLayoutAttr layout,
+                                 ArrayRef<int64_t> shape,
+                                 const QuantizedLhsSource &source,
+                                 std::string &reason) {
+  unsigned numOuter = op.getNumBatchDims() + 2;
+  unsigned axis = quantize.getAxis();
+  AffineMap map = quantize.getDestinationMap(0);
   AffineMap scaleMap = quantize.getDestinationMap(1);
   auto scalesType = cast<ShapedType>(quantize.getScales()[0].getType());
   if (!scalesType.hasStaticShape() || scalesType.getRank() <= numOuter ||
       scaleMap.getNumResults() != uint64_t(scalesType.getRank()))
-    return fail("A's scales have a dynamic or unexpected shape");
+    return fail(reason, "A's scales have a dynamic or unexpected shape");
   ArrayRef<int64_t> scaleShape = scalesType.getShape();
   int64_t im = layout.getIntrinsicsM(), ik = layout.getIntrinsicsK();
+  auto viewSize = [&](int64_t slot) {
+    return source.viewDims[slot] < 0 ? 1 : shape[source.viewDims[slot]];
+  };
   int64_t rows = viewSize(5);
-  // At most 2^16 blocks are checked (the first ones: whole tiles).
   int64_t checked = 1;
-  for (int64_t size : ArrayRef(shape).drop_back())
+  for (int64_t size : shape.drop_back())
     checked = std::min<int64_t>(
         checked * std::clamp<int64_t>(size, 0, int64_t(1) << 16), int64_t(1)
                                                                       << 16);
@@ -200,7 +195,7 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
       point[step.first] += index * step.second;
     for (auto [r, expr] : llvm::enumerate(map.getResults()))
       if (evaluate(expr, point) != position[r])
-        return fail("the elements map is not a tiling of the input");
+        return fail(reason, "the elements map is not a tiling of the input");
     SmallVector<int64_t> blockPoint(point);
     blockPoint[axis] /= kBlockSize;
     SmallVector<int64_t> scalePosition =
@@ -217,8 +212,57 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     int64_t expected = (at(1) * 64 + lane) * im * ik + at(2) * ik + at(3);
     if (linear != expected || ArrayRef(scalePosition).take_front(numOuter) !=
                                   ArrayRef(position).take_front(numOuter))
-      return fail("the scales map does not put each block's scale where the "
+      return fail(reason,
+                  "the scales map does not put each block's scale where the "
                   "lane that multiplies the block reads it");
   }
+  return success();
+}
+
+FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
+    QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
+  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+  if (!layout)
+    return fail(reason, "the GEMM has no #mx.data_tiled_layout");
+  if (failed(checkSupported(quantize, op, layout, reason)))
+    return failure();
+
+  // The elements destination in elements: [B.., Mo, Ko, swizzled tile].
+  auto destType = cast<ShapedType>(quantize.getElements()[0].getType());
+  if (!destType.hasStaticShape())
+    return fail(reason, "A has a dynamic shape");
+  SmallVector<int64_t> shape(destType.getShape());
+  if (shape.empty())
+    return fail(reason, "A's tiles are not the layout's");
+  if (destType.getElementType().isInteger(8))
+    shape.back() *= 2;
+  QuantizedLhsSource source;
+  if (failed(getViewDims(op, layout, shape, source, reason)))
+    return failure();
+  auto viewSize = [&](int64_t slot) {
+    return source.viewDims[slot] < 0 ? 1 : shape[source.viewDims[slot]];
+  };
+  if (viewSize(6) != kBlockSize || viewSize(4) * viewSize(5) != 64 ||
+      source.viewDims[6] != int64_t(shape.size()) - 1)
+    return fail(reason, "a lane's values are not one block of 32, innermost");
+  AffineMap map = quantize.getDestinationMap(0);
+  if (map.getNumResults() != shape.size())
+    return fail(reason, "the elements map is not a tiling of the input");
+  for (AffineExpr expr : map.getResults()) {
+    auto step = getStep(expr);
+    if (!step)
+      return fail(reason, "the elements map is not a tiling of the input");
+    source.steps.push_back(*step);
+  }
+  unsigned axis = quantize.getAxis();
+  if (source.steps.back() != std::make_pair(axis, int64_t(1)))
+    return fail(reason,
+                "a lane's 32 values are not consecutive along the axis");
+  auto inputType = cast<ShapedType>(quantize.getInput().getType());
+  FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
+  if (failed(domain) || (*domain)[axis] != inputType.getDimSize(axis))
+    return fail(reason, "K is padded (not a multiple of the K tile)");
+  if (failed(checkBlocks(quantize, op, layout, shape, source, reason)))
+    return failure();
   return source;
 }

@@ -486,6 +486,120 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernel(
                                   emitError);
 }
 
+/// Inlines into `instance` the calls to helper functions that the ukernel
+/// `ukernel`'s source `library` defines (not hooks, which are declarations
+/// there): a helper may call hooks and other helpers.
+static LogicalResult
+inlineHelpers(ModuleOp library, func::FuncOp ukernel, func::FuncOp instance,
+              StringRef name, function_ref<InFlightDiagnostic()> emitError) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<func::CallOp> calls;
+    instance.walk([&](func::CallOp call) { calls.push_back(call); });
+    for (func::CallOp call : calls) {
+      auto helper = library.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!helper || helper.isExternal() || helper == ukernel)
+        continue;
+      if (!helper.getBody().hasOneBlock() ||
+          helper.getFunctionType() != call.getCalleeType()) {
+        emitError() << "ukernel '" << name << "': helper '" << call.getCallee()
+                    << "' must have a single-block body and the call's type";
+        return failure();
+      }
+      call.replaceAllUsesWith(cloneBodyBefore(call, helper));
+      call.erase();
+      changed = true;
+    }
+  }
+  return success();
+}
+
+/// Binds the type parameters `to` of `instance`, written for `from`: the
+/// unquantized A values' type, the operand vectors, the accumulators and the
+/// MFMA's shape.
+static void bindTypes(func::FuncOp instance, const TypeParameters &from,
+                      const TypeParameters &to) {
+  // The unquantized A values' type, everywhere (the source view and the
+  // blocks of the quantize hook).
+  if (from.quantization &&
+      from.quantization->sourceType != to.quantization->sourceType) {
+    Type fromSource = from.quantization->sourceType;
+    Type toSource = to.quantization->sourceType;
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](Type type) -> std::optional<Type> {
+      if (type == fromSource)
+        return toSource;
+      return std::nullopt;
+    });
+    replacer.recursivelyReplaceElementsIn(instance, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+  }
+
+  // The body: operand vectors, accumulators and the MFMA's shape.
+  DenseMap<Type, Type> elementMap = {{from.lhsType, to.lhsType},
+                                     {from.rhsType, to.rhsType}};
+  IntrinsicInfo fromInfo = getIntrinsicInfo(from.intrinsic);
+  IntrinsicInfo toInfo = getIntrinsicInfo(to.intrinsic);
+  replaceVectorTypes(instance, elementMap, fromInfo.accPerLane,
+                     toInfo.accPerLane);
+  instance.walk([&](amdgpu::ScaledMFMAOp mfma) {
+    mfma.setM(toInfo.m);
+    mfma.setN(toInfo.n);
+    mfma.setK(toInfo.k);
+  });
+}
+
+/// Implements the operand hooks `instance` calls (ukernel `name`, parsed
+/// from `library`) for the type parameters `to`, in the ukernel's source or
+/// in that of @mx_uk_scaled_mma (parsed with `config`).
+static LogicalResult
+implementHooks(func::FuncOp instance, ModuleOp library, StringRef name,
+               const TypeParameters &to, ParserConfig &config,
+               function_ref<InFlightDiagnostic()> emitError) {
+  OwningOpRef<ModuleOp> shared;
+  if (name != kScaledMMAUKernel)
+    if (std::optional<StringRef> text = getUKernelSource(kScaledMMAUKernel))
+      shared = parseSourceString<ModuleOp>(*text, config, kScaledMMAUKernel);
+  SmallVector<func::CallOp> hooks;
+  instance.walk([&](func::CallOp call) {
+    if (call.getCallee().starts_with(kHookPrefix))
+      hooks.push_back(call);
+  });
+  for (func::CallOp call : hooks) {
+    StringRef callee = call.getCallee();
+    if (callee == kQuantizeLhsHook) {
+      if (!to.quantization) {
+        emitError() << "ukernel '" << name << "' calls '" << callee
+                    << "' but does not quantize A";
+        return failure();
+      }
+      if (failed(implementQuantizeHook(call, to.lhsType, *to.quantization,
+                                       emitError)))
+        return failure();
+      continue;
+    }
+    Type type;
+    StringRef hook;
+    if (callee.ends_with("_lhs")) {
+      type = to.lhsType;
+      hook = callee.drop_back(4);
+    } else if (callee.ends_with("_rhs")) {
+      type = to.rhsType;
+      hook = callee.drop_back(4);
+    } else {
+      emitError() << "ukernel '" << name << "' calls '" << callee
+                  << "', which is not an operand hook (<name>_lhs or "
+                     "<name>_rhs)";
+      return failure();
+    }
+    if (failed(implementHook(library, shared ? *shared : ModuleOp(), call, hook,
+                             type, emitError)))
+      return failure();
+  }
+  return success();
+}
+
 FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
     MLIRContext *context, StringRef name, StringRef source,
     DictionaryAttr typeParameters,
@@ -535,29 +649,8 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
                    "tell its operands apart";
     return failure();
   }
-  // Calls to helper functions the ukernel's source defines (not hooks,
-  // which are declarations there), inlined: a helper may call hooks and
-  // other helpers.
-  for (bool changed = true; changed;) {
-    changed = false;
-    SmallVector<func::CallOp> calls;
-    instance.walk([&](func::CallOp call) { calls.push_back(call); });
-    for (func::CallOp call : calls) {
-      auto helper = library->lookupSymbol<func::FuncOp>(call.getCallee());
-      if (!helper || helper.isExternal() || helper == ukernel)
-        continue;
-      if (!helper.getBody().hasOneBlock() ||
-          helper.getFunctionType() != call.getCalleeType()) {
-        emitError() << "ukernel '" << name << "': helper '" << call.getCallee()
-                    << "' must have a single-block body and the call's type";
-        return failure();
-      }
-      call.replaceAllUsesWith(cloneBodyBefore(call, helper));
-      call.erase();
-      changed = true;
-    }
-  }
-
+  if (failed(inlineHelpers(*library, ukernel, instance, name, emitError)))
+    return failure();
   if (from->quantization.has_value() != to->quantization.has_value()) {
     emitError() << "ukernel '" << name << "' "
                 << (from->quantization ? "quantizes A and needs"
@@ -568,78 +661,9 @@ FailureOr<OwningOpRef<ModuleOp>> mlir::mx::gfx950::instantiateUKernelSource(
     return failure();
   }
   instance->setAttr(kUKernelTypeParameters, typeParameters);
-  // The unquantized A values' type, everywhere (the source view and the
-  // blocks of the quantize hook).
-  if (from->quantization &&
-      from->quantization->sourceType != to->quantization->sourceType) {
-    Type fromSource = from->quantization->sourceType;
-    Type toSource = to->quantization->sourceType;
-    AttrTypeReplacer replacer;
-    replacer.addReplacement([&](Type type) -> std::optional<Type> {
-      if (type == fromSource)
-        return toSource;
-      return std::nullopt;
-    });
-    replacer.recursivelyReplaceElementsIn(instance, /*replaceAttrs=*/true,
-                                          /*replaceLocs=*/false,
-                                          /*replaceTypes=*/true);
-  }
-
-  // The body: operand vectors, accumulators and the MFMA's shape.
-  DenseMap<Type, Type> elementMap = {{from->lhsType, to->lhsType},
-                                     {from->rhsType, to->rhsType}};
-  IntrinsicInfo fromInfo = getIntrinsicInfo(from->intrinsic);
-  IntrinsicInfo toInfo = getIntrinsicInfo(to->intrinsic);
-  replaceVectorTypes(instance, elementMap, fromInfo.accPerLane,
-                     toInfo.accPerLane);
-  instance.walk([&](amdgpu::ScaledMFMAOp mfma) {
-    mfma.setM(toInfo.m);
-    mfma.setN(toInfo.n);
-    mfma.setK(toInfo.k);
-  });
-
-  // The operand hooks, implemented in the ukernel's source or in that of
-  // @mx_uk_scaled_mma.
-  OwningOpRef<ModuleOp> shared;
-  if (name != kScaledMMAUKernel)
-    if (std::optional<StringRef> text = getUKernelSource(kScaledMMAUKernel))
-      shared = parseSourceString<ModuleOp>(*text, config, kScaledMMAUKernel);
-  SmallVector<func::CallOp> hooks;
-  instance.walk([&](func::CallOp call) {
-    if (call.getCallee().starts_with(kHookPrefix))
-      hooks.push_back(call);
-  });
-  for (func::CallOp call : hooks) {
-    StringRef callee = call.getCallee();
-    if (callee == kQuantizeLhsHook) {
-      if (!to->quantization) {
-        emitError() << "ukernel '" << name << "' calls '" << callee
-                    << "' but does not quantize A";
-        return failure();
-      }
-      if (failed(implementQuantizeHook(call, to->lhsType, *to->quantization,
-                                       emitError)))
-        return failure();
-      continue;
-    }
-    Type type;
-    StringRef hook;
-    if (callee.ends_with("_lhs")) {
-      type = to->lhsType;
-      hook = callee.drop_back(4);
-    } else if (callee.ends_with("_rhs")) {
-      type = to->rhsType;
-      hook = callee.drop_back(4);
-    } else {
-      emitError() << "ukernel '" << name << "' calls '" << callee
-                  << "', which is not an operand hook (<name>_lhs or "
-                     "<name>_rhs)";
-      return failure();
-    }
-    if (failed(implementHook(*library, shared ? *shared : ModuleOp(), call,
-                             hook, type, emitError)))
-      return failure();
-  }
+  bindTypes(instance, *from, *to);
+  if (failed(implementHooks(instance, *library, name, *to, config, emitError)))
+    return failure();
   if (failed(verify(*result))) {
     emitError() << "ukernel '" << name << "' does not verify with "
                 << typeParameters;
