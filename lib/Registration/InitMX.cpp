@@ -12,10 +12,12 @@
 
 #include "mx/Conversion/Passes.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/Dialect/MX/TransformOps/MXTransformOps.h"
 #include "mx/Dialect/MX/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Pipelines/Pipelines.h"
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/TransformOps/GFX950TransformOps.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Transforms/Passes.h"
 
@@ -101,6 +103,9 @@ void mx::registerMXDialects(DialectRegistry &registry) {
   registry.insert<mx::MXDialect>();
   gfx950::registerTarget(registry);
   mx::registerBufferizableOpInterfaceExternalModels(registry);
+  // transform.mx.* and transform.mx.gfx950.*: the stages as transform ops.
+  mx::registerTransformDialectExtension(registry);
+  gfx950::registerTransformDialectExtension(registry);
 }
 
 void mx::registerPipelineDialects(DialectRegistry &registry) {

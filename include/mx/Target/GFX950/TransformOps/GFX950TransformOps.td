@@ -1,0 +1,125 @@
+//===- GFX950TransformOps.td - transform.mx.gfx950.* ops ---*- tablegen -*-===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Transform-dialect ops that apply the gfx950 target's stages (lowering to
+// ukernel calls, specializing the ukernels) to payload ops. Each op calls
+// the stage's public function (mx/Target/GFX950/Transforms/Transforms.h),
+// the one its pass drives.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MX_TARGET_GFX950_TRANSFORMOPS_GFX950TRANSFORMOPS_TD
+#define MX_TARGET_GFX950_TRANSFORMOPS_GFX950TRANSFORMOPS_TD
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+/// An op that lowers each payload op of `target` and returns a handle to
+/// the gpu.launch that replaced it.
+class MXGFX950_LowerToLaunchOp<string mnemonic>
+    : Op<Transform_Dialect, "mx.gfx950." # mnemonic,
+         [FunctionalStyleTransformOpTrait, MemoryEffectsOpInterface,
+          TransformOpInterface, TransformEachOpTrait,
+          ReportTrackingListenerFailuresOpTrait]> {
+  let cppNamespace = "::mlir::mx::gfx950";
+  let results = (outs TransformHandleTypeInterface:$launch);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type($target, results)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure applyToOne(
+        ::mlir::transform::TransformRewriter &rewriter,
+        ::mlir::Operation *target,
+        ::mlir::transform::ApplyToEachResultList &results,
+        ::mlir::transform::TransformState &state);
+  }];
+}
+
+def MXGFX950_LowerTiledMMATransformOp : MXGFX950_LowerToLaunchOp<"lower_tiled_mma"> {
+  let summary = "Lower mx.tiled_scaled_mma to a launch of ukernel calls";
+  let description = [{
+    Applies `mx::gfx950::lowerTiledScaledMMA` (the rewrite of
+    `mx-gfx950-lower-tiled-mma`) to each `mx.tiled_scaled_mma` of `target`
+    (on memrefs, after bufferization): it becomes a `gpu.launch` over the
+    output tiles whose waves call the gfx950 ukernel selected for its
+    layout, ready for `transform.mx.gfx950.specialize_ukernels`.
+
+    #### Return modes
+    Consumes `target`; `launch` holds the `gpu.launch` ops. A payload op
+    that is not an `mx.tiled_scaled_mma` is a silenceable failure; one no
+    ukernel serves is a definite failure, with the pass's error and notes.
+
+    Example:
+
+    ```mlir
+    %mma = transform.structured.match ops{["mx.tiled_scaled_mma"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %launch = transform.mx.gfx950.lower_tiled_mma %mma
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+}
+
+def MXGFX950_LowerQuantizeTransformOp : MXGFX950_LowerToLaunchOp<"lower_quantize"> {
+  let summary = "Lower mx.quantize_into on memrefs to a gfx950 launch";
+  let description = [{
+    Applies `mx::gfx950::lowerQuantize` (the rewrite of
+    `mx-gfx950-lower-quantize`) to each `mx.quantize_into` of `target` (on
+    memrefs): it becomes one `gpu.launch` whose threads each quantize
+    blocks. `workgroup_size` and `packed_conversions` are the pass's
+    options of those names.
+
+    #### Return modes
+    Consumes `target`; `launch` holds the `gpu.launch` ops. A payload op
+    of another kind is a silenceable failure; one the lowering rejects, a
+    definite failure with its error.
+
+    Example:
+
+    ```mlir
+    %launch = transform.mx.gfx950.lower_quantize %quantize
+        {workgroup_size = 128} : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "256">:$workgroup_size,
+                       DefaultValuedAttr<BoolAttr, "true">:$packed_conversions);
+}
+
+def MXGFX950_SpecializeUKernelsTransformOp : Op<Transform_Dialect,
+    "mx.gfx950.specialize_ukernels",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Replace the ukernel calls under each payload op by specialized copies";
+  let description = [{
+    Applies `mx::gfx950::specializeUKernels` (the rewrite of
+    `mx-gfx950-specialize-ukernels`) under each payload op of `target`:
+    every call to a gfx950 ukernel becomes a copy of the ukernel bound to
+    its types and constant tile parameters, folded and unrolled. `unroll_k`
+    is the pass's option of that name (0: the factor each call asks for).
+
+    #### Return modes
+    Reads `target` (the payload ops stay; what is under them is
+    rewritten). A call that cannot be specialized is a definite failure,
+    with the pass's error.
+
+    Example:
+
+    ```mlir
+    transform.mx.gfx950.specialize_ukernels %module : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<I64Attr, "0">:$unroll_k);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let cppNamespace = "::mlir::mx::gfx950";
+}
+
+#endif // MX_TARGET_GFX950_TRANSFORMOPS_GFX950TRANSFORMOPS_TD

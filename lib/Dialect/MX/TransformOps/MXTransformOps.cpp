@@ -1,0 +1,264 @@
+//===- MXTransformOps.cpp - transform.mx.* ops ----------------------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Each op calls the public rewrite of its stage (Transforms.h); what the
+// rewrite reports as an error is a definite failure, a payload op of the
+// wrong kind a silenceable one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mx/Dialect/MX/TransformOps/MXTransformOps.h"
+#include "mx/Dialect/MX/IR/MXDialect.h"
+#include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+
+/// The target attribute `attr` as a layout resolver; `op` names it in the
+/// error when it is not one.
+static LogicalResult verifyLayoutTarget(Operation *op, Attribute attr) {
+  if (attr && !isa<LayoutResolverAttrInterface>(attr))
+    return op->emitOpError("'layout_target' must be a target attribute "
+                           "implementing LayoutResolverAttrInterface (e.g. "
+                           "#mx_gfx950.target), got ")
+           << attr;
+  return success();
+}
+
+/// The resolver for `payload`: `attr` when given, else the `mx.target` of
+/// the nearest enclosing op (null when there is none).
+static LayoutResolverAttrInterface resolveTarget(Attribute attr,
+                                                 Operation *payload) {
+  if (auto target = dyn_cast_if_present<LayoutResolverAttrInterface>(attr))
+    return target;
+  return getEnclosingTarget(payload);
+}
+
+/// The silenceable failure for a payload op that is not an `OpTy`.
+template <typename OpTy>
+static DiagnosedSilenceableFailure wrongPayload(Operation *transformOp,
+                                                Operation *payload) {
+  DiagnosedSilenceableFailure diag = emitSilenceableFailure(transformOp)
+                                     << "expected '" << OpTy::getOperationName()
+                                     << "' payload, got '" << payload->getName()
+                                     << "'";
+  diag.attachNote(payload->getLoc()) << "payload op";
+  return diag;
+}
+
+/// The result of a rewrite of one payload op that returns its replacement
+/// (null: left unchanged; then `unchanged` goes to the results, which may be
+/// null too: the transform's result then leaves the op out).
+template <typename T>
+static DiagnosedSilenceableFailure
+finish(Operation *transformOp, FailureOr<T> result, Operation *unchanged,
+       transform::ApplyToEachResultList &results) {
+  if (failed(result))
+    return emitDefiniteFailure(transformOp, "the rewrite failed (see the "
+                                            "errors above)");
+  Operation *replacement = nullptr;
+  if constexpr (std::is_same_v<T, Value>)
+    replacement = *result ? result->getDefiningOp() : unchanged;
+  else
+    replacement = *result ? result->getOperation() : unchanged;
+  results.push_back(replacement);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// RaiseScaledMatmulTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure RaiseScaledMatmulTransformOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto generic = dyn_cast<linalg::GenericOp>(target);
+  if (!generic)
+    return wrongPayload<linalg::GenericOp>(*this, target);
+  rewriter.setInsertionPoint(generic);
+  FailureOr<ScaledContractionOp> raised = raiseScaledMatmul(rewriter, generic);
+  if (failed(raised)) {
+    DiagnosedSilenceableFailure diag =
+        emitSilenceableFailure(*this)
+        << "the payload is not a scaled matmul in upstream form";
+    diag.attachNote(target->getLoc()) << "payload op";
+    return diag;
+  }
+  results.push_back(*raised);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// SetEncodingsTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+SetEncodingsTransformOp::applyToOne(transform::TransformRewriter &rewriter,
+                                    Operation *target,
+                                    transform::ApplyToEachResultList &results,
+                                    transform::TransformState &state) {
+  auto contraction = dyn_cast<ScaledContractionOp>(target);
+  if (!contraction)
+    return wrongPayload<ScaledContractionOp>(*this, target);
+  rewriter.setInsertionPoint(contraction);
+  return finish(*this, setEncodings(rewriter, contraction, getOnlyStatic()),
+                contraction, results);
+}
+
+//===----------------------------------------------------------------------===//
+// MaterializeEncodingsTransformOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaterializeEncodingsTransformOp::verify() {
+  return verifyLayoutTarget(*this, getLayoutTargetAttr());
+}
+
+DiagnosedSilenceableFailure
+MaterializeEncodingsTransformOp::apply(transform::TransformRewriter &rewriter,
+                                       transform::TransformResults &results,
+                                       transform::TransformState &state) {
+  MaterializeEncodingsOptions options;
+  options.userLayoutResults = getUserLayoutResults();
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto target =
+        dyn_cast_if_present<LayoutResolverAttrInterface>(getLayoutTargetAttr());
+    if (failed(materializeEncodings(rewriter, payload, target, options)))
+      return emitDefiniteFailure("materializing the encodings failed "
+                                 "(see the errors above)");
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void MaterializeEncodingsTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// SplitKTransformOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplitKTransformOp::verify() {
+  return verifyLayoutTarget(*this, getLayoutTargetAttr());
+}
+
+DiagnosedSilenceableFailure
+SplitKTransformOp::applyToOne(transform::TransformRewriter &rewriter,
+                              Operation *target,
+                              transform::ApplyToEachResultList &results,
+                              transform::TransformState &state) {
+  auto mma = dyn_cast<TiledScaledMMAOp>(target);
+  if (!mma)
+    return wrongPayload<TiledScaledMMAOp>(*this, target);
+  LayoutResolverAttrInterface resolver =
+      resolveTarget(getLayoutTargetAttr(), mma);
+  if (!resolver)
+    return emitDefiniteFailure("no 'layout_target' and no enclosing "
+                               "'mx.target' to ask for the split");
+  rewriter.setInsertionPoint(mma);
+  return finish(*this, splitK(rewriter, mma, resolver), mma, results);
+}
+
+//===----------------------------------------------------------------------===//
+// FuseQuantizeRelayoutsTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure FuseQuantizeRelayoutsTransformOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto quantize = dyn_cast<QuantizeOp>(target);
+  if (!quantize)
+    return wrongPayload<QuantizeOp>(*this, target);
+  rewriter.setInsertionPoint(quantize);
+  return finish(*this, fuseQuantizeRelayouts(rewriter, quantize), nullptr,
+                results);
+}
+
+//===----------------------------------------------------------------------===//
+// FuseEpilogueTransformOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FuseEpilogueTransformOp::verify() {
+  return verifyLayoutTarget(*this, getLayoutTargetAttr());
+}
+
+DiagnosedSilenceableFailure
+FuseEpilogueTransformOp::applyToOne(transform::TransformRewriter &rewriter,
+                                    Operation *target,
+                                    transform::ApplyToEachResultList &results,
+                                    transform::TransformState &state) {
+  auto mma = dyn_cast<TiledScaledMMAOp>(target);
+  if (!mma)
+    return wrongPayload<TiledScaledMMAOp>(*this, target);
+  LayoutResolverAttrInterface resolver =
+      resolveTarget(getLayoutTargetAttr(), mma);
+  if (!resolver)
+    return emitDefiniteFailure("no 'layout_target' and no enclosing "
+                               "'mx.target' to ask what an epilogue "
+                               "can compute");
+  rewriter.setInsertionPoint(mma);
+  return finish(*this, fuseEpilogue(rewriter, mma, resolver), mma, results);
+}
+
+//===----------------------------------------------------------------------===//
+// FuseRelayoutsTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+FuseRelayoutsTransformOp::apply(transform::TransformRewriter &rewriter,
+                                transform::TransformResults &results,
+                                transform::TransformState &state) {
+  for (Operation *payload : state.getPayloadOps(getTarget()))
+    if (failed(fuseRelayouts(rewriter, payload)))
+      return emitDefiniteFailure("fusing the relayouts failed (see "
+                                 "the errors above)");
+  return DiagnosedSilenceableFailure::success();
+}
+
+void FuseRelayoutsTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "mx/Dialect/MX/TransformOps/MXTransformOps.cpp.inc"
+
+namespace {
+/// The `transform.mx.*` ops, loaded with the dialects their rewrites
+/// create.
+class MXTransformDialectExtension
+    : public transform::TransformDialectExtension<MXTransformDialectExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MXTransformDialectExtension)
+  using Base::Base;
+
+  void init() {
+    declareDependentDialect<MXDialect>();
+    declareGeneratedDialect<linalg::LinalgDialect>();
+    declareGeneratedDialect<tensor::TensorDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "mx/Dialect/MX/TransformOps/MXTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mx::registerTransformDialectExtension(DialectRegistry &registry) {
+  registry.addExtensions<MXTransformDialectExtension>();
+}
