@@ -986,7 +986,7 @@ struct LowerTiledMMAPass
                             "(it is on tensors)";
         return signalPassFailure();
       }
-      auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+      DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
       if (!layout) {
         op.emitOpError() << "needs a #mx.data_tiled_layout for gfx950, got "
                          << op.getLayout();

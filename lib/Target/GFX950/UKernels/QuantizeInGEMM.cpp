@@ -80,7 +80,7 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     reason = why.str();
     return failure();
   };
-  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+  DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
   if (!layout)
     return fail("the GEMM has no #mx.data_tiled_layout");
   if (quantize.getElements().size() != 1 || quantize.getScales().size() != 1)
