@@ -5,10 +5,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one place that knows how gfx950's scaled MFMA instructions lay their
-// operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" layout
-// tables) and, from that, how each operand of a data-tiled contraction is
-// swizzled. Everything else (materialization, ukernels, emulator checks,
-// layout pictures) calls these functions.
+// operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" tables),
+// which #mx_gfx950.scaled_mfma gives the core's #mx.data_tiled_layout to
+// compose each operand's swizzle from; and the resolver's layout choices.
+// Nothing else (ukernels, emulator checks, layout pictures) has lane tables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,8 +103,6 @@ TileSwizzle getIntrinsicSwizzle(ScaledMMAIntrinsic intrinsic, OperandRole role,
 /// The swizzle of the inner tile of `role` under `layout`
 /// (`layout.getSwizzle(role)`).
 TileSwizzle getSwizzle(DataTiledLayoutAttr layout, OperandRole role);
-/// TEMPORARY: the swizzle as computed here before the core did.
-TileSwizzle getLegacySwizzle(DataTiledLayoutAttr layout, OperandRole role);
 
 /// Unswizzled inner tile sizes of `role` (see TiledLayoutAttrInterface).
 SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
