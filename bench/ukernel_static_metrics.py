@@ -238,7 +238,8 @@ def run(cmd, stdin):
 
 
 def parse_layout(ir):
-    match = re.search(r"#mx\.data_tiled_layout<([^>]*)>", ir)
+    # The intrinsic is an attribute of its own (one level of <...>).
+    match = re.search(r"#mx\.data_tiled_layout<((?:[^<>]|<[^<>]*>)*)>", ir)
     if not match:
         raise Failure("no #mx.data_tiled_layout in the materialized program")
     text = match.group(1)
@@ -246,9 +247,11 @@ def parse_layout(ir):
                   subgroups_m=1, subgroups_n=1)
     for key, value in re.findall(r"(\w+) = (\d+)\b", text):
         layout[key] = int(value)
-    layout["intrinsic"] = re.search(r"intrinsic = (\w+)", text).group(1)
-    # mfma_scale_16x16x128 -> (16, 16, 128): the intrinsic's own M, N, K.
-    dims = re.search(r"(\d+)x(\d+)x(\d+)$", layout["intrinsic"])
+    # #mx_gfx950.scaled_mfma<16x16x128> -> mfma_scale_16x16x128 and
+    # (16, 16, 128): the intrinsic's own M, N, K.
+    dims = re.search(r"intrinsic = #mx_gfx950\.scaled_mfma<(\d+)x(\d+)x(\d+)>",
+                     text)
+    layout["intrinsic"] = "mfma_scale_%sx%sx%s" % dims.groups()
     layout["shape"] = tuple(int(d) for d in dims.groups())
     return layout
 

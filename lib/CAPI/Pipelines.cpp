@@ -53,10 +53,10 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   case MxScaledMMAIntrinsicDefault:
     break;
   case MxScaledMMAIntrinsic16x16x128:
-    cxx.intrinsic = mx::ScaledMMAIntrinsic::mfma_scale_16x16x128;
+    cxx.intrinsic = mx::gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128;
     break;
   case MxScaledMMAIntrinsic32x32x64:
-    cxx.intrinsic = mx::ScaledMMAIntrinsic::mfma_scale_32x32x64;
+    cxx.intrinsic = mx::gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
     break;
   default:
     return mlirLogicalResultFailure();

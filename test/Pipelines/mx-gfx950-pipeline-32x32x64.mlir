@@ -8,7 +8,7 @@
 
 // 8 x 2 intrinsics per wave (256 x 64), 4 along K (one 128-byte row of fp4
 // = 256 values per K step), on 1 x 4 waves.
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 4, subgroups_n = 4,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 4, subgroups_n = 4,
 
 // lhs tiles [Mo, Ko = 32, im 8, ik 4, g 2, r 32, 16 bytes]; 16 f32
 // accumulators per lane and intrinsic, read from and written to C in place.

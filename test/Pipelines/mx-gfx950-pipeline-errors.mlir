@@ -27,7 +27,7 @@ func.func @fp8_e5m2(%a: tensor<256x1024xf8E4M3FN>, %b: tensor<256x1024xf8E5M2>,
                     %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<256x32xf8E8M0FNU>,
                     %c: tensor<256x256xf32>) -> tensor<256x256xf32>
     attributes {mx.target = #mx_gfx950.target<intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 1, require_ukernel = true>} {
-  // expected-error @below {{'mx.set_encoding' op no gfx950 ukernel serves 'f8E4M3FN' x 'f8E5M2' with these options (require-ukernel); the closest layout is #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E5M2,}}
+  // expected-error @below {{'mx.set_encoding' op no gfx950 ukernel serves 'f8E4M3FN' x 'f8E5M2' with these options (require-ukernel); the closest layout is #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E5M2,}}
   // expected-note-re @below {{ukernels rejected it:{{.*}}mx_uk_scaled_mma: intrinsics_m/n * intrinsics_k must be multiples of 4}}
   %r = mx.scaled_contraction
       indexing_maps = [affine_map<(m, n, k) -> (m, k)>,

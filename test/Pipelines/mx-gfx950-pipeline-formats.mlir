@@ -9,7 +9,7 @@
 
 // MXFP8: one 128-byte row of fp8 per K step is one intrinsic along K, so
 // 16 x 4 x 1 intrinsics per wave on 1 x 4 waves.
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 4, subgroups_n = 4,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 4, subgroups_n = 4,
 // LAYOUT-LABEL: func.func @fp8
 
 // fp8 tiles: [Mo, Ko = 64, im 16, g 4, r 16, 2 K chunks, 16 bytes] (a lane
@@ -54,7 +54,7 @@ func.func @fp8(%a: tensor<256x8192xf8E4M3FN>, %b: tensor<256x8192xf8E4M3FN>,
 // -----
 
 // Mixed: the K step follows the fp8 lhs (128 values), so intrinsics_k = 1.
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, subgroups_n = 4,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, subgroups_n = 4,
 // LAYOUT-LABEL: func.func @mixed
 
 // fp8 lhs tiles as above, fp4 rhs tiles of 16 bytes per lane.

@@ -9,7 +9,7 @@
 
 // 256 x 256 x 256 tiles on 1 x 4 waves (each wave 256 x 64: 16 x 4
 // intrinsics x 2 along K, 256 accumulators per lane).
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
 
 // M = 10000 is padded to 40 tiles of 256 rows; N = 16384 is 64 tiles, K =
 // 16384 is 64 K steps. The contraction is a 64 x 40 grid of 256-thread

@@ -10,7 +10,7 @@
 
 // 100 x 80 x 4096: 64 x 64 tiles (2 x 2 intrinsics x 2 along K on 2 x 2
 // waves); M and N are padded to 2 tiles each, 16 K steps.
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2,
 // LAYOUT-LABEL: func.func @small
 //   GPU-LABEL: func.func @small
 //     GPU-DAG:   %[[ONE:.+]] = arith.constant 1 : index
@@ -48,7 +48,7 @@ func.func @small(%a: tensor<100x4096xf4E2M1FN>, %b: tensor<80x4096xf4E2M1FN>,
 // lane's scale bytes are a whole 4-byte group), a 3 x 3 grid, 4 K steps.
 // LLVM unrolls the whole K loop: 4 x 4 = 16 MFMAs in straight-line code, no
 // loop.
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m
 // LAYOUT-LABEL: func.func @tiny
 //   GPU-LABEL: func.func @tiny
 //     GPU-DAG:   %[[ONE:.+]] = arith.constant 1 : index

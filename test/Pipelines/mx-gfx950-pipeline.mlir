@@ -20,7 +20,7 @@
 
 // 256 x 256 x 256 tiles on 1 x 4 waves, each wave 256 x 64: 16 x 4
 // intrinsics, 2 of them along K (one 128-byte row of fp4 per K step).
-// LAYOUT: #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
+// LAYOUT: #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4,
 
 // output=gpu: the host function takes and returns buffers; MX data are bytes
 // (fp4 rows of 8192 values are 4096 bytes) and keep their logical type in

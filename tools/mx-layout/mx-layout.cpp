@@ -174,7 +174,7 @@ static DataTiledLayoutAttr getLayout(MLIRContext &ctx) {
     Attribute attr = parseAttribute(layoutText, &ctx);
     if (!attr)
       return {};
-    auto layout = dyn_cast<DataTiledLayoutAttr>(attr);
+    DataTiledLayoutAttr layout = gfx950::getDataTiledLayout(attr);
     if (!layout)
       emitError(UnknownLoc::get(&ctx))
           << "--layout must be a #mx.data_tiled_layout, got " << attr;
@@ -182,11 +182,11 @@ static DataTiledLayoutAttr getLayout(MLIRContext &ctx) {
   }
   std::string text = targetText;
   if (text.empty()) {
-    std::optional<ScaledMMAIntrinsic> pinned;
+    std::optional<gfx950::ScaledMMAIntrinsic> pinned;
     if (intrinsic == "16x16x128")
-      pinned = ScaledMMAIntrinsic::mfma_scale_16x16x128;
+      pinned = gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128;
     else if (intrinsic == "32x32x64")
-      pinned = ScaledMMAIntrinsic::mfma_scale_32x32x64;
+      pinned = gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
     else if (!intrinsic.empty()) {
       emitError(UnknownLoc::get(&ctx))
           << "--intrinsic must be 16x16x128 or 32x32x64, got '" << intrinsic

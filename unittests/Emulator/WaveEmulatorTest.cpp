@@ -672,7 +672,8 @@ protected:
   /// The lhs format, and the rhs one unless rhsFormatOverride sets it.
   ref::ElemFormat format = ref::ElemFormat::E2M1;
   std::optional<ref::ElemFormat> rhsFormatOverride;
-  ScaledMMAIntrinsic intrinsic = ScaledMMAIntrinsic::mfma_scale_16x16x128;
+  gfx950::ScaledMMAIntrinsic intrinsic =
+      gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128;
 
   ref::ElemFormat formatOf(bool lhs) const {
     return lhs ? format : rhsFormatOverride.value_or(format);
@@ -700,9 +701,10 @@ protected:
 
   DataTiledLayoutAttr makeLayout(const Config &config) {
     return DataTiledLayoutAttr::get(
-        &ctx, intrinsic, typeOf(true), typeOf(false), config.intrinsicsM,
-        config.intrinsicsN, config.intrinsicsK, config.subgroupsM,
-        config.subgroupsN, {OperandRole::lhs_scales}, {OperandRole::rhs_scales},
+        &ctx, gfx950::ScaledMFMAAttr::get(&ctx, intrinsic), typeOf(true),
+        typeOf(false), config.intrinsicsM, config.intrinsicsN,
+        config.intrinsicsK, config.subgroupsM, config.subgroupsN,
+        {OperandRole::lhs_scales}, {OperandRole::rhs_scales},
         {OperandRole::lhs_scales, OperandRole::rhs_scales});
   }
 
@@ -1499,7 +1501,9 @@ TEST_F(MixedFp8Fp4UKernelTest, ContiguousLhsKOrderIsDetected) {
 
 class MXFP4x32UKernelTest : public MXFP4UKernelTest {
 protected:
-  MXFP4x32UKernelTest() { intrinsic = ScaledMMAIntrinsic::mfma_scale_32x32x64; }
+  MXFP4x32UKernelTest() {
+    intrinsic = gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
+  }
 };
 
 TEST_F(MXFP4x32UKernelTest, Exact2x2x4Waves2x2Ko2) {

@@ -32,14 +32,14 @@ using layout::OperandPlaces;
 
 namespace {
 
-constexpr auto k16 = ScaledMMAIntrinsic::mfma_scale_16x16x128;
-constexpr auto k32 = ScaledMMAIntrinsic::mfma_scale_32x32x64;
+constexpr auto k16 = gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128;
+constexpr auto k32 = gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
 
 class LayoutQueryTest : public ::testing::Test {
 protected:
   LayoutQueryTest() : ctx(makeRegistry()) { ctx.loadAllAvailableDialects(); }
 
-  /// The mx dialect with the gfx950 target's TiledLayoutAttrInterface model.
+  /// The mx dialect and the gfx950 target (`#mx_gfx950.scaled_mfma`).
   static DialectRegistry makeRegistry() {
     DialectRegistry registry;
     registry.insert<MXDialect>();
@@ -76,7 +76,7 @@ protected:
 };
 
 struct Case {
-  ScaledMMAIntrinsic intrinsic;
+  gfx950::ScaledMMAIntrinsic intrinsic;
   emu::MFMAShape shape;
   emu::SourceFormat fmtA, fmtB;
 };
@@ -101,11 +101,11 @@ const Case kCases[] = {
 TEST_F(LayoutQueryTest, OneIntrinsicMatchesEmulatorLaneTables) {
   for (const Case &c : kCases) {
     SCOPED_TRACE(testing::Message()
-                 << stringifyScaledMMAIntrinsic(c.intrinsic).str() << " A "
-                 << int(c.fmtA) << " B " << int(c.fmtB));
-    auto layout =
-        DataTiledLayoutAttr::get(&ctx, c.intrinsic, typeOf(c.fmtA),
-                                 typeOf(c.fmtB), 1, 1, 1, 1, 1, {}, {}, {});
+                 << gfx950::stringifyScaledMMAIntrinsic(c.intrinsic).str()
+                 << " A " << int(c.fmtA) << " B " << int(c.fmtB));
+    auto layout = DataTiledLayoutAttr::get(
+        &ctx, gfx950::ScaledMFMAAttr::get(&ctx, c.intrinsic), typeOf(c.fmtA),
+        typeOf(c.fmtB), 1, 1, 1, 1, 1, {}, {}, {});
     for (auto [role, fmt] : {std::make_pair(OperandRole::lhs, c.fmtA),
                              std::make_pair(OperandRole::rhs, c.fmtB)}) {
       OperandPlaces operand = places(layout, role);
@@ -162,11 +162,12 @@ TEST_F(LayoutQueryTest, UnrolledLayoutMatchesEmulatorLaneTables) {
   for (const Case &c : kCases) {
     const int64_t im = 2, in = 3, ik = 2, sm = 2, sn = 2;
     SCOPED_TRACE(testing::Message()
-                 << stringifyScaledMMAIntrinsic(c.intrinsic).str() << " A "
-                 << int(c.fmtA) << " B " << int(c.fmtB));
+                 << gfx950::stringifyScaledMMAIntrinsic(c.intrinsic).str()
+                 << " A " << int(c.fmtA) << " B " << int(c.fmtB));
     auto layout = DataTiledLayoutAttr::get(
-        &ctx, c.intrinsic, typeOf(c.fmtA), typeOf(c.fmtB), im, in, ik, sm, sn,
-        interleaveM, interleaveN, interleaveK);
+        &ctx, gfx950::ScaledMFMAAttr::get(&ctx, c.intrinsic), typeOf(c.fmtA),
+        typeOf(c.fmtB), im, in, ik, sm, sn, interleaveM, interleaveN,
+        interleaveK);
     const int md = emu::rowsOf(c.shape), depth = emu::depthOf(c.shape);
     const int blocks = emu::blocksOf(c.shape);
     // Data: A rows are (sg_m, i_m, r), B rows (sg_n, i_n, r); K is (i_k, k).
@@ -256,8 +257,9 @@ TEST_F(LayoutQueryTest, InstructionKStepMatchesPlaces) {
           if (interleave)
             interleaveK.push_back(OperandRole::lhs);
           auto layout = DataTiledLayoutAttr::get(
-              &ctx, intrinsic, typeOf(fmt), typeOf(fmt), 2, 1, ik, 1, 1,
-              {OperandRole::lhs_scales}, {}, interleaveK);
+              &ctx, gfx950::ScaledMFMAAttr::get(&ctx, intrinsic), typeOf(fmt),
+              typeOf(fmt), 2, 1, ik, 1, 1, {OperandRole::lhs_scales}, {},
+              interleaveK);
           std::optional<int64_t> kStep = layout::getInstructionKStep(
               cast<TiledLayoutAttrInterface>(Attribute(layout)));
           ASSERT_TRUE(kStep.has_value());
@@ -273,9 +275,9 @@ TEST_F(LayoutQueryTest, InstructionKStepMatchesPlaces) {
 }
 
 TEST_F(LayoutQueryTest, HeldByCountsStraddlingItems) {
-  auto layout = DataTiledLayoutAttr::get(&ctx, k16, Float6E2M3FNType::get(&ctx),
-                                         Float4E2M1FNType::get(&ctx), 1, 1, 1,
-                                         1, 1, {}, {}, {});
+  auto layout = DataTiledLayoutAttr::get(
+      &ctx, gfx950::ScaledMFMAAttr::get(&ctx, k16), Float6E2M3FNType::get(&ctx),
+      Float4E2M1FNType::get(&ctx), 1, 1, 1, 1, 1, {}, {}, {});
   OperandPlaces lhs = places(layout, OperandRole::lhs);
   // Register 0 holds bits 0..31: items 0..4 and the low 2 bits of item 5.
   auto held = lhs.getHeldBy(0, 0, 0);

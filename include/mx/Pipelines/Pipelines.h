@@ -9,6 +9,7 @@
 #define MX_PIPELINES_PIPELINES_H
 
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -48,14 +49,14 @@ struct GFX950PipelineOptions
   // The layout pins. They become one #mx_gfx950.target attribute (the one
   // carrier of the pins, whose verifier validates them), which the pipeline
   // hands to mx-materialize-encodings.
-  PassOptions::Option<ScaledMMAIntrinsic> intrinsic{
+  PassOptions::Option<gfx950::ScaledMMAIntrinsic> intrinsic{
       *this, "intrinsic",
       llvm::cl::desc("Pin the scaled MFMA (default: the resolver's choice)"),
       llvm::cl::values(
-          clEnumValN(ScaledMMAIntrinsic::mfma_scale_16x16x128, "16x16x128",
-                     "v_mfma_scale_f32_16x16x128_f8f6f4"),
-          clEnumValN(ScaledMMAIntrinsic::mfma_scale_32x32x64, "32x32x64",
-                     "v_mfma_scale_f32_32x32x64_f8f6f4"))};
+          clEnumValN(gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128,
+                     "16x16x128", "v_mfma_scale_f32_16x16x128_f8f6f4"),
+          clEnumValN(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64,
+                     "32x32x64", "v_mfma_scale_f32_32x32x64_f8f6f4"))};
   PassOptions::Option<int64_t> intrinsicsM{
       *this, "intrinsics-m", llvm::cl::desc("Pin intrinsics_m (0: resolver)"),
       llvm::cl::init(0)};

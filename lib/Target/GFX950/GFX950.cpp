@@ -18,35 +18,6 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
-namespace {
-struct DataTiledLayoutModel
-    : public TiledLayoutAttrInterface::ExternalModel<DataTiledLayoutModel,
-                                                     DataTiledLayoutAttr> {
-  SmallVector<int64_t> getInnerTileSizes(Attribute attr,
-                                         OperandRole role) const {
-    return gfx950::getInnerTileSizes(cast<DataTiledLayoutAttr>(attr), role);
-  }
-  TileSwizzle getSwizzle(Attribute attr, OperandRole role) const {
-    return gfx950::getSwizzle(cast<DataTiledLayoutAttr>(attr), role);
-  }
-  Type getElementType(Attribute attr, OperandRole role) const {
-    auto layout = cast<DataTiledLayoutAttr>(attr);
-    switch (role) {
-    case OperandRole::lhs:
-      return layout.getLhsType();
-    case OperandRole::rhs:
-      return layout.getRhsType();
-    case OperandRole::lhs_scales:
-    case OperandRole::rhs_scales:
-      return Float8E8M0FNUType::get(attr.getContext());
-    case OperandRole::result:
-      return Float32Type::get(attr.getContext());
-    }
-    llvm_unreachable("unknown operand role");
-  }
-};
-} // namespace
-
 ArrayRef<EpilogueMathOp> gfx950::getEpilogueMathOps() {
   static constexpr EpilogueMathOp ops[] = {
       {"absf", false},      {"copysign", false}, {"exp", false},
@@ -111,7 +82,4 @@ LogicalResult gfx950::checkEpilogueOp(Operation *op, raw_ostream &reason) {
 
 void gfx950::registerTarget(DialectRegistry &registry) {
   registry.insert<GFX950Dialect>();
-  registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
-    DataTiledLayoutAttr::attachInterface<DataTiledLayoutModel>(*ctx);
-  });
 }

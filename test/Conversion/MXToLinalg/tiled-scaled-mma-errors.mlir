@@ -7,7 +7,7 @@
 // of the i8 scales).
 
 // CHECK: error: 'mx.tiled_scaled_mma' op lhs holds 'i8' (packed bytes)
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f6E2M3FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f6E2M3FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @packed_bytes(%a: tensor<4x2x4x16x16xi8>, %b: tensor<2x2x4x16x24xi8>,
                         %sa: tensor<4x2x4x16xi8>, %sb: tensor<2x2x4x16xi8>,
                         %c: tensor<4x2x4x16x4xf32>) -> tensor<4x2x4x16x4xf32> {
@@ -23,7 +23,7 @@ func.func @packed_bytes(%a: tensor<4x2x4x16x16xi8>, %b: tensor<2x2x4x16x24xi8>,
 
 // Only the scales packed.
 // CHECK: error: 'mx.tiled_scaled_mma' op lhs_scales holds 'i8' (packed bytes)
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @packed_scales(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
                          %sa: tensor<4x2x4x16xi8>, %sb: tensor<2x2x4x16xi8>,
                          %c: tensor<4x2x4x16x4xf32>) -> tensor<4x2x4x16x4xf32> {

@@ -26,7 +26,7 @@ func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1
       ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
                             tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%c : tensor<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
@@ -47,7 +47,7 @@ func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
       ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
                             tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%e : tensor<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       zero_acc -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
@@ -58,7 +58,7 @@ func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
 // an epilogue: the padded rows and columns of the operands are cut off, the
 // sums go to a zero-filled f32 tensor, and the epilogue is a linalg.generic
 // over them that writes acc.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @user_layout_epilogue
 //  CHECK-SAME:   %[[BIAS:[^:]+]]: tensor<40xf32>, %[[OUT:[^:]+]]: tensor<60x40xbf16>
 //       CHECK:   %[[A:.+]] = tensor.extract_slice %{{.+}}[0, 0] [60, 256] [1, 1] : tensor<64x256xf4E2M1FN> to tensor<60x256xf4E2M1FN>

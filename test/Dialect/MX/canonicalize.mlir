@@ -3,7 +3,7 @@
 // mx.tiled_scaled_mma whose accumulator is a +0.0 fill starts from zero
 // (zero_acc) and takes the fill's destination: no fill, no accumulator read.
 
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 
 // CHECK-LABEL: func.func @fill_zero
 //       CHECK:   %[[E:.+]] = tensor.empty() : tensor<4x3x4x16x4xf32>
@@ -26,7 +26,7 @@ func.func @fill_zero(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4
 
 // The relayout of a fill, as mx-fuse-relayouts leaves it: a generic without
 // inputs that yields +0.0.
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 #id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @generic_zero
 //   CHECK-NOT:   linalg.generic
@@ -51,7 +51,7 @@ func.func @generic_zero(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32
 // -----
 
 // -0.0 and other values are accumulated from as given.
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @fill_other
 //       CHECK:   %[[N:.+]] = linalg.fill ins(%{{.+}} : f32)
 //       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[N]] : {{.*}}) layout = #{{[^ ]+}} -> 

@@ -7,7 +7,7 @@
                     indexing_maps = #maps, iteration_sizes = [255, ?, 4064]>
 #result = #mx.encoding<role = result, element_types = [f4E2M1FN, f8E4M3FN, f8E8M0FNU, f8E8M0FNU, f32],
                        indexing_maps = #maps, iteration_sizes = [255, ?, 4064]>
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN,
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN,
     rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 2, subgroups_n = 2,
     interleave_m = [lhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 #pinned = #mx.encoding<role = rhs_scales, element_types = [f4E2M1FN, f4E2M1FN, f8E8M0FNU, f8E8M0FNU, f32],
@@ -15,9 +15,9 @@
 
 // CHECK-DAG: #[[LHS:.+]] = #mx.encoding<role = lhs, element_types = [f4E2M1FN, f8E4M3FN, f8E8M0FNU, f8E8M0FNU, f32], indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}], iteration_sizes = [255, ?, 4064]>
 // CHECK-DAG: #[[RESULT:.+]] = #mx.encoding<role = result,
-// CHECK-DAG: #[[LAYOUT:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_k = [lhs_scales, rhs_scales]>
-// CHECK-DAG: #[[SIMPLE:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>{{$}}
-// CHECK-DAG: #[[FP8:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>{{$}}
+// CHECK-DAG: #[[LAYOUT:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-DAG: #[[SIMPLE:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>{{$}}
+// CHECK-DAG: #[[FP8:[a-z0-9_]+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>{{$}}
 // CHECK-DAG: #[[PINNED:.+]] = #mx.encoding<role = rhs_scales, {{.*}}, layout = #[[LAYOUT]]>
 
 // CHECK-LABEL: func.func @set_unset
@@ -52,7 +52,7 @@ func.func @tiled(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1
       ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
                             tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%c : tensor<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
@@ -69,7 +69,7 @@ func.func @tiled_fp8_32x32_batched(%a: tensor<2x?x?x2x32x2x16xf8E4M3FN>, %b: ten
       ins(%a, %b, %sa, %sb : tensor<2x?x?x2x32x2x16xf8E4M3FN>, tensor<2x5x?x2x32x32xf4E2M1FN>,
                             tensor<2x?x?x2x32xf8E8M0FNU>, tensor<2x5x?x2x32xf8E8M0FNU>)
       outs(%c : tensor<2x?x5x2x32x4x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>
       -> tensor<2x?x5x2x32x4x4xf32>
   return %r : tensor<2x?x5x2x32x4x4xf32>
 }
@@ -85,7 +85,7 @@ func.func @tiled_bytes(%a: tensor<4x2x4x16x16xi8>, %b: tensor<3x2x4x16x16xi8>,
       ins(%a, %b, %sa, %sb : tensor<4x2x4x16x16xi8>, tensor<3x2x4x16x16xi8>,
                             tensor<4x2x4x16xi8>, tensor<3x2x4x16xi8>)
       outs(%c : tensor<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
@@ -100,7 +100,7 @@ func.func @tiled_memref(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref<3x2x4x16x32
       ins(%a, %b, %sa, %sb : memref<4x2x4x16x32xf4E2M1FN>, memref<3x2x4x16x32xf4E2M1FN>,
                             memref<4x2x4x16xf8E8M0FNU>, memref<3x2x4x16xf8E8M0FNU>)
       outs(%c : memref<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
   return
 }
 
@@ -115,7 +115,7 @@ func.func @tiled_zero_acc(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
       ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>,
                             tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%e : tensor<4x3x4x16x4xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       zero_acc -> tensor<4x3x4x16x4xf32>
   return %r : tensor<4x3x4x16x4xf32>
 }
@@ -136,7 +136,7 @@ func.func @tiled_grouped(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16
                             tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
       tile_groups(%tiles : tensor<8x3xi32>)
       outs(%c : tensor<40x48xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       -> tensor<40x48xf32>
   return %r : tensor<40x48xf32>
 }
@@ -166,7 +166,7 @@ func.func @tiled_routed(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x
                             tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
       tile_groups(%tiles : tensor<8x3xi32>) row_ids(%ids : tensor<128xi32>)
       outs(%c : tensor<40x48xf32>)
-      layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
       -> tensor<40x48xf32>
   return %r : tensor<40x48xf32>
 }

@@ -48,74 +48,80 @@
 // -----
 
 // expected-error @+1 {{lhs_type must be an MX element type, got 'f16'}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f16, rhs_type = f4E2M1FN>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f16, rhs_type = f4E2M1FN>
 
 // -----
 
 // expected-error @+1 {{rhs_type must be an MX element type, got 'f8E8M0FNU'}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f8E8M0FNU>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f8E8M0FNU>
 
 // -----
 
 // expected-error @+1 {{intrinsics_k must be at least 1, got 0}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 0>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 0>
 
 // -----
 
 // expected-error @+1 {{subgroups_m * subgroups_n = 32 exceeds 16 waves (1024 threads) per workgroup}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 8, subgroups_n = 4>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 8, subgroups_n = 4>
 
 // -----
 
 // Unroll and wave counts are bounded, so tile sizes, byte counts and the
 // wave product (here 2^64) cannot overflow.
 // expected-error @+1 {{intrinsics_k = 1099511627776 exceeds 256 (intrinsics a wave unrolls along one dimension)}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 1099511627776>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 1099511627776>
 
 // -----
 
 // expected-error @+1 {{subgroups_m = 4294967296 exceeds 16 (waves per workgroup)}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 4294967296, subgroups_n = 4294967296>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, subgroups_m = 4294967296, subgroups_n = 4294967296>
 
 // -----
 
 // expected-error @+1 {{interleave_m cannot contain rhs: that operand has no such unroll dimension}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [rhs]>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [rhs]>
 
 // -----
 
 // expected-error @+1 {{interleave_k cannot contain result: that operand has no such unroll dimension}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_k = [result]>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_k = [result]>
 
 // -----
 
 // expected-error @+1 {{interleave_n lists rhs_scales twice}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_n = [rhs_scales, rhs_scales]>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_n = [rhs_scales, rhs_scales]>
 
 // -----
 
-// expected-error @+1 {{unknown intrinsic 'mfma_16x16x32' (mfma_scale_16x16x128, mfma_scale_32x32x64)}}
+// expected-error @+1 {{unknown intrinsic 'mfma_16x16x32' (expected a target's intrinsic attribute, implementing ScaledMMAIntrinsicAttrInterface)}}
 #bad = #mx.data_tiled_layout<intrinsic = mfma_16x16x32, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 
 // -----
 
+// expected-error @+1 {{intrinsic 5 : i64 does not implement ScaledMMAIntrinsicAttrInterface}}
+#bad = #mx.data_tiled_layout<intrinsic = 5 : i64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+
+
+// -----
+
 // expected-error @+1 {{unknown data_tiled_layout parameter 'tile_m'}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, tile_m = 64>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, tile_m = 64>
 
 // -----
 
 // expected-error @+1 {{duplicate 'intrinsics_m'}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_m = 4>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_m = 4>
 
 // -----
 
 // expected-error @+1 {{data_tiled_layout needs intrinsic, lhs_type and rhs_type}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN>
 
 // -----
 
 // expected-error @+1 {{unknown operand role 'acc'}}
-#bad = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [acc]>
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, interleave_m = [acc]>
 
 // -----
 
@@ -169,7 +175,7 @@ func.func @unset_missing_dims(%r: tensor<?x16xf32, #res>) {
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_inner_mismatch(%a: tensor<4x2x4x16x16xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                 %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                 %c: tensor<4x3x4x16x4xf32>) {
@@ -181,7 +187,7 @@ func.func @tiled_inner_mismatch(%a: tensor<4x2x4x16x16xf4E2M1FN>, %b: tensor<3x2
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_rank(%a: tensor<4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                       %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                       %c: tensor<4x3x4x16x4xf32>) {
@@ -193,7 +199,7 @@ func.func @tiled_rank(%a: tensor<4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_batch(%a: tensor<2x4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                        %sa: tensor<2x4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                        %c: tensor<2x4x3x4x16x4xf32>) {
@@ -205,7 +211,7 @@ func.func @tiled_batch(%a: tensor<2x4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x3
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_k_count(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x5x4x16x32xf4E2M1FN>,
                          %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x5x4x16xf8E8M0FNU>,
                          %c: tensor<4x3x4x16x4xf32>) {
@@ -217,7 +223,7 @@ func.func @tiled_k_count(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x5x4x16x3
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_scale_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                             %sa: tensor<4x2x4x16xi16>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                             %c: tensor<4x3x4x16x4xf32>) {
@@ -240,7 +246,7 @@ func.func @tiled_layout_kind(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_mixed_kinds(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                              %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                              %c: tensor<4x3x4x16x4xf32>) {
@@ -252,7 +258,7 @@ func.func @tiled_mixed_kinds(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_memref_with_result(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref<3x2x4x16x32xf4E2M1FN>,
                                     %sa: memref<4x2x4x16xf8E8M0FNU>, %sb: memref<3x2x4x16xf8E8M0FNU>,
                                     %c: memref<4x3x4x16x4xf32>) {
@@ -264,7 +270,7 @@ func.func @tiled_memref_with_result(%a: memref<4x2x4x16x32xf4E2M1FN>, %b: memref
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_tensor_without_result(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                        %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                        %c: tensor<4x3x4x16x4xf32>) {
@@ -278,7 +284,7 @@ func.func @tiled_tensor_without_result(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: ten
 
 // Packed fp4 bytes: the innermost dimension counts bytes (16 per lane), not
 // values.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_packed_bytes(%a: tensor<4x2x4x16x32xi8>, %b: tensor<3x2x4x16x16xi8>,
                               %sa: tensor<4x2x4x16xi8>, %sb: tensor<3x2x4x16xi8>,
                               %c: tensor<4x3x4x16x4xf32>) {
@@ -290,7 +296,7 @@ func.func @tiled_packed_bytes(%a: tensor<4x2x4x16x32xi8>, %b: tensor<3x2x4x16x16
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_type_vs_layout(%a: tensor<4x2x4x16x32xf6E2M3FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                 %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                 %c: tensor<4x3x4x16x4xf32>) {
@@ -303,7 +309,7 @@ func.func @tiled_type_vs_layout(%a: tensor<4x2x4x16x32xf6E2M3FN>, %b: tensor<3x2
 // -----
 
 // The accumulator in the user's layout: 4 tiles of 16 rows hold 49 to 64.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_user_layout_rows(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                   %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                   %c: tensor<70x40xf32>) {
@@ -315,7 +321,7 @@ func.func @tiled_user_layout_rows(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_not_zero(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                    %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                    %c: tensor<64x40xbf16>) {
@@ -331,7 +337,7 @@ func.func @tiled_epilogue_not_zero(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_yield_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                      %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                      %c: tensor<64x40xbf16>) {
@@ -346,7 +352,7 @@ func.func @tiled_epilogue_yield_type(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tenso
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_map(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                               %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                               %c: tensor<64x40xf32>, %bias: tensor<40xf32>) {
@@ -362,7 +368,7 @@ func.func @tiled_epilogue_map(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_reads_old(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                     %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                     %c: tensor<64x40xf32>) {
@@ -378,7 +384,7 @@ func.func @tiled_epilogue_reads_old(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @split_k_not_batch(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                              %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                              %c: tensor<64x40xf32>) {
@@ -390,7 +396,7 @@ func.func @split_k_not_batch(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @split_k_wrong_size(%a: tensor<3x4x2x4x16x32xf4E2M1FN>, %b: tensor<3x3x2x4x16x32xf4E2M1FN>,
                               %sa: tensor<3x4x2x4x16xf8E8M0FNU>, %sb: tensor<3x3x2x4x16xf8E8M0FNU>,
                               %c: tensor<3x64x40xf32>) {
@@ -411,7 +417,7 @@ func.func @split_k_elsewhere() {
 // -----
 
 // Found by mx-pass-fuzzer: an epilogue block without a terminator.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_no_terminator(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                         %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                         %c: tensor<64x40xbf16>) {
@@ -425,7 +431,7 @@ func.func @tiled_epilogue_no_terminator(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: te
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @tiled_epilogue_no_block(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                    %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                    %c: tensor<64x40xbf16>) {
@@ -438,7 +444,7 @@ func.func @tiled_epilogue_no_block(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_acc(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                              %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                              %t: tensor<8x3xi32>, %c: tensor<8x3x4x16x4xf32>) {
@@ -451,7 +457,7 @@ func.func @grouped_tiled_acc(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_no_group_dim(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                       %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                       %t: tensor<8x3xi32>, %c: tensor<40x48xf32>) {
@@ -464,7 +470,7 @@ func.func @grouped_tiled_no_group_dim(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tens
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_batch(%a: tensor<2x8x2x4x16x32xf4E2M1FN>, %b: tensor<2x5x3x2x4x16x32xf4E2M1FN>,
                                %sa: tensor<2x8x2x4x16xf8E8M0FNU>, %sb: tensor<2x5x3x2x4x16xf8E8M0FNU>,
                                %t: tensor<8x3xi32>, %c: tensor<2x40x48xf32>) {
@@ -477,7 +483,7 @@ func.func @grouped_tiled_batch(%a: tensor<2x8x2x4x16x32xf4E2M1FN>, %b: tensor<2x
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                                 %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<4x3x2x4x16xf8E8M0FNU>,
                                 %t: tensor<8x3xi32>, %c: tensor<40x48xf32>) {
@@ -490,7 +496,7 @@ func.func @grouped_tiled_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_table_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                                     %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                                     %t: tensor<8x2xi64>, %c: tensor<40x48xf32>) {
@@ -503,7 +509,7 @@ func.func @grouped_tiled_table_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_table_rows(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                                     %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                                     %t: tensor<7x3xi32>, %c: tensor<40x48xf32>) {
@@ -516,7 +522,7 @@ func.func @grouped_tiled_table_rows(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @grouped_tiled_columns(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                                  %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                                  %t: tensor<8x3xi32>, %c: tensor<40x64xf32>) {
@@ -577,7 +583,7 @@ func.func @gather_tile_rows(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) {
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @row_ids_without_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                                   %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                                   %ids: tensor<128xi32>, %c: tensor<128x48xf32>) {
@@ -590,7 +596,7 @@ func.func @row_ids_without_groups(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<3
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @row_ids_count(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                          %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                          %t: tensor<8x3xi32>, %ids: tensor<100xi32>, %c: tensor<40x48xf32>) {
@@ -603,7 +609,7 @@ func.func @row_ids_count(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16
 
 // -----
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 func.func @row_ids_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                         %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                         %t: tensor<8x3xi32>, %ids: tensor<128xi64>, %c: tensor<40x48xf32>) {

@@ -133,3 +133,77 @@ ResolverAttr::selectUKernel(Attribute layout, raw_ostream &rejections) const {
   }
   return getUkernel().str();
 }
+
+//===----------------------------------------------------------------------===//
+// MMAAttr
+//===----------------------------------------------------------------------===//
+
+std::tuple<int64_t, int64_t, int64_t> MMAAttr::getMNKShape() const {
+  return {8, 16, 64};
+}
+
+int64_t MMAAttr::getSubgroupSize() const { return 32; }
+
+TileSwizzle MMAAttr::getIntrinsicSwizzle(OperandRole role, Type) const {
+  using Kind = TileSwizzle::Kind;
+  TileSwizzle swizzle;
+  switch (role) {
+  case OperandRole::lhs:
+    // [8, 64] -> [r = 8, g = 4, t = 16]: lane 4 r + g.
+    swizzle.expandShape = {{{Kind::Lane, 8}},
+                           {{Kind::Lane, 4}, {Kind::Internal, 16}}};
+    swizzle.permutation = {0, 1, 2};
+    return swizzle;
+  case OperandRole::rhs:
+    // [16, 64] -> [g = 2, r = 16, t = 32]: lane 16 g + r.
+    swizzle.expandShape = {{{Kind::Lane, 16}},
+                           {{Kind::Lane, 2}, {Kind::Internal, 32}}};
+    swizzle.permutation = {1, 0, 2};
+    return swizzle;
+  case OperandRole::lhs_scales:
+    // [8, 2] -> [r = 8, b = 2]: lane r, both blocks.
+    swizzle.expandShape = {{{Kind::Lane, 8}}, {{Kind::Internal, 2}}};
+    swizzle.permutation = {0, 1};
+    return swizzle;
+  case OperandRole::rhs_scales:
+    // [16, 2] -> [g = 2, r = 16]: lane 16 g + r.
+    swizzle.expandShape = {{{Kind::Lane, 16}}, {{Kind::Lane, 2}}};
+    swizzle.permutation = {1, 0};
+    return swizzle;
+  case OperandRole::result:
+    // [8, 16] = [(h = 2, q = 4), (c = 8, v = 2)] -> [q, c, h, v]: lane
+    // 8 q + c, value 2 h + v.
+    swizzle.expandShape = {{{Kind::Internal, 2}, {Kind::Lane, 4}},
+                           {{Kind::Lane, 8}, {Kind::Internal, 2}}};
+    swizzle.permutation = {1, 2, 0, 3};
+    return swizzle;
+  }
+  llvm_unreachable("unknown operand role");
+}
+
+//===----------------------------------------------------------------------===//
+// DataTiledResolverAttr
+//===----------------------------------------------------------------------===//
+
+FailureOr<TiledLayoutAttrInterface>
+DataTiledResolverAttr::resolveLayout(Operation *op, EncodingAttr encoding,
+                                     const ScaledContractionDims &dims) const {
+  ArrayRef<Type> types = encoding.getElementTypes();
+  DataTiledLayoutAttr pattern = getLayout();
+  auto layout = DataTiledLayoutAttr::getChecked(
+      [&] { return op->emitOpError(); }, getContext(), pattern.getIntrinsic(),
+      types[0], types[1], pattern.getIntrinsicsM(), pattern.getIntrinsicsN(),
+      pattern.getIntrinsicsK(), pattern.getSubgroupsM(),
+      pattern.getSubgroupsN(), pattern.getInterleaveM(),
+      pattern.getInterleaveN(), pattern.getInterleaveK());
+  if (!layout)
+    return failure();
+  return cast<TiledLayoutAttrInterface>(layout);
+}
+
+FailureOr<std::string>
+DataTiledResolverAttr::selectUKernel(Attribute layout,
+                                     raw_ostream &rejections) const {
+  rejections << "the test resolver has no ukernels\n";
+  return failure();
+}

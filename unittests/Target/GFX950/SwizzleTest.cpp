@@ -27,14 +27,15 @@ class SwizzleTest : public ::testing::Test {
 protected:
   SwizzleTest() { ctx.loadDialect<MXDialect, gfx950::GFX950Dialect>(); }
 
-  DataTiledLayoutAttr layout(ScaledMMAIntrinsic intrinsic, Type lhs, Type rhs,
-                             int64_t im = 1, int64_t in = 1, int64_t ik = 1,
-                             int64_t sm = 1, int64_t sn = 1,
+  DataTiledLayoutAttr layout(gfx950::ScaledMMAIntrinsic intrinsic, Type lhs,
+                             Type rhs, int64_t im = 1, int64_t in = 1,
+                             int64_t ik = 1, int64_t sm = 1, int64_t sn = 1,
                              ArrayRef<OperandRole> interleaveM = {},
                              ArrayRef<OperandRole> interleaveN = {},
                              ArrayRef<OperandRole> interleaveK = {}) {
-    return DataTiledLayoutAttr::get(&ctx, intrinsic, lhs, rhs, im, in, ik, sm,
-                                    sn, interleaveM, interleaveN, interleaveK);
+    return DataTiledLayoutAttr::get(
+        &ctx, gfx950::ScaledMFMAAttr::get(&ctx, intrinsic), lhs, rhs, im, in,
+        ik, sm, sn, interleaveM, interleaveN, interleaveK);
   }
 
   Type f4() { return Float4E2M1FNType::get(&ctx); }
@@ -52,8 +53,8 @@ protected:
   MLIRContext ctx;
 };
 
-constexpr auto k16 = ScaledMMAIntrinsic::mfma_scale_16x16x128;
-constexpr auto k32 = ScaledMMAIntrinsic::mfma_scale_32x32x64;
+constexpr auto k16 = gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128;
+constexpr auto k32 = gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
 
 /// Maps a position of the swizzled tile back to (row, column) of the
 /// unswizzled inner tile.
@@ -226,7 +227,7 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
                                         /*requireUKernel=*/false);
   DataTiledLayoutAttr forced =
       gfx950::resolveLayout(&ctx, f4(), f4(), 64, 64, 256, pinned);
-  EXPECT_EQ(forced.getIntrinsic(), k32);
+  EXPECT_EQ(gfx950::getIntrinsic(forced), k32);
   EXPECT_EQ(forced.getIntrinsicsM(), 3);
   EXPECT_EQ(forced.getSubgroupsN(), 2);
 }

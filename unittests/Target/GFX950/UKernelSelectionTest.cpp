@@ -50,10 +50,10 @@ protected:
   }
 
   /// A gfx950 target with these pins (0: the resolver's choice).
-  gfx950::TargetAttr pins(std::optional<ScaledMMAIntrinsic> intrinsic = {},
-                          int64_t intrinsicsM = 0, int64_t intrinsicsN = 0,
-                          int64_t intrinsicsK = 0,
-                          bool requireUKernel = false) {
+  gfx950::TargetAttr
+  pins(std::optional<gfx950::ScaledMMAIntrinsic> intrinsic = {},
+       int64_t intrinsicsM = 0, int64_t intrinsicsN = 0,
+       int64_t intrinsicsK = 0, bool requireUKernel = false) {
     return gfx950::TargetAttr::get(&ctx, intrinsic, intrinsicsM, intrinsicsN,
                                    intrinsicsK, 0, 0, /*splitK=*/0,
                                    /*configTable=*/"", requireUKernel);
@@ -94,9 +94,11 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   EXPECT_EQ(schedule(seed, /*zero=*/true), std::make_pair(int64_t(1), false));
   DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
   EXPECT_EQ(schedule(fp8, /*zero=*/false), std::make_pair(int64_t(1), true));
-  DataTiledLayoutAttr k32 = resolve(
-      f4(), f4(), 10000, 16384, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
-  ASSERT_EQ(k32.getIntrinsic(), ScaledMMAIntrinsic::mfma_scale_32x32x64);
+  DataTiledLayoutAttr k32 =
+      resolve(f4(), f4(), 10000, 16384,
+              pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
+  ASSERT_EQ(gfx950::getIntrinsic(k32),
+            gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_EQ(schedule(k32, /*zero=*/false), std::make_pair(int64_t(1), false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_scaled_mma_quantized_lhs"),
             std::make_pair(int64_t(1), false));
@@ -215,8 +217,9 @@ TEST_F(UKernelSelectionTest, EveryTypePairOnBothIntrinsicsIsServed) {
       Float4E2M1FNType::get(&ctx), Float6E2M3FNType::get(&ctx),
       Float6E3M2FNType::get(&ctx), Float8E4M3FNType::get(&ctx),
       Float8E5M2Type::get(&ctx)};
-  for (ScaledMMAIntrinsic intrinsic : {ScaledMMAIntrinsic::mfma_scale_16x16x128,
-                                       ScaledMMAIntrinsic::mfma_scale_32x32x64})
+  for (gfx950::ScaledMMAIntrinsic intrinsic :
+       {gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128,
+        gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64})
     for (Type lhs : types)
       for (Type rhs : types) {
         DataTiledLayoutAttr layout =
@@ -231,7 +234,7 @@ TEST_F(UKernelSelectionTest, EveryTypePairOnBothIntrinsicsIsServed) {
         EXPECT_EQ(parameters.getAs<TypeAttr>("lhs_type").getValue(), lhs);
         EXPECT_EQ(parameters.getAs<TypeAttr>("rhs_type").getValue(), rhs);
         EXPECT_EQ(parameters.getAs<StringAttr>("intrinsic").getValue(),
-                  stringifyScaledMMAIntrinsic(intrinsic));
+                  gfx950::stringifyScaledMMAIntrinsic(intrinsic));
       }
 }
 
@@ -240,7 +243,7 @@ TEST_F(UKernelSelectionTest, EveryTypePairOnBothIntrinsicsIsServed) {
 TEST_F(UKernelSelectionTest, InstantiationBindsTypesAndIntrinsic) {
   DataTiledLayoutAttr layout =
       resolve(Float6E3M2FNType::get(&ctx), Float8E5M2Type::get(&ctx), 4096,
-              4096, pins(ScaledMMAIntrinsic::mfma_scale_32x32x64));
+              4096, pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
   FailureOr<OwningOpRef<ModuleOp>> instance = gfx950::instantiateUKernel(
       &ctx, kScaledMMAUKernel, gfx950::getUKernelTypeParameters(layout),
       [&] { return emitError(UnknownLoc::get(&ctx)); });
@@ -332,9 +335,11 @@ TEST_F(UKernelSelectionTest, ScaleGroupsMustBeWhole) {
 }
 
 TEST_F(UKernelSelectionTest, InterleavingMustMatch) {
-  DataTiledLayoutAttr plain =
-      DataTiledLayoutAttr::get(&ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128,
-                               f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
+  DataTiledLayoutAttr plain = DataTiledLayoutAttr::get(
+      &ctx,
+      gfx950::ScaledMFMAAttr::get(
+          &ctx, gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128),
+      f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
   gfx950::UKernelSelection selection = gfx950::selectUKernel(plain);
   EXPECT_FALSE(selection.name.has_value());
   EXPECT_NE(selection.rejections.find("interleave_m differs"),
@@ -391,7 +396,8 @@ TEST_F(UKernelSelectionTest, TargetAttrIsALayoutResolver) {
   // 16x4x2 intrinsics per wave on 1x4 waves.
   auto tiled = dyn_cast<DataTiledLayoutAttr>(*layout);
   ASSERT_TRUE(tiled);
-  EXPECT_EQ(tiled.getIntrinsic(), ScaledMMAIntrinsic::mfma_scale_16x16x128);
+  EXPECT_EQ(gfx950::getIntrinsic(tiled),
+            gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128);
   EXPECT_EQ(tiled.getIntrinsicsM(), 16);
   EXPECT_EQ(tiled.getIntrinsicsN(), 4);
   EXPECT_EQ(tiled.getIntrinsicsK(), 2);
@@ -404,9 +410,11 @@ TEST_F(UKernelSelectionTest, TargetAttrIsALayoutResolver) {
   EXPECT_EQ(*ukernel, kScaledMMAUKernel);
   // A layout no ukernel serves: failure, with one reason per ukernel.
   rejections.clear();
-  DataTiledLayoutAttr plain =
-      DataTiledLayoutAttr::get(&ctx, ScaledMMAIntrinsic::mfma_scale_16x16x128,
-                               f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
+  DataTiledLayoutAttr plain = DataTiledLayoutAttr::get(
+      &ctx,
+      gfx950::ScaledMFMAAttr::get(
+          &ctx, gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128),
+      f4(), f4(), 4, 4, 2, 1, 1, {}, {}, {});
   EXPECT_TRUE(failed(resolver.selectUKernel(plain, os)));
   EXPECT_EQ(StringRef(rejections).count('\n'),
             gfx950::getUKernelSources().size())

@@ -47,8 +47,8 @@ ArrayRef<EpilogueMathOp> getEpilogueMathOps();
 /// math-expand-ops in mx-gfx950-pipeline).
 SmallVector<std::string> getExpandedMathOps();
 
-/// Registers the gfx950 target: the `mx_gfx950` dialect (`#mx_gfx950.target`)
-/// and TiledLayoutAttrInterface on #mx.data_tiled_layout.
+/// Registers the gfx950 target: the `mx_gfx950` dialect (`#mx_gfx950.target`
+/// and `#mx_gfx950.scaled_mfma`, the intrinsic of its data-tiled layouts).
 void registerTarget(DialectRegistry &registry);
 
 } // namespace mx::gfx950

@@ -169,11 +169,14 @@ mlir::mx::verifyTileCounts(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult DataTiledLayoutAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, ScaledMMAIntrinsic intrinsic,
-    Type lhsType, Type rhsType, int64_t intrinsicsM, int64_t intrinsicsN,
-    int64_t intrinsicsK, int64_t subgroupsM, int64_t subgroupsN,
-    ArrayRef<OperandRole> interleaveM, ArrayRef<OperandRole> interleaveN,
-    ArrayRef<OperandRole> interleaveK) {
+    function_ref<InFlightDiagnostic()> emitError,
+    ScaledMMAIntrinsicAttrInterface intrinsic, Type lhsType, Type rhsType,
+    int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
+    int64_t subgroupsM, int64_t subgroupsN, ArrayRef<OperandRole> interleaveM,
+    ArrayRef<OperandRole> interleaveN, ArrayRef<OperandRole> interleaveK) {
+  if (!intrinsic)
+    return emitError() << "expected an intrinsic attribute implementing "
+                          "ScaledMMAIntrinsicAttrInterface";
   if (!isMXElementType(lhsType))
     return emitError() << "lhs_type must be an MX element type, got "
                        << lhsType;
@@ -209,14 +212,14 @@ LogicalResult DataTiledLayoutAttr::verify(
                           {OperandRole::lhs, OperandRole::rhs,
                            OperandRole::lhs_scales, OperandRole::rhs_scales})))
     return failure();
-  return success();
+  return verifyScaledMMAIntrinsic(emitError, intrinsic, lhsType, rhsType);
 }
 
 /// `key = value` pairs in any order; the unroll counts default to 1 and the
 /// interleave lists to empty. Printing omits the defaults.
 Attribute DataTiledLayoutAttr::parse(AsmParser &parser, Type) {
   SMLoc start = parser.getCurrentLocation();
-  std::optional<ScaledMMAIntrinsic> intrinsic;
+  ScaledMMAIntrinsicAttrInterface intrinsic;
   Type lhsType, rhsType;
   llvm::StringMap<int64_t> counts = {{"intrinsics_m", 1},
                                      {"intrinsics_n", 1},
@@ -234,14 +237,21 @@ Attribute DataTiledLayoutAttr::parse(AsmParser &parser, Type) {
     if (!seen.insert(key).second)
       return parser.emitError(loc) << "duplicate '" << key << "'";
     if (key == "intrinsic") {
+      // A bare word is no attribute: say what is expected.
       StringRef name;
-      if (parser.parseKeyword(&name))
-        return failure();
-      intrinsic = symbolizeScaledMMAIntrinsic(name);
-      if (!intrinsic)
+      if (succeeded(parser.parseOptionalKeyword(&name)))
         return parser.emitError(loc)
                << "unknown intrinsic '" << name
-               << "' (mfma_scale_16x16x128, mfma_scale_32x32x64)";
+               << "' (expected a target's intrinsic attribute, implementing "
+                  "ScaledMMAIntrinsicAttrInterface)";
+      Attribute attr;
+      if (parser.parseAttribute(attr))
+        return failure();
+      intrinsic = dyn_cast<ScaledMMAIntrinsicAttrInterface>(attr);
+      if (!intrinsic)
+        return parser.emitError(loc)
+               << "intrinsic " << attr
+               << " does not implement ScaledMMAIntrinsicAttrInterface";
       return success();
     }
     if (key == "lhs_type")
@@ -276,7 +286,7 @@ Attribute DataTiledLayoutAttr::parse(AsmParser &parser, Type) {
     return {};
   }
   return getChecked([&]() { return parser.emitError(start); },
-                    parser.getContext(), *intrinsic, lhsType, rhsType,
+                    parser.getContext(), intrinsic, lhsType, rhsType,
                     counts["intrinsics_m"], counts["intrinsics_n"],
                     counts["intrinsics_k"], counts["subgroups_m"],
                     counts["subgroups_n"], interleave["interleave_m"],
@@ -284,7 +294,7 @@ Attribute DataTiledLayoutAttr::parse(AsmParser &parser, Type) {
 }
 
 void DataTiledLayoutAttr::print(AsmPrinter &printer) const {
-  printer << "<intrinsic = " << stringifyScaledMMAIntrinsic(getIntrinsic())
+  printer << "<intrinsic = " << Attribute(getIntrinsic())
           << ", lhs_type = " << getLhsType() << ", rhs_type = " << getRhsType();
   for (auto [name, value] : {std::make_pair("intrinsics_m", getIntrinsicsM()),
                              std::make_pair("intrinsics_n", getIntrinsicsN()),

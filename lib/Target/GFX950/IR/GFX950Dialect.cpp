@@ -4,8 +4,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `#mx_gfx950.target`: its syntax, its verifier (the one validation of the
-// layout pins) and its LayoutResolverAttrInterface implementation; and the
-// per-context cache of the ukernel library's selection data.
+// layout pins) and its LayoutResolverAttrInterface implementation;
+// `#mx_gfx950.scaled_mfma`, the intrinsic of gfx950's data-tiled layouts;
+// and the per-context cache of the ukernel library's selection data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,7 @@ using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
 #include "mx/Target/GFX950/IR/GFX950Dialect.cpp.inc"
+#include "mx/Target/GFX950/IR/GFX950Enums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "mx/Target/GFX950/IR/GFX950Attrs.cpp.inc"
@@ -128,6 +130,50 @@ ArrayRef<UKernelInfo> GFX950Dialect::getUKernelLibrary() {
     }
   });
   return ukernelLibrary;
+}
+
+//===----------------------------------------------------------------------===//
+// ScaledMFMAAttr
+//===----------------------------------------------------------------------===//
+
+/// `<16x16x128>` or `<32x32x64>`: the instruction's M x N x K.
+Attribute ScaledMFMAAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/false) ||
+      parser.parseGreater())
+    return {};
+  for (uint32_t value = 0; value <= getMaxEnumValForScaledMMAIntrinsic();
+       ++value) {
+    IntrinsicInfo info = getIntrinsicInfo(ScaledMMAIntrinsic(value));
+    if (ArrayRef<int64_t>(shape) == ArrayRef<int64_t>{info.m, info.n, info.k})
+      return get(parser.getContext(), ScaledMMAIntrinsic(value));
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  parser.emitError(loc) << "no gfx950 scaled MFMA has the shape " << text
+                        << " (available: 16x16x128, 32x32x64)";
+  return {};
+}
+
+void ScaledMFMAAttr::print(AsmPrinter &printer) const {
+  IntrinsicInfo info = getIntrinsicInfo(getIntrinsic());
+  printer << "<" << info.m << "x" << info.n << "x" << info.k << ">";
+}
+
+std::tuple<int64_t, int64_t, int64_t> ScaledMFMAAttr::getMNKShape() const {
+  IntrinsicInfo info = getIntrinsicInfo(getIntrinsic());
+  return {info.m, info.n, info.k};
+}
+
+int64_t ScaledMFMAAttr::getSubgroupSize() const { return kWaveSize; }
+
+TileSwizzle ScaledMFMAAttr::getIntrinsicSwizzle(OperandRole role,
+                                                Type elementType) const {
+  return gfx950::getIntrinsicSwizzle(getIntrinsic(), role, elementType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -390,7 +436,7 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
   unsigned numBatch = mma.getNumBatchDims();
   auto lhsType = cast<ShapedType>(mma.getLhs().getType());
   auto rhsType = cast<ShapedType>(mma.getRhs().getType());
-  auto layout = dyn_cast<DataTiledLayoutAttr>(mma.getLayout());
+  DataTiledLayoutAttr layout = getDataTiledLayout(mma.getLayout());
   // A dynamic M known to be small (mx-specialize-dynamic-m): its bound.
   auto mBound = mma->getAttrOfType<IntegerAttr>(MXDialect::kMBoundAttrName);
   // Workgroups: batch x M tiles x N tiles (dynamic if any is).
@@ -438,10 +484,11 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
 
 FailureOr<std::string>
 TargetAttr::selectUKernel(Attribute layout, raw_ostream &rejections) const {
-  auto tiled = dyn_cast<DataTiledLayoutAttr>(layout);
+  DataTiledLayoutAttr tiled = getDataTiledLayout(layout);
   if (!tiled) {
-    rejections << "gfx950 ukernels take #mx.data_tiled_layout, got " << layout
-               << "\n";
+    rejections << "gfx950 ukernels take an #mx.data_tiled_layout of "
+                  "#mx_gfx950.scaled_mfma, got "
+               << layout << "\n";
     return failure();
   }
   UKernelSelection selection = gfx950::selectUKernel(tiled);

@@ -29,11 +29,30 @@ IntrinsicInfo gfx950::getIntrinsicInfo(ScaledMMAIntrinsic intrinsic) {
   llvm_unreachable("unknown intrinsic");
 }
 
+IntrinsicInfo
+gfx950::getIntrinsicInfo(ScaledMMAIntrinsicAttrInterface intrinsic) {
+  return getIntrinsicInfo(getIntrinsic(intrinsic));
+}
+
+ScaledMMAIntrinsic
+gfx950::getIntrinsic(ScaledMMAIntrinsicAttrInterface intrinsic) {
+  return cast<ScaledMFMAAttr>(intrinsic).getIntrinsic();
+}
+
+ScaledMMAIntrinsic gfx950::getIntrinsic(DataTiledLayoutAttr layout) {
+  return getIntrinsic(layout.getIntrinsic());
+}
+
+DataTiledLayoutAttr gfx950::getDataTiledLayout(Attribute layout) {
+  auto tiled = dyn_cast_or_null<DataTiledLayoutAttr>(layout);
+  if (!tiled || !isa<ScaledMFMAAttr>(tiled.getIntrinsic()))
+    return {};
+  return tiled;
+}
+
 TileSizes gfx950::getTileSizes(DataTiledLayoutAttr layout) {
-  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
-  return {layout.getSubgroupsM() * layout.getIntrinsicsM() * info.m,
-          layout.getSubgroupsN() * layout.getIntrinsicsN() * info.n,
-          layout.getIntrinsicsK() * info.k};
+  auto [m, n, k] = layout.getTileSizes();
+  return {m, n, k};
 }
 
 static int64_t getBitWidth(Type type) {
@@ -80,108 +99,56 @@ private:
 
 SmallVector<int64_t> gfx950::getInnerTileSizes(DataTiledLayoutAttr layout,
                                                OperandRole role) {
-  TileSizes tile = getTileSizes(layout);
-  switch (role) {
-  case OperandRole::lhs:
-    return {tile.m, tile.k};
-  case OperandRole::rhs:
-    return {tile.n, tile.k};
-  case OperandRole::lhs_scales:
-    return {tile.m, tile.k / kBlockSize};
-  case OperandRole::rhs_scales:
-    return {tile.n, tile.k / kBlockSize};
-  case OperandRole::result:
-    return {tile.m, tile.n};
-  }
-  llvm_unreachable("unknown role");
+  return layout.getInnerTileSizes(role);
 }
 
 TileSwizzle gfx950::getSwizzle(DataTiledLayoutAttr layout, OperandRole role) {
-  IntrinsicInfo info = getIntrinsicInfo(layout.getIntrinsic());
-  SwizzleBuilder builder;
-  // The unroll dimensions of a role, outermost first, with interleaved ones
-  // moved right after the lane dimensions (M, then N, then K innermost).
-  auto order = [&](ArrayRef<StringRef> outer,
-                   ArrayRef<std::pair<StringRef, unsigned>> unrolls,
-                   ArrayRef<StringRef> lanes, ArrayRef<StringRef> values) {
-    SmallVector<StringRef> result(outer);
-    for (auto [name, dim] : unrolls)
-      if (!layout.isInterleaved(role, dim))
-        result.push_back(name);
-    llvm::append_range(result, lanes);
-    for (auto [name, dim] : unrolls)
-      if (layout.isInterleaved(role, dim))
-        result.push_back(name);
-    llvm::append_range(result, values);
-    return result;
-  };
+  return layout.getSwizzle(role);
+}
 
+TileSwizzle gfx950::getIntrinsicSwizzle(ScaledMMAIntrinsic intrinsic,
+                                        OperandRole role, Type elementType) {
+  IntrinsicInfo info = getIntrinsicInfo(intrinsic);
+  SwizzleBuilder builder;
   switch (role) {
   case OperandRole::lhs:
-  case OperandRole::rhs: {
-    bool isLhs = role == OperandRole::lhs;
-    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
-    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
-    Type type = isLhs ? layout.getLhsType() : layout.getRhsType();
-    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
-                      {"i_mn", Kind::Intrinsic, unroll},
-                      {"lane_r", Kind::Lane, info.m}});
-    bool isFp8 = getBitWidth(type) == 8;
-    if (isFp8) {
+  case OperandRole::rhs:
+    builder.addGroup({{"lane_r", Kind::Lane, info.m}});
+    if (getBitWidth(elementType) == 8) {
       // Two 16-element K chunks per lane: k = h * K/2 + 16 g + u.
-      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
-                        {"chunk", Kind::Internal, 2},
+      builder.addGroup({{"chunk", Kind::Internal, 2},
                         {"lane_g", Kind::Lane, info.kGroups},
                         {"item", Kind::Internal, 16}});
     } else {
       // 32 contiguous K values per lane: k = 32 g + t.
-      builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
-                        {"lane_g", Kind::Lane, info.kGroups},
+      builder.addGroup({{"lane_g", Kind::Lane, info.kGroups},
                         {"item", Kind::Internal, kBlockSize}});
     }
-    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
-                               {"lane_g", "lane_r"}, {"chunk", "item"}));
-  }
+    return builder.build({"lane_g", "lane_r", "chunk", "item"});
   case OperandRole::lhs_scales:
-  case OperandRole::rhs_scales: {
-    bool isLhs = role == OperandRole::lhs_scales;
-    int64_t subgroups = isLhs ? layout.getSubgroupsM() : layout.getSubgroupsN();
-    int64_t unroll = isLhs ? layout.getIntrinsicsM() : layout.getIntrinsicsN();
-    builder.addGroup({{"sg", Kind::Subgroup, subgroups},
-                      {"i_mn", Kind::Intrinsic, unroll},
-                      {"lane_r", Kind::Lane, info.m}});
+  case OperandRole::rhs_scales:
     // One scale byte per lane: row r, K-block g.
-    builder.addGroup({{"i_k", Kind::Intrinsic, layout.getIntrinsicsK()},
-                      {"lane_g", Kind::Lane, info.kGroups}});
-    return builder.build(order({"sg"}, {{"i_mn", isLhs ? 0u : 1u}, {"i_k", 2}},
-                               {"lane_g", "lane_r"}, {}));
-  }
-  case OperandRole::result: {
+    builder.addGroup({{"lane_r", Kind::Lane, info.m}});
+    builder.addGroup({{"lane_g", Kind::Lane, info.kGroups}});
+    return builder.build({"lane_g", "lane_r"});
+  case OperandRole::result:
     // The ukernels give the MFMA B's fragment as src0 and A's as src1, so
     // that it computes the transposed tile D^T = B A^T, whose rows are D's
     // columns: lane (g, r) holds row r of D and consecutive columns, which
     // the result's stores (and loads) in a row-major user layout take as
     // one vector per lane (see the header).
-    builder.addGroup({{"sg_m", Kind::Subgroup, layout.getSubgroupsM()},
-                      {"i_m", Kind::Intrinsic, layout.getIntrinsicsM()},
-                      {"lane_r", Kind::Lane, info.m}});
+    builder.addGroup({{"lane_r", Kind::Lane, info.m}});
     if (info.n == 16) {
       // D[r][4 g + v].
-      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
-                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
-                        {"lane_g", Kind::Lane, info.kGroups},
-                        {"item", Kind::Internal, 4}});
+      builder.addGroup(
+          {{"lane_g", Kind::Lane, info.kGroups}, {"item", Kind::Internal, 4}});
     } else {
       // D[r][8 (v / 4) + 4 g + v % 4].
-      builder.addGroup({{"sg_n", Kind::Subgroup, layout.getSubgroupsN()},
-                        {"i_n", Kind::Intrinsic, layout.getIntrinsicsN()},
-                        {"item_hi", Kind::Internal, 4},
+      builder.addGroup({{"item_hi", Kind::Internal, 4},
                         {"lane_g", Kind::Lane, info.kGroups},
                         {"item", Kind::Internal, 4}});
     }
-    return builder.build(order({"sg_m", "sg_n"}, {{"i_m", 0}, {"i_n", 1}},
-                               {"lane_g", "lane_r"}, {"item_hi", "item"}));
-  }
+    return builder.build({"lane_g", "lane_r", "item_hi", "item"});
   }
   llvm_unreachable("unknown role");
 }
@@ -236,9 +203,9 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   SmallVector<OperandRole> interleaveK = {OperandRole::lhs_scales,
                                           OperandRole::rhs_scales};
   auto make = [&](int64_t im, int64_t in, int64_t ik, int64_t sm, int64_t sn) {
-    return DataTiledLayoutAttr::get(ctx, intrinsic, lhsType, rhsType, im, in,
-                                    ik, sm, sn, interleaveM, interleaveN,
-                                    interleaveK);
+    return DataTiledLayoutAttr::get(ctx, ScaledMFMAAttr::get(ctx, intrinsic),
+                                    lhsType, rhsType, im, in, ik, sm, sn,
+                                    interleaveM, interleaveN, interleaveK);
   };
   auto cap = [](int64_t size, int64_t unit) {
     if (ShapedType::isDynamic(size))

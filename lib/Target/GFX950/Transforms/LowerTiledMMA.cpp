@@ -592,7 +592,7 @@ FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerTiledScaledMMA(
   if (!op.getResults().empty())
     return op.emitOpError() << "must be bufferized before the gfx950 lowering "
                                "(it is on tensors)";
-  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+  DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
   if (!layout)
     return op.emitOpError() << "needs a #mx.data_tiled_layout for gfx950, got "
                             << op.getLayout();

@@ -221,7 +221,7 @@ static LogicalResult checkBlocks(QuantizeIntoOp quantize, TiledScaledMMAOp op,
 
 FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
-  auto layout = dyn_cast<DataTiledLayoutAttr>(op.getLayout());
+  DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
   if (!layout)
     return fail(reason, "the GEMM has no #mx.data_tiled_layout");
   if (failed(checkSupported(quantize, op, layout, reason)))

@@ -65,7 +65,7 @@ static std::string matchUKernel(DictionaryAttr match,
   MLIRContext *ctx = layout.getContext();
   if (!matchesEntry(match, "intrinsic",
                     StringAttr::get(ctx, stringifyScaledMMAIntrinsic(
-                                             layout.getIntrinsic()))))
+                                             getIntrinsic(layout)))))
     return "intrinsic differs";
   if (!matchesEntry(match, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
       !matchesEntry(match, "rhs_type", TypeAttr::get(layout.getRhsType())))
@@ -142,7 +142,7 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
     auto entry = cast<DictionaryAttr>(attr);
     if (!accepts(entry, "intrinsic",
                  StringAttr::get(context, stringifyScaledMMAIntrinsic(
-                                              layout.getIntrinsic()))) ||
+                                              getIntrinsic(layout)))) ||
         !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
         !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
         !accepts(
@@ -271,7 +271,7 @@ DictionaryAttr mlir::mx::gfx950::getUKernelTypeParameters(
   Builder b(ctx);
   SmallVector<NamedAttribute> entries = {
       b.getNamedAttr("intrinsic", b.getStringAttr(stringifyScaledMMAIntrinsic(
-                                      layout.getIntrinsic()))),
+                                      getIntrinsic(layout)))),
       b.getNamedAttr("lhs_type", TypeAttr::get(layout.getLhsType())),
       b.getNamedAttr("rhs_type", TypeAttr::get(layout.getRhsType()))};
   if (quantization) {

@@ -4,7 +4,7 @@
 // mx.tiled_scaled_mma bufferizes in place: the accumulator buffer is updated
 // and becomes the result.
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @in_place
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<4x2x4x16x32xf4E2M1FN>, %[[B:[^:]+]]: memref<3x2x4x16x32xf4E2M1FN>, %[[SA:[^:]+]]: memref<4x2x4x16xf8E8M0FNU>, %[[SB:[^:]+]]: memref<3x2x4x16xf8E8M0FNU>, %[[C:[^:]+]]: memref<4x3x4x16x4xf32>)
 //       CHECK:   mx.tiled_scaled_mma ins(%[[A]], %[[B]], %[[SA]], %[[SB]] : {{.*}}) outs(%[[C]] : memref<4x3x4x16x4xf32>) layout = #{{.+}}{{$}}
@@ -23,7 +23,7 @@ func.func @in_place(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E
 
 // The original accumulator is still needed afterwards: bufferization copies
 // it and the op updates the copy.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @copy_when_acc_is_live
 //  CHECK-SAME:   %[[C:[^:]+]]: memref<4x3x4x16x4xf32>)
 //       CHECK:   %[[NEW:.+]] = memref.alloc() {{.*}}: memref<4x3x4x16x4xf32>

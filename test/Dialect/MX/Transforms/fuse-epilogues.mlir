@@ -6,7 +6,7 @@
 // mx-fuse-epilogues: a bias along N, a ReLU and the conversion to bf16 of a
 // zero-started GEMM in the user's layout become its epilogue; the GEMM
 // writes the generic's output.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @bias_relu_bf16
 //  CHECK-SAME:   %[[BIAS:[^:]+]]: tensor<40xf32>, %[[OUT:[^:]+]]: tensor<64x40xbf16>
 //       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma ins({{.*}}) outs(%[[OUT]] : tensor<64x40xbf16>) layout = #{{.+}} zero_acc
@@ -42,7 +42,7 @@ func.func @bias_relu_bf16(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
 
 // C + A B: the sums are rounded to f32 before the conversion, so the
 // conversion stays a separate op (with a remark).
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @real_c
 //       CHECK:   mx.tiled_scaled_mma
 //   CHECK-NOT:     epilogue
@@ -66,7 +66,7 @@ func.func @real_c(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M
 // -----
 
 // A consumer that reads the result transposed is not elementwise on it.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @transposed
 //       CHECK:   linalg.generic
 func.func @transposed(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf4E2M1FN>,
@@ -90,7 +90,7 @@ func.func @transposed(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf
 
 // SiLU x / (1 + exp(-x)) to bf16, without a target (every op is accepted):
 // the whole body, math.exp included, becomes the epilogue.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @silu_bf16
 //  CHECK-SAME:   %[[OUT:[^:]+]]: tensor<64x32xbf16>
 //       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma ins({{.*}}) outs(%[[OUT]] : tensor<64x32xbf16>) layout = #{{.+}} zero_acc
@@ -129,7 +129,7 @@ func.func @silu_bf16(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4
 
 // GELU-tanh with gfx950 as the target (mx.target): its kernels compute
 // math.tanh (expanded through exp before ROCDL), so it fuses.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @gelu_gfx950
 //       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma
 //  CHECK-SAME:     epilogue ins() maps [] {
@@ -175,7 +175,7 @@ func.func @gelu_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32x
 
 // GELU-erf: gfx950 kernels cannot compute math.erf without ROCm's device
 // library, so the activation stays a separate dispatch (with a remark).
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @gelu_erf_gfx950
 //       CHECK:   mx.tiled_scaled_mma
 //   CHECK-NOT:     epilogue
@@ -211,7 +211,7 @@ func.func @gelu_erf_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16
 
 // math ops on f16 are not computed by gfx950 epilogues (they would be
 // device-library calls too).
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @exp_f16_gfx950
 //       CHECK:   linalg.generic
 module attributes {mx.target = #mx_gfx950.target} {
@@ -239,7 +239,7 @@ func.func @exp_f16_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x
 // SwiGLU silu(gate) * up over the two halves of N (slices of the result):
 // one epilogue invocation sees one sum, and the gate and up sums of an
 // output element lie in different tiles, so it stays a separate dispatch.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @swiglu_slices
 //       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma
 //   CHECK-NOT:     epilogue
@@ -274,7 +274,7 @@ func.func @swiglu_slices(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x3
 
 // A consumer that reads the result twice (here x * x) sees two sums per
 // output element in general; it is not fused.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @reads_twice
 //       CHECK:   linalg.generic
 func.func @reads_twice(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32xf4E2M1FN>,
@@ -297,7 +297,7 @@ func.func @reads_twice(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2x4x16x32x
 // -----
 
 // A round trip through f8 has no lowering in a gfx950 kernel.
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @f8_round_trip_gfx950
 //       CHECK:   linalg.generic
 module attributes {mx.target = #mx_gfx950.target} {

@@ -242,7 +242,7 @@ func.func @fp6_transpose(%a: tensor<2x8x32xf6E2M3FN>) -> tensor<32x2x8xf6E2M3FN>
 
 // mx.tiled_scaled_mma takes the bytes (fp4 lane: 32 values = 16 bytes, fp6:
 // 24 bytes); the f32 accumulator is untouched.
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f6E2M3FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f6E2M3FN, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @tiled_mma
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<4x2x4x16x16xi8> {{.*}}, %[[B:[^:]+]]: tensor<2x2x4x16x24xi8> {{.*}}, %[[SA:[^:]+]]: tensor<4x2x4x16xi8> {{.*}}, %[[SB:[^:]+]]: tensor<2x2x4x16xi8> {{.*}}, %[[C:[^:]+]]: tensor<4x2x4x16x4xf32>)
 //  CHECK-SAME:   -> tensor<4x2x4x16x4xf32>

@@ -64,7 +64,7 @@ func.func @dynamic(%a: tensor<?x?xf4E2M1FN>, %b: tensor<16x?xf4E2M1FN>,
 // -----
 
 // A per-op layout override travels in the encodings.
-// CHECK-DAG: #[[L:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2>
+// CHECK-DAG: #[[L:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2>
 // CHECK-DAG: #{{.+}} = #mx.encoding<role = lhs, {{.*}}, layout = #[[L]]>
 // CHECK-LABEL: func.func @override
 //   CHECK-NOT:   mx.layout
@@ -78,7 +78,7 @@ func.func @override(%a: tensor<64x64xf4E2M1FN>, %b: tensor<64x64xf4E2M1FN>,
       ins(%a, %b, %sa, %sb : tensor<64x64xf4E2M1FN>, tensor<64x64xf4E2M1FN>,
                             tensor<64x2xf8E8M0FNU>, tensor<64x2xf8E8M0FNU>)
       outs(%c : tensor<64x64xf32>)
-      {mx.layout = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2>}
+      {mx.layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2>}
       -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }

@@ -8,7 +8,7 @@
 
 // For N = 256 and K = 1024 both buckets resolve to one-intrinsic tiles (the
 // most workgroups), K steps of 4 intrinsics (whole scale groups).
-//       CHECK: #[[L:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4,
+//       CHECK: #[[L:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4,
 // CHECK-LABEL: func.func @dynamic
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<?x1024xf4E2M1FN>, {{.+}}, %[[C:[^:]+]]: tensor<?x256xf32>, %[[BIAS:[^:]+]]: tensor<256xf32>)
 //       CHECK:   %[[EMPTY:.+]] = tensor.empty(%{{.+}}) : tensor<?x256xbf16>

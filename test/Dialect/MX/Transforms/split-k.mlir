@@ -9,7 +9,7 @@
 // dimension, the GEMM sums each part from zero into a [2, 16, 64] workspace,
 // and a generic adds the parts to C in K order.
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @acc
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<1x2x4x4x16x32xf4E2M1FN>, %[[B:[^:]+]]: tensor<4x2x4x4x16x32xf4E2M1FN>, %[[SA:[^:]+]]: tensor<1x2x4x16x4xf8E8M0FNU>, %[[SB:[^:]+]]: tensor<4x2x4x16x4xf8E8M0FNU>, %[[C:[^:]+]]: tensor<16x64xf32>)
 //       CHECK:   %[[AX:.+]] = tensor.expand_shape %[[A]] {{\[}}[0], [1, 2], [3], [4], [5], [6]] output_shape [1, 2, 1, 4, 4, 16, 32]
@@ -46,7 +46,7 @@ func.func @acc(%a: tensor<1x2x4x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x4x16x32xf4E2
 // From zero, batched and with a dynamic M (the workspace takes acc's sizes):
 // the parts are added without C, and the batch dimension follows the parts.
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @zero_batched_dynamic
 //       CHECK:   %[[M:.+]] = tensor.dim %{{.+}}, %{{.+}} : tensor<3x?x64xf32>
 //       CHECK:   %[[W:.+]] = tensor.empty(%[[M]]) : tensor<2x3x?x64xf32>

@@ -25,6 +25,12 @@ func.func @intrinsic() attributes {mx.target = #mx_gfx950.target<intrinsic = mfm
 
 // -----
 
+// The intrinsic of a data-tiled layout is one of the scaled MFMAs.
+// expected-error @+1 {{no gfx950 scaled MFMA has the shape 16x16x32 (available: 16x16x128, 32x32x64)}}
+#bad = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x32>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+
+// -----
+
 // expected-error @+1 {{intrinsics_n must be non-negative (0: the resolver's choice), got -1}}
 func.func @negative() attributes {mx.target = #mx_gfx950.target<intrinsics_n = -1>}
 

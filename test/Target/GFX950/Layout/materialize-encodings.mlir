@@ -57,7 +57,7 @@ func.func @nt_fp4(%a: tensor<64x256xf4E2M1FN>, %b: tensor<32x256xf4E2M1FN>,
 
 // IREE's odd sizes (255 x 513 x 127*32), fp8 x fp4, B stored K x N.
 
-// K32-DAG: #[[L32:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// K32-DAG: #[[L32:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // K32-LABEL: func.func @nn_fp8_fp4_odd
 //  K32-SAME:   (%[[A:[^:]+]]: tensor<255x4064xf8E4M3FN>, %[[B:[^:]+]]: tensor<4064x513xf4E2M1FN>, %[[SA:[^:]+]]: tensor<255x127xf8E8M0FNU>, %[[SB:[^:]+]]: tensor<127x513xf8E8M0FNU>, %[[C:[^:]+]]: tensor<255x513xf32>)
 // fp8: each lane holds two 16-value K chunks: K 128 = [i_k 2, chunk 2, g 2, 16].
@@ -93,7 +93,7 @@ func.func @nn_fp8_fp4_odd(%a: tensor<255x4064xf8E4M3FN>, %b: tensor<4064x513xf4E
 // 256 fp4 with 4 waves, 256 accumulators per lane); the pack sizes the tile
 // grid at run time and the unpack takes the result sizes from the input.
 
-// AUTO-DAG: #[[LDYN:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// AUTO-DAG: #[[LDYN:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // AUTO-LABEL: func.func @dynamic
 //  AUTO-SAME:   (%[[A:[^:]+]]: tensor<?x?xf4E2M1FN>, {{.*}}, %[[C:[^:]+]]: tensor<?x?xf32>)
 //       AUTO:   linalg.pack %[[A]] {{.*}} inner_tiles = [256, 256] {{.*}} : tensor<?x?xf4E2M1FN> -> tensor<?x?x256x256xf4E2M1FN>
@@ -119,7 +119,7 @@ func.func @dynamic(%a: tensor<?x?xf4E2M1FN>, %b: tensor<?x?xf4E2M1FN>,
 
 // A per-op layout (mx.layout) wins over the heuristic and the pass options.
 
-// AUTO-DAG: #[[PINNED:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E5M2, rhs_type = f6E2M3FN, intrinsics_k = 3>
+// AUTO-DAG: #[[PINNED:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E5M2, rhs_type = f6E2M3FN, intrinsics_k = 3>
 // AUTO-LABEL: func.func @pinned
 //       AUTO:   mx.tiled_scaled_mma {{.*}} layout = #[[PINNED]]
 // ONE-LABEL: func.func @pinned
@@ -134,7 +134,7 @@ func.func @pinned(%a: tensor<32x192xf8E5M2>, %b: tensor<32x192xf6E2M3FN>,
       ins(%a, %b, %sa, %sb : tensor<32x192xf8E5M2>, tensor<32x192xf6E2M3FN>,
                             tensor<32x6xf8E8M0FNU>, tensor<32x6xf8E8M0FNU>)
       outs(%c : tensor<32x32xf32>)
-      {mx.layout = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f8E5M2, rhs_type = f6E2M3FN, intrinsics_k = 3>}
+      {mx.layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E5M2, rhs_type = f6E2M3FN, intrinsics_k = 3>}
       -> tensor<32x32xf32>
   return %r : tensor<32x32xf32>
 }
@@ -145,7 +145,7 @@ func.func @pinned(%a: tensor<32x192xf8E5M2>, %b: tensor<32x192xf6E2M3FN>,
 // waves (each 256 x 64: 16 x 4 intrinsics, 256 accumulators per lane), two
 // intrinsics along K (128 bytes of each row per step).
 
-// AUTO-DAG: #[[LSEED:.+]] = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// AUTO-DAG: #[[LSEED:.+]] = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // AUTO-LABEL: func.func @seed
 //       AUTO:   linalg.pack %{{.+}} {{.*}} inner_tiles = [256, 256] {{.*}} : tensor<10000x16384xf4E2M1FN> -> tensor<40x64x256x256xf4E2M1FN>
 //       AUTO:   mx.tiled_scaled_mma {{.*}} layout = #[[LSEED]]

@@ -92,7 +92,7 @@ func.func @grouped_pinned(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf8E4M3F
                             tensor<40x2xf8E8M0FNU>, tensor<3x24x2xf8E8M0FNU>)
       offsets(%offsets : tensor<4xindex>)
       outs(%acc : tensor<40x24xf32>)
-      {mx.layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 2>}
+      {mx.layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 2>}
       -> tensor<40x24xf32>
   return %r : tensor<40x24xf32>
 }

@@ -21,7 +21,7 @@ module attributes {transform.with_named_sequence} {
 
 // A lowering that reports an error is a definite failure: an op still on
 // tensors.
-#layout = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @tensors(%a: tensor<3x4x2x2x2x4x16x16xi8>, %b: tensor<5x4x2x2x4x16x16xi8>,
                    %sa: tensor<3x4x2x4x16x2x2xi8>, %sb: tensor<5x4x4x16x2x2xi8>,
                    %c: tensor<3x5x2x2x2x4x16x4xf32>) -> tensor<3x5x2x2x2x4x16x4xf32> {

@@ -17,7 +17,7 @@
 //   CHECK-NOT:   func.call @mx_uk
 //       CHECK:   amdgpu.scaled_mfma
 //   CHECK-NOT:   mx.tiled_scaled_mma
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @quantize_then_gemm(%x: memref<64x16xbf16>, %e: memref<64x8xi8>, %s: memref<2x16xi8>,
                %a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
                %sa: memref<3x4x2x4x16x2x2xi8>, %sb: memref<5x4x4x16x2x2xi8>,

@@ -7,7 +7,7 @@
 // e * No + no); the accumulator's bounds-checked buffer holds rows
 // f .. f + c - 1 of C, so the tile's rows past c are dropped.
 
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @grouped
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<7x1x4x4x16x16xi8>, %[[B:[^:]+]]: memref<5x2x1x4x4x16x16xi8>, %[[SA:[^:]+]]: memref<7x1x4x16x4xi8>, %[[SB:[^:]+]]: memref<5x2x1x4x16x4xi8>, %[[TABLE:[^:]+]]: memref<7x3xi32>, %[[C:[^:]+]]: memref<40x24xf32>)
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
@@ -56,7 +56,7 @@ func.func @grouped(%a: memref<7x1x4x4x16x16xi8>, %b: memref<5x2x1x4x4x16x16xi8>,
 // tile row r is row row_ids[16 mo + r] of it, or row M = 20 (outside the
 // buffer: dropped) when r is past the tile's count or the id is outside
 // [0, 20).
-#l = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @routed
 //  CHECK-SAME:   %[[TABLE:[^:]+]]: memref<4x3xi32>, %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
 //   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index

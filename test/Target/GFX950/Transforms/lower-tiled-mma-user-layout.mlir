@@ -9,7 +9,7 @@
 // replaced by M (outside the buffer) when the run's first column is past
 // N, or unconditionally when the workgroup's tile lies inside N.
 
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // C += A B, f32, N = 60 (a multiple of 4: no run straddles it). 2 x 1
 // waves of 2 x 2 intrinsics (64 x 32 tiles): lane (g, r) of wave w loads
 // and stores row 64 Mo + 32 w + 16 i + r, columns 32 No + 4 g + 16 j, as
@@ -73,7 +73,7 @@ func.func @f32(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>,
 
 // -----
 
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // D = bf16(A B) from zero: the epilogue (arith.truncf) runs per value, the
 // four bf16 of a run are packed into one vector<4xbf16> (a dwordx2).
 // CHECK-LABEL: func.func @bf16
@@ -117,7 +117,7 @@ func.func @bf16(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16xi8>
 
 // -----
 
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // N = 47: a run of the second column of tiles may straddle N (columns 44
 // .. 47, the last one past it). C is loaded value by value, each value
 // masked (a branch before the K loop costs spills). The stores branch on
@@ -162,7 +162,7 @@ func.func @straddle(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x16x16
 
 // -----
 
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // A column-major accumulator (innermost stride 100): consecutive columns
 // are not contiguous, so every value is its own access, masked.
 // CHECK-LABEL: func.func @column_major
@@ -207,7 +207,7 @@ func.func @column_major(%a: memref<2x4x2x2x2x4x16x16xi8>, %b: memref<2x4x2x2x4x1
 //       CHECK:   vector.store %{{.+}}, %[[BUF]][%{{.+}}, %[[G24]]] : {{.*}}, vector<4xf32>
 //   CHECK-NOT:   memref.store
 //       CHECK:   gpu.terminator
-#fp4_32 = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4_32 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @f32_32x32x64(%a: memref<2x2x2x4x2x32x16xi8>, %b: memref<1x2x2x4x2x32x16xi8>,
                         %sa: memref<2x2x2x2x32x4xi8>, %sb: memref<1x2x2x2x32x4xi8>,
                         %c: memref<100x60xf32>) {

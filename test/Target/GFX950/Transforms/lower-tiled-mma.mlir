@@ -16,7 +16,7 @@
 // per function.
 
 // fp4, 2 x 1 waves of 2 x 2 x 2 intrinsics; Mo = 3, No = 5, Ko = 4.
-#fp4 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp4 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 2, subgroups_m = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @fp4
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<3x4x2x2x2x4x16x16xi8>, %[[B:[^:]+]]: memref<5x4x2x2x4x16x16xi8>, %[[SA:[^:]+]]: memref<3x4x2x4x16x2x2xi8>, %[[SB:[^:]+]]: memref<5x4x4x16x2x2xi8>, %[[C:[^:]+]]: memref<3x5x2x2x2x4x16x4xf32>)
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
@@ -95,7 +95,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 
 // fp8 (32 bytes per lane), 2 x 2 waves of 4 x 4 x 1 intrinsics, two batch
 // dimensions (2 x 3 = grid z 6, delinearized); Mo = 2, No = 7, Ko = 5.
-#fp8 = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 4, intrinsics_n = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#fp8 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 4, intrinsics_n = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @fp8_batched
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<2x3x2x5x2x4x4x16x2x16xi8>, %[[B:[^:]+]]: memref<2x3x7x5x2x4x4x16x2x16xi8>, %[[SA:[^:]+]]: memref<2x3x2x5x2x4x16x4xi8>, %[[SB:[^:]+]]: memref<2x3x7x5x2x4x16x4xi8>, %[[C:[^:]+]]: memref<2x3x2x7x2x2x4x4x4x16x4xf32>)
 //   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
@@ -150,7 +150,7 @@ func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x
 
 // The 32x32x64 intrinsic (16 accumulators per lane), dynamic tile counts:
 // the grid is (No, Mo) of rhs and lhs, Ko comes from lhs.
-#k32 = #mx.data_tiled_layout<intrinsic = mfma_scale_32x32x64, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#k32 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @fp4_32x32x64
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<?x?x2x4x2x32x16xi8>, %[[B:[^:]+]]: memref<?x?x2x4x2x32x16xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %{{[^:]+}}: memref<?x?x2x2x32x4xi8>, %[[C:[^:]+]]: memref<?x?x2x2x2x32x4x4xf32>)
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index

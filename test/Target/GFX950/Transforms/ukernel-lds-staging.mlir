@@ -8,7 +8,7 @@
 
 // The seed shape's layout: 1 x 4 waves of 16 x 4 x 2 fp4 intrinsics, 32 A
 // and 32 B fragments of 1 KiB per K step: 2 x 64 KiB.
-#seed = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#seed = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @seed
 //       CHECK:   gpu.launch
 //  CHECK-SAME:     workgroup(%[[LDS:.+]] : memref<131072xi8, #gpu.address_space<workgroup>>)
@@ -29,7 +29,7 @@ func.func @seed(%a: memref<2x3x16x2x4x16x16xi8>, %b: memref<4x3x4x4x2x4x16x16xi8
 
 // Mixed fp8 x fp4 on 2 x 2 waves of 4 x 4 x 2 intrinsics: 16 A fragments of
 // 2 KiB and 16 B fragments of 1 KiB per K step: 2 x 48 KiB.
-#mixed = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#mixed = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @mixed
 //       CHECK:   gpu.launch
 //  CHECK-SAME:     workgroup(%{{.+}} : memref<98304xi8, #gpu.address_space<workgroup>>)
@@ -46,7 +46,7 @@ func.func @mixed(%a: memref<1x2x2x4x2x4x16x2x16xi8>, %b: memref<1x2x2x4x2x4x16x1
 
 // fp8 on 2 x 2 waves of 16 x 16 x 2 intrinsics: 64 + 64 fragments of 2 KiB
 // per K step, 512 KiB double-buffered.
-#big = #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 16, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#big = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 16, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @too_big(%a: memref<1x1x2x16x2x4x16x2x16xi8>, %b: memref<1x1x2x16x2x4x16x2x16xi8>,
                    %sa: memref<1x1x2x4x16x16x2xi8>, %sb: memref<1x1x2x4x16x16x2xi8>,
                    %c: memref<1x1x2x2x16x16x4x16x4xf32>) {

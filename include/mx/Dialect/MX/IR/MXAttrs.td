@@ -9,6 +9,7 @@
 #define MX_DIALECT_MX_IR_MXATTRS_TD
 
 include "mx/Dialect/MX/IR/MXDialect.td"
+include "mx/Dialect/MX/IR/MXInterfaces.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/EnumAttr.td"
@@ -45,7 +46,7 @@ def MX_RoundingAttr : I32EnumAttr<"Rounding",
       MX_Rounding_NearestEven, MX_Rounding_TiesAway]> {
   let cppNamespace = "::mlir::mx";
   let description = [{
-    `nearest_even` is IEEE round-to-nearest-even (OCP, gfx950
+    `nearest_even` is IEEE round-to-nearest-even (OCP; e.g. gfx950's
     `v_cvt_scalef32_*`); `ties_away` rounds ties away from zero (the seed 000
     PyTorch/AITER reference quantizer).
   }];
@@ -63,21 +64,6 @@ def MX_OperandRole : I32EnumAttr<"OperandRole",
       MX_Role_Result]> {
   let cppNamespace = "::mlir::mx";
   let genSpecializedAttr = 0;
-}
-
-def MX_Intrinsic_16x16x128 : I32EnumAttrCase<"mfma_scale_16x16x128", 0>;
-def MX_Intrinsic_32x32x64 : I32EnumAttrCase<"mfma_scale_32x32x64", 1>;
-
-def MX_ScaledMMAIntrinsic : I32EnumAttr<"ScaledMMAIntrinsic",
-    "a gfx950 scaled MFMA instruction", [
-      MX_Intrinsic_16x16x128, MX_Intrinsic_32x32x64]> {
-  let cppNamespace = "::mlir::mx";
-  let genSpecializedAttr = 0;
-  let description = [{
-    `mfma_scale_16x16x128` is `v_mfma_scale_f32_16x16x128_f8f6f4` (M = N =
-    16, K = 128: four 32-blocks per row), `mfma_scale_32x32x64` is
-    `v_mfma_scale_f32_32x32x64_f8f6f4` (M = N = 32, K = 64: two blocks).
-  }];
 }
 
 class MX_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -133,33 +119,44 @@ def MX_EncodingAttr : MX_Attr<"Encoding", "encoding"> {
   }];
 }
 
-def MX_DataTiledLayoutAttr : MX_Attr<"DataTiledLayout", "data_tiled_layout"> {
-  let summary = "a resolved data-tiled layout for a gfx950 scaled contraction";
+def MX_DataTiledLayoutAttr
+    : MX_Attr<"DataTiledLayout", "data_tiled_layout",
+              [DeclareAttrInterfaceMethods<MX_TiledLayoutAttrInterface>]> {
+  let summary = "a resolved data-tiled layout for a target's scaled MMA";
   let description = [{
     Fully describes how the operands of a scaled contraction are laid out in
-    tiles that the scaled MFMA `intrinsic` consumes directly:
+    tiles that a target's scaled matrix-multiply `intrinsic` consumes
+    directly. The intrinsic is an attribute of the target implementing
+    `ScaledMMAIntrinsicAttrInterface`: its M x N x K shape, its subgroup
+    size and the distribution of one intrinsic tile over lanes and values
+    are data to this attribute; which instruction it is, only the target
+    knows (e.g. `#mx_gfx950.scaled_mfma<16x16x128>`).
 
     * one workgroup tile covers `subgroups_m * intrinsics_m` intrinsic rows
       (M), `subgroups_n * intrinsics_n` intrinsic columns (N) and
       `intrinsics_k` intrinsic depths (K);
-    * each of the `subgroups_m * subgroups_n` waves (64 lanes) computes
-      `intrinsics_m x intrinsics_n` intrinsics, each over `intrinsics_k`
-      K steps;
+    * each of the `subgroups_m * subgroups_n` subgroups (of the intrinsic's
+      lanes each) computes `intrinsics_m x intrinsics_n` intrinsics, each
+      over `intrinsics_k` K steps;
     * `interleave_m` (`interleave_n`, `interleave_k`) lists the operands whose
       M (N, K) intrinsic-unroll dimension is moved to the innermost position
       of the tile, so that a lane's values for its unrolled intrinsics are
       contiguous (the default interleaves M/N and K into the scales: one lane
-      then reads all the scale bytes of its intrinsics with one wide load and
-      feeds them through `scalesIdx`).
+      then reads all the scale bytes of its intrinsics with one wide load).
 
     The swizzle (expand shape + permutation) of every operand is computed
-    from this attribute by one function (`mx::gfx950::getSwizzle`), following
-    the CDNA4 ISA lane layouts.
+    from this attribute by one function (its `TiledLayoutAttrInterface`
+    `getSwizzle`): the intrinsic's swizzle of the role, each tile dimension
+    prefixed with its subgroup and unroll dimensions; in the swizzled tile
+    the subgroup dimensions come first, then the unroll dimensions that are
+    not interleaved (M or N, then K), then the intrinsic's lane dimensions,
+    the interleaved unroll dimensions, and the values of a lane last.
+    Dimensions of size one are left out.
 
     Example:
 
     ```mlir
-    #mx.data_tiled_layout<intrinsic = mfma_scale_16x16x128,
+    #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>,
         lhs_type = f4E2M1FN, rhs_type = f4E2M1FN,
         intrinsics_m = 4, intrinsics_n = 2, intrinsics_k = 1,
         subgroups_m = 2, subgroups_n = 2,
@@ -168,7 +165,7 @@ def MX_DataTiledLayoutAttr : MX_Attr<"DataTiledLayout", "data_tiled_layout"> {
     ```
   }];
   let parameters = (ins
-    EnumParameter<MX_ScaledMMAIntrinsic>:$intrinsic,
+    "::mlir::mx::ScaledMMAIntrinsicAttrInterface":$intrinsic,
     "::mlir::Type":$lhs_type,
     "::mlir::Type":$rhs_type,
     DefaultValuedParameter<"int64_t", "1">:$intrinsics_m,
@@ -183,8 +180,11 @@ def MX_DataTiledLayoutAttr : MX_Attr<"DataTiledLayout", "data_tiled_layout"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Waves per workgroup (subgroups_m * subgroups_n), 64 lanes each.
+    /// Subgroups per workgroup (subgroups_m * subgroups_n), of
+    /// `getIntrinsic().getSubgroupSize()` lanes each.
     int64_t getNumSubgroups() const;
+    /// The workgroup tile: M, N and K (elements).
+    ::std::tuple<int64_t, int64_t, int64_t> getTileSizes() const;
     /// Whether `role`'s unroll dimension of `dim` (0 = M, 1 = N, 2 = K) is
     /// interleaved innermost.
     bool isInterleaved(OperandRole role, unsigned dim) const;

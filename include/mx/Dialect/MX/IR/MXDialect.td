@@ -1,7 +1,7 @@
 //===- MXDialect.td - mx dialect definition ----------------*- tablegen -*-===//
 //
 // Part of the mx project: MX (microscaling) scaled matrix multiplication for
-// AMD gfx950.
+// a target's matrix instructions (e.g. AMD gfx950's).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//

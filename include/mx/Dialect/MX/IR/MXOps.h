@@ -63,6 +63,16 @@ LogicalResult verifyTileCounts(function_ref<InFlightDiagnostic()> emitError,
                                int64_t intrinsicsK, int64_t subgroupsM,
                                int64_t subgroupsN, bool zeroIsUnpinned);
 
+/// Verifies that `intrinsic` describes a scaled MMA the layouts can tile
+/// (ScaledMMAIntrinsicAttrInterface): K a multiple of the block size, and for
+/// every role, with lhs and rhs of `lhsType` and `rhsType`, a swizzle that
+/// expands the intrinsic tile into lanes (at most the subgroup's) followed
+/// by values.
+LogicalResult
+verifyScaledMMAIntrinsic(function_ref<InFlightDiagnostic()> emitError,
+                         ScaledMMAIntrinsicAttrInterface intrinsic,
+                         Type lhsType, Type rhsType);
+
 /// Roles of the iteration dimensions of an `mx.scaled_contraction`, as
 /// positions in its iteration space.
 struct ScaledContractionDims {

@@ -367,7 +367,8 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     named by at most one valid position (`moe_align_block_size` names each
     once): a row named twice is inconsistent routing, which the host path
     and the reference report as a run-time error (leaving `acc` unchanged),
-    and for which a gfx950 kernel writes one of the competing results.
+    and for which a GPU kernel (e.g. gfx950's) writes one of the competing
+    results.
 
     `NB` must divide `P`. Data operands have an MX element type (`lhs` and
     `rhs` may differ), scales `f8E8M0FNU`, the accumulator `f32`; `K` must be

@@ -82,7 +82,7 @@ def MXRaiseScaledMatmul : Pass<"mx-raise-scaled-matmul"> {
         outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
     ```
 
-    It runs first in `mx-cpu-pipeline` and `mx-gfx950-pipeline`.
+    It runs first in every pipeline (e.g. `mx-gfx950-pipeline`).
   }];
   let dependentDialects = [
     "::mlir::mx::MXDialect", "::mlir::tensor::TensorDialect"
@@ -133,8 +133,8 @@ def MXSpecializeDynamicM : Pass<"mx-specialize-dynamic-m"> {
     A contraction whose M is only known at run time (a decode batch of 1 to
     64 tokens, or a prefill of thousands) would get one layout for every M.
     When its target names M buckets
-    (`LayoutResolverAttrInterface::getDynamicMBuckets`; gfx950: M <= 16 and
-    M <= 64), this pass makes one version of the contraction per bucket, each
+    (`LayoutResolverAttrInterface::getDynamicMBuckets`; e.g. gfx950: M <= 16
+    and M <= 64), this pass makes one version of the contraction per bucket, each
     with the layout the target resolves for M equal to the bucket's bound
     (pinned as `mx.layout`, so the tuned table's entry for that bucket
     applies) and the bound itself as `mx.m_bound` (which the target's split-K
@@ -208,7 +208,7 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     contraction stay in the user's layout: `mx.tiled_scaled_mma` gets the
     accumulator `[B.., M, N]` as it is and its result replaces the
     `mx.unset_encoding`, so neither is relaid out (for targets whose
-    lowering reads and writes the accumulator in place, like gfx950's).
+    lowering reads and writes the accumulator in place, e.g. gfx950's).
 
     The target is an attribute implementing `LayoutResolverAttrInterface`
     (e.g. `#mx_gfx950.target<...>`, which carries gfx950's layout pins): the
@@ -319,7 +319,7 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
     `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`. The target (the
     `mx.target` of an enclosing op, else the `target` option) says through
     `LayoutResolverAttrInterface::checkEpilogueOp` whether its kernels can
-    compute each op of the body (gfx950: arith, and f32 `math.exp`,
+    compute each op of the body (e.g. gfx950: arith, and f32 `math.exp`,
     `math.tanh`, `math.log`, `math.sqrt` and a few more, nothing that would
     need a device library); without a target every op is accepted (the
     generic lowering to `linalg` computes any).
@@ -402,7 +402,7 @@ def MXFuseQuantizeRelayouts : Pass<"mx-fuse-quantize-relayouts"> {
 def MXPackToBytes : Pass<"mx-pack-to-bytes", "::mlir::ModuleOp"> {
   let summary = "Store MX element and scale tensors as (packed) bytes";
   let description = [{
-    GPU buffers and the gfx950 ukernels hold MX data as bytes: fp8 and E8M0
+    GPU buffers and ukernels (e.g. gfx950's) hold MX data as bytes: fp8 and E8M0
     scales one byte per element, fp4 and fp6 packed (two fp4 values per
     byte, four fp6 values per three bytes, element i in bits
     [w*i, w*i + w) of the little-endian byte string). MLIR's own LLVM

@@ -3,8 +3,10 @@
 // Part of the mx project.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The `mx_gfx950` dialect and its `#mx_gfx950.target` attribute, the layout
-// resolver through which the core passes use gfx950.
+// The `mx_gfx950` dialect, its `#mx_gfx950.target` attribute (the layout
+// resolver through which the core passes use gfx950) and its
+// `#mx_gfx950.scaled_mfma` attribute (the intrinsic of gfx950's data-tiled
+// layouts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +57,7 @@ struct ConfigEntry {
 } // namespace mlir::mx::gfx950
 
 #include "mx/Target/GFX950/IR/GFX950Dialect.h.inc"
+#include "mx/Target/GFX950/IR/GFX950Enums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "mx/Target/GFX950/IR/GFX950Attrs.h.inc"

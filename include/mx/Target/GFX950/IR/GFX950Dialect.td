@@ -9,7 +9,9 @@
 #define MX_TARGET_GFX950_IR_GFX950DIALECT_TD
 
 include "mx/Dialect/MX/IR/MXAttrs.td"
+include "mx/Dialect/MX/IR/MXInterfaces.td"
 include "mx/Dialect/MX/IR/MXTargetInterfaces.td"
+include "mx/Target/GFX950/IR/GFX950Enums.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/DialectBase.td"
 include "mlir/IR/OpBase.td"
@@ -23,7 +25,9 @@ def GFX950_Dialect : Dialect {
     `#mx_gfx950.target`, a layout resolver (`LayoutResolverAttrInterface`)
     that picks `#mx.data_tiled_layout`s for gfx950's scaled MFMA
     instructions and says which ukernel of `ukernels/gfx950/` serves a
-    layout. The dialect also owns, per MLIRContext, the parsed selection data
+    layout; and `#mx_gfx950.scaled_mfma`, the intrinsic of those layouts
+    (`ScaledMMAIntrinsicAttrInterface`: the instruction's shape and lane
+    tables, which the core composes into each operand's swizzle). The dialect also owns, per MLIRContext, the parsed selection data
     of the embedded ukernel library, so that ukernel availability is looked
     up without re-parsing the ukernel sources.
 
@@ -63,6 +67,30 @@ def GFX950_Dialect : Dialect {
     std::once_flag ukernelLibraryOnce;
     ::llvm::SmallVector<UKernelInfo> ukernelLibrary;
   }];
+}
+
+def MXGFX950_ScaledMFMAAttr
+    : AttrDef<GFX950_Dialect, "ScaledMFMA",
+              [DeclareAttrInterfaceMethods<MX_ScaledMMAIntrinsicAttrInterface>]> {
+  let mnemonic = "scaled_mfma";
+  let summary = "a gfx950 scaled MFMA instruction, as a data-tiled intrinsic";
+  let description = [{
+    The `intrinsic` of an `#mx.data_tiled_layout` for gfx950: one of the
+    scaled MFMA instructions, written by its M x N x K shape
+    (`16x16x128`: `v_mfma_scale_f32_16x16x128_f8f6f4`; `32x32x64`:
+    `v_mfma_scale_f32_32x32x64_f8f6f4`). It gives the core the
+    instruction's shape, its 64 lanes and the lane layout of each operand
+    (the CDNA4 ISA tables; see `mx::gfx950::getIntrinsicSwizzle`).
+
+    Example:
+
+    ```mlir
+    #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>,
+        lhs_type = f8E4M3FN, rhs_type = f4E2M1FN>
+    ```
+  }];
+  let parameters = (ins EnumParameter<GFX950_ScaledMMAIntrinsic>:$intrinsic);
+  let hasCustomAssemblyFormat = 1;
 }
 
 def MXGFX950_TargetAttr
@@ -116,7 +144,7 @@ def MXGFX950_TargetAttr
     --mx-materialize-encodings="target=#mx_gfx950.target<subgroups_m=2>"`.
   }];
   let parameters = (ins
-    "std::optional<::mlir::mx::ScaledMMAIntrinsic>":$intrinsic,
+    "std::optional<::mlir::mx::gfx950::ScaledMMAIntrinsic>":$intrinsic,
     "int64_t":$intrinsics_m,
     "int64_t":$intrinsics_n,
     "int64_t":$intrinsics_k,
@@ -134,7 +162,7 @@ def MXGFX950_TargetAttr
     /// `#mx_gfx950.target`), for pipelines that build the attribute before
     /// a context exists; parsing it runs the verifier.
     static std::string getAsText(
-        std::optional<::mlir::mx::ScaledMMAIntrinsic> intrinsic,
+        std::optional<::mlir::mx::gfx950::ScaledMMAIntrinsic> intrinsic,
         int64_t intrinsicsM, int64_t intrinsicsN, int64_t intrinsicsK,
         int64_t subgroupsM, int64_t subgroupsN, int64_t splitK,
         ::llvm::StringRef configTable, bool requireUKernel);

@@ -5,10 +5,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one place that knows how gfx950's scaled MFMA instructions lay their
-// operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" layout
-// tables) and, from that, how each operand of a data-tiled contraction is
-// swizzled. Everything else (materialization, ukernels, emulator checks,
-// layout pictures) calls these functions.
+// operands out over the 64 lanes of a wave (CDNA4 ISA, "F8F6F4 MFMA" tables),
+// which #mx_gfx950.scaled_mfma gives the core's #mx.data_tiled_layout to
+// compose each operand's swizzle from; and the resolver's layout choices.
+// Nothing else (ukernels, emulator checks, layout pictures) has lane tables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +34,20 @@ struct IntrinsicInfo {
 };
 
 IntrinsicInfo getIntrinsicInfo(ScaledMMAIntrinsic intrinsic);
+/// The facts of `intrinsic`, a `#mx_gfx950.scaled_mfma`.
+IntrinsicInfo getIntrinsicInfo(ScaledMMAIntrinsicAttrInterface intrinsic);
+
+/// The instruction of `intrinsic`, a `#mx_gfx950.scaled_mfma`.
+ScaledMMAIntrinsic getIntrinsic(ScaledMMAIntrinsicAttrInterface intrinsic);
+/// The instruction of `layout`, whose intrinsic is a
+/// `#mx_gfx950.scaled_mfma`.
+ScaledMMAIntrinsic getIntrinsic(DataTiledLayoutAttr layout);
+
+/// `layout` if it is a gfx950 data-tiled layout (an `#mx.data_tiled_layout`
+/// whose intrinsic is a `#mx_gfx950.scaled_mfma`), else null: what the
+/// gfx950 code takes from the IR instead of a plain dyn_cast, since the
+/// core's layouts may carry any target's intrinsic.
+DataTiledLayoutAttr getDataTiledLayout(Attribute layout);
 
 /// The workgroup tile of a layout: M, N and K (in elements).
 struct TileSizes {
@@ -65,7 +79,8 @@ constexpr int64_t kSmallM = 64;
 /// The most parts a GEMM's K loop is split into (mx-split-k).
 constexpr int64_t kMaxSplitK = 64;
 
-/// The swizzle of the inner tile of `role` under `layout`.
+/// The lane layout of one `intrinsic` tile of `role` whose elements are of
+/// `elementType` (ScaledMMAIntrinsicAttrInterface::getIntrinsicSwizzle).
 ///
 /// Per intrinsic (m = n = 16, K = 128, 4 lane groups; or m = n = 32, K = 64,
 /// 2 lane groups), with lane = r + m * g:
@@ -79,10 +94,14 @@ constexpr int64_t kMaxSplitK = 64;
 ///    src0 and A as src1 (D^T = B A^T), so that a lane holds runs of 4
 ///    consecutive columns of one row, stored to (or loaded from) a row-major
 ///    result as one vector.
-/// A wave's lanes are the slowest-varying in-wave dimension pair (g, r), the
-/// lane's own values the fastest. Subgroup and intrinsic-unroll dimensions
-/// are outermost unless interleaved (then right after the lane dimensions).
-/// Dimensions of size one are left out.
+/// The lanes are the dimension pair (g, r), slowest first, the lane's own
+/// values the fastest. `#mx.data_tiled_layout` adds the subgroup and unroll
+/// dimensions (DataTiledLayoutAttr::getSwizzle).
+TileSwizzle getIntrinsicSwizzle(ScaledMMAIntrinsic intrinsic, OperandRole role,
+                                Type elementType);
+
+/// The swizzle of the inner tile of `role` under `layout`
+/// (`layout.getSwizzle(role)`).
 TileSwizzle getSwizzle(DataTiledLayoutAttr layout, OperandRole role);
 
 /// Unswizzled inner tile sizes of `role` (see TiledLayoutAttrInterface).
