@@ -10,10 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/TransformOps/MXTransformOps.h"
+#include "mx/Conversion/MXToLinalg/MXToLinalg.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/Transforms.h"
+#include "mx/Transforms/Transforms.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -229,6 +232,74 @@ void FuseRelayoutsTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   transform::onlyReadsHandle(getTargetMutable(), effects);
   transform::modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// SpecializeDynamicMTransformOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SpecializeDynamicMTransformOp::verify() {
+  return verifyLayoutTarget(*this, getLayoutTargetAttr());
+}
+
+DiagnosedSilenceableFailure SpecializeDynamicMTransformOp::applyToOne(
+    transform::TransformRewriter &rewriter, Operation *target,
+    transform::ApplyToEachResultList &results,
+    transform::TransformState &state) {
+  auto contraction = dyn_cast<ScaledContractionOp>(target);
+  if (!contraction)
+    return wrongPayload<ScaledContractionOp>(*this, target);
+  LayoutResolverAttrInterface resolver =
+      resolveTarget(getLayoutTargetAttr(), contraction);
+  if (!resolver)
+    return emitDefiniteFailure("no 'layout_target' and no enclosing "
+                               "'mx.target' to ask for the M buckets");
+  rewriter.setInsertionPoint(contraction);
+  return finish(*this, specializeDynamicM(rewriter, contraction, resolver),
+                contraction, results);
+}
+
+//===----------------------------------------------------------------------===//
+// PackToBytesTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+PackToBytesTransformOp::apply(transform::TransformRewriter &rewriter,
+                              transform::TransformResults &results,
+                              transform::TransformState &state) {
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto func = dyn_cast<func::FuncOp>(payload);
+    if (!func)
+      return wrongPayload<func::FuncOp>(*this, payload);
+    if (failed(packToBytes(func)))
+      return emitDefiniteFailure("packing to bytes failed (see the errors "
+                                 "above)");
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void PackToBytesTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(getTargetMutable(), effects);
+  transform::modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// Pattern sets
+//===----------------------------------------------------------------------===//
+
+void ApplyLowerRelayoutsPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  populateLowerRelayoutsPatterns(patterns);
+}
+
+void ApplyMemRefCopyToLinalgPatternsOp::populatePatterns(
+    RewritePatternSet &patterns) {
+  populateMemRefCopyToLinalgPatterns(patterns);
+}
+
+void ApplyMXToLinalgPatternsOp::populatePatterns(RewritePatternSet &patterns) {
+  populateMXToLinalgPatterns(patterns);
 }
 
 //===----------------------------------------------------------------------===//

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -98,6 +99,65 @@ void SpecializeUKernelsTransformOp::getEffects(
   transform::modifiesPayload(effects);
 }
 
+/// The effects of an op that rewrites what is under its payload ops.
+static void
+getApplyEffects(OpOperand &target,
+                SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  transform::onlyReadsHandle(target, effects);
+  transform::modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure
+QuantizeInGEMMTransformOp::apply(transform::TransformRewriter &rewriter,
+                                 transform::TransformResults &results,
+                                 transform::TransformState &state) {
+  for (Operation *payload : state.getPayloadOps(getTarget()))
+    if (failed(quantizeInGEMM(payload, getMode())))
+      return emitDefiniteFailure("quantizing in the GEMM failed (see the "
+                                 "errors above)");
+  return DiagnosedSilenceableFailure::success();
+}
+
+void QuantizeInGEMMTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getApplyEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure ReserveAccumulatorAGPRsTransformOp::apply(
+    transform::TransformRewriter &rewriter,
+    transform::TransformResults &results, transform::TransformState &state) {
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto module = dyn_cast<gpu::GPUModuleOp>(payload);
+    if (!module)
+      return wrongPayload<gpu::GPUModuleOp>(*this, payload);
+    reserveAccumulatorAGPRs(module, getAll());
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void ReserveAccumulatorAGPRsTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getApplyEffects(getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure
+LDSCopyAliasScopesTransformOp::apply(transform::TransformRewriter &rewriter,
+                                     transform::TransformResults &results,
+                                     transform::TransformState &state) {
+  for (Operation *payload : state.getPayloadOps(getTarget())) {
+    auto module = dyn_cast<gpu::GPUModuleOp>(payload);
+    if (!module)
+      return wrongPayload<gpu::GPUModuleOp>(*this, payload);
+    setLDSCopyAliasScopes(module);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void LDSCopyAliasScopesTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getApplyEffects(getTargetMutable(), effects);
+}
+
 #define GET_OP_CLASSES
 #include "mx/Target/GFX950/TransformOps/GFX950TransformOps.cpp.inc"
 
@@ -117,6 +177,7 @@ public:
     declareGeneratedDialect<amdgpu::AMDGPUDialect>();
     declareGeneratedDialect<arith::ArithDialect>();
     declareGeneratedDialect<func::FuncDialect>();
+    declareGeneratedDialect<LLVM::LLVMDialect>();
     declareGeneratedDialect<gpu::GPUDialect>();
     declareGeneratedDialect<memref::MemRefDialect>();
     declareGeneratedDialect<scf::SCFDialect>();

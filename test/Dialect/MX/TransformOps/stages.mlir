@@ -1,4 +1,5 @@
-// Each transform.mx.* op calls the function its pass drives: run on the
+// Each transform.mx.* op (and transform.apply_patterns.mx.* pattern set)
+// calls the function its pass drives: run on the
 // pass's own test input, a script of the op gives the pass's IR exactly
 // (and the same remarks, which -verify-diagnostics checks where the pass
 // test expects them).
@@ -22,6 +23,31 @@
 // RUN: mx-opt %S/../Transforms/fuse-relayouts.mlir -split-input-file --mx-fuse-relayouts > %t.relayouts.passes
 // RUN: diff %t.relayouts.passes %t.relayouts.transform
 // RUN: FileCheck %s --check-prefix=RELAYOUTS < %t.relayouts.transform
+//
+// RUN: mx-opt %S/../Transforms/specialize-dynamic-m.mlir -split-input-file --transform-preload-library="transform-library-paths=%p/Inputs/specialize-dynamic-m-schedule.mlir" --transform-interpreter > %t.dynm.transform
+// RUN: mx-opt %S/../Transforms/specialize-dynamic-m.mlir -split-input-file --mx-specialize-dynamic-m="target=#mx_gfx950.target<require_ukernel=true>" > %t.dynm.passes
+// RUN: diff %t.dynm.passes %t.dynm.transform
+// RUN: FileCheck %s --check-prefix=DYNAMIC-M < %t.dynm.transform
+//
+// RUN: mx-opt %S/../Transforms/pack-to-bytes.mlir --transform-preload-library="transform-library-paths=%p/Inputs/pack-to-bytes-schedule.mlir" --transform-interpreter > %t.bytes.transform
+// RUN: mx-opt %S/../Transforms/pack-to-bytes.mlir --mx-pack-to-bytes > %t.bytes.passes
+// RUN: diff %t.bytes.passes %t.bytes.transform
+// RUN: FileCheck %s --check-prefix=BYTES < %t.bytes.transform
+//
+// RUN: mx-opt %S/../../../Transforms/lower-relayouts.mlir --transform-preload-library="transform-library-paths=%p/Inputs/lower-relayouts-schedule.mlir" --transform-interpreter --canonicalize > %t.lower.transform
+// RUN: mx-opt %S/../../../Transforms/lower-relayouts.mlir --mx-lower-relayouts --canonicalize > %t.lower.passes
+// RUN: diff %t.lower.passes %t.lower.transform
+// RUN: FileCheck %s --check-prefix=LOWER < %t.lower.transform
+//
+// RUN: mx-opt %S/../../../Transforms/memref-copy-to-linalg.mlir --transform-preload-library="transform-library-paths=%p/Inputs/memref-copy-to-linalg-schedule.mlir" --transform-interpreter > %t.copy.transform
+// RUN: mx-opt %S/../../../Transforms/memref-copy-to-linalg.mlir --mx-memref-copy-to-linalg > %t.copy.passes
+// RUN: diff %t.copy.passes %t.copy.transform
+// RUN: FileCheck %s --check-prefix=COPY < %t.copy.transform
+//
+// RUN: mx-opt %S/../../../Conversion/MXToLinalg/mx-to-linalg.mlir -split-input-file --transform-preload-library="transform-library-paths=%p/Inputs/mx-to-linalg-schedule.mlir" --transform-interpreter > %t.cpu.transform
+// RUN: mx-opt %S/../../../Conversion/MXToLinalg/mx-to-linalg.mlir -split-input-file --convert-mx-to-linalg > %t.cpu.passes
+// RUN: diff %t.cpu.passes %t.cpu.transform
+// RUN: FileCheck %s --check-prefix=CPU < %t.cpu.transform
 
 // The scripts did rewrite (the diffs alone would pass if neither did):
 // SPLIT-K: mx.split_k
@@ -29,3 +55,12 @@
 // EPILOGUE: mx.tiled_scaled_mma {{.*}}epilogue
 // RELAYOUTS: linalg.generic
 // RELAYOUTS-NOT: tensor.expand_shape
+// DYNAMIC-M: scf.if
+// BYTES: mx.packed_type
+// LOWER-NOT: linalg.pack
+// LOWER: linalg.transpose
+// COPY-NOT: memref.copy
+// COPY: linalg.copy
+// CPU-LABEL: func.func @dequantize_fp4
+// CPU-NOT: mx.dequantize
+// CPU: linalg.generic

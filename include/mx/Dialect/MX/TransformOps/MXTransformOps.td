@@ -237,4 +237,122 @@ def MX_FuseRelayoutsTransformOp : Op<Transform_Dialect, "mx.fuse_relayouts",
   let cppNamespace = "::mlir::mx";
 }
 
+def MX_SpecializeDynamicMTransformOp
+    : MX_EachOpTransformOp<"specialize_dynamic_m"> {
+  let summary = "Version a dynamic-M mx.scaled_contraction per M bucket";
+  let description = [{
+    Applies `mx::specializeDynamicM` (the rewrite of
+    `mx-specialize-dynamic-m`) to each `mx.scaled_contraction` of `target`:
+    one whose only dynamic loop is M is versioned per M bucket of
+    `layout_target` (else the enclosing `mx.target`), an `scf.if` chain
+    choosing the copy at run time.
+
+    #### Return modes
+    Consumes `target`; `transformed` holds the op that yields each result
+    (the `scf.if` chain, or the unchanged op when it does not qualify). A
+    payload op of another kind is a silenceable failure.
+
+    Example:
+
+    ```mlir
+    %versions = transform.mx.specialize_dynamic_m %contraction
+        {layout_target = #mx_gfx950.target}
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<AnyAttr>:$layout_target);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type($target, results)";
+  let hasVerifier = 1;
+}
+
+def MX_PackToBytesTransformOp : Op<Transform_Dialect, "mx.pack_to_bytes",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Store the MX tensors of each payload function as bytes";
+  let description = [{
+    Applies `mx::packToBytes` (the rewrite of `mx-pack-to-bytes`) to each
+    `func.func` of `target`: its MX element and scale tensors become `i8`
+    tensors (sub-byte elements packed), its signature with them. Unlike
+    the pass, it does not check the function's callers: a script that
+    packs a called function packs its callers too.
+
+    #### Return modes
+    Reads `target`. A payload op that is not a `func.func` is a silenceable
+    failure; an op that cannot work on packed data a definite one.
+
+    Example:
+
+    ```mlir
+    transform.mx.pack_to_bytes %func : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let cppNamespace = "::mlir::mx";
+}
+
+/// A pattern set of an mx stage, for `transform.apply_patterns`.
+class MX_PatternsOp<string mnemonic, string function>
+    : Op<Transform_Dialect, "apply_patterns.mx." # mnemonic,
+         [DeclareOpInterfaceMethods<PatternDescriptorOpInterface>]> {
+  let cppNamespace = "::mlir::mx";
+  let assemblyFormat = "attr-dict";
+  let summary = "The patterns of `" # function # "`";
+}
+
+def MX_ApplyLowerRelayoutsPatternsOp
+    : MX_PatternsOp<"lower_relayouts", "mx::populateLowerRelayoutsPatterns"> {
+  let description = [{
+    The patterns of `mx-lower-relayouts`
+    (`mx::populateLowerRelayoutsPatterns`): `linalg.pack` / `linalg.unpack`
+    become pad, reshapes and transposes.
+
+    Example:
+
+    ```mlir
+    transform.apply_patterns to %func {
+      transform.apply_patterns.mx.lower_relayouts
+    } : !transform.any_op
+    ```
+  }];
+}
+
+def MX_ApplyMemRefCopyToLinalgPatternsOp
+    : MX_PatternsOp<"memref_copy_to_linalg",
+                    "mx::populateMemRefCopyToLinalgPatterns"> {
+  let description = [{
+    The patterns of `mx-memref-copy-to-linalg`
+    (`mx::populateMemRefCopyToLinalgPatterns`): `memref.copy` becomes a
+    `linalg.copy`.
+
+    Example:
+
+    ```mlir
+    transform.apply_patterns to %func {
+      transform.apply_patterns.mx.memref_copy_to_linalg
+    } : !transform.any_op
+    ```
+  }];
+}
+
+def MX_ApplyMXToLinalgPatternsOp
+    : MX_PatternsOp<"mx_to_linalg", "mx::populateMXToLinalgPatterns"> {
+  let description = [{
+    The patterns of `convert-mx-to-linalg` (`mx::populateMXToLinalgPatterns`):
+    the `mx` ops become `linalg` ops with exact MX arithmetic (the CPU path).
+
+    Example:
+
+    ```mlir
+    transform.apply_patterns to %func {
+      transform.apply_patterns.mx.mx_to_linalg
+    } : !transform.any_op
+    ```
+  }];
+}
+
 #endif // MX_DIALECT_MX_TRANSFORMOPS_MXTRANSFORMOPS_TD

@@ -122,4 +122,80 @@ def MXGFX950_SpecializeUKernelsTransformOp : Op<Transform_Dialect,
   let cppNamespace = "::mlir::mx::gfx950";
 }
 
+/// An op that applies a gfx950 stage under each payload op of `target`.
+class MXGFX950_ApplyOp<string mnemonic>
+    : Op<Transform_Dialect, "mx.gfx950." # mnemonic,
+         [DeclareOpInterfaceMethods<TransformOpInterface>,
+          DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+          ReportTrackingListenerFailuresOpTrait]> {
+  let cppNamespace = "::mlir::mx::gfx950";
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
+def MXGFX950_QuantizeInGEMMTransformOp : MXGFX950_ApplyOp<"quantize_in_gemm"> {
+  let summary = "Mark the activation quantizes the GEMM kernels compute themselves";
+  let description = [{
+    Applies `mx::gfx950::quantizeInGEMM` (the rewrite of
+    `mx-gfx950-quantize-in-gemm`) under each payload op of `target` (a
+    function on tensors): a quantize that only feeds the A operand of a
+    GEMM a ukernel can quantize itself is marked `in_consumer`. `mode` is
+    the pass's option (`auto`, `always`, `never`).
+
+    #### Return modes
+    Reads `target`; a failure of the rewrite (e.g. `always` where it cannot
+    apply) is a definite failure.
+
+    Example:
+
+    ```mlir
+    transform.mx.gfx950.quantize_in_gemm %func {mode = "always"} : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<StrAttr, "\"auto\"">:$mode);
+}
+
+def MXGFX950_ReserveAccumulatorAGPRsTransformOp
+    : MXGFX950_ApplyOp<"reserve_accumulator_agprs"> {
+  let summary = "Keep the marked accumulators of each gpu.module in AGPRs";
+  let description = [{
+    Applies `mx::gfx950::reserveAccumulatorAGPRs` (the rewrite of
+    `mx-gfx950-reserve-accumulator-agprs`) to each `gpu.module` of `target`.
+    `all` is the pass's option.
+
+    #### Return modes
+    Reads `target`. A payload op that is not a `gpu.module` is a
+    silenceable failure.
+
+    Example:
+
+    ```mlir
+    transform.mx.gfx950.reserve_accumulator_agprs %module : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, UnitAttr:$all);
+}
+
+def MXGFX950_LDSCopyAliasScopesTransformOp
+    : MXGFX950_ApplyOp<"lds_copy_alias_scopes"> {
+  let summary = "Put the ukernels' LDS copies and reads of each gpu.module in alias scopes";
+  let description = [{
+    Applies `mx::gfx950::setLDSCopyAliasScopes` (the rewrite of
+    `mx-gfx950-lds-copy-alias-scopes`) to each `gpu.module` of `target` (in
+    the LLVM dialect).
+
+    #### Return modes
+    Reads `target`. A payload op that is not a `gpu.module` is a
+    silenceable failure.
+
+    Example:
+
+    ```mlir
+    transform.mx.gfx950.lds_copy_alias_scopes %module : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+}
+
 #endif // MX_TARGET_GFX950_TRANSFORMOPS_GFX950TRANSFORMOPS_TD

@@ -1,0 +1,8 @@
+// The reserve-accumulator-agprs stage as a transform script (read by stages.mlir).
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %module = transform.structured.match ops{["gpu.module"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.mx.gfx950.reserve_accumulator_agprs %module : !transform.any_op
+    transform.yield
+  }
+}
