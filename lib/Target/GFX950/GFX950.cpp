@@ -82,4 +82,8 @@ LogicalResult gfx950::checkEpilogueOp(Operation *op, raw_ostream &reason) {
 
 void gfx950::registerTarget(DialectRegistry &registry) {
   registry.insert<GFX950Dialect>();
+  // The example the core's diagnostics give when they ask for a target.
+  registry.addExtension(+[](MLIRContext *ctx, MXDialect *dialect) {
+    dialect->addTargetExample("#mx_gfx950.target");
+  });
 }

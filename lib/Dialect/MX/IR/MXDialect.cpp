@@ -81,11 +81,11 @@ LogicalResult MXDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() != kTargetAttrName)
     return success();
   if (!isa<LayoutResolverAttrInterface>(attr.getValue()))
-    return op->emitError()
-           << "'" << kTargetAttrName
-           << "' must be a target attribute implementing "
-              "LayoutResolverAttrInterface (e.g. #mx_gfx950.target), got "
-           << attr.getValue();
+    return op->emitError() << "'" << kTargetAttrName
+                           << "' must be a target attribute implementing "
+                              "LayoutResolverAttrInterface (e.g. "
+                           << getTargetExample() << "), got "
+                           << attr.getValue();
   return success();
 }
 
@@ -109,7 +109,8 @@ mlir::mx::parseTargetOption(MLIRContext *ctx, StringRef text,
   if (!attr)
     return emitError(UnknownLoc::get(ctx))
            << passName << ": invalid target '" << text
-           << "' (expected a target attribute such as #mx_gfx950.target)";
+           << "' (expected a target attribute such as "
+           << ctx->getOrLoadDialect<MXDialect>()->getTargetExample() << ")";
   auto target = dyn_cast<LayoutResolverAttrInterface>(attr);
   if (!target)
     return emitError(UnknownLoc::get(ctx))

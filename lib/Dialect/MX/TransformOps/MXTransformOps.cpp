@@ -29,9 +29,11 @@ using namespace mlir::mx;
 static LogicalResult verifyLayoutTarget(Operation *op, Attribute attr) {
   if (attr && !isa<LayoutResolverAttrInterface>(attr))
     return op->emitOpError("'layout_target' must be a target attribute "
-                           "implementing LayoutResolverAttrInterface (e.g. "
-                           "#mx_gfx950.target), got ")
-           << attr;
+                           "implementing LayoutResolverAttrInterface (e.g. ")
+           << op->getContext()
+                  ->getOrLoadDialect<MXDialect>()
+                  ->getTargetExample()
+           << "), got " << attr;
   return success();
 }
 

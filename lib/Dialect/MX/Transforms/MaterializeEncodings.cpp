@@ -51,9 +51,12 @@ mx::resolveEncodingLayout(Operation *op, EncodingAttr encoding,
   if (!target)
     return op->emitOpError()
            << "no target to resolve its encoding: give "
-              "mx-materialize-encodings a target option (e.g. "
-              "target=#mx_gfx950.target) or put an '"
-           << MXDialect::kTargetAttrName << "' attribute on an enclosing op";
+              "mx-materialize-encodings a target option (e.g. target="
+           << op->getContext()
+                  ->getOrLoadDialect<MXDialect>()
+                  ->getTargetExample()
+           << ") or put an '" << MXDialect::kTargetAttrName
+           << "' attribute on an enclosing op";
   return target.resolveLayout(op, encoding, *dims);
 }
 

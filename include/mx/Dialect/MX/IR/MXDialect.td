@@ -67,6 +67,24 @@ def MX_Dialect : Dialect {
     /// `mx.tiled_scaled_mma` made of it) whose dynamic M is known to be at
     /// most this bound (`mx-specialize-dynamic-m`).
     static constexpr ::llvm::StringLiteral kMBoundAttrName = "mx.m_bound";
+
+    /// Registers `example`, the spelling of a target attribute (e.g. one a
+    /// target's registration adds), for the diagnostics that ask for a
+    /// target; the core itself names none.
+    void addTargetExample(::llvm::StringRef example) {
+      targetExamples.push_back(example.str());
+    }
+    /// The first registered target example, or a generic phrase when no
+    /// target is registered.
+    ::llvm::StringRef getTargetExample() const {
+      return targetExamples.empty() ? ::llvm::StringRef("<a target attribute>")
+                                    : ::llvm::StringRef(targetExamples.front());
+    }
+
+  private:
+    ::llvm::SmallVector<std::string> targetExamples;
+
+  public:
   }];
 }
 
