@@ -22,12 +22,11 @@ using namespace mlir::mx;
 
 using Kind = TileSwizzle::Kind;
 
-/// The sizes of the intrinsic tile of `role` (see
-/// ScaledMMAIntrinsicAttrInterface::getIntrinsicSwizzle).
-static SmallVector<int64_t, 2>
-getIntrinsicTileSizes(ScaledMMAIntrinsicAttrInterface intrinsic,
-                      OperandRole role) {
-  auto [m, n, k] = intrinsic.getMNKShape();
+/// The sizes of the tile of `role` in a contraction tile of M x N x K
+/// elements: [M, K] (lhs), [N, K] (rhs), [M, K/32] (lhs_scales), [N, K/32]
+/// (rhs_scales), [M, N] (result).
+static SmallVector<int64_t, 2> getRoleTileSizes(OperandRole role, int64_t m,
+                                                int64_t n, int64_t k) {
   switch (role) {
   case OperandRole::lhs:
     return {m, k};
@@ -41,6 +40,15 @@ getIntrinsicTileSizes(ScaledMMAIntrinsicAttrInterface intrinsic,
     return {m, n};
   }
   llvm_unreachable("unknown operand role");
+}
+
+/// The sizes of the intrinsic tile of `role` (see
+/// ScaledMMAIntrinsicAttrInterface::getIntrinsicSwizzle).
+static SmallVector<int64_t, 2>
+getIntrinsicTileSizes(ScaledMMAIntrinsicAttrInterface intrinsic,
+                      OperandRole role) {
+  auto [m, n, k] = intrinsic.getMNKShape();
+  return getRoleTileSizes(role, m, n, k);
 }
 
 static Type getRoleElementType(MLIRContext *ctx, Type lhsType, Type rhsType,
@@ -134,19 +142,8 @@ DataTiledLayoutAttr::getTileSizes() const {
 SmallVector<int64_t>
 DataTiledLayoutAttr::getInnerTileSizes(OperandRole role) const {
   auto [m, n, k] = getTileSizes();
-  switch (role) {
-  case OperandRole::lhs:
-    return {m, k};
-  case OperandRole::rhs:
-    return {n, k};
-  case OperandRole::lhs_scales:
-    return {m, k / kBlockSize};
-  case OperandRole::rhs_scales:
-    return {n, k / kBlockSize};
-  case OperandRole::result:
-    return {m, n};
-  }
-  llvm_unreachable("unknown operand role");
+  SmallVector<int64_t, 2> sizes = getRoleTileSizes(role, m, n, k);
+  return SmallVector<int64_t>(sizes.begin(), sizes.end());
 }
 
 Type DataTiledLayoutAttr::getElementType(OperandRole role) const {

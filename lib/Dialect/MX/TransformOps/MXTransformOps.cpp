@@ -13,6 +13,7 @@
 #include "mx/Conversion/MXToLinalg/MXToLinalg.h"
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/TransformOps/TransformOpUtils.h"
 #include "mx/Dialect/MX/Transforms/Transforms.h"
 #include "mx/Transforms/Transforms.h"
 
@@ -46,18 +47,6 @@ static LayoutResolverAttrInterface resolveTarget(Attribute attr,
   return getEnclosingTarget(payload);
 }
 
-/// The silenceable failure for a payload op that is not an `OpTy`.
-template <typename OpTy>
-static DiagnosedSilenceableFailure wrongPayload(Operation *transformOp,
-                                                Operation *payload) {
-  DiagnosedSilenceableFailure diag = emitSilenceableFailure(transformOp)
-                                     << "expected '" << OpTy::getOperationName()
-                                     << "' payload, got '" << payload->getName()
-                                     << "'";
-  diag.attachNote(payload->getLoc()) << "payload op";
-  return diag;
-}
-
 /// The result of a rewrite of one payload op that returns its replacement
 /// (null: left unchanged; then `unchanged` goes to the results, which may be
 /// null too: the transform's result then leaves the op out).
@@ -87,7 +76,7 @@ DiagnosedSilenceableFailure RaiseScaledMatmulTransformOp::applyToOne(
     transform::TransformState &state) {
   auto generic = dyn_cast<linalg::GenericOp>(target);
   if (!generic)
-    return wrongPayload<linalg::GenericOp>(*this, target);
+    return emitWrongPayload<linalg::GenericOp>(*this, target);
   rewriter.setInsertionPoint(generic);
   FailureOr<ScaledContractionOp> raised = raiseScaledMatmul(rewriter, generic);
   if (failed(raised)) {
@@ -112,7 +101,7 @@ SetEncodingsTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                     transform::TransformState &state) {
   auto contraction = dyn_cast<ScaledContractionOp>(target);
   if (!contraction)
-    return wrongPayload<ScaledContractionOp>(*this, target);
+    return emitWrongPayload<ScaledContractionOp>(*this, target);
   rewriter.setInsertionPoint(contraction);
   return finish(*this, setEncodings(rewriter, contraction, getOnlyStatic()),
                 contraction, results);
@@ -132,20 +121,18 @@ MaterializeEncodingsTransformOp::apply(transform::TransformRewriter &rewriter,
                                        transform::TransformState &state) {
   MaterializeEncodingsOptions options;
   options.userLayoutResults = getUserLayoutResults();
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto target =
-        dyn_cast_if_present<LayoutResolverAttrInterface>(getLayoutTargetAttr());
-    if (failed(materializeEncodings(rewriter, payload, target, options)))
-      return emitDefiniteFailure("materializing the encodings failed "
-                                 "(see the errors above)");
-  }
-  return DiagnosedSilenceableFailure::success();
+  auto target =
+      dyn_cast_if_present<LayoutResolverAttrInterface>(getLayoutTargetAttr());
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "materializing the encodings",
+      [&](Operation *payload) {
+        return materializeEncodings(rewriter, payload, target, options);
+      });
 }
 
 void MaterializeEncodingsTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 //===----------------------------------------------------------------------===//
@@ -163,7 +150,7 @@ SplitKTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                               transform::TransformState &state) {
   auto mma = dyn_cast<TiledScaledMMAOp>(target);
   if (!mma)
-    return wrongPayload<TiledScaledMMAOp>(*this, target);
+    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
   LayoutResolverAttrInterface resolver =
       resolveTarget(getLayoutTargetAttr(), mma);
   if (!resolver)
@@ -183,7 +170,7 @@ DiagnosedSilenceableFailure FuseQuantizeRelayoutsTransformOp::applyToOne(
     transform::TransformState &state) {
   auto quantize = dyn_cast<QuantizeOp>(target);
   if (!quantize)
-    return wrongPayload<QuantizeOp>(*this, target);
+    return emitWrongPayload<QuantizeOp>(*this, target);
   rewriter.setInsertionPoint(quantize);
   return finish(*this, fuseQuantizeRelayouts(rewriter, quantize), nullptr,
                 results);
@@ -204,7 +191,7 @@ FuseEpilogueTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                     transform::TransformState &state) {
   auto mma = dyn_cast<TiledScaledMMAOp>(target);
   if (!mma)
-    return wrongPayload<TiledScaledMMAOp>(*this, target);
+    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
   LayoutResolverAttrInterface resolver =
       resolveTarget(getLayoutTargetAttr(), mma);
   if (!resolver)
@@ -223,17 +210,14 @@ DiagnosedSilenceableFailure
 FuseRelayoutsTransformOp::apply(transform::TransformRewriter &rewriter,
                                 transform::TransformResults &results,
                                 transform::TransformState &state) {
-  for (Operation *payload : state.getPayloadOps(getTarget()))
-    if (failed(fuseRelayouts(rewriter, payload)))
-      return emitDefiniteFailure("fusing the relayouts failed (see "
-                                 "the errors above)");
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "fusing the relayouts",
+      [&](Operation *payload) { return fuseRelayouts(rewriter, payload); });
 }
 
 void FuseRelayoutsTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 //===----------------------------------------------------------------------===//
@@ -250,7 +234,7 @@ DiagnosedSilenceableFailure SpecializeDynamicMTransformOp::applyToOne(
     transform::TransformState &state) {
   auto contraction = dyn_cast<ScaledContractionOp>(target);
   if (!contraction)
-    return wrongPayload<ScaledContractionOp>(*this, target);
+    return emitWrongPayload<ScaledContractionOp>(*this, target);
   LayoutResolverAttrInterface resolver =
       resolveTarget(getLayoutTargetAttr(), contraction);
   if (!resolver)
@@ -269,21 +253,13 @@ DiagnosedSilenceableFailure
 PackToBytesTransformOp::apply(transform::TransformRewriter &rewriter,
                               transform::TransformResults &results,
                               transform::TransformState &state) {
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto func = dyn_cast<func::FuncOp>(payload);
-    if (!func)
-      return wrongPayload<func::FuncOp>(*this, payload);
-    if (failed(packToBytes(func)))
-      return emitDefiniteFailure("packing to bytes failed (see the errors "
-                                 "above)");
-  }
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<func::FuncOp>(*this, state, getTarget(),
+                                          "packing to bytes", packToBytes);
 }
 
 void PackToBytesTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 
 #include "mx/Target/GFX950/TransformOps/GFX950TransformOps.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Dialect/MX/TransformOps/TransformOpUtils.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 #include "mx/Target/GFX950/Transforms/Transforms.h"
 
@@ -28,18 +29,6 @@
 using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
-
-/// The silenceable failure for a payload op that is not an `OpTy`.
-template <typename OpTy>
-static DiagnosedSilenceableFailure wrongPayload(Operation *transformOp,
-                                                Operation *payload) {
-  DiagnosedSilenceableFailure diag = emitSilenceableFailure(transformOp)
-                                     << "expected '" << OpTy::getOperationName()
-                                     << "' payload, got '" << payload->getName()
-                                     << "'";
-  diag.attachNote(payload->getLoc()) << "payload op";
-  return diag;
-}
 
 /// Pushes the launch that replaced a payload op, or reports the failure of
 /// its lowering (whose errors were emitted).
@@ -60,7 +49,7 @@ LowerTiledMMATransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                      transform::TransformState &state) {
   auto mma = dyn_cast<TiledScaledMMAOp>(target);
   if (!mma)
-    return wrongPayload<TiledScaledMMAOp>(*this, target);
+    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
   rewriter.setInsertionPoint(mma);
   return finish(*this, lowerTiledScaledMMA(rewriter, mma), results);
 }
@@ -72,7 +61,7 @@ LowerQuantizeTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                      transform::TransformState &state) {
   auto quantize = dyn_cast<QuantizeIntoOp>(target);
   if (!quantize)
-    return wrongPayload<QuantizeIntoOp>(*this, target);
+    return emitWrongPayload<QuantizeIntoOp>(*this, target);
   LowerQuantizeOptions options;
   options.workgroupSize = getWorkgroupSize();
   options.packedConversions = getPackedConversions();
@@ -86,76 +75,61 @@ SpecializeUKernelsTransformOp::apply(transform::TransformRewriter &rewriter,
                                      transform::TransformState &state) {
   SpecializeUKernelsOptions options;
   options.unrollK = getUnrollK();
-  for (Operation *payload : state.getPayloadOps(getTarget()))
-    if (failed(specializeUKernels(payload, options)))
-      return emitDefiniteFailure("specializing the ukernels failed "
-                                 "(see the errors above)");
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "specializing the ukernels",
+      [&](Operation *payload) { return specializeUKernels(payload, options); });
 }
 
 void SpecializeUKernelsTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(getTargetMutable(), effects);
-  transform::modifiesPayload(effects);
-}
-
-/// The effects of an op that rewrites what is under its payload ops.
-static void
-getApplyEffects(OpOperand &target,
-                SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  transform::onlyReadsHandle(target, effects);
-  transform::modifiesPayload(effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure
 QuantizeInGEMMTransformOp::apply(transform::TransformRewriter &rewriter,
                                  transform::TransformResults &results,
                                  transform::TransformState &state) {
-  for (Operation *payload : state.getPayloadOps(getTarget()))
-    if (failed(quantizeInGEMM(payload, getMode())))
-      return emitDefiniteFailure("quantizing in the GEMM failed (see the "
-                                 "errors above)");
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "quantizing in the GEMM",
+      [&](Operation *payload) { return quantizeInGEMM(payload, getMode()); });
 }
 
 void QuantizeInGEMMTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  getApplyEffects(getTargetMutable(), effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure ReserveAccumulatorAGPRsTransformOp::apply(
     transform::TransformRewriter &rewriter,
     transform::TransformResults &results, transform::TransformState &state) {
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto module = dyn_cast<gpu::GPUModuleOp>(payload);
-    if (!module)
-      return wrongPayload<gpu::GPUModuleOp>(*this, payload);
-    reserveAccumulatorAGPRs(module, getAll());
-  }
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<gpu::GPUModuleOp>(
+      *this, state, getTarget(), "reserving the AGPRs",
+      [&](gpu::GPUModuleOp payload) {
+        reserveAccumulatorAGPRs(payload, getAll());
+        return success();
+      });
 }
 
 void ReserveAccumulatorAGPRsTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  getApplyEffects(getTargetMutable(), effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure
 LDSCopyAliasScopesTransformOp::apply(transform::TransformRewriter &rewriter,
                                      transform::TransformResults &results,
                                      transform::TransformState &state) {
-  for (Operation *payload : state.getPayloadOps(getTarget())) {
-    auto module = dyn_cast<gpu::GPUModuleOp>(payload);
-    if (!module)
-      return wrongPayload<gpu::GPUModuleOp>(*this, payload);
-    setLDSCopyAliasScopes(module);
-  }
-  return DiagnosedSilenceableFailure::success();
+  return applyToEachPayload<gpu::GPUModuleOp>(*this, state, getTarget(),
+                                              "setting the alias scopes",
+                                              [&](gpu::GPUModuleOp payload) {
+                                                setLDSCopyAliasScopes(payload);
+                                                return success();
+                                              });
 }
 
 void LDSCopyAliasScopesTransformOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  getApplyEffects(getTargetMutable(), effects);
+  getRewriteUnderEffects(getTargetMutable(), effects);
 }
 
 #define GET_OP_CLASSES
