@@ -568,9 +568,9 @@ TEST_F(WaveEmulatorTest, GatherToLDSErrors) {
 
 using gfx950::kScaledMMAUKernel;
 
-/// The kernels of test/Target/GFX950/Transforms/specialize-ukernels.mlir: one workgroup
-/// of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on static
-/// tile views (the ukernel takes the subgroup counts from them), with
+/// The kernels of test/Target/GFX950/Transforms/specialize-ukernels.mlir: one
+/// workgroup of subgroups_m x subgroups_n waves calls the ukernel UKERNEL on
+/// static tile views (the ukernel takes the subgroup counts from them), with
 /// LHS_BYTES / RHS_BYTES bytes per lane fragment, ACC_VALUES accumulators
 /// per lane and intrinsic, and an LDS staging buffer of LDS_BYTES bytes.
 constexpr const char *kMatmulKernel = R"mlir(

@@ -47,23 +47,17 @@ static LayoutResolverAttrInterface resolveTarget(Attribute attr,
   return getEnclosingTarget(payload);
 }
 
-/// The result of a rewrite of one payload op that returns its replacement
-/// (null: left unchanged; then `unchanged` goes to the results, which may be
-/// null too: the transform's result then leaves the op out).
-template <typename T>
-static DiagnosedSilenceableFailure
-finish(Operation *transformOp, FailureOr<T> result, Operation *unchanged,
-       transform::ApplyToEachResultList &results) {
-  if (failed(result))
-    return emitDefiniteFailure(transformOp, "the rewrite failed (see the "
-                                            "errors above)");
-  Operation *replacement = nullptr;
-  if constexpr (std::is_same_v<T, Value>)
-    replacement = *result ? result->getDefiningOp() : unchanged;
-  else
-    replacement = *result ? result->getOperation() : unchanged;
-  results.push_back(replacement);
-  return DiagnosedSilenceableFailure::success();
+/// The resolver to ask for `payload`: `attr` when given, else the
+/// enclosing `mx.target`; failure, with an error on `transformOp` saying
+/// what it was needed `for`, when there is none.
+static FailureOr<LayoutResolverAttrInterface>
+getResolver(Operation *transformOp, Attribute attr, Operation *payload,
+            StringRef purpose) {
+  if (LayoutResolverAttrInterface resolver = resolveTarget(attr, payload))
+    return resolver;
+  return transformOp->emitError()
+         << "no 'layout_target' and no enclosing 'mx.target' to ask "
+         << purpose;
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,12 +93,11 @@ SetEncodingsTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                     Operation *target,
                                     transform::ApplyToEachResultList &results,
                                     transform::TransformState &state) {
-  auto contraction = dyn_cast<ScaledContractionOp>(target);
-  if (!contraction)
-    return emitWrongPayload<ScaledContractionOp>(*this, target);
-  rewriter.setInsertionPoint(contraction);
-  return finish(*this, setEncodings(rewriter, contraction, getOnlyStatic()),
-                contraction, results);
+  return rewritePayload<ScaledContractionOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/true, "the rewrite",
+      [&](ScaledContractionOp op) {
+        return setEncodings(rewriter, op, getOnlyStatic());
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -148,16 +141,15 @@ SplitKTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                               Operation *target,
                               transform::ApplyToEachResultList &results,
                               transform::TransformState &state) {
-  auto mma = dyn_cast<TiledScaledMMAOp>(target);
-  if (!mma)
-    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
-  LayoutResolverAttrInterface resolver =
-      resolveTarget(getLayoutTargetAttr(), mma);
-  if (!resolver)
-    return emitDefiniteFailure("no 'layout_target' and no enclosing "
-                               "'mx.target' to ask for the split");
-  rewriter.setInsertionPoint(mma);
-  return finish(*this, splitK(rewriter, mma, resolver), mma, results);
+  return rewritePayload<TiledScaledMMAOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/true, "the rewrite",
+      [&](TiledScaledMMAOp op) -> FailureOr<Value> {
+        FailureOr<LayoutResolverAttrInterface> resolver =
+            getResolver(*this, getLayoutTargetAttr(), op, "for the split");
+        if (failed(resolver))
+          return failure();
+        return splitK(rewriter, op, *resolver);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,12 +160,9 @@ DiagnosedSilenceableFailure FuseQuantizeRelayoutsTransformOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  auto quantize = dyn_cast<QuantizeOp>(target);
-  if (!quantize)
-    return emitWrongPayload<QuantizeOp>(*this, target);
-  rewriter.setInsertionPoint(quantize);
-  return finish(*this, fuseQuantizeRelayouts(rewriter, quantize), nullptr,
-                results);
+  return rewritePayload<QuantizeOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/false, "the rewrite",
+      [&](QuantizeOp op) { return fuseQuantizeRelayouts(rewriter, op); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -189,17 +178,15 @@ FuseEpilogueTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                     Operation *target,
                                     transform::ApplyToEachResultList &results,
                                     transform::TransformState &state) {
-  auto mma = dyn_cast<TiledScaledMMAOp>(target);
-  if (!mma)
-    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
-  LayoutResolverAttrInterface resolver =
-      resolveTarget(getLayoutTargetAttr(), mma);
-  if (!resolver)
-    return emitDefiniteFailure("no 'layout_target' and no enclosing "
-                               "'mx.target' to ask what an epilogue "
-                               "can compute");
-  rewriter.setInsertionPoint(mma);
-  return finish(*this, fuseEpilogue(rewriter, mma, resolver), mma, results);
+  return rewritePayload<TiledScaledMMAOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/true, "the rewrite",
+      [&](TiledScaledMMAOp op) -> FailureOr<TiledScaledMMAOp> {
+        FailureOr<LayoutResolverAttrInterface> resolver = getResolver(
+            *this, getLayoutTargetAttr(), op, "what an epilogue can compute");
+        if (failed(resolver))
+          return failure();
+        return fuseEpilogue(rewriter, op, *resolver);
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,17 +219,15 @@ DiagnosedSilenceableFailure SpecializeDynamicMTransformOp::applyToOne(
     transform::TransformRewriter &rewriter, Operation *target,
     transform::ApplyToEachResultList &results,
     transform::TransformState &state) {
-  auto contraction = dyn_cast<ScaledContractionOp>(target);
-  if (!contraction)
-    return emitWrongPayload<ScaledContractionOp>(*this, target);
-  LayoutResolverAttrInterface resolver =
-      resolveTarget(getLayoutTargetAttr(), contraction);
-  if (!resolver)
-    return emitDefiniteFailure("no 'layout_target' and no enclosing "
-                               "'mx.target' to ask for the M buckets");
-  rewriter.setInsertionPoint(contraction);
-  return finish(*this, specializeDynamicM(rewriter, contraction, resolver),
-                contraction, results);
+  return rewritePayload<ScaledContractionOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/true, "the rewrite",
+      [&](ScaledContractionOp op) -> FailureOr<Value> {
+        FailureOr<LayoutResolverAttrInterface> resolver =
+            getResolver(*this, getLayoutTargetAttr(), op, "for the M buckets");
+        if (failed(resolver))
+          return failure();
+        return specializeDynamicM(rewriter, op, *resolver);
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -172,6 +172,20 @@ static SmallVector<int64_t> powersOfTwo(int64_t max) {
   return result;
 }
 
+/// The CUs (up to all of them) that a GEMM of `groups` x M x N x K (static
+/// M and N) gives a workgroup with `tile`, counting the parts chooseSplitK
+/// would split K into (with `splitK`).
+static int64_t getCUsFilled(int64_t m, int64_t n, int64_t k, TileSizes tile,
+                            int64_t groups, bool splitK) {
+  int64_t tiles =
+      groups * llvm::divideCeil(m, tile.m) * llvm::divideCeil(n, tile.n);
+  int64_t kTiles = ShapedType::isDynamic(k) ? ShapedType::kDynamic
+                                            : llvm::divideCeil(k, tile.k);
+  int64_t parts =
+      splitK ? chooseSplitK(tiles, kTiles, /*pinned=*/0, llvm::nulls()) : 1;
+  return std::min<int64_t>(kNumCUs, tiles * parts);
+}
+
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
                                           int64_t k, TargetAttr target,
@@ -256,19 +270,9 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                   limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
               // Small M: the workgroups that find a CU (up to all of
               // them), with the parts chooseSplitK will split K into.
-              int64_t fill = 0;
-              if (smallM && !ShapedType::isDynamic(n)) {
-                int64_t tiles = groups * llvm::divideCeil(m, tile.m) *
-                                llvm::divideCeil(n, tile.n);
-                int64_t kTiles = ShapedType::isDynamic(k)
-                                     ? ShapedType::kDynamic
-                                     : llvm::divideCeil(k, tile.k);
-                int64_t parts = splitK
-                                    ? chooseSplitK(tiles, kTiles, /*pinned=*/0,
-                                                   llvm::nulls())
-                                    : 1;
-                fill = std::min<int64_t>(kNumCUs, tiles * parts);
-              }
+              int64_t fill = smallM && !ShapedType::isDynamic(n)
+                                 ? getCUsFilled(m, n, k, tile, groups, splitK)
+                                 : 0;
               auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
                                          -cost.accRegisters,
                                          -std::abs(tile.m - tile.n));

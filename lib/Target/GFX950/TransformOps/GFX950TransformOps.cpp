@@ -30,28 +30,14 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
-/// Pushes the launch that replaced a payload op, or reports the failure of
-/// its lowering (whose errors were emitted).
-static DiagnosedSilenceableFailure
-finish(Operation *transformOp, FailureOr<gpu::LaunchOp> launch,
-       transform::ApplyToEachResultList &results) {
-  if (failed(launch))
-    return emitDefiniteFailure(transformOp, "the lowering failed (see the "
-                                            "errors above)");
-  results.push_back(*launch);
-  return DiagnosedSilenceableFailure::success();
-}
-
 DiagnosedSilenceableFailure
 LowerTiledMMATransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                      Operation *target,
                                      transform::ApplyToEachResultList &results,
                                      transform::TransformState &state) {
-  auto mma = dyn_cast<TiledScaledMMAOp>(target);
-  if (!mma)
-    return emitWrongPayload<TiledScaledMMAOp>(*this, target);
-  rewriter.setInsertionPoint(mma);
-  return finish(*this, lowerTiledScaledMMA(rewriter, mma), results);
+  return rewritePayload<TiledScaledMMAOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/false, "the lowering",
+      [&](TiledScaledMMAOp op) { return lowerTiledScaledMMA(rewriter, op); });
 }
 
 DiagnosedSilenceableFailure
@@ -59,14 +45,12 @@ LowerQuantizeTransformOp::applyToOne(transform::TransformRewriter &rewriter,
                                      Operation *target,
                                      transform::ApplyToEachResultList &results,
                                      transform::TransformState &state) {
-  auto quantize = dyn_cast<QuantizeIntoOp>(target);
-  if (!quantize)
-    return emitWrongPayload<QuantizeIntoOp>(*this, target);
   LowerQuantizeOptions options;
   options.workgroupSize = getWorkgroupSize();
   options.packedConversions = getPackedConversions();
-  rewriter.setInsertionPoint(quantize);
-  return finish(*this, lowerQuantize(rewriter, quantize, options), results);
+  return rewritePayload<QuantizeIntoOp>(
+      *this, rewriter, target, results, /*keepUnchanged=*/false, "the lowering",
+      [&](QuantizeIntoOp op) { return lowerQuantize(rewriter, op, options); });
 }
 
 DiagnosedSilenceableFailure

@@ -64,6 +64,42 @@ applyToEachPayload(Operation *transformOp, transform::TransformState &state,
   return DiagnosedSilenceableFailure::success();
 }
 
+/// The op that replaces a payload op: `replacement`'s defining op for a
+/// value, the op itself for an op; null for a null one.
+template <typename T> Operation *getReplacementOp(T replacement) {
+  if constexpr (std::is_same_v<T, Value>)
+    return replacement ? replacement.getDefiningOp() : nullptr;
+  else
+    return replacement ? replacement.getOperation() : nullptr;
+}
+
+/// Calls `rewrite` (returning FailureOr of the replacement: an op or a
+/// value, null when the op is left unchanged) on `payload`, which must be
+/// an `OpTy`, with the insertion point before it; pushes the replacement
+/// (or, left unchanged, `payload` itself when `keepUnchanged`, else
+/// nothing) to `results`. Another op is a silenceable failure, a failed
+/// rewrite (which emitted its errors) a definite one saying "<what> failed
+/// (see the errors above)".
+template <typename OpTy, typename Fn>
+DiagnosedSilenceableFailure
+rewritePayload(Operation *transformOp, RewriterBase &rewriter,
+               Operation *payload, transform::ApplyToEachResultList &results,
+               bool keepUnchanged, StringRef what, Fn rewrite) {
+  auto op = dyn_cast<OpTy>(payload);
+  if (!op)
+    return emitWrongPayload<OpTy>(transformOp, payload);
+  rewriter.setInsertionPoint(op);
+  auto result = rewrite(op);
+  if (failed(result))
+    return emitDefiniteFailure(transformOp,
+                               what + " failed (see the errors above)");
+  Operation *replacement = getReplacementOp(*result);
+  results.push_back(replacement     ? replacement
+                    : keepUnchanged ? payload
+                                    : nullptr);
+  return DiagnosedSilenceableFailure::success();
+}
+
 } // namespace mlir::mx
 
 #endif // MX_DIALECT_MX_TRANSFORMOPS_TRANSFORMOPUTILS_H
