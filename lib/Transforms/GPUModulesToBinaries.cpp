@@ -112,6 +112,16 @@ mx::serializeGPUModulesToBinaries(Operation *op,
   return success();
 }
 
+std::optional<gpu::CompilationTarget>
+mx::parseCompilationTarget(StringRef format) {
+  return llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
+      .Case("isa", gpu::CompilationTarget::Assembly)
+      .Case("bin", gpu::CompilationTarget::Binary)
+      .Case("llvm", gpu::CompilationTarget::Offload)
+      .Case("fatbin", gpu::CompilationTarget::Fatbin)
+      .Default(std::nullopt);
+}
+
 namespace {
 struct GPUModulesToBinariesPass
     : public mx::impl::MXGPUModulesToBinariesBase<GPUModulesToBinariesPass> {
@@ -119,12 +129,7 @@ struct GPUModulesToBinariesPass
 
   void runOnOperation() override {
     std::optional<gpu::CompilationTarget> compilationTarget =
-        llvm::StringSwitch<std::optional<gpu::CompilationTarget>>(format)
-            .Case("isa", gpu::CompilationTarget::Assembly)
-            .Case("bin", gpu::CompilationTarget::Binary)
-            .Case("llvm", gpu::CompilationTarget::Offload)
-            .Case("fatbin", gpu::CompilationTarget::Fatbin)
-            .Default(std::nullopt);
+        mx::parseCompilationTarget(format);
     if (!compilationTarget) {
       getOperation()->emitError()
           << "mx-gpu-modules-to-binaries: format must be isa, bin, llvm or "

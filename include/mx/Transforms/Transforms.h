@@ -45,6 +45,10 @@ LogicalResult
 serializeGPUModulesToBinaries(Operation *op,
                               gpu::CompilationTarget compilationTarget);
 
+/// The compilation target a `format` of mx-gpu-modules-to-binaries names
+/// (isa, bin, llvm, fatbin); nullopt for any other.
+std::optional<gpu::CompilationTarget> parseCompilationTarget(StringRef format);
+
 } // namespace mx
 } // namespace mlir
 

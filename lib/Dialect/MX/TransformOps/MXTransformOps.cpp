@@ -18,6 +18,7 @@
 #include "mx/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -266,6 +267,51 @@ void ApplyMXToLinalgPatternsOp::populatePatterns(RewritePatternSet &patterns) {
 }
 
 //===----------------------------------------------------------------------===//
+// MergeGPULaunchesTransformOp, GPUModulesToBinariesTransformOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+MergeGPULaunchesTransformOp::apply(transform::TransformRewriter &rewriter,
+                                   transform::TransformResults &results,
+                                   transform::TransformState &state) {
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "merging the launches",
+      [](Operation *payload) {
+        payload->walk([](Block *block) { mergeGPULaunches(*block); });
+        return success();
+      });
+}
+
+void MergeGPULaunchesTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getRewriteUnderEffects(getTargetMutable(), effects);
+}
+
+LogicalResult GPUModulesToBinariesTransformOp::verify() {
+  if (!parseCompilationTarget(getFormat()))
+    return emitOpError("'format' must be isa, bin, llvm or fatbin, got '")
+           << getFormat() << "'";
+  return success();
+}
+
+DiagnosedSilenceableFailure
+GPUModulesToBinariesTransformOp::apply(transform::TransformRewriter &rewriter,
+                                       transform::TransformResults &results,
+                                       transform::TransformState &state) {
+  gpu::CompilationTarget format = *parseCompilationTarget(getFormat());
+  return applyToEachPayload<Operation *>(
+      *this, state, getTarget(), "serializing the GPU modules",
+      [&](Operation *payload) {
+        return serializeGPUModulesToBinaries(payload, format);
+      });
+}
+
+void GPUModulesToBinariesTransformOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  getRewriteUnderEffects(getTargetMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -283,6 +329,7 @@ public:
 
   void init() {
     declareDependentDialect<MXDialect>();
+    declareGeneratedDialect<gpu::GPUDialect>();
     declareGeneratedDialect<linalg::LinalgDialect>();
     declareGeneratedDialect<tensor::TensorDialect>();
     registerTransformOps<

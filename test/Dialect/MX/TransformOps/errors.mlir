@@ -48,3 +48,14 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A serialization format mx-gpu-modules-to-binaries does not know.
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    // expected-error @below {{'format' must be isa, bin, llvm or fatbin, got 'elf'}}
+    transform.mx.gpu_modules_to_binaries %root {format = "elf"} : !transform.any_op
+    transform.yield
+  }
+}

@@ -48,6 +48,11 @@
 // RUN: mx-opt %S/../../../Conversion/MXToLinalg/mx-to-linalg.mlir -split-input-file --convert-mx-to-linalg > %t.cpu.passes
 // RUN: diff %t.cpu.passes %t.cpu.transform
 // RUN: FileCheck %s --check-prefix=CPU < %t.cpu.transform
+//
+// RUN: mx-opt %S/../../../Transforms/merge-gpu-launches.mlir -split-input-file --transform-preload-library="transform-library-paths=%p/Inputs/merge-gpu-launches-schedule.mlir" --transform-interpreter > %t.merge.transform
+// RUN: mx-opt %S/../../../Transforms/merge-gpu-launches.mlir -split-input-file --mx-merge-gpu-launches > %t.merge.passes
+// RUN: diff %t.merge.passes %t.merge.transform
+// RUN: FileCheck %s --check-prefix=MERGE < %t.merge.transform
 
 // The scripts did rewrite (the diffs alone would pass if neither did):
 // SPLIT-K: mx.split_k
@@ -64,3 +69,4 @@
 // CPU-LABEL: func.func @dequantize_fp4
 // CPU-NOT: mx.dequantize
 // CPU: linalg.generic
+// MERGE: gpu.launch

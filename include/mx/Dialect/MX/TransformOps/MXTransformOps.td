@@ -355,4 +355,60 @@ def MX_ApplyMXToLinalgPatternsOp
   }];
 }
 
+def MX_MergeGPULaunchesTransformOp : Op<Transform_Dialect,
+    "mx.merge_gpu_launches",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Merge independent gpu.launch ops under each payload op";
+  let description = [{
+    Applies `mx::mergeGPULaunches` (the rewrite of `mx-merge-gpu-launches`)
+    to every block under each payload op of `target`: runs of independent
+    `gpu.launch` ops become one launch over the sum of their grids.
+
+    #### Return modes
+    Reads `target`; never fails.
+
+    Example:
+
+    ```mlir
+    transform.mx.merge_gpu_launches %func : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let cppNamespace = "::mlir::mx";
+}
+
+def MX_GPUModulesToBinariesTransformOp : Op<Transform_Dialect,
+    "mx.gpu_modules_to_binaries",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+     ReportTrackingListenerFailuresOpTrait]> {
+  let summary = "Serialize the gpu.modules under each payload op in parallel";
+  let description = [{
+    Applies `mx::serializeGPUModulesToBinaries` (the rewrite of
+    `mx-gpu-modules-to-binaries`) under each payload op of `target`: its
+    `gpu.module`s become `gpu.binary` ops of `format` (`isa`, `bin`,
+    `llvm`, `fatbin`), serialized in parallel.
+
+    #### Return modes
+    Reads `target`; a module that fails to serialize is a definite failure.
+
+    Example:
+
+    ```mlir
+    transform.mx.gpu_modules_to_binaries %module {format = "isa"}
+        : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DefaultValuedAttr<StrAttr, "\"isa\"">:$format);
+  let results = (outs);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let cppNamespace = "::mlir::mx";
+  let hasVerifier = 1;
+}
+
 #endif // MX_DIALECT_MX_TRANSFORMOPS_MXTRANSFORMOPS_TD
