@@ -535,6 +535,15 @@ func.func @grouped_tiled_columns(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x
 
 // -----
 
+// Mo * tile_rows overflows int64 (found by mx-parse-fuzzer under UBSan).
+func.func @gather_row_tiles_overflow(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>) -> tensor<112x64xf4E2M1FN> {
+  // expected-error @+1 {{'mx.gather_row_tiles' op tile_rows (9223372036854775807) times the 7 rows of tile_groups overflows int64}}
+  %p = mx.gather_row_tiles %a[%t] tile_rows = 9223372036854775807 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+  return %p : tensor<112x64xf4E2M1FN>
+}
+
+// -----
+
 func.func @gather_rank(%a: tensor<40xf4E2M1FN>, %t: tensor<7x3xi32>) {
   // expected-error @+1 {{'mx.gather_row_tiles' op source must have rank 2 (rows, columns), got 'tensor<40xf4E2M1FN>'}}
   %p = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>

@@ -576,6 +576,17 @@ func.func @routed_acc_rows(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2
 
 // -----
 
+// T * top_k wraps around int64 (4 * 4611686018427387909 = 20 mod 2^64): an
+// error, not a program that verifies with 20 rows.
+func.func @routed_top_k_overflow(%a: tensor<4x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<4x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<4xi32>, %acc: tensor<20x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op T * top_k (4 * 4611686018427387909) overflows int64}}
+  %r = mx.routed_scaled_contraction top_k = 4611686018427387909 ins(%a, %w, %sa, %sw : tensor<4x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<4x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<64xi32>, tensor<4xi32>) outs(%acc : tensor<20x128xf32>) -> tensor<20x128xf32>
+  return
+}
+
+// -----
+
 func.func @routed_blocks(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<5xi32>, %acc: tensor<16x128xf32>) {
   // expected-error @+1 {{'mx.routed_scaled_contraction' op expert_ids must divide sorted_ids into blocks of equal size: 64 positions in 5 blocks}}
   %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)

@@ -17,6 +17,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -646,8 +647,13 @@ LogicalResult GatherRowTilesOp::verify() {
     return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
   };
   int64_t mo = tiles.getDimSize(0);
-  if (mismatch(ShapedType::isStatic(mo) ? mo * tileRows : mo,
-               result.getDimSize(0)))
+  std::optional<int64_t> rows = ShapedType::isStatic(mo)
+                                    ? llvm::checkedMul(mo, tileRows)
+                                    : std::optional<int64_t>(mo);
+  if (!rows)
+    return emitOpError() << "tile_rows (" << tileRows << ") times the " << mo
+                         << " rows of tile_groups overflows int64";
+  if (mismatch(*rows, result.getDimSize(0)))
     return emitOpError() << "result must have " << tileRows
                          << " rows per row of tile_groups ("
                          << (ShapedType::isStatic(mo) ? std::to_string(mo)
@@ -803,10 +809,15 @@ LogicalResult RoutedScaledContractionOp::verify() {
                            << type.getElementType();
   int64_t topK = getTopK();
   int64_t tokens = lhs.getDimSize(0), rows = acc.getDimSize(0);
-  if (ShapedType::isStatic(tokens) && ShapedType::isStatic(rows) &&
-      tokens * topK != rows)
-    return emitOpError() << "acc must have T * top_k = " << tokens * topK
-                         << " rows (one per routed row), got " << rows;
+  if (ShapedType::isStatic(tokens) && ShapedType::isStatic(rows)) {
+    std::optional<int64_t> routed = llvm::checkedMul(tokens, topK);
+    if (!routed)
+      return emitOpError() << "T * top_k (" << tokens << " * " << topK
+                           << ") overflows int64";
+    if (*routed != rows)
+      return emitOpError() << "acc must have T * top_k = " << *routed
+                           << " rows (one per routed row), got " << rows;
+  }
   int64_t positions = ids.getDimSize(0), blocks = experts.getDimSize(0);
   if (ShapedType::isStatic(positions) && ShapedType::isStatic(blocks) &&
       (blocks == 0 ? positions != 0 : positions % blocks != 0))
