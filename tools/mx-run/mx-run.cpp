@@ -19,6 +19,7 @@
 #include "mx/InitMX.h"
 #include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/GFX950ISABackend.h"
 #include "mx/Runner/HIPBackend.h"
 #include "mx/Runner/InputSpec.h"
 #include "mx/Runner/ReferenceEvaluator.h"
@@ -66,6 +67,12 @@ static cl::opt<std::string>
 static const std::string backendDescription =
     "Execution backend: " + llvm::join(getExecutionBackendNames(), ", ") +
     " (default: cpu)";
+static cl::opt<bool> isaHazards(
+    "isa-hazards",
+    cl::desc("With the gfx950-isa backend, check the ISA's required wait "
+             "states between dependent instructions (default on)"),
+    cl::init(true));
+
 static cl::opt<std::string> backendName("backend", cl::desc(backendDescription),
                                         cl::value_desc("NAME"), cl::init("cpu"),
                                         cl::cat(mxRunCategory));
@@ -176,19 +183,19 @@ static cl::opt<unsigned>
 
 static cl::opt<std::string> gfx950PipelineOptions(
     "gfx950-options",
-    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu backend, e.g. "
+    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu, gfx950-isa and hip backends, e.g. "
              "'intrinsic=32x32x64 intrinsics-m=2'"),
     cl::init(""), cl::cat(mxRunCategory));
 
 static cl::opt<bool> emulatorStats(
     "emu-stats",
-    cl::desc("With the gfx950-emu backend, print the number of launches, "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, print the number of launches, "
              "workgroups and MFMAs executed"),
     cl::init(false), cl::cat(mxRunCategory));
 
 static cl::opt<bool> printLaunches(
     "print-launches",
-    cl::desc("With the gfx950-emu backend, print each launch of the host "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, print each launch of the host "
              "function (kernel, grid, block, arguments and their buffers) "
              "before it runs: the launch plan format of --dry-run"),
     cl::init(false), cl::cat(mxRunCategory));
@@ -227,7 +234,7 @@ static cl::opt<unsigned> *emulatorThreads = nullptr;
 
 static cl::opt<cl::boolOrDefault> emulatorProgress(
     "progress",
-    cl::desc("With the gfx950-emu backend, show the workgroups done of each "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, show the workgroups done of each "
              "launch on stderr (default: when stderr is a terminal)"),
     cl::cat(mxRunCategory));
 
@@ -259,7 +266,7 @@ static auto mfmaArithmeticValues() {
 
 static cl::opt<MFMAArithmeticOption> mfmaArithmetic(
     "mfma-arithmetic",
-    cl::desc("Arithmetic of the gfx950-emu backend's scaled MFMA, and of the "
+    cl::desc("Arithmetic of the gfx950-emu and gfx950-isa backends' scaled MFMA, and of the "
              "reference's per-instruction rounding (default exact)"),
     cl::init(MFMAArithmeticOption::Exact), mfmaArithmeticValues(),
     cl::cat(mxRunCategory));
@@ -453,9 +460,10 @@ static int runMain() {
   if (backendName != "hip" && (dryRun || repeatCount.getNumOccurrences() ||
                                hipLibrary.getNumOccurrences()))
     return fail("--dry-run, --repeat and --hip-library need --backend=hip");
-  if (backendName != "gfx950-emu" && printLaunches)
-    return fail("--print-launches needs --backend=gfx950-emu (the hip "
-                "backend prints the plan with --dry-run)");
+  if (backendName != "gfx950-emu" && backendName != "gfx950-isa" &&
+      printLaunches)
+    return fail("--print-launches needs --backend=gfx950-emu or gfx950-isa "
+                "(the hip backend prints the plan with --dry-run)");
   auto gfx950Options = [&] {
     GFX950EmulatorBackend::Options options;
     options.pipelineOptions = gfx950PipelineOptions;
@@ -470,14 +478,13 @@ static int runMain() {
     options.optLevel = optLevel;
     options.configurePassManager = configurePassManager;
     backend = std::make_unique<CPUBackend>(options);
-  } else if (backendName == "gfx950-emu") {
+  } else if (backendName == "gfx950-emu" || backendName == "gfx950-isa") {
     GFX950EmulatorBackend::Options options = gfx950Options();
     if (printLaunches)
       options.launchPlan = &llvm::outs();
+    auto printLine = [](StringRef line) { llvm::outs() << line << "\n"; };
     if (emulatorStats)
-      options.reportStats = [](StringRef line) {
-        llvm::outs() << line << "\n";
-      };
+      options.reportStats = printLine;
     options.run.threads = *emulatorThreads;
     options.run.mfmaNumerics =
         emu::getScaledDotFn(mfmaArithmetic == MFMAArithmeticOption::Exact
@@ -487,7 +494,16 @@ static int runMain() {
     if (emulatorProgress == cl::BOU_TRUE ||
         (emulatorProgress == cl::BOU_UNSET && terminal))
       options.run.progress = makeProgressPrinter(terminal);
-    backend = std::make_unique<GFX950EmulatorBackend>(options);
+    if (backendName == "gfx950-emu") {
+      backend = std::make_unique<GFX950EmulatorBackend>(options);
+    } else {
+      GFX950ISABackend::ISAOptions isaOptions;
+      isaOptions.checkHazards = isaHazards;
+      if (emulatorStats)
+        isaOptions.reportStats = printLine;
+      options.reportStats = nullptr;
+      backend = std::make_unique<GFX950ISABackend>(options, isaOptions);
+    }
   } else if (backendName == "hip") {
     HIPBackend::HIPOptions options;
     options.library = hipLibrary;
@@ -531,7 +547,8 @@ static int runMain() {
   referenceOptions.perInstruction =
       referenceRounding == ReferenceRounding::PerInstruction ||
       (referenceRounding == ReferenceRounding::Auto &&
-       (backend->getName() == "gfx950-emu" || backend->getName() == "hip"));
+       (backend->getName() == "gfx950-emu" ||
+        backend->getName() == "gfx950-isa" || backend->getName() == "hip"));
   referenceOptions.arithmetic = toReference(
       referenceArithmetic.getNumOccurrences() ? referenceArithmetic.getValue()
                                               : mfmaArithmetic.getValue());
@@ -737,7 +754,7 @@ static void registerThreadsOption() {
     existing->removeArgument();
   static cl::opt<unsigned> threads(
       "threads",
-      cl::desc("With the gfx950-emu backend, host threads that run the "
+      cl::desc("With the gfx950-emu or gfx950-isa backend, host threads that run the "
                "workgroups of each launch (default 0: one per hardware "
                "thread; the results do not depend on it)"),
       cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));
