@@ -151,8 +151,8 @@ static bool parseModifier(StringRef token, Instruction &inst) {
                    .Case("offen", &inst.offen)
                    .Case("idxen", &inst.idxen)
                    .Case("lds", &inst.lds)
-                   .Cases("sc0", "glc", &inst.sc0)
-                   .Cases("sc1", "slc", &inst.sc1)
+                   .Cases({"sc0", "glc"}, &inst.sc0)
+                   .Cases({"sc1", "slc"}, &inst.sc1)
                    .Case("nt", &inst.nt)
                    .Case("clamp", &inst.clamp)
                    .Default(nullptr);
