@@ -54,6 +54,16 @@ config.substitutions.append(
                            os.path.join(config.mx_obj_root, "lib",
                                         "MXPlugin.so"))))
 
+# `lit --param mx_gfx950_backend=gfx950-isa` runs the tests written for the
+# wave emulator (--backend=gfx950-emu) on the gfx950 ISA executor instead:
+# the same RUN lines and checks, the code objects executed (ctest runs every
+# such file both ways, test/CMakeLists.txt).
+gfx950_backend = lit_config.params.get("mx_gfx950_backend")
+if gfx950_backend:
+    config.substitutions.append(
+        ("--backend=gfx950-emu", "--backend=" + gfx950_backend))
+    config.available_features.add("backend-" + gfx950_backend)
+
 # A headless browser renders the layout pictures (test/Tools/mx-layout); CI
 # installs Debian's chromium (scripts/deps.sh), elsewhere those tests are
 # unsupported when it is absent.

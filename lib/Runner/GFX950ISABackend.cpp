@@ -11,6 +11,7 @@
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 
 #include <chrono>
@@ -25,6 +26,7 @@ struct GFX950ISABackend::State {
   llvm::StringMap<isa::CodeObject> decoded;
   isa::ExecutionStats stats;
   uint64_t launches = 0;
+  llvm::StringSet<> kernels;
   double seconds = 0;
 
   llvm::Error execute(const emu::LaunchInfo &launch,
@@ -127,6 +129,7 @@ llvm::Error GFX950ISABackend::State::execute(
                                            start)
                  .count();
   ++launches;
+  kernels.insert(launch.symbol);
   // Every byte of a buffer the kernel may have written counts as written.
   for (const emu::HostValue &arg : launch.args)
     if (arg.getKind() == emu::HostValue::Kind::MemRef && arg.getBuffer() &&
@@ -162,16 +165,20 @@ LogicalResult GFX950ISABackend::finishRun(func::FuncOp host) {
   if (!isaOptions.reportStats)
     return success();
   const isa::ExecutionStats &stats = state->stats;
+  // The first line as the wave emulator's (mx-run --emu-stats).
   std::string line;
   llvm::raw_string_ostream os(line);
   os << "gfx950-isa @" << host.getName() << ": " << state->launches
-     << " launches, " << stats.workgroups << " workgroups, " << stats.waves
-     << " waves, " << stats.instructions << " instructions, "
-     << stats.scaledMFMAs << " scaled MFMAs";
+     << " launches (" << state->kernels.size() << " kernels), "
+     << stats.workgroups << " workgroups, " << stats.scaledMFMAs << " MFMAs";
+  isaOptions.reportStats(line);
+  line.clear();
+  os << "gfx950-isa @" << host.getName() << ": " << stats.waves
+     << " waves issued " << stats.instructions << " instructions in "
+     << llvm::format("%.3f", state->seconds) << " s";
   if (stats.scaledMFMAs)
-    os << llvm::format(", %.0f MFMAs/s",
-                       double(stats.scaledMFMAs) /
-                           std::max(state->seconds, 1e-9));
+    os << llvm::format(": %.0f MFMAs/s", double(stats.scaledMFMAs) /
+                                             std::max(state->seconds, 1e-9));
   isaOptions.reportStats(line);
   return success();
 }

@@ -174,8 +174,20 @@ std::string Context::describe(unsigned index) const {
 // Pending memory operations
 //===----------------------------------------------------------------------===//
 
+static void waitFor(Workgroup &wg, Wave &w, Pending::Counter counter,
+                    int limit);
+
+/// The largest value of each counter on gfx9 and later (vmcnt 6 bits,
+/// lgkmcnt 4 bits): a wave that has that many operations outstanding stalls
+/// the next one until the oldest retires, so issuing one retires the oldest
+/// beyond the limit (LLVM's SIInsertWaitcnts relies on this).
+static int maxOutstanding(Pending::Counter counter) {
+  return counter == Pending::Counter::VM ? 63 : 15;
+}
+
 Pending &Context::addPending(Pending::Counter counter,
                              const Instruction &inst) {
+  waitFor(wg, w, counter, maxOutstanding(counter) - 1);
   Pending &pending = w.pending.emplace_back();
   pending.counter = counter;
   pending.sequence = w.nextSequence++;

@@ -474,8 +474,11 @@ static Step fmac(Context &ctx, const Instruction &inst) {
   });
 }
 
-/// v_div_scale_f32 d, vcc, s0, s1, s2 in the normal range: d = s0 and no
-/// scaling (VCC = 0); a zero denominator or numerator gives NaN.
+/// v_div_scale_f32 d, vcc, s0, s1, s2 (denominator s1, numerator s2): d =
+/// s0, scaled by 2^64 where the quotient would leave the f32 range (the
+/// ISA's cases for denormal operands are not modelled: mx's kernels divide
+/// normal numbers); a zero denominator or numerator gives NaN, which
+/// v_div_fixup_f32 replaces.
 static Step divScale(Context &ctx, const Instruction &inst) {
   uint64_t flags = 0;
   uint32_t *d = ctx.w.vreg(Context::unified(inst.operands[0]));
@@ -491,8 +494,11 @@ static Step divScale(Context &ctx, const Instruction &inst) {
     } else if (std::ilogb(s2) - std::ilogb(s1) >= 96 ||
                std::ilogb(s2) <= -104) {
       // Numerator far above the denominator, or tiny: scale by 2^64.
-      flags |= uint64_t(std::ilogb(s2) - std::ilogb(s1) >= 96) << lane;
-      result = std::ldexp(s0, 64);
+      // Numerator far above the denominator: the denominator is scaled and
+      // the quotient scaled back (VCC); a tiny numerator: both scaled.
+      bool large = std::ilogb(s2) - std::ilogb(s1) >= 96;
+      flags |= uint64_t(large) << lane;
+      result = !large || s0 == s1 ? std::ldexp(s0, 64) : s0;
     }
     d[lane] = fromF32(result);
   }
@@ -524,7 +530,7 @@ static Step divFixup(Context &ctx, const Instruction &inst) {
       r = nan;
     else if (den == 0 || std::isinf(num))
       r = negative ? -inf : inf;
-    else if (std::isinf(den))
+    else if (std::isinf(den) || num == 0)
       r = negative ? -0.0f : 0.0f;
     else
       r = std::copysign(std::fabs(q), negative ? -1.0f : 1.0f);

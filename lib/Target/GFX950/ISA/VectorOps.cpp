@@ -247,6 +247,27 @@ static void addIntegerOps(OpTable &t) {
   addForms(t, "v_add3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return a + b + c;
            }>);
+  addForms(t, "v_med3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             int32_t x = int32_t(a), y = int32_t(b), z = int32_t(c);
+             return uint32_t(std::max(std::min(x, y), std::min(std::max(x, y), z)));
+           }>);
+  addForms(t, "v_med3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return std::max(std::min(a, b), std::min(std::max(a, b), c));
+           }>);
+  addForms(t, "v_min3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return uint32_t(
+                 std::min({int32_t(a), int32_t(b), int32_t(c)}));
+           }>);
+  addForms(t, "v_max3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return uint32_t(
+                 std::max({int32_t(a), int32_t(b), int32_t(c)}));
+           }>);
+  addForms(t, "v_min3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return std::min({a, b, c});
+           }>);
+  addForms(t, "v_max3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return std::max({a, b, c});
+           }>);
   addForms(t, "v_bfe_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              unsigned offset = b & 31, width = c & 31;
              return width ? (a >> offset) & ((1u << width) - 1) : 0u;
