@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
 
@@ -142,6 +143,20 @@ LogicalResult GFX950ISABackend::prepareRun(ModuleOp lowered, func::FuncOp host,
                                            emu::RunOptions &run) {
   if (failed(compileCodeObjects(lowered, host, options, state->objects)))
     return failure();
+  for (const auto &[module, path] : isaOptions.codeObjectFiles) {
+    auto object = state->objects.find(module);
+    if (object == state->objects.end())
+      return host.emitError() << "--isa-code-object: the program has no "
+                                 "gpu.module @"
+                              << module;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!file)
+      return host.emitError() << "--isa-code-object: cannot read '" << path
+                              << "': " << file.getError().message();
+    object->second.image = (*file)->getBuffer().str();
+  }
   for (auto &object : state->objects) {
     llvm::Expected<isa::CodeObject> decoded =
         isa::loadCodeObject(object.second.image);

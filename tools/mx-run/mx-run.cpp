@@ -73,6 +73,13 @@ static cl::opt<bool> isaHazards(
              "states between dependent instructions (default on)"),
     cl::init(true));
 
+static cl::list<std::string> isaCodeObjects(
+    "isa-code-object",
+    cl::desc("With the gfx950-isa backend, run the code object in PATH for "
+             "gpu.module MODULE instead of the compiled one (MODULE=PATH; "
+             "repeatable): e.g. a kernel's assembly edited and reassembled"),
+    cl::value_desc("MODULE=PATH"));
+
 static cl::opt<std::string> backendName("backend", cl::desc(backendDescription),
                                         cl::value_desc("NAME"), cl::init("cpu"),
                                         cl::cat(mxRunCategory));
@@ -460,6 +467,10 @@ static int runMain() {
   if (backendName != "hip" && (dryRun || repeatCount.getNumOccurrences() ||
                                hipLibrary.getNumOccurrences()))
     return fail("--dry-run, --repeat and --hip-library need --backend=hip");
+  if (backendName != "gfx950-isa" &&
+      (isaCodeObjects.getNumOccurrences() || isaHazards.getNumOccurrences()))
+    return fail("--isa-code-object and --isa-hazards need "
+                "--backend=gfx950-isa");
   if (backendName != "gfx950-emu" && backendName != "gfx950-isa" &&
       printLaunches)
     return fail("--print-launches needs --backend=gfx950-emu or gfx950-isa "
@@ -499,6 +510,13 @@ static int runMain() {
     } else {
       GFX950ISABackend::ISAOptions isaOptions;
       isaOptions.checkHazards = isaHazards;
+      for (const std::string &spec : isaCodeObjects) {
+        auto [module, path] = StringRef(spec).split('=');
+        if (module.empty() || path.empty())
+          return fail("--isa-code-object expects MODULE=PATH, got '" + spec +
+                      "'");
+        isaOptions.codeObjectFiles.emplace_back(module.str(), path.str());
+      }
       if (emulatorStats)
         isaOptions.reportStats = printLine;
       options.reportStats = nullptr;

@@ -19,6 +19,9 @@
 #include "mx/Runner/ExecutionBackend.h"
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mlir::mx {
 
@@ -29,6 +32,10 @@ public:
     bool checkHazards = true;
     /// Receives one line per run: launches, waves, instructions, MFMAs.
     std::function<void(StringRef)> reportStats;
+    /// Code objects to run instead of the compiled ones, by gpu.module name
+    /// (e.g. a compiled kernel's assembly edited and reassembled: the
+    /// mutation tests). Their kernels must take the same arguments.
+    std::vector<std::pair<std::string, std::string>> codeObjectFiles;
   };
 
   GFX950ISABackend(const GFX950EmulatorBackend::Options &compile,
