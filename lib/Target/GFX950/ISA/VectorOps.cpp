@@ -63,7 +63,7 @@ uint32_t mlir::mx::gfx950::isa::detail::placeBits(const Instruction &inst,
   if (inst.dstUnusedPreserve)
     return (old & ~mask) | placed;
   if (inst.dstUnusedSext && ((result >> (bits - 1)) & 1))
-    return placed | ~((1u << (shift + bits)) - 1);
+    return placed | uint32_t(~((uint64_t(1) << (shift + bits)) - 1));
   return placed;
 }
 

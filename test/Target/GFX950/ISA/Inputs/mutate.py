@@ -9,7 +9,9 @@ MUTATION is one of
   delete:REGEX:N         delete the N-th (0-based) instruction line matching
                          REGEX (a Python regex on the instruction text);
   hoist:REGEX:N:ABOVE    move the N-th line matching REGEX above the closest
-                         preceding line matching ABOVE.
+                         preceding line matching ABOVE;
+  replace:REGEX:N:TEXT   replace the N-th line matching REGEX (directives
+                         included) by TEXT.
 Prints the mutated line(s) to stderr. Exits 1 if no line matches.
 """
 
@@ -57,6 +59,13 @@ def main():
         lines.insert(targets[-1], line)
         sys.stderr.write("hoisted: %s above %s\n" %
                          (line.strip(), lines[targets[-1] + 1].strip()))
+    elif kind == "replace":
+        regex, n, text = rest.split(":", 2)
+        hits = instruction_lines(lines, regex)
+        if int(n) >= len(hits):
+            sys.exit("only %d lines match %r" % (len(hits), regex))
+        sys.stderr.write("replaced: %s\n" % lines[hits[int(n)]].strip())
+        lines[hits[int(n)]] = "\t" + text
     elif kind != "none":
         sys.exit("unknown mutation " + mutation)
     open(out_path, "w").write("\n".join(lines))
