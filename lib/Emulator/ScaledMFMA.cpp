@@ -429,4 +429,3 @@ uint8_t mlir::mx::emu::convertToFP4(double value, int scaleExponent) {
   }
   return uint8_t(code | (negative ? 0x8 : 0));
 }
-

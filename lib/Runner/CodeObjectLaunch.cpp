@@ -56,7 +56,6 @@ countWorkgroupMFMAs(gpu::GPUFuncOp kernel, int64_t threads) {
   return {flops, mfmas};
 }
 
-
 double mlir::mx::getLaunchBytes(const emu::LaunchInfo &launch) {
   double bytes = 0;
   for (unsigned operand = 0; operand < launch.args.size(); ++operand)
@@ -68,7 +67,7 @@ double mlir::mx::getLaunchBytes(const emu::LaunchInfo &launch) {
 /// of mx-gfx950-pipeline (output=hsaco) on a copy.
 static FailureOr<OwningOpRef<ModuleOp>>
 compileToBinaries(ModuleOp lowered, func::FuncOp host,
-                   const GFX950EmulatorBackend::Options &options) {
+                  const GFX950EmulatorBackend::Options &options) {
   OwningOpRef<ModuleOp> codegen = lowered.clone();
   PassManager pm(lowered.getContext(), ModuleOp::getOperationName());
   if (options.configurePassManager && failed(options.configurePassManager(pm)))
@@ -92,8 +91,9 @@ compileToBinaries(ModuleOp lowered, func::FuncOp host,
 
 /// Reads the image and the kernels' metadata of every gpu.binary of
 /// \p codegen into \p objects.
-static LogicalResult readCodeObjects(ModuleOp codegen, func::FuncOp host,
-                                     llvm::StringMap<CompiledCodeObject> &objects) {
+static LogicalResult
+readCodeObjects(ModuleOp codegen, func::FuncOp host,
+                llvm::StringMap<CompiledCodeObject> &objects) {
   for (auto binary : codegen.getOps<gpu::BinaryOp>()) {
     auto binaryObjects = binary.getObjects();
     auto object = binaryObjects.empty()
@@ -117,8 +117,9 @@ static LogicalResult readCodeObjects(ModuleOp codegen, func::FuncOp host,
 
 /// Lays out the kernel arguments of every kernel of \p lowered and checks
 /// them against its code object in \p objects.
-static LogicalResult layOutKernargs(ModuleOp lowered, func::FuncOp host,
-                                    llvm::StringMap<CompiledCodeObject> &objects) {
+static LogicalResult
+layOutKernargs(ModuleOp lowered, func::FuncOp host,
+               llvm::StringMap<CompiledCodeObject> &objects) {
   for (auto gpuModule : lowered.getOps<gpu::GPUModuleOp>()) {
     auto found = objects.find(gpuModule.getName());
     if (found == objects.end())
@@ -151,7 +152,7 @@ static LogicalResult layOutKernargs(ModuleOp lowered, func::FuncOp host,
 /// the launch's block size counted.
 llvm::Expected<CompiledKernel *>
 mlir::mx::lookupKernel(llvm::StringMap<CompiledCodeObject> &objects,
-             const emu::LaunchInfo &launch) {
+                       const emu::LaunchInfo &launch) {
   StringRef moduleName =
       gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue();
   auto object = objects.find(moduleName);

@@ -263,8 +263,8 @@ mlir::mx::createExecutionBackend(StringRef name) {
   if (name == "gfx950-emu")
     return std::make_unique<GFX950EmulatorBackend>();
   if (name == "gfx950-isa")
-    return std::make_unique<GFX950ISABackend>(
-        GFX950EmulatorBackend::Options(), GFX950ISABackend::ISAOptions());
+    return std::make_unique<GFX950ISABackend>(GFX950EmulatorBackend::Options(),
+                                              GFX950ISABackend::ISAOptions());
   if (name == "hip")
     return std::make_unique<HIPBackend>(GFX950EmulatorBackend::Options(),
                                         HIPBackend::HIPOptions());

@@ -78,8 +78,9 @@ static void fillHiddenArguments(const hip::KernelMetadata &metadata,
   }
 }
 
-llvm::Error GFX950ISABackend::State::execute(
-    const emu::LaunchInfo &launch, const isa::ExecutorOptions &options) {
+llvm::Error
+GFX950ISABackend::State::execute(const emu::LaunchInfo &launch,
+                                 const isa::ExecutorOptions &options) {
   llvm::Expected<CompiledKernel *> found = lookupKernel(objects, launch);
   if (!found)
     return found.takeError();
@@ -107,9 +108,8 @@ llvm::Error GFX950ISABackend::State::execute(
   if (!kernargs)
     return kernargs.takeError();
   std::vector<uint8_t> segment = std::move(*kernargs);
-  segment.resize(std::max<size_t>(segment.size(),
-                                  kernel.metadata.kernargSegmentSize),
-                 0);
+  segment.resize(
+      std::max<size_t>(segment.size(), kernel.metadata.kernargSegmentSize), 0);
   fillHiddenArguments(kernel.metadata, launch, segment);
   isa::Launch isaLaunch;
   for (unsigned d = 0; d < 3; ++d) {
@@ -126,9 +126,9 @@ llvm::Error GFX950ISABackend::State::execute(
   if (llvm::Error error =
           isa::execute(*code, isaLaunch, memory, options, &stats))
     return error;
-  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           start)
-                 .count();
+  seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ++launches;
   kernels.insert(launch.symbol);
   // Every byte of a buffer the kernel may have written counts as written.
@@ -161,9 +161,9 @@ LogicalResult GFX950ISABackend::prepareRun(ModuleOp lowered, func::FuncOp host,
     llvm::Expected<isa::CodeObject> decoded =
         isa::loadCodeObject(object.second.image);
     if (!decoded)
-      return host.emitError() << "decoding the code object of @"
-                              << object.first() << ": "
-                              << llvm::toString(decoded.takeError());
+      return host.emitError()
+             << "decoding the code object of @" << object.first() << ": "
+             << llvm::toString(decoded.takeError());
     state->decoded[object.first()] = std::move(*decoded);
   }
   isa::ExecutorOptions executorOptions;

@@ -152,9 +152,10 @@ static llvm::Error printPlannedLaunch(LaunchPlanPrinter &plan,
 
 /// Loads every code object of \p objects into \p runtime and looks up the
 /// functions of its kernels.
-static LogicalResult loadCodeObjects(hip::Runtime &runtime,
-                                     llvm::StringMap<CompiledCodeObject> &objects,
-                                     func::FuncOp host) {
+static LogicalResult
+loadCodeObjects(hip::Runtime &runtime,
+                llvm::StringMap<CompiledCodeObject> &objects,
+                func::FuncOp host) {
   for (auto &object : objects) {
     llvm::Expected<hip::Module> module =
         runtime.loadModule(object.second.image.data());

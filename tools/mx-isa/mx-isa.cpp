@@ -29,12 +29,10 @@
 using namespace llvm;
 namespace isa = mlir::mx::gfx950::isa;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<code object>"),
-                                          cl::Required);
-static cl::opt<std::string> kernelName("kernel",
-                                       cl::desc("Only the kernel NAME"),
-                                       cl::init(""));
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<code object>"), cl::Required);
+static cl::opt<std::string>
+    kernelName("kernel", cl::desc("Only the kernel NAME"), cl::init(""));
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -48,8 +46,7 @@ int main(int argc, char **argv) {
            << "': " << file.getError().message() << "\n";
     return 1;
   }
-  Expected<isa::CodeObject> object =
-      isa::loadCodeObject((*file)->getBuffer());
+  Expected<isa::CodeObject> object = isa::loadCodeObject((*file)->getBuffer());
   if (!object) {
     errs() << "mx-isa: " << inputFilename << ": "
            << toString(object.takeError()) << "\n";

@@ -190,19 +190,22 @@ static cl::opt<unsigned>
 
 static cl::opt<std::string> gfx950PipelineOptions(
     "gfx950-options",
-    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu, gfx950-isa and hip backends, e.g. "
+    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu, gfx950-isa and "
+             "hip backends, e.g. "
              "'intrinsic=32x32x64 intrinsics-m=2'"),
     cl::init(""), cl::cat(mxRunCategory));
 
-static cl::opt<bool> emulatorStats(
-    "emu-stats",
-    cl::desc("With the gfx950-emu or gfx950-isa backend, print the number of launches, "
-             "workgroups and MFMAs executed"),
-    cl::init(false), cl::cat(mxRunCategory));
+static cl::opt<bool>
+    emulatorStats("emu-stats",
+                  cl::desc("With the gfx950-emu or gfx950-isa backend, print "
+                           "the number of launches, "
+                           "workgroups and MFMAs executed"),
+                  cl::init(false), cl::cat(mxRunCategory));
 
 static cl::opt<bool> printLaunches(
     "print-launches",
-    cl::desc("With the gfx950-emu or gfx950-isa backend, print each launch of the host "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, print each launch of "
+             "the host "
              "function (kernel, grid, block, arguments and their buffers) "
              "before it runs: the launch plan format of --dry-run"),
     cl::init(false), cl::cat(mxRunCategory));
@@ -241,7 +244,8 @@ static cl::opt<unsigned> *emulatorThreads = nullptr;
 
 static cl::opt<cl::boolOrDefault> emulatorProgress(
     "progress",
-    cl::desc("With the gfx950-emu or gfx950-isa backend, show the workgroups done of each "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, show the workgroups "
+             "done of each "
              "launch on stderr (default: when stderr is a terminal)"),
     cl::cat(mxRunCategory));
 
@@ -273,7 +277,8 @@ static auto mfmaArithmeticValues() {
 
 static cl::opt<MFMAArithmeticOption> mfmaArithmetic(
     "mfma-arithmetic",
-    cl::desc("Arithmetic of the gfx950-emu and gfx950-isa backends' scaled MFMA, and of the "
+    cl::desc("Arithmetic of the gfx950-emu and gfx950-isa backends' scaled "
+             "MFMA, and of the "
              "reference's per-instruction rounding (default exact)"),
     cl::init(MFMAArithmeticOption::Exact), mfmaArithmeticValues(),
     cl::cat(mxRunCategory));
@@ -772,7 +777,8 @@ static void registerThreadsOption() {
     existing->removeArgument();
   static cl::opt<unsigned> threads(
       "threads",
-      cl::desc("With the gfx950-emu or gfx950-isa backend, host threads that run the "
+      cl::desc("With the gfx950-emu or gfx950-isa backend, host threads that "
+               "run the "
                "workgroups of each launch (default 0: one per hardware "
                "thread; the results do not depend on it)"),
       cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));

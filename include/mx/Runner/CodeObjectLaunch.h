@@ -53,10 +53,9 @@ struct CompiledCodeObject {
 /// and lays out the kernel arguments of every kernel, checked against its
 /// code object, into \p objects (keyed by gpu.module name). Emits an error
 /// at \p host and fails on a problem.
-LogicalResult
-compileCodeObjects(ModuleOp lowered, func::FuncOp host,
-                   const GFX950EmulatorBackend::Options &options,
-                   llvm::StringMap<CompiledCodeObject> &objects);
+LogicalResult compileCodeObjects(ModuleOp lowered, func::FuncOp host,
+                                 const GFX950EmulatorBackend::Options &options,
+                                 llvm::StringMap<CompiledCodeObject> &objects);
 
 /// The kernel that \p launch runs, in \p objects, with its MFMA work for
 /// the launch's block size counted.

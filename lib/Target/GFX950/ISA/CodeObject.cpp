@@ -86,8 +86,8 @@ Error Disassembler::init() {
   context = std::make_unique<MCContext>(triple, asmInfo.get(), registers.get(),
                                         subtarget.get());
   disassembler.reset(target->createMCDisassembler(*subtarget, *context));
-  printer.reset(target->createMCInstPrinter(triple, 0, *asmInfo, *instrInfo,
-                                            *registers));
+  printer.reset(
+      target->createMCInstPrinter(triple, 0, *asmInfo, *instrInfo, *registers));
   if (!disassembler || !printer)
     return makeError("LLVM's AMDGPU disassembler could not be created");
   return Error::success();
@@ -204,14 +204,13 @@ static Error loadKernel(Disassembler &disassembler,
       return makeError("the code of kernel " + name +
                        " does not match its descriptor or lies outside "
                        "its section (truncated code object?)");
-    if (Error error = disassembler.decode(textBytes, textBase, entry, end,
-                                          kernel))
+    if (Error error =
+            disassembler.decode(textBytes, textBase, entry, end, kernel))
       return error;
     codeObject.kernels.push_back(std::move(kernel));
     return Error::success();
   }
-  return makeError("no function symbol for kernel descriptor " + name +
-                   ".kd");
+  return makeError("no function symbol for kernel descriptor " + name + ".kd");
 }
 
 Expected<CodeObject> mlir::mx::gfx950::isa::loadCodeObject(StringRef image) {
@@ -234,8 +233,8 @@ Expected<CodeObject> mlir::mx::gfx950::isa::loadCodeObject(StringRef image) {
       return name.takeError();
     if (!name->ends_with(".kd"))
       continue;
-    if (Error error = loadKernel(disassembler, *elf, symbol,
-                                 name->drop_back(3), codeObject))
+    if (Error error = loadKernel(disassembler, *elf, symbol, name->drop_back(3),
+                                 codeObject))
       return std::move(error);
   }
   if (codeObject.kernels.empty())

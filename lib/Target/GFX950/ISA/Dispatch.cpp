@@ -47,8 +47,8 @@ Error mlir::mx::gfx950::isa::checkLaunch(const Kernel &kernel,
     return makeError("kernel " + kernel.name +
                      " uses scratch (private segment), which the ISA "
                      "executor does not model (mx kernels have none)");
-  uint64_t threads = uint64_t(launch.block[0]) * launch.block[1] *
-                     launch.block[2];
+  uint64_t threads =
+      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
   if (threads == 0 || threads > 1024)
     return makeError(formatv("kernel {0}: a workgroup of {1} work-items; "
                              "gfx950 runs 1 to 1024",
@@ -153,14 +153,12 @@ static Step checkPending(Context &ctx, const Instruction &inst,
                               : w.vPending[Context::unified(op, r)];
       if (!sequence)
         continue;
-      auto pending = llvm::find_if(w.pending, [&](const Pending &p) {
-        return p.sequence == sequence;
-      });
-      std::string name =
-          (op.kind == OperandKind::SGPR ? "s"
-           : op.kind == OperandKind::AGPR ? "a"
-                                          : "v") +
-          std::to_string(op.reg + r);
+      auto pending = llvm::find_if(
+          w.pending, [&](const Pending &p) { return p.sequence == sequence; });
+      std::string name = (op.kind == OperandKind::SGPR   ? "s"
+                          : op.kind == OperandKind::AGPR ? "a"
+                                                         : "v") +
+                         std::to_string(op.reg + r);
       return ctx.fail(formatv("{0} {1} before the load that writes it ({2}) "
                               "is retired by an s_waitcnt",
                               i < numDsts ? "overwrites" : "reads", name,
@@ -254,9 +252,8 @@ static Error runWorkgroup(const LaunchState &state, uint64_t index,
         return error;
       anyLive |= !wave.ended;
     }
-    bool anyWaiting = llvm::any_of(waves, [](const Wave &w) {
-      return w.atBarrier && !w.ended;
-    });
+    bool anyWaiting = llvm::any_of(
+        waves, [](const Wave &w) { return w.atBarrier && !w.ended; });
     if (!anyWaiting)
       return Error::success();
     for (Wave &wave : waves)
@@ -266,8 +263,7 @@ static Error runWorkgroup(const LaunchState &state, uint64_t index,
   }
 }
 
-Error mlir::mx::gfx950::isa::execute(const Kernel &kernel,
-                                     const Launch &launch,
+Error mlir::mx::gfx950::isa::execute(const Kernel &kernel, const Launch &launch,
                                      DeviceMemory &memory,
                                      const ExecutorOptions &options,
                                      ExecutionStats *stats) {

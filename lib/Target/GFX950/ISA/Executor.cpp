@@ -63,7 +63,7 @@ std::string DeviceMemory::describe(uint64_t address) const {
 //===----------------------------------------------------------------------===//
 
 uint64_t mlir::mx::gfx950::isa::detail::floatImmediate(double value,
-                                                        int width) {
+                                                       int width) {
   if (width == 64)
     return bit_cast<uint64_t>(value);
   APFloat f(value);
@@ -227,18 +227,19 @@ static void waitFor(Workgroup &wg, Wave &w, Pending::Counter counter,
   if (limit < 0)
     return;
   auto outstanding = [&] {
-    return std::count_if(w.pending.begin(), w.pending.end(),
-                         [&](const Pending &p) { return p.counter == counter; });
+    return std::count_if(
+        w.pending.begin(), w.pending.end(),
+        [&](const Pending &p) { return p.counter == counter; });
   };
   for (int64_t n = outstanding(); n > limit; --n) {
-    auto victim = std::find_if(w.pending.begin(), w.pending.end(),
-                               [&](const Pending &p) {
-                                 return p.counter == counter && !p.outOfOrder;
-                               });
+    auto victim =
+        std::find_if(w.pending.begin(), w.pending.end(), [&](const Pending &p) {
+          return p.counter == counter && !p.outOfOrder;
+        });
     if (victim == w.pending.end())
-      victim = std::find_if(
-          w.pending.begin(), w.pending.end(),
-          [&](const Pending &p) { return p.counter == counter; });
+      victim =
+          std::find_if(w.pending.begin(), w.pending.end(),
+                       [&](const Pending &p) { return p.counter == counter; });
     retire(wg, w, *victim);
     w.pending.erase(victim);
   }
@@ -258,13 +259,15 @@ Step Context::checkLDSRead(uint32_t address, uint32_t bytes,
   for (uint32_t a = address; a < address + bytes; ++a) {
     LDSByte &b = wg.shadow[a];
     if (b.pending && (b.pending != self))
-      return fail(formatv("reads LDS byte {0} while {1} of wave {2} that "
-                          "writes it is not retired (missing s_waitcnt "
-                          "{3})",
-                          a, b.pending & kPendingDMA ? "the LDS-DMA" : "the ds_write",
-                          (b.pending & ~kPendingDMA) - 1,
-                          b.pending & kPendingDMA ? "vmcnt" : "lgkmcnt before "
-                                                              "the barrier"));
+      return fail(
+          formatv("reads LDS byte {0} while {1} of wave {2} that "
+                  "writes it is not retired (missing s_waitcnt "
+                  "{3})",
+                  a, b.pending & kPendingDMA ? "the LDS-DMA" : "the ds_write",
+                  (b.pending & ~kPendingDMA) - 1,
+                  b.pending & kPendingDMA ? "vmcnt"
+                                          : "lgkmcnt before "
+                                            "the barrier"));
     if (b.writeEpoch == wg.epoch && b.writer != self)
       return fail(formatv("LDS race: reads byte {0} that wave {1} wrote "
                           "since the last barrier",
@@ -278,9 +281,8 @@ Step Context::checkLDSRead(uint32_t address, uint32_t bytes,
   return Step::Next;
 }
 
-Step Context::checkLDSWrite(uint32_t address, uint32_t bytes,
-                            Pending *pending, bool dma,
-                            const Instruction &inst) {
+Step Context::checkLDSWrite(uint32_t address, uint32_t bytes, Pending *pending,
+                            bool dma, const Instruction &inst) {
   if (uint64_t(address) + bytes > ldsLimit)
     return fail(formatv("writes LDS bytes [{0}, {1}) beyond the workgroup's "
                         "{2} bytes",
@@ -324,7 +326,9 @@ static Step execWaitcnt(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
-static Step execBarrier(Context &, const Instruction &) { return Step::Barrier; }
+static Step execBarrier(Context &, const Instruction &) {
+  return Step::Barrier;
+}
 static Step execEnd(Context &, const Instruction &) { return Step::End; }
 static Step execNothing(Context &, const Instruction &) { return Step::Next; }
 
@@ -351,16 +355,16 @@ static void addControlOps(OpTable &table) {
                          return branchIf(c, i, [](Context &) { return true; });
                        },
                        0};
-  table["s_cbranch_scc0"] = {
-      [](Context &c, const Instruction &i) {
-        return branchIf(c, i, [](Context &x) { return !x.w.scc; });
-      },
-      0};
-  table["s_cbranch_scc1"] = {
-      [](Context &c, const Instruction &i) {
-        return branchIf(c, i, [](Context &x) { return x.w.scc; });
-      },
-      0};
+  table["s_cbranch_scc0"] = {[](Context &c, const Instruction &i) {
+                               return branchIf(
+                                   c, i, [](Context &x) { return !x.w.scc; });
+                             },
+                             0};
+  table["s_cbranch_scc1"] = {[](Context &c, const Instruction &i) {
+                               return branchIf(
+                                   c, i, [](Context &x) { return x.w.scc; });
+                             },
+                             0};
   table["s_cbranch_vccz"] = {
       [](Context &c, const Instruction &i) {
         return branchIf(c, i, [](Context &x) { return x.w.vcc == 0; });

@@ -56,8 +56,8 @@ static bool parseBareOperand(StringRef token, Operand &op) {
     op.count = (token == "vcc" || token == "exec") ? 2 : 1;
     return true;
   }
-  if (token.size() >= 2 && (token[0] == 's' || token[0] == 'v' ||
-                            token[0] == 'a') &&
+  if (token.size() >= 2 &&
+      (token[0] == 's' || token[0] == 'v' || token[0] == 'a') &&
       (isDigit(token[1]) || token[1] == '[')) {
     op.kind = token[0] == 's'   ? OperandKind::SGPR
               : token[0] == 'v' ? OperandKind::VGPR
@@ -266,8 +266,8 @@ Expected<Instruction> mlir::mx::gfx950::isa::parseInstruction(StringRef text,
       if (parseModifier(token, inst))
         continue;
       if (!parseOperand(token, op))
-        return parseError(inst.text, "unknown operand or modifier '" +
-                                         token + "'");
+        return parseError(inst.text,
+                          "unknown operand or modifier '" + token + "'");
       inst.operands.push_back(op);
     }
   }

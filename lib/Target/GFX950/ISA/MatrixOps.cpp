@@ -56,8 +56,8 @@ static Step scaledMFMA(Context &ctx, const Instruction &inst) {
   unsigned wordsA = emu::wordsPerLane(fmtA), wordsB = emu::wordsPerLane(fmtB);
   unsigned accs = emu::accumulatorsPerLane(shape);
   const Operand &dst = inst.operands[0];
-  if (dst.count < accs || (inst.operands[1].isVector() &&
-                           inst.operands[1].count < wordsA) ||
+  if (dst.count < accs ||
+      (inst.operands[1].isVector() && inst.operands[1].count < wordsA) ||
       (inst.operands[2].isVector() && inst.operands[2].count < wordsB))
     return ctx.fail("register operands narrower than the formats need");
   uint32_t a[kLanes * 8], b[kLanes * 8], scaleA[kLanes], scaleB[kLanes];
@@ -102,8 +102,8 @@ static Step convertToFP4(Context &ctx, const Instruction &inst) {
       uint32_t packed = ctx.src32(inst.operands[1], lane, 16);
       for (int j = 0; j < 2; ++j) {
         uint16_t half = uint16_t(packed >> (16 * j));
-        values[j] = sourceKind == 16 ? halfToF32(half)
-                                     : toF32(uint32_t(half) << 16);
+        values[j] =
+            sourceKind == 16 ? halfToF32(half) : toF32(uint32_t(half) << 16);
       }
     }
     uint32_t byte = emu::convertToFP4(values[0], exponent) |

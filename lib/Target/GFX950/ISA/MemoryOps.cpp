@@ -58,8 +58,8 @@ static Access getAccess(StringRef mnemonic) {
     access.bytes = 32;
   else if (m.ends_with("dwordx16"))
     access.bytes = 64;
-  else if (m.ends_with("short") || m.ends_with("b16") ||
-           m.ends_with("u16") || m.ends_with("i16"))
+  else if (m.ends_with("short") || m.ends_with("b16") || m.ends_with("u16") ||
+           m.ends_with("i16"))
     access.bytes = 2;
   else if (m.ends_with("byte") || m.ends_with("b8") || m.ends_with("u8") ||
            m.ends_with("i8"))
@@ -113,9 +113,8 @@ static Step scalarLoad(Context &ctx, const Instruction &inst) {
   const Operand &dst = inst.operands[0];
   bool buffer = StringRef(inst.mnemonic).starts_with("s_buffer");
   uint64_t base = ctx.scalar64(inst.operands[1]) & 0xffffffffffffULL;
-  uint64_t offset = inst.operands.size() > 2
-                        ? uint64_t(ctx.scalar32(inst.operands[2]))
-                        : 0;
+  uint64_t offset =
+      inst.operands.size() > 2 ? uint64_t(ctx.scalar32(inst.operands[2])) : 0;
   offset += uint64_t(inst.offset);
   unsigned bytes = 4 * dst.count;
   Pending &pending = ctx.addPending(Pending::Counter::LGKM, inst);
@@ -123,9 +122,9 @@ static Step scalarLoad(Context &ctx, const Instruction &inst) {
   for (unsigned w = 0; w < dst.count; ++w) {
     uint64_t at = offset + 4 * w;
     uint32_t value = 0;
-    if (buffer && at + 4 > ctx.scalar32(Operand{OperandKind::SGPR,
-                                                uint16_t(inst.operands[1].reg +
-                                                         2)})) {
+    if (buffer &&
+        at + 4 > ctx.scalar32(Operand{OperandKind::SGPR,
+                                      uint16_t(inst.operands[1].reg + 2)})) {
       value = 0;
     } else if (const uint8_t *p =
                    ctx.memory.translate(base + (at & ~uint64_t(3)), 4, false)) {
@@ -179,16 +178,16 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
-    uint64_t offset = uint64_t(inst.offset) +
-                      (inst.offen ? ctx.src32(vaddr, lane) : 0);
+    uint64_t offset =
+        uint64_t(inst.offset) + (inst.offen ? ctx.src32(vaddr, lane) : 0);
     if (isStore)
       readStored(ctx, inst.operands[0], lane, bytes, access);
     for (unsigned b = 0; b < access.bytes; b += 4) {
       unsigned chunk = std::min(4u, access.bytes - b);
       bool inRange = offset + b + chunk <= rsrc.numRecords;
       uint64_t address = rsrc.base + soffset + offset + b;
-      uint8_t *p = inRange ? ctx.memory.translate(address, chunk, isStore)
-                           : nullptr;
+      uint8_t *p =
+          inRange ? ctx.memory.translate(address, chunk, isStore) : nullptr;
       if (inRange && !p)
         return ctx.fail(formatv("buffer {0} of {1} bytes at {2:x} in range "
                                 "of its V# but outside the launch's "
@@ -211,8 +210,7 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
       continue;
     }
     uint32_t at = ldsBase + uint32_t(lane) * ldsStride;
-    if (ctx.checkLDSWrite(at, access.bytes, &pending, true, inst) ==
-        Step::Fail)
+    if (ctx.checkLDSWrite(at, access.bytes, &pending, true, inst) == Step::Fail)
       return Step::Fail;
     std::memcpy(&ctx.wg.lds[at], bytes, access.bytes);
   }
@@ -239,8 +237,8 @@ static Step globalAccess(Context &ctx, const Instruction &inst) {
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
-    uint64_t address = scalarBase ? base + ctx.src32(vaddr, lane)
-                                  : ctx.src64(vaddr, lane);
+    uint64_t address =
+        scalarBase ? base + ctx.src32(vaddr, lane) : ctx.src64(vaddr, lane);
     address += uint64_t(inst.offset);
     uint8_t *p = ctx.memory.translate(address, access.bytes, isStore);
     if (!p)
@@ -320,15 +318,15 @@ static Step ldsWrite(Context &ctx, const Instruction &inst) {
 }
 
 void mlir::mx::gfx950::isa::detail::addMemoryOps(OpTable &t) {
-  for (const char *size : {"dword", "dwordx2", "dwordx4", "dwordx8",
-                           "dwordx16"}) {
+  for (const char *size :
+       {"dword", "dwordx2", "dwordx4", "dwordx8", "dwordx16"}) {
     t[std::string("s_load_") + size] = {scalarLoad};
     t[std::string("s_buffer_load_") + size] = {scalarLoad};
   }
-  for (const char *size : {"dword", "dwordx2", "dwordx3", "dwordx4", "ubyte",
-                           "sbyte", "ushort", "sshort", "ubyte_d16",
-                           "ubyte_d16_hi", "sbyte_d16", "sbyte_d16_hi",
-                           "short_d16", "short_d16_hi"}) {
+  for (const char *size :
+       {"dword", "dwordx2", "dwordx3", "dwordx4", "ubyte", "sbyte", "ushort",
+        "sshort", "ubyte_d16", "ubyte_d16_hi", "sbyte_d16", "sbyte_d16_hi",
+        "short_d16", "short_d16_hi"}) {
     t[std::string("buffer_load_") + size] = {bufferAccess<false>};
     t[std::string("global_load_") + size] = {globalAccess<false>};
   }
@@ -337,16 +335,16 @@ void mlir::mx::gfx950::isa::detail::addMemoryOps(OpTable &t) {
     t[std::string("buffer_store_") + size] = {bufferAccess<true>, 0};
     t[std::string("global_store_") + size] = {globalAccess<true>, 0};
   }
-  for (const char *size : {"b32", "b64", "b96", "b128", "u8", "i8", "u16",
-                           "i16", "u8_d16", "u8_d16_hi", "i8_d16",
-                           "i8_d16_hi", "u16_d16", "u16_d16_hi"})
+  for (const char *size :
+       {"b32", "b64", "b96", "b128", "u8", "i8", "u16", "i16", "u8_d16",
+        "u8_d16_hi", "i8_d16", "i8_d16_hi", "u16_d16", "u16_d16_hi"})
     t[std::string("ds_read_") + size] = {ldsRead<1>};
   t["ds_read2_b32"] = {ldsRead<1>};
   t["ds_read2_b64"] = {ldsRead<1>};
   t["ds_read2st64_b32"] = {ldsRead<64>};
   t["ds_read2st64_b64"] = {ldsRead<64>};
-  for (const char *size : {"b8", "b16", "b32", "b64", "b96", "b128",
-                           "b8_d16_hi", "b16_d16_hi"})
+  for (const char *size :
+       {"b8", "b16", "b32", "b64", "b96", "b128", "b8_d16_hi", "b16_d16_hi"})
     t[std::string("ds_write_") + size] = {ldsWrite<1>, 0};
   t["ds_write2_b32"] = {ldsWrite<1>, 0};
   t["ds_write2_b64"] = {ldsWrite<1>, 0};

@@ -22,8 +22,7 @@ using S64 = uint64_t (*)(uint64_t, uint64_t, bool &scc);
 } // namespace
 
 /// d = f(s0, s1) on 32 bits, SCC as f sets it.
-template <S32 f>
-static Step binary32(Context &ctx, const Instruction &inst) {
+template <S32 f> static Step binary32(Context &ctx, const Instruction &inst) {
   bool scc = ctx.w.scc;
   uint32_t a = ctx.scalar32(inst.operands[1]);
   uint32_t b = inst.operands.size() > 2 ? ctx.scalar32(inst.operands[2]) : 0;
@@ -32,8 +31,7 @@ static Step binary32(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
-template <S64 f>
-static Step binary64(Context &ctx, const Instruction &inst) {
+template <S64 f> static Step binary64(Context &ctx, const Instruction &inst) {
   bool scc = ctx.w.scc;
   uint64_t a = ctx.scalar64(inst.operands[1]);
   uint64_t b = inst.operands.size() > 2 ? ctx.scalar64(inst.operands[2]) : 0;
@@ -43,8 +41,7 @@ static Step binary64(Context &ctx, const Instruction &inst) {
 }
 
 /// s_*k_* (SOPK): d = f(d, simm16) or d = simm16.
-template <S32 f>
-static Step sopk(Context &ctx, const Instruction &inst) {
+template <S32 f> static Step sopk(Context &ctx, const Instruction &inst) {
   bool scc = ctx.w.scc;
   uint32_t imm = uint32_t(int32_t(int16_t(ctx.scalar32(inst.operands[1]))));
   ctx.setScalar32(inst.operands[0],
@@ -56,10 +53,10 @@ static Step sopk(Context &ctx, const Instruction &inst) {
 /// SCC = f(s0, s1).
 template <bool (*f)(uint64_t, uint64_t), bool wide = false>
 static Step compare(Context &ctx, const Instruction &inst) {
-  uint64_t a = wide ? ctx.scalar64(inst.operands[0])
-                    : ctx.scalar32(inst.operands[0]);
-  uint64_t b = wide ? ctx.scalar64(inst.operands[1])
-                    : ctx.scalar32(inst.operands[1]);
+  uint64_t a =
+      wide ? ctx.scalar64(inst.operands[0]) : ctx.scalar32(inst.operands[0]);
+  uint64_t b =
+      wide ? ctx.scalar64(inst.operands[1]) : ctx.scalar32(inst.operands[1]);
   ctx.w.scc = f(a, b);
   return Step::Next;
 }
@@ -105,8 +102,7 @@ static Step saveExec(Context &ctx, const Instruction &inst) {
 }
 
 /// s_cselect_b*: d = SCC ? s0 : s1.
-template <bool wide>
-static Step select(Context &ctx, const Instruction &inst) {
+template <bool wide> static Step select(Context &ctx, const Instruction &inst) {
   const Operand &pick = inst.operands[ctx.w.scc ? 1 : 2];
   if (wide)
     ctx.setScalar64(inst.operands[0], ctx.scalar64(pick));
@@ -281,14 +277,12 @@ static void addCompares(OpTable &t) {
   t["s_cmpk_lg_i32"] = {compareK<ne<int32_t>, true>, 0};
   t["s_cmp_eq_u64"] = {compare<eq<uint64_t>, true>, 0};
   t["s_cmp_lg_u64"] = {compare<ne<uint64_t>, true>, 0};
-  t["s_bitcmp0_b32"] = {compare<[](uint64_t a, uint64_t b) {
-                          return !((a >> (b & 31)) & 1);
-                        }>,
-                        0};
-  t["s_bitcmp1_b32"] = {compare<[](uint64_t a, uint64_t b) {
-                          return bool((a >> (b & 31)) & 1);
-                        }>,
-                        0};
+  t["s_bitcmp0_b32"] = {
+      compare<[](uint64_t a, uint64_t b) { return !((a >> (b & 31)) & 1); }>,
+      0};
+  t["s_bitcmp1_b32"] = {
+      compare<[](uint64_t a, uint64_t b) { return bool((a >> (b & 31)) & 1); }>,
+      0};
   t["s_cselect_b32"] = {select<false>};
   t["s_cselect_b64"] = {select<true>};
   t["s_and_saveexec_b64"] = {

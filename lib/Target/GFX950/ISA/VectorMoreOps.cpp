@@ -50,8 +50,25 @@ uint16_t mlir::mx::gfx950::isa::detail::f32ToBF16(float value) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class Cond { F, LT, EQ, LE, GT, NE, GE, T, O, U, NGE, NLG, NGT, NLE, NEQ,
-                  NLT, LG };
+enum class Cond {
+  F,
+  LT,
+  EQ,
+  LE,
+  GT,
+  NE,
+  GE,
+  T,
+  O,
+  U,
+  NGE,
+  NLG,
+  NGT,
+  NLE,
+  NEQ,
+  NLT,
+  LG
+};
 } // namespace
 
 template <typename T> static bool holds(Cond cond, T a, T b) {
@@ -300,10 +317,9 @@ static void addCarryAndWideOps(OpTable &t) {
   t["v_readfirstlane_b32"] = {readFirstLane, 1};
   t["v_readlane_b32"] = {readLane, 1};
   t["v_writelane_b32"] = {writeLane, 1};
-  t["v_lshl_add_u64"] = {
-      lanes64<[](uint64_t a, uint64_t b, uint64_t c) {
-        return (a << (b & 63)) + c;
-      }>};
+  t["v_lshl_add_u64"] = {lanes64<[](uint64_t a, uint64_t b, uint64_t c) {
+    return (a << (b & 63)) + c;
+  }>};
   for (const char *name : {"v_mov_b64", "v_mov_b64_e32", "v_mov_b64_e64"})
     t[name] = {lanes64<[](uint64_t a, uint64_t, uint64_t) { return a; }>};
   // v_lshlrev_b64 d, shift (32-bit), value (64-bit).
@@ -401,24 +417,18 @@ static float maximumF(float x, float y) {
 }
 
 static void addPackedOps(OpTable &t) {
-  t["v_pk_add_u16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
-    return a + b;
-  }>};
-  t["v_pk_sub_u16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
-    return a - b;
-  }>};
-  t["v_pk_mul_lo_u16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
-    return a * b;
-  }>};
-  t["v_pk_mad_u16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t c) {
-    return a * b + c;
-  }>};
-  t["v_pk_lshlrev_b16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
-    return b << (a & 15);
-  }>};
-  t["v_pk_lshrrev_b16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
-    return b >> (a & 15);
-  }>};
+  t["v_pk_add_u16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>};
+  t["v_pk_sub_u16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t) { return a - b; }>};
+  t["v_pk_mul_lo_u16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t) { return a * b; }>};
+  t["v_pk_mad_u16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t c) { return a * b + c; }>};
+  t["v_pk_lshlrev_b16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t) { return b << (a & 15); }>};
+  t["v_pk_lshrrev_b16"] = {
+      packed16<[](uint32_t a, uint32_t b, uint32_t) { return b >> (a & 15); }>};
   t["v_pk_max_u16"] = {packed16<[](uint32_t a, uint32_t b, uint32_t) {
     return std::max(a, b);
   }>};
@@ -430,8 +440,10 @@ static void addPackedOps(OpTable &t) {
                        halfToF32(uint16_t(c)));
     return uint32_t(f32ToHalf(m));
   }>};
-  t["v_pk_add_f32"] = {packedF32<[](float a, float b, float) { return a + b; }>};
-  t["v_pk_mul_f32"] = {packedF32<[](float a, float b, float) { return a * b; }>};
+  t["v_pk_add_f32"] = {
+      packedF32<[](float a, float b, float) { return a + b; }>};
+  t["v_pk_mul_f32"] = {
+      packedF32<[](float a, float b, float) { return a * b; }>};
   t["v_pk_fma_f32"] = {
       packedF32<[](float a, float b, float c) { return std::fma(a, b, c); }>};
 }
@@ -559,8 +571,8 @@ static void addFloatHelpers(OpTable &t) {
   // v_fmamk_f32 d, s0, K, s1: s0 * K + s1. v_fmaak_f32 d, s0, s1, K.
   t["v_fmamk_f32"] = {[](Context &ctx, const Instruction &inst) {
     return forEachLane(ctx, inst, 32, 3, [](const VALUOperands &o, int l) {
-      return fromF32(std::fma(toF32(o.get(0, l)), toF32(o.get(1, l)),
-                              toF32(o.get(2, l))));
+      return fromF32(
+          std::fma(toF32(o.get(0, l)), toF32(o.get(1, l)), toF32(o.get(2, l))));
     });
   }};
   t["v_fmaak_f32"] = t["v_fmamk_f32"];

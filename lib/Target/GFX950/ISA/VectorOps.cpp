@@ -160,36 +160,28 @@ static void addForms(OpTable &t, const std::string &name, Handler handler,
 }
 
 static void addIntegerOps(OpTable &t) {
-  addForms(t, "v_mov_b32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
-             return a;
-           }>);
-  addForms(t, "v_not_b32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
-             return ~a;
-           }>);
-  addForms(t, "v_add_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a + b;
-           }>);
-  addForms(t, "v_sub_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a - b;
-           }>);
-  addForms(t, "v_subrev_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return b - a;
-           }>);
-  addForms(t, "v_and_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a & b;
-           }>);
-  addForms(t, "v_or_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a | b;
-           }>);
-  addForms(t, "v_xor_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a ^ b;
-           }>);
-  addForms(t, "v_lshlrev_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return b << (a & 31);
-           }>);
-  addForms(t, "v_lshrrev_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return b >> (a & 31);
-           }>);
+  addForms(t, "v_mov_b32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) { return a; }>);
+  addForms(t, "v_not_b32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) { return ~a; }>);
+  addForms(t, "v_add_u32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>);
+  addForms(t, "v_sub_u32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a - b; }>);
+  addForms(t, "v_subrev_u32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return b - a; }>);
+  addForms(t, "v_and_b32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a & b; }>);
+  addForms(t, "v_or_b32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a | b; }>);
+  addForms(t, "v_xor_b32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a ^ b; }>);
+  addForms(
+      t, "v_lshlrev_b32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return b << (a & 31); }>);
+  addForms(
+      t, "v_lshrrev_b32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return b >> (a & 31); }>);
   addForms(t, "v_ashrrev_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return uint32_t(int32_t(b) >> (a & 31));
            }>);
@@ -212,14 +204,16 @@ static void addIntegerOps(OpTable &t) {
            lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return uint32_t((uint64_t(a & 0xffffff) * (b & 0xffffff)) >> 32);
            }>);
-  addForms(t, "v_mul_lo_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return a * b;
-           }>);
+  addForms(t, "v_mul_lo_u32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a * b; }>);
   addForms(t, "v_mul_hi_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return uint32_t((uint64_t(a) * b) >> 32);
            }>);
-  addForms(t, "v_mad_u32_u24",
-           lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+}
+
+/// Three-source integer ops (VOP3).
+static void addTernaryOps(OpTable &t) {
+  addForms(t, "v_mad_u32_u24", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return (a & 0xffffff) * (b & 0xffffff) + c;
            }>);
   addForms(t, "v_lshl_add_u32",
@@ -230,37 +224,34 @@ static void addIntegerOps(OpTable &t) {
            lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return (a + b) << (c & 31);
            }>);
-  addForms(t, "v_lshl_or_b32",
-           lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+  addForms(t, "v_lshl_or_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return (a << (b & 31)) | c;
            }>);
-  addForms(t, "v_and_or_b32",
-           lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return (a & b) | c;
-           }>);
-  addForms(t, "v_or3_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return a | b | c;
-           }>);
-  addForms(t, "v_xad_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return (a ^ b) + c;
-           }>);
-  addForms(t, "v_add3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return a + b + c;
-           }>);
+  addForms(
+      t, "v_and_or_b32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t c) { return (a & b) | c; }>);
+  addForms(
+      t, "v_or3_b32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t c) { return a | b | c; }>);
+  addForms(
+      t, "v_xad_u32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t c) { return (a ^ b) + c; }>);
+  addForms(
+      t, "v_add3_u32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t c) { return a + b + c; }>);
   addForms(t, "v_med3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              int32_t x = int32_t(a), y = int32_t(b), z = int32_t(c);
-             return uint32_t(std::max(std::min(x, y), std::min(std::max(x, y), z)));
+             return uint32_t(
+                 std::max(std::min(x, y), std::min(std::max(x, y), z)));
            }>);
   addForms(t, "v_med3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return std::max(std::min(a, b), std::min(std::max(a, b), c));
            }>);
   addForms(t, "v_min3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return uint32_t(
-                 std::min({int32_t(a), int32_t(b), int32_t(c)}));
+             return uint32_t(std::min({int32_t(a), int32_t(b), int32_t(c)}));
            }>);
   addForms(t, "v_max3_i32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
-             return uint32_t(
-                 std::max({int32_t(a), int32_t(b), int32_t(c)}));
+             return uint32_t(std::max({int32_t(a), int32_t(b), int32_t(c)}));
            }>);
   addForms(t, "v_min3_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return std::min({a, b, c});
@@ -339,66 +330,76 @@ static void add16BitOps(OpTable &t) {
 }
 
 static void addFloatOps(OpTable &t) {
-  addForms(t, "v_add_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return u(f(a) + f(b));
-           },
-                                    32>);
-  addForms(t, "v_sub_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return u(f(a) - f(b));
-           },
-                                    32>);
-  addForms(t, "v_subrev_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return u(f(b) - f(a));
-           },
-                                       32>);
-  addForms(t, "v_mul_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             return u(f(a) * f(b));
-           },
-                                    32>);
-  addForms(t, "v_fma_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+  addForms(
+      t, "v_add_f32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return u(f(a) + f(b)); },
+               32>);
+  addForms(
+      t, "v_sub_f32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return u(f(a) - f(b)); },
+               32>);
+  addForms(
+      t, "v_subrev_f32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return u(f(b) - f(a)); },
+               32>);
+  addForms(
+      t, "v_mul_f32",
+      lanewise<[](uint32_t a, uint32_t b, uint32_t) { return u(f(a) * f(b)); },
+               32>);
+  addForms(t, "v_fma_f32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return u(std::fma(f(a), f(b), f(c)));
            },
-                                    32>);
-  addForms(t, "v_max_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
+                    32>);
+  addForms(t, "v_max_f32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return u(std::fmax(f(a), f(b)));
            },
-                                    32>);
-  addForms(t, "v_min_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
+                    32>);
+  addForms(t, "v_min_f32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return u(std::fmin(f(a), f(b)));
            },
-                                    32>);
-  addForms(t, "v_ldexp_f32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
+                    32>);
+  addForms(t, "v_ldexp_f32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return u(std::ldexp(f(a), int32_t(b)));
            },
-                                      32>);
-  addForms(t, "v_exp_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_exp_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::exp2(f(a)));
            },
-                                    32>);
-  addForms(t, "v_log_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_log_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::log2(f(a)));
            },
-                                    32>);
-  addForms(t, "v_rcp_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
-             return u(1.0f / f(a));
-           },
-                                    32>);
-  addForms(t, "v_sqrt_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(
+      t, "v_rcp_f32",
+      lanewise<[](uint32_t a, uint32_t, uint32_t) { return u(1.0f / f(a)); },
+               32>);
+  addForms(t, "v_sqrt_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::sqrt(f(a)));
            },
-                                     32>);
-  addForms(t, "v_rndne_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_rndne_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::nearbyint(f(a)));
            },
-                                      32>);
-  addForms(t, "v_trunc_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_trunc_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::trunc(f(a)));
            },
-                                      32>);
-  addForms(t, "v_floor_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_floor_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(std::floor(f(a)));
            },
-                                      32>);
+                    32>);
   addForms(t, "v_maximum3_f32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              // maximum: NaN-propagating, -0 < +0.
@@ -412,24 +413,26 @@ static void addFloatOps(OpTable &t) {
              return u(maximum(maximum(f(a), f(b)), f(c)));
            },
                     32>);
-  addForms(t, "v_cvt_i32_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+  addForms(t, "v_cvt_i32_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              float x = f(a);
              if (std::isnan(x))
                return 0u;
              return uint32_t(int32_t(std::fmax(
                  std::fmin(std::trunc(x), 2147483647.0f), -2147483648.0f)));
            },
-                                        32>);
-  addForms(t, "v_cvt_u32_f32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+                    32>);
+  addForms(t, "v_cvt_u32_f32",
+           lanewise<[](uint32_t a, uint32_t, uint32_t) {
              float x = f(a);
              if (std::isnan(x) || x <= 0)
                return 0u;
              return x >= 4294967296.0f ? 0xffffffffu : uint32_t(x);
            },
-                                        32>);
-  addForms(t, "v_cvt_f32_u32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
-             return u(float(a));
-           }>);
+                    32>);
+  addForms(
+      t, "v_cvt_f32_u32",
+      lanewise<[](uint32_t a, uint32_t, uint32_t) { return u(float(a)); }>);
   addForms(t, "v_cvt_f32_i32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
              return u(float(int32_t(a)));
            }>);
@@ -437,6 +440,7 @@ static void addFloatOps(OpTable &t) {
 
 void mlir::mx::gfx950::isa::detail::addVectorOps(OpTable &table) {
   addIntegerOps(table);
+  addTernaryOps(table);
   add16BitOps(table);
   addFloatOps(table);
   addCompareOps(table);

@@ -27,15 +27,15 @@ namespace mlir::mx::gfx950::isa {
 
 /// What an operand names.
 enum class OperandKind : uint8_t {
-  SGPR,   ///< s<n> or s[a:b].
-  VGPR,   ///< v<n> or v[a:b].
-  AGPR,   ///< a<n> or a[a:b].
-  VCC,    ///< vcc (64 bits), vcc_lo, vcc_hi: SGPR-like, `reg` 0/1.
-  Exec,   ///< exec, exec_lo, exec_hi: `reg` 0/1.
-  M0,     ///< m0.
-  SCC,    ///< src_scc.
-  Imm,    ///< an inline constant or literal (`value`, `isFloat`).
-  Off,    ///< `off` (no address VGPR / no SGPR offset).
+  SGPR, ///< s<n> or s[a:b].
+  VGPR, ///< v<n> or v[a:b].
+  AGPR, ///< a<n> or a[a:b].
+  VCC,  ///< vcc (64 bits), vcc_lo, vcc_hi: SGPR-like, `reg` 0/1.
+  Exec, ///< exec, exec_lo, exec_hi: `reg` 0/1.
+  M0,   ///< m0.
+  SCC,  ///< src_scc.
+  Imm,  ///< an inline constant or literal (`value`, `isFloat`).
+  Off,  ///< `off` (no address VGPR / no SGPR offset).
 };
 
 /// One operand: a register range of `count` 32-bit registers starting at
@@ -61,7 +61,15 @@ struct Operand {
 };
 
 /// SDWA operand selection (dst_sel / src*_sel).
-enum class SDWASel : uint8_t { Byte0, Byte1, Byte2, Byte3, Word0, Word1, Dword };
+enum class SDWASel : uint8_t {
+  Byte0,
+  Byte1,
+  Byte2,
+  Byte3,
+  Word0,
+  Word1,
+  Dword
+};
 
 /// A decoded instruction.
 struct Instruction {
@@ -99,9 +107,8 @@ struct Instruction {
 /// bytes); \p simm16 is the instruction's raw 16-bit immediate for SOPP
 /// instructions (branch offsets, s_nop), which the printer may render as a
 /// label. Fails on text it cannot parse, naming it.
-llvm::Expected<Instruction> parseInstruction(llvm::StringRef text,
-                                             uint64_t pc, unsigned size,
-                                             int64_t simm16);
+llvm::Expected<Instruction> parseInstruction(llvm::StringRef text, uint64_t pc,
+                                             unsigned size, int64_t simm16);
 
 } // namespace mlir::mx::gfx950::isa
 
