@@ -415,11 +415,15 @@ static void addFloatOps(OpTable &t) {
                     32>);
   addForms(t, "v_cvt_i32_f32",
            lanewise<[](uint32_t a, uint32_t, uint32_t) {
-             float x = f(a);
+             // Saturating; NaN converts to 0.
+             float x = std::trunc(f(a));
              if (std::isnan(x))
                return 0u;
-             return uint32_t(int32_t(std::fmax(
-                 std::fmin(std::trunc(x), 2147483647.0f), -2147483648.0f)));
+             if (x >= 2147483648.0f)
+               return 0x7fffffffu;
+             if (x < -2147483648.0f)
+               return 0x80000000u;
+             return uint32_t(int32_t(x));
            },
                     32>);
   addForms(t, "v_cvt_u32_f32",
