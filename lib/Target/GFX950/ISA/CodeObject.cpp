@@ -61,7 +61,7 @@ struct Disassembler {
   /// Decodes the instructions of [begin, end) of \p text (loaded at
   /// \p base) into \p kernel.
   Error decode(ArrayRef<uint8_t> text, uint64_t base, uint64_t begin,
-               uint64_t end, Kernel &kernel);
+               uint64_t end, bool stopAtPadding, Kernel &kernel);
 };
 } // namespace
 
@@ -94,13 +94,18 @@ Error Disassembler::init() {
 }
 
 Error Disassembler::decode(ArrayRef<uint8_t> text, uint64_t base,
-                           uint64_t begin, uint64_t end, Kernel &kernel) {
+                           uint64_t begin, uint64_t end, bool stopAtPadding,
+                           Kernel &kernel) {
+  bool ended = false;
   for (uint64_t pc = begin; pc < end;) {
     MCInst mcInst;
     uint64_t size = 0;
     ArrayRef<uint8_t> bytes = text.slice(pc - base, end - pc);
     MCDisassembler::DecodeStatus status =
         disassembler->getInstruction(mcInst, size, bytes, pc, nulls());
+    if ((status != MCDisassembler::Success || size == 0) && stopAtPadding &&
+        ended)
+      return Error::success();
     if (status != MCDisassembler::Success || size == 0)
       return makeError(formatv("kernel {0}: undecodable instruction at "
                                "offset {1:x} of the text",
@@ -120,6 +125,7 @@ Error Disassembler::decode(ArrayRef<uint8_t> text, uint64_t base,
     if (!inst)
       return makeError("kernel " + kernel.name + ": " +
                        toString(inst.takeError()));
+    ended |= inst->mnemonic == "s_endpgm";
     kernel.indexOfPc[pc] = kernel.instructions.size();
     kernel.instructions.push_back(std::move(*inst));
     pc += size;
@@ -198,7 +204,12 @@ static Error loadKernel(Disassembler &disassembler,
     if (!text)
       return text.takeError();
     auto [textBytes, textBase] = *text;
-    uint64_t end = *address + symbol.getSize();
+    // Hand-written kernels may leave the function's size 0: their code runs
+    // to the end of the section (decoding stops at what cannot be decoded
+    // after an s_endpgm: padding).
+    bool sized = symbol.getSize() != 0;
+    uint64_t end =
+        sized ? *address + symbol.getSize() : textBase + textBytes.size();
     if (*address != entry || entry < textBase ||
         end - textBase > textBytes.size() || end <= entry)
       return makeError("the code of kernel " + name +

@@ -166,6 +166,14 @@ static void addIntegerOps(OpTable &t) {
            lanewise<[](uint32_t a, uint32_t, uint32_t) { return ~a; }>);
   addForms(t, "v_add_u32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>);
+  addForms(t, "v_add_i32",
+           lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>);
+  addForms(t, "v_mul_i32_i24", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
+             auto sext24 = [](uint32_t x) {
+               return int64_t(int32_t(x << 8) >> 8);
+             };
+             return uint32_t(sext24(a) * sext24(b));
+           }>);
   addForms(t, "v_sub_u32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a - b; }>);
   addForms(t, "v_subrev_u32",
@@ -378,6 +386,10 @@ static void addFloatOps(OpTable &t) {
                     32>);
   addForms(
       t, "v_rcp_f32",
+      lanewise<[](uint32_t a, uint32_t, uint32_t) { return u(1.0f / f(a)); },
+               32>);
+  addForms(
+      t, "v_rcp_iflag_f32",
       lanewise<[](uint32_t a, uint32_t, uint32_t) { return u(1.0f / f(a)); },
                32>);
   addForms(t, "v_sqrt_f32",
