@@ -21,7 +21,7 @@
 //   mx-isa FILE.co --run --kernel=NAME --grid=X,Y,Z --block=X,Y,Z
 //       --buffer=NAME=PATH | --buffer=NAME=zeros:BYTES ...
 //       --kernarg-size=BYTES --kernarg=OFFSET:TYPE:VALUE ...
-//       [--out=NAME=PATH ...] [--threads=N]
+//       [--out=NAME=PATH ...] [--run-threads=N] [--check-hazards=false]
 //
 // TYPE is ptr (VALUE a buffer name), u32, i32, u64 or f32. Exits 1 when
 // the executor reports an error, 2 on bad input.
@@ -58,13 +58,13 @@ static cl::list<std::string>
     bufferSpecs("buffer", cl::desc("NAME=PATH or NAME=zeros:BYTES"));
 static cl::list<std::string> kernargSpecs("kernarg",
                                           cl::desc("OFFSET:TYPE:VALUE"));
-static cl::opt<unsigned> kernargSize("kernarg-size",
-                                     cl::desc("Kernarg segment bytes"),
-                                     cl::init(0));
+static cl::opt<unsigned>
+    kernargSize("kernarg-size", cl::desc("Kernarg segment bytes"), cl::init(0));
 static cl::list<std::string> outSpecs("out", cl::desc("NAME=PATH"));
-static cl::opt<unsigned> threads("threads", cl::desc("Host threads"),
-                                 cl::init(1));
-static cl::opt<bool> hazards("hazards", cl::desc("Check wait states"),
+static cl::opt<unsigned>
+    threads("run-threads", cl::desc("With --run: host threads"), cl::init(1));
+static cl::opt<bool> hazards("check-hazards",
+                             cl::desc("With --run: check wait states"),
                              cl::init(true));
 
 /// Reports a bad command line and returns 2.
@@ -179,9 +179,9 @@ static int runLaunch(const isa::Kernel &kernel) {
     errs() << "mx-isa: " << toString(std::move(error)) << "\n";
     return 1;
   }
-  outs() << "ran " << kernel.name << ": " << stats.workgroups
-         << " workgroups, " << stats.waves << " waves, " << stats.instructions
-         << " instructions, " << stats.scaledMFMAs << " scaled MFMAs\n";
+  outs() << "ran " << kernel.name << ": " << stats.workgroups << " workgroups, "
+         << stats.waves << " waves, " << stats.instructions << " instructions, "
+         << stats.scaledMFMAs << " scaled MFMAs\n";
   for (StringRef spec : outSpecs) {
     auto [name, path] = spec.split('=');
     auto it = buffers.find(name);
@@ -216,9 +216,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (runMode) {
-    const isa::Kernel *kernel = kernelName.empty() && object->kernels.size() == 1
-                                    ? &object->kernels.front()
-                                    : object->lookup(kernelName);
+    const isa::Kernel *kernel =
+        kernelName.empty() && object->kernels.size() == 1
+            ? &object->kernels.front()
+            : object->lookup(kernelName);
     if (!kernel)
       return badInput("--run needs --kernel=NAME of a kernel of the object");
     return runLaunch(*kernel);

@@ -215,8 +215,8 @@ static Error loadKernel(Disassembler &disassembler,
       return makeError("the code of kernel " + name +
                        " does not match its descriptor or lies outside "
                        "its section (truncated code object?)");
-    if (Error error =
-            disassembler.decode(textBytes, textBase, entry, end, kernel))
+    if (Error error = disassembler.decode(textBytes, textBase, entry, end,
+                                          /*stopAtPadding=*/!sized, kernel))
       return error;
     codeObject.kernels.push_back(std::move(kernel));
     return Error::success();
