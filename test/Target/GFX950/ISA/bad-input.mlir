@@ -1,6 +1,8 @@
 // Code objects the gfx950 ISA executor refuses, each with a clear error:
 // a truncated file, an opcode it does not implement, a kernel descriptor
-// asking for more LDS than gfx950 has. mx-isa lists a code object's
+// asking for more LDS than gfx950 has, a global access outside the
+// launch's buffers. (A descriptor cannot ask for more than gfx950's 512
+// VGPRs+AGPRs: its 6-bit granule count tops out there.) mx-isa lists a code object's
 // opcodes and whether the executor covers them.
 
 // DEFINE: %{opts} = intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 intrinsics-k=2 subgroups-m=1 subgroups-n=4
@@ -32,6 +34,12 @@
 // RUN: %{asm} replace:'amdhsa_group_segment_fixed_size':0:'.amdhsa_group_segment_fixed_size 262144' %t.s 2>/dev/null && %{link}
 // RUN: not %{run} --isa-code-object=seed_tile_mma0=%t.co 2>&1 | FileCheck %s --check-prefix=LDS
 // LDS: kernel seed_tile_mma0 asks for 262144 bytes of LDS; gfx950 has 163840 per workgroup
+
+// A global load outside every buffer of the launch: the B scales' base
+// pointer, loaded from the kernel arguments, replaced by address 0x1000.
+// RUN: %{asm} replace:'s_load_dwordx2 s\[14':0:'s_mov_b64 s[14:15], 0x1000' %t.s 2>/dev/null && %{link}
+// RUN: not %{run} --isa-code-object=seed_tile_mma0=%t.co 2>&1 | FileCheck %s --check-prefix=OOB
+// OOB: global_load_dwordx2 v[126:127], v5, s[14:15]: lane 0 loads 8 bytes at {{0x[0-9a-f]+}} outside the launch's buffers: no buffer
 
 // The option needs its backend.
 // RUN: not mx-run %S/../../../Integration/GFX950/emulator-seed-tile.mlir --isa-code-object=a=b 2>&1 | FileCheck %s --check-prefix=OPTION

@@ -12,7 +12,8 @@ MUTATION is one of
                          preceding line matching ABOVE;
   replace:REGEX:N:TEXT   replace the N-th line matching REGEX (directives
                          included) by TEXT.
-Prints the mutated line(s) to stderr. Exits 1 if no line matches.
+REGEX may not contain a colon. Prints the mutated line(s) to stderr; exits 1
+if no line matches.
 """
 
 import re
