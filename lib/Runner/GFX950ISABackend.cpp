@@ -176,8 +176,14 @@ LogicalResult GFX950ISABackend::prepareRun(ModuleOp lowered, func::FuncOp host,
   executorOptions.numerics = run.mfmaNumerics;
   executorOptions.threads = run.threads;
   executorOptions.checkHazards = isaOptions.checkHazards;
-  run.executeLaunch = [this, executorOptions](const emu::LaunchInfo &launch) {
-    return state->execute(launch, executorOptions);
+  run.executeLaunch = [this, executorOptions,
+                       progress = run.progress](const emu::LaunchInfo &launch) {
+    isa::ExecutorOptions launchOptions = executorOptions;
+    if (progress)
+      launchOptions.progress = [&](uint64_t done, uint64_t total) {
+        progress(launch.symbol, int64_t(done), int64_t(total));
+      };
+    return state->execute(launch, launchOptions);
   };
   return success();
 }

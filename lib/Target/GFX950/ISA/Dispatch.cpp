@@ -280,6 +280,7 @@ Error mlir::mx::gfx950::isa::execute(const Kernel &kernel, const Launch &launch,
       uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   unsigned numThreads = std::max(1u, options.threads);
   std::atomic<uint64_t> next{0};
+  uint64_t done = 0;
   std::mutex mutex;
   Error firstError = Error::success();
   ExecutionStats total;
@@ -288,8 +289,9 @@ Error mlir::mx::gfx950::isa::execute(const Kernel &kernel, const Launch &launch,
     std::vector<Wave> waves(numWaves);
     ExecutionStats local;
     for (uint64_t index = next++; index < workgroups; index = next++) {
-      if (Error error = runWorkgroup(state, index, wg, waves, local)) {
-        std::lock_guard<std::mutex> lock(mutex);
+      Error error = runWorkgroup(state, index, wg, waves, local);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (error) {
         if (!firstError)
           firstError = std::move(error);
         else
@@ -297,6 +299,8 @@ Error mlir::mx::gfx950::isa::execute(const Kernel &kernel, const Launch &launch,
         next = workgroups;
         break;
       }
+      if (options.progress)
+        options.progress(++done, workgroups);
     }
     std::lock_guard<std::mutex> lock(mutex);
     total.workgroups += local.workgroups;

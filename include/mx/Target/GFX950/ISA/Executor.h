@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,9 @@ struct ExecutorOptions {
   unsigned threads = 1;
   /// A wave that issues more instructions than this is reported as hung.
   uint64_t maxInstructionsPerWave = uint64_t(1) << 31;
+  /// Called after each workgroup with the workgroups done and their total;
+  /// never concurrently.
+  std::function<void(uint64_t done, uint64_t total)> progress;
 };
 
 /// What one launch executed.
