@@ -69,7 +69,7 @@ static bool parseBareOperand(StringRef token, Operand &op) {
   uint64_t bits;
   if (token.starts_with("0x") ? !token.drop_front(2).getAsInteger(16, bits)
                               : !token.getAsInteger(10, bits)) {
-    op.value = negative ? -int64_t(bits) : int64_t(bits);
+    op.value = int64_t(negative ? uint64_t(0) - bits : bits);
     return true;
   }
   double value;

@@ -503,9 +503,10 @@ static Step divScale(Context &ctx, const Instruction &inst) {
     float result = s0;
     if (s1 == 0 || s2 == 0) {
       result = std::numeric_limits<float>::quiet_NaN();
+    } else if (!std::isfinite(s1) || !std::isfinite(s2)) {
+      // NaN and infinite operands: v_div_fixup_f32 decides the quotient.
     } else if (std::ilogb(s2) - std::ilogb(s1) >= 96 ||
                std::ilogb(s2) <= -104) {
-      // Numerator far above the denominator, or tiny: scale by 2^64.
       // Numerator far above the denominator: the denominator is scaled and
       // the quotient scaled back (VCC); a tiny numerator: both scaled.
       bool large = std::ilogb(s2) - std::ilogb(s1) >= 96;
