@@ -29,6 +29,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
+#include <mutex>
 
 using namespace llvm;
 using namespace mlir::mx::gfx950::isa;
@@ -237,9 +238,10 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
 /// opcode 82): the dword at the buffer address holds two bf16 values; each
 /// half becomes MEM.half + DATA.half, rounded to nearest even (APFloat's
 /// IEEE addition on bfloat16, denormals kept). With sc0 the dword before
-/// the add returns into vdata. Lanes are applied in lane order (atomics to
-/// one address are serialized); a dword outside the V#'s num_records is not
-/// written and returns 0, as for stores and loads.
+/// the add returns into vdata. Lanes are applied in lane order, under a
+/// lock shared by all host threads (atomics are serialized; their order
+/// across workgroups is the threads'); a dword outside the V#'s num_records is
+/// not written and returns 0, as for stores and loads.
 static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
   const Operand &vdata = inst.operands[0];
   BufferResource rsrc = readResource(ctx, inst.operands[2]);
@@ -254,6 +256,9 @@ static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
           APFloat::rmNearestTiesToEven);
     return uint16_t(x.bitcastToAPInt().getZExtValue());
   };
+  // Workgroups on other host threads may add to the same dwords.
+  static std::mutex atomics;
+  std::lock_guard<std::mutex> guard(atomics);
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
