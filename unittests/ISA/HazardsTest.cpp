@@ -380,6 +380,19 @@ TEST(Hazards, NewerWriterHidesOlderOne) {
             "");
 }
 
+TEST(Hazards, NewerWriterHidesOlderOneFromSrcC) {
+  // The second MFMA rewrites a[2:5] whole; the third's srcC a[2:5] is its
+  // result (identical range: no wait), not kMfma8's overlapping a[0:3].
+  const char *rewrite = "v_mfma_scale_f32_16x16x128_f8f6f4 a[2:5], v[0:7], "
+                        "v[8:15], 0, v16, v17 op_sel_hi:[0,0,0]";
+  const char *accumulate = "v_mfma_scale_f32_16x16x128_f8f6f4 a[6:9], "
+                           "v[0:7], v[8:15], a[2:5], v16, v17 "
+                           "op_sel_hi:[0,0,0]";
+  EXPECT_EQ(runLines({kMfma8, rewrite, accumulate}), "");
+  // Without the rewrite the overlap with kMfma8's a[0:3] is a hazard.
+  EXPECT_NE(runLines({kMfma8, accumulate}), "");
+}
+
 TEST(Hazards, ErrorNamesProducerConsumerAndSource) {
   std::string err = runLines({kMfma8, "v_accvgpr_read_b32 v30, a0"});
   EXPECT_NE(err.find("pc 0x1000 '" + std::string(kMfma8) + "'"),

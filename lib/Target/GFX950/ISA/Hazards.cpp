@@ -523,10 +523,16 @@ bool relationHolds(Rel rel, const Info &p, const Info &c,
              read.role == Role::Scale;
     });
   case Rel::MfmaSrcCOverlap:
-    return !p.writes.empty() && llvm::any_of(c.reads, [&](const Read &read) {
-      return read.role == Role::SrcC && read.range.overlaps(p.writes.front()) &&
-             !(read.range == p.writes.front());
-    });
+    // A srcC a later MFMA rewrote whole depends on that one only (LLVM's
+    // getWaitStatesSinceDef finds the nearest overlapping definition).
+    if (p.writes.empty())
+      return false;
+    for (auto [i, read] : llvm::enumerate(c.reads))
+      if (!(claims.reads >> i & 1) && read.role == Role::SrcC &&
+          read.range.overlaps(p.writes.front()) &&
+          !(read.range == p.writes.front()))
+        return true;
+    return false;
   case Rel::VecWAW:
     for (auto [i, w] : llvm::enumerate(c.writes))
       if (!(claims.writes >> i & 1) && w.isVector() &&

@@ -9,23 +9,27 @@
 // pending (poison) until an s_waitcnt retires them; stores and LDS writes
 // are counted the same way, so that the counters match the hardware's.
 //  - SMEM (s_load_*, s_buffer_load_*): lgkmcnt, may return out of order.
-//  - MUBUF (buffer_*): raw buffers (stride 0) through a V# (base, stride,
-//    num_records); each dword outside [0, num_records) of the offset
-//    (voffset + inst_offset; the SGPR offset is not range-checked) reads 0
-//    and is not written. With `lds`, the dwords go to LDS at M0[17:0] +
-//    inst_offset + lane * size (CDNA4 ISA 9.1.9), counted by vmcnt.
+//  - MUBUF (buffer_*): raw buffers (no idxen, swizzle or add_tid; the
+//    stride is then unused) through a V# (base, num_records); each dword
+//    outside [0, num_records) of the offset (voffset + inst_offset; the SGPR
+//    offset is not range-checked) reads 0 and is not written. With `lds`, the
+//    dwords go to LDS at M0[17:0] + inst_offset + lane * size (CDNA4
+//    ISA 9.1.9), counted by vmcnt.
 //  - FLAT global (global_*): a 64-bit VGPR address, or an SGPR base plus a
 //    32-bit VGPR offset; addresses outside the launch's buffers are errors.
 //  - DS (ds_*): per-lane LDS addresses (vaddr + offset), bounds- and
 //    race-checked.
+//  - buffer_atomic_pk_add_bf16: a packed bf16 add into memory through a V#.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ExecutorImpl.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
+#include <mutex>
 
 using namespace llvm;
 using namespace mlir::mx::gfx950::isa;
@@ -145,17 +149,28 @@ static Step scalarLoad(Context &ctx, const Instruction &inst) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A raw buffer resource (V#).
+/// A buffer resource (V#): base, stride, num_records, and the bits that
+/// make an access other than raw (swizzle_enable, add_tid_enable).
 struct BufferResource {
   uint64_t base;
   uint32_t stride;
   uint32_t numRecords;
+  bool swizzle, addTid;
 };
 } // namespace
 
 static BufferResource readResource(const Context &ctx, const Operand &op) {
   const uint32_t *s = &ctx.w.s[op.reg];
-  return {s[0] | uint64_t(s[1] & 0xffff) << 32, (s[1] >> 16) & 0x3fff, s[2]};
+  return {s[0] | uint64_t(s[1] & 0xffff) << 32, (s[1] >> 16) & 0x3fff, s[2],
+          bool(s[1] >> 31), bool((s[3] >> 23) & 1)};
+}
+
+/// Whether an access through \p rsrc is to a raw buffer (CDNA4 ISA 9.1.5.1:
+/// AddTID == 0, SwizzleEn == 0, IdxEn == 0), the only kind modelled. The
+/// stride does not matter then: the index is 0 and the range check is on
+/// the offset alone.
+static bool isRaw(const Instruction &inst, const BufferResource &rsrc) {
+  return !inst.idxen && !rsrc.swizzle && !rsrc.addTid;
 }
 
 /// buffer_load_* / buffer_store_* (raw buffers, offen or no VGPR offset).
@@ -168,9 +183,9 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
   const Operand &vaddr = inst.operands[first];
   BufferResource rsrc = readResource(ctx, inst.operands[first + 1]);
   uint32_t soffset = ctx.scalar32(inst.operands[first + 2]);
-  if (inst.idxen || rsrc.stride != 0)
-    return ctx.fail("structured (indexed or strided) buffer accesses are not "
-                    "modelled by the ISA executor");
+  if (!isRaw(inst, rsrc))
+    return ctx.fail("structured (indexed), swizzled or add-tid buffer "
+                    "accesses are not modelled by the ISA executor");
   Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
   uint8_t bytes[64];
   unsigned ldsStride = access.bytes >= 12 ? 16 : 4;
@@ -216,6 +231,60 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
   }
   if (!isStore && !toLDS)
     ctx.markPending(pending, inst.operands[0]);
+  return Step::Next;
+}
+
+/// buffer_atomic_pk_add_bf16 vdata, vaddr, srsrc, soffset (CDNA4 MUBUF
+/// opcode 82): the dword at the buffer address holds two bf16 values; each
+/// half becomes MEM.half + DATA.half, rounded to nearest even (APFloat's
+/// IEEE addition on bfloat16, denormals kept). With sc0 the dword before
+/// the add returns into vdata. Lanes are applied in lane order, under a
+/// lock shared by all host threads (atomics are serialized; their order
+/// across workgroups is the threads'); a dword outside the V#'s num_records is
+/// not written and returns 0, as for stores and loads.
+static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
+  const Operand &vdata = inst.operands[0];
+  BufferResource rsrc = readResource(ctx, inst.operands[2]);
+  uint32_t soffset = ctx.scalar32(inst.operands[3]);
+  if (!isRaw(inst, rsrc))
+    return ctx.fail("structured (indexed), swizzled or add-tid buffer "
+                    "accesses are not modelled by the ISA executor");
+  Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
+  auto add = [](uint16_t a, uint16_t b) {
+    APFloat x(APFloat::BFloat(), APInt(16, a));
+    x.add(APFloat(APFloat::BFloat(), APInt(16, b)),
+          APFloat::rmNearestTiesToEven);
+    return uint16_t(x.bitcastToAPInt().getZExtValue());
+  };
+  // Workgroups on other host threads may add to the same dwords.
+  static std::mutex atomics;
+  std::lock_guard<std::mutex> guard(atomics);
+  for (int lane = 0; lane < kLanes; ++lane) {
+    if (!ctx.active(lane))
+      continue;
+    uint64_t offset = uint64_t(inst.offset) +
+                      (inst.offen ? ctx.src32(inst.operands[1], lane) : 0);
+    uint32_t data = ctx.w.v[Context::unified(vdata) * kLanes + lane];
+    uint32_t old = 0;
+    if (offset + 4 <= rsrc.numRecords) {
+      uint64_t address = rsrc.base + soffset + offset;
+      uint8_t *p = ctx.memory.translate(address, 4, true);
+      if (!p)
+        return ctx.fail(formatv("buffer atomic of 4 bytes at {0:x} in range "
+                                "of its V# but outside the launch's "
+                                "buffers: {1}",
+                                address, ctx.memory.describe(address)));
+      std::memcpy(&old, p, 4);
+      uint32_t sum = add(uint16_t(old), uint16_t(data)) |
+                     uint32_t(add(uint16_t(old >> 16), uint16_t(data >> 16)))
+                         << 16;
+      std::memcpy(p, &sum, 4);
+    }
+    if (inst.sc0)
+      ctx.w.v[Context::unified(vdata) * kLanes + lane] = old;
+  }
+  if (inst.sc0)
+    ctx.markPending(pending, vdata);
   return Step::Next;
 }
 
@@ -335,6 +404,7 @@ void mlir::mx::gfx950::isa::detail::addMemoryOps(OpTable &t) {
     t[std::string("buffer_store_") + size] = {bufferAccess<true>, 0};
     t[std::string("global_store_") + size] = {globalAccess<true>, 0};
   }
+  t["buffer_atomic_pk_add_bf16"] = {bufferAtomicPkAddBF16, 0};
   for (const char *size :
        {"b32", "b64", "b96", "b128", "u8", "i8", "u16", "i16", "u8_d16",
         "u8_d16_hi", "i8_d16", "i8_d16_hi", "u16_d16", "u16_d16_hi"})

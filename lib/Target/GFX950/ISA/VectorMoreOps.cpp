@@ -301,6 +301,29 @@ static Step writeLane(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
+/// v_permlane16_swap_b32 vdst, src0 (CDNA4 ISA, VOP1 opcode 89): for each
+/// pass p in {0, 1} and lane l in [0, 16), VGPR[32p + l][src0] and
+/// VGPR[32p + 16 + l][vdst] are exchanged ("odd rows of the first operand
+/// are swapped with even rows of the second operand", one row being 16
+/// lanes). Both operands are written. The ISA's pseudocode does not read
+/// EXEC; what the hardware does with inactive lanes (the `fi` bit) is not
+/// modelled, so a partial EXEC is an error.
+static Step permlane16Swap(Context &ctx, const Instruction &inst) {
+  const Operand &vdst = inst.operands[0];
+  const Operand &src0 = inst.operands[1];
+  if (!vdst.isVector() || !src0.isVector())
+    return ctx.fail("v_permlane16_swap_b32 needs two vector registers");
+  if (ctx.w.exec != ~uint64_t(0))
+    return ctx.fail("v_permlane16_swap_b32 with a partial EXEC is not "
+                    "modelled by the ISA executor");
+  uint32_t *d = ctx.w.vreg(Context::unified(vdst));
+  uint32_t *s = ctx.w.vreg(Context::unified(src0));
+  for (int pass = 0; pass < 2; ++pass)
+    for (int lane = 0; lane < 16; ++lane)
+      std::swap(s[pass * 32 + lane], d[pass * 32 + 16 + lane]);
+  return Step::Next;
+}
+
 static void addCarryAndWideOps(OpTable &t) {
   for (const char *form : {"_e32", "_e64"}) {
     std::string f = form;
@@ -317,6 +340,7 @@ static void addCarryAndWideOps(OpTable &t) {
   t["v_readfirstlane_b32"] = {readFirstLane, 1};
   t["v_readlane_b32"] = {readLane, 1};
   t["v_writelane_b32"] = {writeLane, 1};
+  t["v_permlane16_swap_b32_e32"] = {permlane16Swap, 2};
   t["v_lshl_add_u64"] = {lanes64<[](uint64_t a, uint64_t b, uint64_t c) {
     return (a << (b & 63)) + c;
   }>};
