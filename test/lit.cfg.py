@@ -65,6 +65,9 @@ if shutil.which("chromium"):
 config.substitutions.append(
     ("%fake_hip", os.path.join(config.mx_obj_root, "test", "lib",
                                "libMXFakeHIP.so")))
+# A C client that misuses the C API (test/lib/CAPIMisuse).
+config.substitutions.append(
+    ("%mx_capi_misuse", os.path.join(config.mx_tools_dir, "mx-capi-misuse")))
 # The environment of the HIP backend comes from the caller only where a test
 # sets it.
 for name in ["MX_HIP_LIBRARY", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
