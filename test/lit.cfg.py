@@ -27,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run", "mx-layout"]
+tools = ["mx-opt", "mx-run", "mx-layout", "mx-pipeline-doc"]
 # In an AddressSanitizer build (scripts/sanitize.sh) MXPlugin.so is
 # instrumented but Debian's mlir-opt is not: mlir-opt runs with clang's ASan
 # runtime preloaded (which carries UBSan's too), with the ASan defaults of the

@@ -381,7 +381,16 @@ struct LaunchInfo {
 };
 
 /// How the emulator runs launches.
+/// The default launch budget (RunOptions::maxWorkgroups): 2^24 workgroups,
+/// far more than any mx program's launch needs (a 65536 x 65536 GEMM has
+/// 16384 output tiles of 256 x 256) and minutes of emulation at the least.
+inline constexpr int64_t kDefaultMaxWorkgroups = int64_t(1) << 24;
+
 struct RunOptions {
+  /// The launch budget: a launch of more workgroups (the product of its
+  /// grid) is refused with an error naming the kernel and the grid, before
+  /// it runs on the emulator or elsewhere (executeLaunch).
+  int64_t maxWorkgroups = kDefaultMaxWorkgroups;
   /// Host threads that run the workgroups of a launch: 1 runs them one after
   /// the other in order (x fastest, then y, then z); N > 1 runs up to N at a
   /// time, each workgroup still in lock step on one thread with its own
