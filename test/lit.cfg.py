@@ -27,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run", "mx-layout", "mx-pipeline-doc"]
+tools = ["mx-opt", "mx-run", "mx-layout", "mx-isa", "mx-pipeline-doc"]
 # In an AddressSanitizer build (scripts/sanitize.sh) MXPlugin.so is
 # instrumented but Debian's mlir-opt is not: mlir-opt runs with clang's ASan
 # runtime preloaded (which carries UBSan's too), with the ASan defaults of the
@@ -53,6 +53,16 @@ config.substitutions.append(
      lit_config.params.get("mx_plugin",
                            os.path.join(config.mx_obj_root, "lib",
                                         "MXPlugin.so"))))
+
+# `lit --param mx_gfx950_backend=gfx950-isa` runs the tests written for the
+# wave emulator (--backend=gfx950-emu) on the gfx950 ISA executor instead:
+# the same RUN lines and checks, the code objects executed (ctest runs every
+# such file both ways, test/CMakeLists.txt).
+gfx950_backend = lit_config.params.get("mx_gfx950_backend")
+if gfx950_backend:
+    config.substitutions.append(
+        ("--backend=gfx950-emu", "--backend=" + gfx950_backend))
+    config.available_features.add("backend-" + gfx950_backend)
 
 # A headless browser renders the layout pictures (test/Tools/mx-layout); CI
 # installs Debian's chromium (scripts/deps.sh), elsewhere those tests are

@@ -63,34 +63,6 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
 // amdgpu.packed_scaled_trunc (v_cvt_scalef32_pk_fp4_{f32,f16,bf16})
 //===----------------------------------------------------------------------===//
 
-/// The FP4 (E2M1) code of \p value divided by 2^(scaleExponent - 127), as
-/// CDNA4's ISA (section 7.3) defines V_CVT_SCALEF32_PK_FP4_*: the quotient
-/// (exact here, in double) rounded to the nearest FP4 value, ties to even;
-/// a magnitude beyond 6 after rounding saturates to 6; the sign is kept (a
-/// result rounded to zero keeps the sign of the input). NaN and infinite
-/// inputs, which the ISA text leaves open, saturate like large values (the
-/// quantize kernels discard their codes).
-static uint8_t convertToFP4(double value, int scaleExponent) {
-  bool negative = std::signbit(value);
-  double magnitude = std::fabs(value);
-  uint8_t code;
-  if (std::isnan(magnitude) || std::isinf(magnitude)) {
-    code = 7;
-  } else {
-    double q = std::ldexp(magnitude, 127 - scaleExponent);
-    // The grid: 0.5 apart below 2, 1 apart in [2, 4), 2 apart in [4, 6].
-    if (q < 2) {
-      code = uint8_t(std::nearbyint(q * 2)); // 0..4 (4: 2.0)
-    } else if (q < 4) {
-      code = uint8_t(4 + std::nearbyint(q) - 2); // 2 -> 4, 3 -> 5, 4 -> 6
-    } else {
-      double rounded = std::nearbyint(q / 2) * 2; // 4 -> 6, 6 -> 7
-      code = rounded >= 6 ? 7 : 6;
-    }
-  }
-  return uint8_t(code | (negative ? 0x8 : 0));
-}
-
 LogicalResult
 Interpreter::execPackedScaledTrunc(amdgpu::PackedScaledTruncOp op) {
   auto resultType = cast<VectorType>(op.getRes().getType());

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/GFX950ISABackend.h"
 #include "mx/Runner/HIPBackend.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -251,7 +252,7 @@ ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
 }
 
 ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {
-  static const StringRef names[] = {"cpu", "gfx950-emu", "hip"};
+  static const StringRef names[] = {"cpu", "gfx950-emu", "gfx950-isa", "hip"};
   return names;
 }
 
@@ -261,6 +262,9 @@ mlir::mx::createExecutionBackend(StringRef name) {
     return std::make_unique<CPUBackend>();
   if (name == "gfx950-emu")
     return std::make_unique<GFX950EmulatorBackend>();
+  if (name == "gfx950-isa")
+    return std::make_unique<GFX950ISABackend>(GFX950EmulatorBackend::Options(),
+                                              GFX950ISABackend::ISAOptions());
   if (name == "hip")
     return std::make_unique<HIPBackend>(GFX950EmulatorBackend::Options(),
                                         HIPBackend::HIPOptions());

@@ -10,6 +10,7 @@
 #include "HIPRuntime.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Pipelines/Pipelines.h"
+#include "mx/Runner/CodeObjectLaunch.h"
 #include "mx/Runner/HIPCodeObject.h"
 #include "mx/Runner/LaunchPlan.h"
 
@@ -29,28 +30,9 @@ using namespace mlir;
 using namespace mlir::mx;
 
 namespace {
-/// A kernel of a loaded code object.
-struct KernelInfo {
-  hip::KernelMetadata metadata;
-  SmallVector<hip::KernargSlot> slots;
-  uint64_t explicitBytes = 0;
-  hip::Function function = nullptr;
-  /// MFMA FLOPs of one workgroup (2 M N K per wave-level instruction),
-  /// or nullopt where a loop's trip count is not a constant.
-  std::optional<double> workgroupFlops;
-  int64_t workgroupMFMAs = 0;
-};
-
-/// One code object (one gpu.module of the program).
-struct CodeObject {
-  std::string image;
-  hip::Module module = nullptr;
-  llvm::StringMap<KernelInfo> kernels;
-};
-
 /// A launch as executed, for replaying it.
 struct RecordedLaunch {
-  KernelInfo *kernel = nullptr;
+  CompiledKernel *kernel = nullptr;
   std::string symbol;
   int64_t index = 0;
   std::array<int64_t, 3> grid, block;
@@ -68,7 +50,7 @@ struct DeviceBuffer {
 
 struct HIPBackend::State {
   std::unique_ptr<hip::Runtime> runtime;
-  llvm::StringMap<CodeObject> objects;
+  llvm::StringMap<CompiledCodeObject> objects;
   llvm::DenseMap<const emu::HostBuffer *, DeviceBuffer> buffers;
   std::vector<RecordedLaunch> launches;
   std::optional<LaunchPlanPrinter> plan;
@@ -93,52 +75,6 @@ HIPBackend::HIPBackend(const GFX950EmulatorBackend::Options &compile,
     : GFX950EmulatorBackend(compile), hipOptions(hipOptions) {}
 
 HIPBackend::~HIPBackend() = default;
-
-static llvm::Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
-/// The MFMA FLOPs and instructions one workgroup of \p kernel executes with
-/// \p threads threads: every amdgpu.scaled_mfma once per wave, times the
-/// trip counts of the scf.for loops around it (nullopt FLOPs when one is
-/// not constant). Both branches of an scf.if count.
-static std::pair<std::optional<double>, int64_t>
-countWorkgroupMFMAs(gpu::GPUFuncOp kernel, int64_t threads) {
-  int64_t waves = (threads + 63) / 64;
-  std::optional<double> flops = 0.0;
-  int64_t mfmas = 0;
-  kernel.walk([&](amdgpu::ScaledMFMAOp mfma) {
-    int64_t trips = 1;
-    for (Operation *parent = mfma->getParentOp(); parent && parent != kernel;
-         parent = parent->getParentOp()) {
-      auto loop = dyn_cast<scf::ForOp>(parent);
-      if (!loop)
-        continue;
-      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-      std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      if (!lb || !ub || !step || *step <= 0) {
-        flops.reset();
-        return;
-      }
-      trips *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-    }
-    mfmas += trips * waves;
-    if (flops)
-      *flops += 2.0 * mfma.getM() * mfma.getN() * mfma.getK() * trips * waves;
-  });
-  if (!flops)
-    mfmas = 0;
-  return {flops, mfmas};
-}
-
-/// The bytes that the memref arguments of \p launch view, each buffer once.
-static double getLaunchBytes(const emu::LaunchInfo &launch) {
-  double bytes = 0;
-  for (unsigned operand = 0; operand < launch.args.size(); ++operand)
-    bytes += double(getViewBytes(launch, operand));
-  return bytes;
-}
 
 FailureOr<SmallVector<HostTensor>>
 HIPBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
@@ -169,114 +105,11 @@ HIPBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   return results;
 }
 
-/// Compiles the kernels of \p lowered to gfx950 code objects: the last stage
-/// of mx-gfx950-pipeline (output=hsaco) on a copy.
-static FailureOr<OwningOpRef<ModuleOp>>
-compileCodeObjects(ModuleOp lowered, func::FuncOp host,
-                   const GFX950EmulatorBackend::Options &options) {
-  OwningOpRef<ModuleOp> codegen = lowered.clone();
-  PassManager pm(lowered.getContext(), ModuleOp::getOperationName());
-  if (options.configurePassManager && failed(options.configurePassManager(pm)))
-    return failure();
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  GFX950PipelineOptions pipelineOptions;
-  if (failed(pipelineOptions.parseFromString(options.pipelineOptions,
-                                             errorStream)))
-    return host.emitError() << "invalid mx-gfx950-pipeline options '"
-                            << options.pipelineOptions << "': " << errors;
-  pipelineOptions.output = GFX950Output::HSACO;
-  buildGFX950KernelCodegenPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*codegen)))
-    return host.emitError()
-           << "compiling the kernels of @" << host.getName()
-           << " to gfx950 code objects (mx-gfx950-pipeline output=hsaco) "
-              "failed";
-  return codegen;
-}
-
-/// Reads the image and the kernels' metadata of every gpu.binary of
-/// \p codegen into \p objects.
-static LogicalResult readCodeObjects(ModuleOp codegen, func::FuncOp host,
-                                     llvm::StringMap<CodeObject> &objects) {
-  for (auto binary : codegen.getOps<gpu::BinaryOp>()) {
-    auto binaryObjects = binary.getObjects();
-    auto object = binaryObjects.empty()
-                      ? gpu::ObjectAttr()
-                      : dyn_cast<gpu::ObjectAttr>(binaryObjects[0]);
-    if (!object || object.getFormat() != gpu::CompilationTarget::Binary)
-      return host.emitError()
-             << "gpu.binary @" << binary.getName() << " holds no code object";
-    CodeObject &codeObject = objects[binary.getName()];
-    codeObject.image = object.getObject().getValue().str();
-    llvm::Expected<SmallVector<hip::KernelMetadata>> metadata =
-        hip::readCodeObjectMetadata(codeObject.image);
-    if (!metadata)
-      return host.emitError() << "the code object of @" << binary.getName()
-                              << ": " << llvm::toString(metadata.takeError());
-    for (hip::KernelMetadata &kernel : *metadata)
-      codeObject.kernels[kernel.name].metadata = std::move(kernel);
-  }
-  return success();
-}
-
-/// Lays out the kernel arguments of every kernel of \p lowered and checks
-/// them against its code object in \p objects.
-static LogicalResult layOutKernargs(ModuleOp lowered, func::FuncOp host,
-                                    llvm::StringMap<CodeObject> &objects) {
-  for (auto gpuModule : lowered.getOps<gpu::GPUModuleOp>()) {
-    auto found = objects.find(gpuModule.getName());
-    if (found == objects.end())
-      return host.emitError()
-             << "no code object for gpu.module @" << gpuModule.getName();
-    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
-      if (!kernel.isKernel())
-        continue;
-      auto info = found->second.kernels.find(kernel.getName());
-      if (info == found->second.kernels.end())
-        return host.emitError() << "the code object of @" << gpuModule.getName()
-                                << " has no kernel " << kernel.getName();
-      llvm::Expected<SmallVector<hip::KernargSlot>> slots =
-          hip::getKernargSlots(kernel);
-      if (!slots)
-        return host.emitError() << llvm::toString(slots.takeError());
-      info->second.slots = std::move(*slots);
-      info->second.explicitBytes = hip::layoutKernargs(info->second.slots);
-      if (llvm::Error error = hip::checkKernargLayout(info->second.slots,
-                                                      info->second.metadata))
-        return host.emitError() << "the launch's kernel arguments do not "
-                                   "match the code object: "
-                                << llvm::toString(std::move(error));
-    }
-  }
-  return success();
-}
-
-/// The kernel that \p launch runs, in \p objects, with its MFMA work for
-/// the launch's block size counted.
-static llvm::Expected<KernelInfo *>
-lookupKernel(llvm::StringMap<CodeObject> &objects,
-             const emu::LaunchInfo &launch) {
-  StringRef moduleName =
-      gpu::LaunchFuncOp(launch.op).getKernelModuleName().getValue();
-  auto object = objects.find(moduleName);
-  if (object == objects.end())
-    return makeError("no code object for " + launch.symbol);
-  auto kernel = object->second.kernels.find(
-      gpu::LaunchFuncOp(launch.op).getKernelName().getValue());
-  if (kernel == object->second.kernels.end())
-    return makeError("no kernel for " + launch.symbol);
-  KernelInfo &info = kernel->second;
-  std::tie(info.workgroupFlops, info.workgroupMFMAs) = countWorkgroupMFMAs(
-      launch.kernel, launch.block[0] * launch.block[1] * launch.block[2]);
-  return &info;
-}
-
 /// Prints \p launch of \p kernel to \p plan instead of running it (dry
 /// run): the launch, the code object's resources, the work and every
 /// kernel argument.
 static llvm::Error printPlannedLaunch(LaunchPlanPrinter &plan,
-                                      const KernelInfo &kernel,
+                                      const CompiledKernel &kernel,
                                       const emu::LaunchInfo &launch) {
   plan.print(launch);
   llvm::raw_ostream &os = plan.getStream();
@@ -319,9 +152,10 @@ static llvm::Error printPlannedLaunch(LaunchPlanPrinter &plan,
 
 /// Loads every code object of \p objects into \p runtime and looks up the
 /// functions of its kernels.
-static LogicalResult loadCodeObjects(hip::Runtime &runtime,
-                                     llvm::StringMap<CodeObject> &objects,
-                                     func::FuncOp host) {
+static LogicalResult
+loadCodeObjects(hip::Runtime &runtime,
+                llvm::StringMap<CompiledCodeObject> &objects,
+                func::FuncOp host) {
   for (auto &object : objects) {
     llvm::Expected<hip::Module> module =
         runtime.loadModule(object.second.image.data());
@@ -329,13 +163,13 @@ static LogicalResult loadCodeObjects(hip::Runtime &runtime,
       return host.emitError()
              << "loading the code object of @" << object.first() << ": "
              << llvm::toString(module.takeError());
-    object.second.module = *module;
+    object.second.handle = *module;
     for (auto &kernel : object.second.kernels) {
       llvm::Expected<hip::Function> function =
           runtime.getFunction(*module, kernel.first());
       if (!function)
         return host.emitError() << llvm::toString(function.takeError());
-      kernel.second.function = *function;
+      kernel.second.handle = *function;
     }
   }
   return success();
@@ -392,14 +226,14 @@ static llvm::Error launchRecorded(hip::Runtime &runtime,
     grid[d] = unsigned(record.grid[d]);
     block[d] = unsigned(record.block[d]);
   }
-  return runtime.launch(record.kernel->function, grid, block, record.kernargs);
+  return runtime.launch(record.kernel->handle, grid, block, record.kernargs);
 }
 
 llvm::Error HIPBackend::State::execute(const emu::LaunchInfo &launch) {
-  llvm::Expected<KernelInfo *> found = lookupKernel(objects, launch);
+  llvm::Expected<CompiledKernel *> found = lookupKernel(objects, launch);
   if (!found)
     return found.takeError();
-  KernelInfo &kernel = **found;
+  CompiledKernel &kernel = **found;
   if (llvm::Error error = copyArgumentsToDevice(*runtime, buffers, launch))
     return error;
   llvm::Expected<std::vector<uint8_t>> kernargs =
@@ -440,18 +274,14 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
       return host.emitError() << llvm::toString(runtime.takeError());
     state->runtime = std::move(*runtime);
   }
-  FailureOr<OwningOpRef<ModuleOp>> codegen =
-      compileCodeObjects(lowered, host, options);
-  if (failed(codegen) ||
-      failed(readCodeObjects(**codegen, host, state->objects)) ||
-      failed(layOutKernargs(lowered, host, state->objects)))
+  if (failed(compileCodeObjects(lowered, host, options, state->objects)))
     return failure();
 
   if (hipOptions.dryRun) {
     state->plan.emplace(hipOptions.planStream ? *hipOptions.planStream
                                               : llvm::outs());
     run.executeLaunch = [this](const emu::LaunchInfo &launch) -> llvm::Error {
-      llvm::Expected<KernelInfo *> kernel =
+      llvm::Expected<CompiledKernel *> kernel =
           lookupKernel(state->objects, launch);
       if (!kernel)
         return kernel.takeError();

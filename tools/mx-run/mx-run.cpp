@@ -19,6 +19,7 @@
 #include "mx/InitMX.h"
 #include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Runner/GFX950ISABackend.h"
 #include "mx/Runner/HIPBackend.h"
 #include "mx/Runner/InputSpec.h"
 #include "mx/Runner/ReferenceEvaluator.h"
@@ -69,6 +70,19 @@ static cl::opt<std::string>
 static const std::string backendDescription =
     "Execution backend: " + llvm::join(getExecutionBackendNames(), ", ") +
     " (default: cpu)";
+static cl::opt<bool> isaHazards(
+    "isa-hazards",
+    cl::desc("With the gfx950-isa backend, check the ISA's required wait "
+             "states between dependent instructions (default on)"),
+    cl::init(true));
+
+static cl::list<std::string> isaCodeObjects(
+    "isa-code-object",
+    cl::desc("With the gfx950-isa backend, run the code object in PATH for "
+             "gpu.module MODULE instead of the compiled one (MODULE=PATH; "
+             "repeatable): e.g. a kernel's assembly edited and reassembled"),
+    cl::value_desc("MODULE=PATH"));
+
 static cl::opt<std::string> backendName("backend", cl::desc(backendDescription),
                                         cl::value_desc("NAME"), cl::init("cpu"),
                                         cl::cat(mxRunCategory));
@@ -187,19 +201,22 @@ static cl::opt<unsigned>
 
 static cl::opt<std::string> gfx950PipelineOptions(
     "gfx950-options",
-    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu backend, e.g. "
+    cl::desc("Options of mx-gfx950-pipeline for the gfx950-emu, gfx950-isa and "
+             "hip backends, e.g. "
              "'intrinsic=32x32x64 intrinsics-m=2'"),
     cl::init(""), cl::cat(mxRunCategory));
 
-static cl::opt<bool> emulatorStats(
-    "emu-stats",
-    cl::desc("With the gfx950-emu backend, print the number of launches, "
-             "workgroups and MFMAs executed"),
-    cl::init(false), cl::cat(mxRunCategory));
+static cl::opt<bool>
+    emulatorStats("emu-stats",
+                  cl::desc("With the gfx950-emu or gfx950-isa backend, print "
+                           "the number of launches, "
+                           "workgroups and MFMAs executed"),
+                  cl::init(false), cl::cat(mxRunCategory));
 
 static cl::opt<bool> printLaunches(
     "print-launches",
-    cl::desc("With the gfx950-emu backend, print each launch of the host "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, print each launch of "
+             "the host "
              "function (kernel, grid, block, arguments and their buffers) "
              "before it runs: the launch plan format of --dry-run"),
     cl::init(false), cl::cat(mxRunCategory));
@@ -238,7 +255,8 @@ static cl::opt<unsigned> *emulatorThreads = nullptr;
 
 static cl::opt<cl::boolOrDefault> emulatorProgress(
     "progress",
-    cl::desc("With the gfx950-emu backend, show the workgroups done of each "
+    cl::desc("With the gfx950-emu or gfx950-isa backend, show the workgroups "
+             "done of each "
              "launch on stderr (default: when stderr is a terminal)"),
     cl::cat(mxRunCategory));
 
@@ -270,7 +288,8 @@ static auto mfmaArithmeticValues() {
 
 static cl::opt<MFMAArithmeticOption> mfmaArithmetic(
     "mfma-arithmetic",
-    cl::desc("Arithmetic of the gfx950-emu backend's scaled MFMA, and of the "
+    cl::desc("Arithmetic of the gfx950-emu and gfx950-isa backends' scaled "
+             "MFMA, and of the "
              "reference's per-instruction rounding (default exact)"),
     cl::init(MFMAArithmeticOption::Exact), mfmaArithmeticValues(),
     cl::cat(mxRunCategory));
@@ -482,9 +501,14 @@ static int runMain(ErrorTracker &errors) {
     return fail("--max-workgroups must be positive");
   if (std::optional<std::string> repeated = findRepeatedOutPath())
     return fail(*repeated);
-  if (backendName != "gfx950-emu" && printLaunches)
-    return fail("--print-launches needs --backend=gfx950-emu (the hip "
-                "backend prints the plan with --dry-run)");
+  if (backendName != "gfx950-isa" &&
+      (isaCodeObjects.getNumOccurrences() || isaHazards.getNumOccurrences()))
+    return fail("--isa-code-object and --isa-hazards need "
+                "--backend=gfx950-isa");
+  if (backendName != "gfx950-emu" && backendName != "gfx950-isa" &&
+      printLaunches)
+    return fail("--print-launches needs --backend=gfx950-emu or gfx950-isa "
+                "(the hip backend prints the plan with --dry-run)");
   auto gfx950Options = [&] {
     GFX950EmulatorBackend::Options options;
     options.pipelineOptions = gfx950PipelineOptions;
@@ -500,14 +524,13 @@ static int runMain(ErrorTracker &errors) {
     options.optLevel = optLevel;
     options.configurePassManager = configurePassManager;
     backend = std::make_unique<CPUBackend>(options);
-  } else if (backendName == "gfx950-emu") {
+  } else if (backendName == "gfx950-emu" || backendName == "gfx950-isa") {
     GFX950EmulatorBackend::Options options = gfx950Options();
     if (printLaunches)
       options.launchPlan = &llvm::outs();
+    auto printLine = [](StringRef line) { llvm::outs() << line << "\n"; };
     if (emulatorStats)
-      options.reportStats = [](StringRef line) {
-        llvm::outs() << line << "\n";
-      };
+      options.reportStats = printLine;
     options.run.threads = *emulatorThreads;
     options.run.mfmaNumerics =
         emu::getScaledDotFn(mfmaArithmetic == MFMAArithmeticOption::Exact
@@ -517,7 +540,23 @@ static int runMain(ErrorTracker &errors) {
     if (emulatorProgress == cl::BOU_TRUE ||
         (emulatorProgress == cl::BOU_UNSET && terminal))
       options.run.progress = makeProgressPrinter(terminal);
-    backend = std::make_unique<GFX950EmulatorBackend>(options);
+    if (backendName == "gfx950-emu") {
+      backend = std::make_unique<GFX950EmulatorBackend>(options);
+    } else {
+      GFX950ISABackend::ISAOptions isaOptions;
+      isaOptions.checkHazards = isaHazards;
+      for (const std::string &spec : isaCodeObjects) {
+        auto [module, path] = StringRef(spec).split('=');
+        if (module.empty() || path.empty())
+          return fail("--isa-code-object expects MODULE=PATH, got '" + spec +
+                      "'");
+        isaOptions.codeObjectFiles.emplace_back(module.str(), path.str());
+      }
+      if (emulatorStats)
+        isaOptions.reportStats = printLine;
+      options.reportStats = nullptr;
+      backend = std::make_unique<GFX950ISABackend>(options, isaOptions);
+    }
   } else if (backendName == "hip") {
     HIPBackend::HIPOptions options;
     options.library = hipLibrary;
@@ -561,7 +600,8 @@ static int runMain(ErrorTracker &errors) {
   referenceOptions.perInstruction =
       referenceRounding == ReferenceRounding::PerInstruction ||
       (referenceRounding == ReferenceRounding::Auto &&
-       (backend->getName() == "gfx950-emu" || backend->getName() == "hip"));
+       (backend->getName() == "gfx950-emu" ||
+        backend->getName() == "gfx950-isa" || backend->getName() == "hip"));
   referenceOptions.arithmetic = toReference(
       referenceArithmetic.getNumOccurrences() ? referenceArithmetic.getValue()
                                               : mfmaArithmetic.getValue());
@@ -770,7 +810,8 @@ static void registerThreadsOption() {
     existing->removeArgument();
   static cl::opt<unsigned> threads(
       "threads",
-      cl::desc("With the gfx950-emu backend, host threads that run the "
+      cl::desc("With the gfx950-emu or gfx950-isa backend, host threads that "
+               "run the "
                "workgroups of each launch (default 0: one per hardware "
                "thread; the results do not depend on it)"),
       cl::value_desc("N"), cl::init(0), cl::cat(mxRunCategory));

@@ -243,6 +243,11 @@ void scaledMFMA(MFMAShape shape, SourceFormat fmtA, SourceFormat fmtB,
 
 /// A logical position in one instruction's operand: (row, column) of an
 /// m x n matrix.
+/// The FP4 (E2M1) code of \p value divided by 2^(scaleExponent - 127), as
+/// CDNA4's V_CVT_SCALEF32_PK_FP4_* computes it (round to nearest even,
+/// saturating to 6, sign kept).
+uint8_t convertToFP4(double value, int scaleExponent);
+
 struct LanePosition {
   int row; ///< Row of A, column n of B, row of D.
   int col; ///< K of A and B, K-block of a scale, column of D.

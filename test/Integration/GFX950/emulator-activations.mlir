@@ -26,6 +26,7 @@
 // and is bit-exact.
 
 // DEFINE: %{run} = mx-run %S/Inputs/activations.mlir --backend=gfx950-emu --compare=reference --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-2,hi=2 --arg=random:scales,lo=123,hi=126 --arg=random:scales,lo=123,hi=126
+// UNSUPPORTED: backend-gfx950-isa
 // RUN: %{run} --entry=silu_f32 --emu-stats | FileCheck %s --check-prefixes=CHECK,EXACT,FUSED
 // RUN: %{run} --entry=silu_bf16 | FileCheck %s --check-prefixes=CHECK,EXACT
 // RUN: %{run} --entry=silu_tensor_ops --emu-stats | FileCheck %s --check-prefixes=CHECK,EXACT,FUSED
@@ -36,8 +37,8 @@
 // RUN: %{run} --entry=swiglu_bf16 --emu-stats 2>&1 | FileCheck %s --check-prefixes=CHECK,EXACT,SWIGLU
 
 // SWIGLU: remark: the elementwise consumer of the result stays a separate dispatch: the result has other uses than the consumer (e.g. slices of the two halves of N of a gated pair such as SwiGLU)
-// FUSED: gfx950-emu @{{[a-z_0-9]+}}: 2 launches
-// SWIGLU: gfx950-emu @swiglu_bf16: 3 launches
+// FUSED: gfx950-{{emu|isa}} @{{[a-z_0-9]+}}: 2 launches
+// SWIGLU: gfx950-{{emu|isa}} @swiglu_bf16: 3 launches
 // EXACT: result #0 tensor<33x47x{{bf16|f32}}>: max_abs_err=0 max_rel_err=0 mismatches=0/1551 ({{.+}}): bit-exact
 // TOL: result #0 tensor<33x47x{{bf16|f32}}>: max_abs_err={{.+}} mismatches=0/1551 ({{.+}}): {{bit-exact|within tolerance}}
 // CHECK: PASS

@@ -24,7 +24,7 @@
 // intrinsics 2x2x2 on one wave (32x32x256 tiles), so 2x2 workgroups of 8
 // MFMAs each.
 // RUN: %{run} --entry=nt_fp4 %{ints} --emu-stats | FileCheck %s --check-prefixes=CHECK,STATS
-// STATS: gfx950-emu @nt_fp4: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32 MFMAs
+// STATS: gfx950-{{emu|isa}} @nt_fp4: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32 MFMAs
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsic=32x32x64" | FileCheck %s
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsics-m=2 intrinsics-n=2 subgroups-m=2 subgroups-n=2" | FileCheck %s
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsic=32x32x64 intrinsics-m=2 intrinsics-k=2 subgroups-n=2" | FileCheck %s
@@ -43,7 +43,7 @@
 // 4 waves x 32 MFMAs x 2 K steps), which reads and writes the accumulator
 // in place.
 // RUN: %{run} --entry=nt_fp4_aligned %{ints} --gfx950-options="intrinsics-m=4 intrinsics-n=4 intrinsics-k=2 subgroups-m=2 subgroups-n=2" --emu-stats | FileCheck %s --check-prefixes=CHECK,ALIGNED
-// ALIGNED: gfx950-emu @nt_fp4_aligned: 2 launches (2 kernels), {{[0-9]+}} workgroups, 256 MFMAs
+// ALIGNED: gfx950-{{emu|isa}} @nt_fp4_aligned: 2 launches (2 kernels), {{[0-9]+}} workgroups, 256 MFMAs
 // RUN: %{run} --entry=batched_fp4 %{ints} | FileCheck %s
 // RUN: %{run} --entry=dynamic_fp4 %{ints} | FileCheck %s
 // RUN: %{run} --entry=constant_fp4 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=125,hi=129 --arg=random:int,lo=-8,hi=8 | FileCheck %s

@@ -33,7 +33,7 @@
 // RUN: %{run} --entry=fp4_m16 %{ints} --arg=random:int,lo=-8,hi=8 --gfx950-options="split-k=3" --print-launches | FileCheck %s --check-prefixes=CHECK,PIN3
 // PIN3: launch #1 @fp4_m16_mma0::@fp4_m16_mma0 grid 16x1x2
 // RUN: %{run} --entry=fp4_m16 %{ints} --arg=random:int,lo=-8,hi=8 --gfx950-options="split-k=1" --emu-stats | FileCheck %s --check-prefixes=CHECK,NOSPLIT
-// NOSPLIT: gfx950-emu @fp4_m16: 2 launches
+// NOSPLIT: gfx950-{{emu|isa}} @fp4_m16: 2 launches
 
 // Random codes and scales over the whole range, NaN and Inf included.
 // RUN: %{run} --entry=fp4_m33 --seed=5 %{codes} --arg=random:normal | FileCheck %s
@@ -43,7 +43,7 @@
 // From zero: the bf16 conversion fuses into the parts' reduction; mixed
 // fp8 x fp4 with M = 1.
 // RUN: %{run} --entry=fp4_m16_zero_bf16 %{ints} --emu-stats | FileCheck %s --check-prefixes=CHECK,ZERO
-// ZERO: gfx950-emu @fp4_m16_zero_bf16: 3 launches
+// ZERO: gfx950-{{emu|isa}} @fp4_m16_zero_bf16: 3 launches
 // RUN: %{run} --entry=fp8_fp4_m1_zero %{ints} | FileCheck %s
 // RUN: %{run} --entry=fp8_fp4_m1_zero --seed=9 %{codes} | FileCheck %s
 

@@ -18,7 +18,7 @@
 // RUN:   --arg=random:scales,lo=126,hi=128 --arg=random:scales,lo=126,hi=128 \
 // RUN:   --arg=random:int,lo=-8,hi=8 | FileCheck %s
 
-// CHECK: gfx950-emu @seed_tile: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32768 MFMAs
+// CHECK: gfx950-{{emu|isa}} @seed_tile: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32768 MFMAs
 // CHECK: result #0 tensor<256x256xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/65536 (rtol=0, atol=0): bit-exact
 // CHECK: PASS
 

@@ -19,9 +19,9 @@
 // RUN:   --arg=file:%testdata/mxfp4-seed000/m128n96k512/A_e8m0.bin --arg=file:%testdata/mxfp4-seed000/m128n96k512/B_e8m0.bin --arg=zeros \
 // RUN:   --compare=reference | FileCheck %s --check-prefix=REF
 
-// KNOWN: comparing @{{.+}} on gfx950-emu with --expect
+// KNOWN: comparing @{{.+}} on gfx950-{{emu|isa}} with --expect
 // KNOWN: result #0 tensor<{{.+}}xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // KNOWN: PASS
-// REF: comparing @gemm_128x96x512 on gfx950-emu with the reference evaluator
+// REF: comparing @gemm_128x96x512 on gfx950-{{emu|isa}} with the reference evaluator
 // REF: result #0 tensor<128x96xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/12288 (rtol=0, atol=0): bit-exact
 // REF: PASS

@@ -13,7 +13,7 @@
 // DEFINE: %{ints} = --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=125,hi=129 --arg=random:scales,lo=125,hi=129 --arg=random:int,lo=-8,hi=8
 
 // RUN: %{run} --entry=nt_fp4 %{ints} --emu-stats | FileCheck %s --check-prefixes=CHECK,STATS
-// STATS: gfx950-emu @nt_fp4: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32 MFMAs
+// STATS: gfx950-{{emu|isa}} @nt_fp4: {{[0-9]+}} launches ({{[0-9]+}} kernels), {{[0-9]+}} workgroups, 32 MFMAs
 // RUN: %{run} --entry=nt_fp4 %{ints} --gfx950-options="intrinsic=32x32x64" | FileCheck %s
 // RUN: %{run} --entry=nn_fp8 %{ints} | FileCheck %s
 // RUN: %{run} --entry=tn_fp8_fp4 %{ints} | FileCheck %s

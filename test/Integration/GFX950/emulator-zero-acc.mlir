@@ -25,9 +25,9 @@
 // One dispatch for the four operand relayouts and the GEMM, which starts
 // from zero, applies the conversion to bf16 or the epilogue and writes the
 // result in the user's layout: no accumulator fill, no result relayout.
-// STATS: gfx950-emu @fp4_bf16_33x47x224: 2 launches
-// BIG: gfx950-emu @fp6_f32_255x513x4064: 2 launches
-// BIG-SPLIT: gfx950-emu @fp6_f32_255x513x4064: 3 launches
-// EPILOGUE: gfx950-emu @bias_scale_relu: 2 launches
+// STATS: gfx950-{{emu|isa}} @fp4_bf16_33x47x224: 2 launches
+// BIG: gfx950-{{emu|isa}} @fp6_f32_255x513x4064: 2 launches
+// BIG-SPLIT: gfx950-{{emu|isa}} @fp6_f32_255x513x4064: 3 launches
+// EPILOGUE: gfx950-{{emu|isa}} @bias_scale_relu: 2 launches
 // CHECK: result #0 tensor<{{.+}}>: max_abs_err=0 max_rel_err=0 mismatches=0/{{[0-9]+}} (rtol=0, atol=0): bit-exact
 // CHECK: PASS
