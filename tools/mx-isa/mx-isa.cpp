@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Support/FileIO.h"
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -150,10 +151,10 @@ static int runLaunch(const isa::Kernel &kernel) {
       bytes.assign(size, 0);
       continue;
     }
-    ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-        source, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    Expected<std::unique_ptr<MemoryBuffer>> file =
+        mlir::mx::readUserFile(source, {}, "the buffer");
     if (!file)
-      return badInput("cannot read '" + source + "'");
+      return badInput(toString(file.takeError()));
     bytes.assign((*file)->getBufferStart(), (*file)->getBufferEnd());
   }
   isa::DeviceMemory memory;
@@ -202,11 +203,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mx-isa: the opcodes of a gfx950 code object "
                               "and their coverage by the ISA executor\n");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-      inputFilename, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> file =
+      mlir::mx::readUserFile(inputFilename, {}, "the code object");
   if (!file) {
-    errs() << "mx-isa: cannot read '" << inputFilename
-           << "': " << file.getError().message() << "\n";
+    errs() << "mx-isa: " << toString(file.takeError()) << "\n";
     return 1;
   }
   Expected<isa::CodeObject> object = isa::loadCodeObject((*file)->getBuffer());
