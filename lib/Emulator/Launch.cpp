@@ -433,11 +433,10 @@ LogicalResult Interpreter::checkLaunchSupported(gpu::LaunchFuncOp op) {
   return success();
 }
 
-/// Checks the grid \p grid of a launch of \p symbol with workgroups of
-/// \p block against the launch budget \p maxWorkgroups; returns the error.
-static std::optional<std::string>
-checkLaunchBudget(StringRef symbol, std::array<int64_t, 3> grid,
-                  std::array<int64_t, 3> block, int64_t maxWorkgroups) {
+std::optional<std::string>
+mlir::mx::emu::checkLaunchBudget(StringRef symbol, std::array<int64_t, 3> grid,
+                                 std::array<int64_t, 3> block,
+                                 int64_t maxWorkgroups) {
   int64_t workgroups = 1;
   bool overflow = false;
   for (int64_t size : grid)

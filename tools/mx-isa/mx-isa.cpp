@@ -23,11 +23,13 @@
 //       --kernarg-size=BYTES --kernarg=OFFSET:TYPE:VALUE ...
 //       [--out=NAME=PATH ...] [--run-threads=N] [--check-hazards=false]
 //
-// TYPE is ptr (VALUE a buffer name), u32, i32, u64 or f32. Exits 1 when
+// TYPE is ptr (VALUE a buffer name), u32, i32, u64 or f32. A grid of more
+// workgroups than --max-workgroups (default 2^24) is refused. Exits 1 when
 // the executor reports an error, 2 on bad input.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Emulator/WaveEmulator.h"
 #include "mx/Support/FileIO.h"
 #include "mx/Target/GFX950/ISA/Executor.h"
 
@@ -64,6 +66,11 @@ static cl::opt<unsigned>
 static cl::list<std::string> outSpecs("out", cl::desc("NAME=PATH"));
 static cl::opt<unsigned>
     threads("run-threads", cl::desc("With --run: host threads"), cl::init(1));
+static cl::opt<int64_t> maxWorkgroups(
+    "max-workgroups",
+    cl::desc("With --run: the launch budget, the most workgroups (the "
+             "product of --grid; default 2^24)"),
+    cl::init(mlir::mx::emu::kDefaultMaxWorkgroups));
 static cl::opt<bool> hazards("check-hazards",
                              cl::desc("With --run: check wait states"),
                              cl::init(true));
@@ -138,6 +145,12 @@ static int runLaunch(const isa::Kernel &kernel) {
   isa::Launch launch;
   if (!parseDims(gridSpec, launch.grid) || !parseDims(blockSpec, launch.block))
     return badInput("--grid and --block expect X,Y,Z (positive)");
+  auto widen = [](std::array<uint32_t, 3> dims) {
+    return std::array<int64_t, 3>{dims[0], dims[1], dims[2]};
+  };
+  if (std::optional<std::string> refused = mlir::mx::emu::checkLaunchBudget(
+          kernel.name, widen(launch.grid), widen(launch.block), maxWorkgroups))
+    return badInput(*refused);
   StringMap<std::vector<uint8_t>> buffers;
   for (StringRef spec : bufferSpecs) {
     auto [name, source] = spec.split('=');

@@ -45,3 +45,7 @@
 // DEVICE-OPTION: --isa-code-object: cannot read the code object '/dev/zero': not a regular file
 // RUN: not mx-isa %t.co --run --kernel=seed_tile_mma0 --grid=1,1,1 --block=64,1,1 --buffer=a=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE-BUFFER
 // DEVICE-BUFFER: mx-isa: cannot read the buffer '/dev/zero': not a regular file
+
+// The launch budget (issue 37) holds for mx-isa --run too.
+// RUN: not mx-isa %t.co --run --kernel=seed_tile_mma0 --grid=65536,256,2 --block=64,1,1 --buffer=a=zeros:16 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: mx-isa: the launch of seed_tile_mma0 with grid [65536, 256, 2] and block [64, 1, 1] has 33554432 workgroups, more than the launch budget of 16777216 workgroups
