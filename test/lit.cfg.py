@@ -27,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.mx_tools_dir, config.llvm_tools_dir]
-tools = ["mx-opt", "mx-run", "mx-layout", "mx-isa"]
+tools = ["mx-opt", "mx-run", "mx-layout", "mx-isa", "mx-pipeline-doc"]
 # In an AddressSanitizer build (scripts/sanitize.sh) MXPlugin.so is
 # instrumented but Debian's mlir-opt is not: mlir-opt runs with clang's ASan
 # runtime preloaded (which carries UBSan's too), with the ASan defaults of the
@@ -75,6 +75,9 @@ if shutil.which("chromium"):
 config.substitutions.append(
     ("%fake_hip", os.path.join(config.mx_obj_root, "test", "lib",
                                "libMXFakeHIP.so")))
+# A C client that misuses the C API (test/lib/CAPIMisuse).
+config.substitutions.append(
+    ("%mx_capi_misuse", os.path.join(config.mx_tools_dir, "mx-capi-misuse")))
 # The environment of the HIP backend comes from the caller only where a test
 # sets it.
 for name in ["MX_HIP_LIBRARY", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",

@@ -50,12 +50,14 @@ typedef void (*MxGFX950KernelStatsCallback)(const MxGFX950KernelStats *stats,
 /// Calls `callback` once per kernel of every gfx950 assembly object in the
 /// gpu.binary ops under `root`. Fails (after emitting a diagnostic on the
 /// binary) when an object cannot be analyzed; objects in another format get
-/// a remark and are skipped.
+/// a remark and are skipped. Fails at once when `root` or `callback` is
+/// null.
 MLIR_CAPI_EXPORTED MlirLogicalResult mxGFX950ForEachKernel(
     MlirOperation root, MxGFX950KernelStatsCallback callback, void *userData);
 
 /// Prints the text report of `mx-gfx950-kernel-report` for the gpu.binary
-/// ops under `root` through `callback`.
+/// ops under `root` through `callback`. Fails at once when `root` or
+/// `callback` is null.
 MLIR_CAPI_EXPORTED MlirLogicalResult mxGFX950PrintKernelReport(
     MlirOperation root, MlirStringCallback callback, void *userData);
 

@@ -68,15 +68,20 @@ MLIR_CAPI_EXPORTED MxGFX950PipelineOptions
 mxGFX950PipelineOptionsGetDefault(void);
 
 /// Appends `mx-gfx950-pipeline` with `options` to `passManager`, which must
-/// be anchored on builtin.module. Fails, adding nothing, when an option is
-/// out of range (an unknown enumerator, a negative size).
+/// be anchored on builtin.module or on any op (mlirPassManagerCreate's).
+/// Fails, adding nothing, when `passManager` is null or anchored on another
+/// op (e.g. nested under func.func),
+/// `options` is null, or an option is out of range (an unknown enumerator, a
+/// negative size, an `lld` with a length and no characters).
 MLIR_CAPI_EXPORTED MlirLogicalResult mxBuildGFX950Pipeline(
     MlirOpPassManager passManager, const MxGFX950PipelineOptions *options);
 
-/// Appends `mx-cpu-pipeline` to `passManager` (anchored on builtin.module);
-/// `lowerToLLVM` is its option `lower-to-llvm`.
-MLIR_CAPI_EXPORTED void mxBuildCPUPipeline(MlirOpPassManager passManager,
-                                           bool lowerToLLVM);
+/// Appends `mx-cpu-pipeline` to `passManager`, which must be anchored on
+/// builtin.module or on any op; `lowerToLLVM` is its option `lower-to-llvm`.
+/// Fails, adding nothing, when `passManager` is null or anchored on another
+/// op.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mxBuildCPUPipeline(MlirOpPassManager passManager, bool lowerToLLVM);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@ using namespace mlir;
 MlirLogicalResult mxGFX950ForEachKernel(MlirOperation root,
                                         MxGFX950KernelStatsCallback callback,
                                         void *userData) {
+  if (mlirOperationIsNull(root) || !callback)
+    return mlirLogicalResultFailure();
   FailureOr<int64_t> analyzed = mx::gfx950::analyzeGPUBinaries(
       unwrap(root),
       [&](gpu::BinaryOp binary, ArrayRef<mx::gfx950::KernelStats> kernels) {
@@ -48,6 +50,8 @@ MlirLogicalResult mxGFX950ForEachKernel(MlirOperation root,
 MlirLogicalResult mxGFX950PrintKernelReport(MlirOperation root,
                                             MlirStringCallback callback,
                                             void *userData) {
+  if (mlirOperationIsNull(root) || !callback)
+    return mlirLogicalResultFailure();
   detail::CallbackOstream stream(callback, userData);
   return wrap(mx::gfx950::printGPUBinariesReport(unwrap(root), stream));
 }

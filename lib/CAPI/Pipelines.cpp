@@ -12,6 +12,7 @@
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -42,10 +43,25 @@ static_assert(
         MxGFX950OutputHSACO == static_cast<int>(mx::GFX950Output::HSACO),
     "MxGFX950Output must mirror mlir::mx::GFX950Output");
 
+/// Whether the pipelines may be added to \p passManager: one anchored on
+/// builtin.module or on any op (mlirPassManagerCreate's). Their passes are
+/// module passes and passes nested under builtin.module; OpPassManager
+/// aborts when they are added under another op (e.g. nested on func.func).
+static bool canHoldModulePasses(MlirOpPassManager passManager) {
+  if (!passManager.ptr)
+    return false;
+  StringRef anchor = unwrap(passManager)->getOpAnchorName();
+  return anchor == ModuleOp::getOperationName() ||
+         anchor == OpPassManager::getAnyOpAnchorName();
+}
+
 MlirLogicalResult
 mxBuildGFX950Pipeline(MlirOpPassManager passManager,
                       const MxGFX950PipelineOptions *options) {
-  if (!options)
+  if (!options || !canHoldModulePasses(passManager))
+    return mlirLogicalResultFailure();
+  // A string with a length and no characters.
+  if (options->lld.length && !options->lld.data)
     return mlirLogicalResultFailure();
   mx::GFX950PipelineOptions cxx;
   // C enums may hold any int: check, don't trust.
@@ -83,8 +99,12 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   return mlirLogicalResultSuccess();
 }
 
-void mxBuildCPUPipeline(MlirOpPassManager passManager, bool lowerToLLVM) {
+MlirLogicalResult mxBuildCPUPipeline(MlirOpPassManager passManager,
+                                     bool lowerToLLVM) {
+  if (!canHoldModulePasses(passManager))
+    return mlirLogicalResultFailure();
   mx::CPUPipelineOptions options;
   options.lowerToLLVM = lowerToLLVM;
   mx::buildCPUPipeline(*unwrap(passManager), options);
+  return mlirLogicalResultSuccess();
 }

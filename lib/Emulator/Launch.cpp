@@ -433,6 +433,24 @@ LogicalResult Interpreter::checkLaunchSupported(gpu::LaunchFuncOp op) {
   return success();
 }
 
+std::optional<std::string>
+mlir::mx::emu::checkLaunchBudget(StringRef symbol, std::array<int64_t, 3> grid,
+                                 std::array<int64_t, 3> block,
+                                 int64_t maxWorkgroups) {
+  int64_t workgroups = 1;
+  bool overflow = false;
+  for (int64_t size : grid)
+    overflow |= size > 0 && llvm::MulOverflow(workgroups, size, workgroups);
+  if (!overflow && workgroups <= maxWorkgroups)
+    return std::nullopt;
+  std::string count = overflow ? "more than 2^63" : std::to_string(workgroups);
+  return ("the launch of " + symbol + " with grid " + formatList(grid) +
+          " and block " + formatList(block) + " has " + count +
+          " workgroups, more than the launch budget of " +
+          Twine(maxWorkgroups) + " workgroups")
+      .str();
+}
+
 LogicalResult Interpreter::getLaunchSizes(gpu::LaunchFuncOp op,
                                           std::array<int64_t, 3> &grid,
                                           std::array<int64_t, 3> &block) {
@@ -532,6 +550,9 @@ LogicalResult Interpreter::execLaunch(gpu::LaunchFuncOp op) {
     return fail(op, "no gpu.func kernel " + launch.symbol);
   if (failed(getLaunchSizes(op, launch.grid, launch.block)))
     return failure();
+  if (std::optional<std::string> refused = checkLaunchBudget(
+          launch.symbol, launch.grid, launch.block, options.maxWorkgroups))
+    return fail(op, *refused);
   FailureOr<SmallVector<HostValue>> args =
       getLaunchArguments(op, launch.symbol);
   if (failed(args))
@@ -644,9 +665,13 @@ llvm::Error mlir::mx::emu::runKernel(gpu::GPUFuncOp kernel,
   if (!kernel)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "runKernel: null kernel");
+  std::string symbol = ("@" + kernel.getName()).str();
+  if (std::optional<std::string> refused =
+          checkLaunchBudget(symbol, gridSize, blockSize, options.maxWorkgroups))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), *refused);
   RunStats counters;
   Interpreter interpreter(kernel, gridSize, blockSize, counters, options,
-                          ("@" + kernel.getName()).str());
+                          symbol);
   LogicalResult result = interpreter.run(args, /*verify=*/true);
   if (stats)
     *stats = counters;

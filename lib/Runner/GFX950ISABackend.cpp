@@ -8,6 +8,7 @@
 #include "mx/Runner/GFX950ISABackend.h"
 
 #include "mx/Runner/CodeObjectLaunch.h"
+#include "mx/Support/FileIO.h"
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -155,12 +156,11 @@ LogicalResult GFX950ISABackend::prepareRun(ModuleOp lowered, func::FuncOp host,
       return host.emitError() << "--isa-code-object: the program has no "
                                  "gpu.module @"
                               << module;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-        llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                    /*RequiresNullTerminator=*/false);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        readUserFile(path, {}, "the code object");
     if (!file)
-      return host.emitError() << "--isa-code-object: cannot read '" << path
-                              << "': " << file.getError().message();
+      return host.emitError()
+             << "--isa-code-object: " << llvm::toString(file.takeError());
     object->second.image = (*file)->getBuffer().str();
   }
   for (auto &object : state->objects) {

@@ -100,10 +100,15 @@ Runtime::load(llvm::StringRef library) {
   } else if (fromEnvironment && *fromEnvironment) {
     candidates.push_back(fromEnvironment);
   } else {
-    candidates.push_back("libamdhip64.so");
+    // The development symlink first, then the sonames of the runtime
+    // packages (Debian's ROCm 5.2 ships only libamdhip64.so.5).
+    llvm::SmallVector<std::string> directories = {""};
     if (const char *rocm = std::getenv("ROCM_PATH"))
-      candidates.push_back(std::string(rocm) + "/lib/libamdhip64.so");
-    candidates.push_back("/opt/rocm/lib/libamdhip64.so");
+      directories.push_back(std::string(rocm) + "/lib/");
+    directories.push_back("/opt/rocm/lib/");
+    for (const std::string &directory : directories)
+      for (llvm::StringRef suffix : {"", ".7", ".6", ".5"})
+        candidates.push_back(directory + "libamdhip64.so" + suffix.str());
   }
   std::unique_ptr<Runtime> runtime(new Runtime);
   std::string tried;

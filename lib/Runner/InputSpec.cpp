@@ -8,6 +8,7 @@
 #include "mx/Runner/InputSpec.h"
 
 #include "mx/Runner/TensorIO.h"
+#include "mx/Support/FileIO.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -30,6 +31,13 @@ static llvm::Error makeError(const Twine &message) {
 
 /// Formats a double for messages with the fewest digits that read back
 /// exactly ("1.5", "-4", "16777216", "0.1", "nan").
+/// The bytes of \p buffer.
+static ArrayRef<uint8_t> getBytes(const llvm::MemoryBuffer &buffer) {
+  return ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(buffer.getBufferStart()),
+      buffer.getBufferSize());
+}
+
 static std::string formatNumber(double value) {
   std::string result;
   if (value == std::trunc(value) && std::fabs(value) < 1e15)
@@ -65,10 +73,13 @@ static std::optional<uint64_t> parseUnsigned(StringRef text) {
   return value;
 }
 
-/// Parses a double (decimal, exponent, "nan", "inf").
+/// Parses a double (decimal, exponent, "nan", "inf"). A finite number too
+/// large for a double (e.g. 1e400) is malformed, not infinity.
 static std::optional<double> parseDouble(StringRef text) {
   double value = 0;
   if (text.empty() || text.trim() != text || text.getAsDouble(value))
+    return std::nullopt;
+  if (std::isinf(value) && !text.contains_insensitive("inf"))
     return std::nullopt;
   return value;
 }
@@ -193,7 +204,8 @@ llvm::Expected<InputSpec> mlir::mx::parseInputSpec(StringRef text) {
     std::optional<double> value = parseDouble(rest);
     if (!value)
       return makeError("malformed fill value '" + rest + "' in '" + text +
-                       "' (expected a number or 0xHEX bits)");
+                       "' (expected a number within the range of f64, or "
+                       "0xHEX bits)");
     spec.fillValue = *value;
     return spec;
   }
@@ -537,20 +549,28 @@ mlir::mx::materializeInput(const InputSpec &spec, const HostTensorType &type,
     return tensor;
   }
   case InputSpec::Kind::File: {
-    llvm::Expected<std::vector<uint8_t>> bytes = readFileBytes(spec.path);
-    if (!bytes)
-      return bytes.takeError();
-    llvm::Expected<HostTensor> tensor = fromFileFormat(type, *bytes);
+    // The file format has exactly this many bytes: checked before reading.
+    UserFileLimits limits;
+    limits.exactSize = type.getFileSize();
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        readUserFile(spec.path, limits);
+    if (!buffer)
+      return buffer.takeError();
+    llvm::Expected<HostTensor> tensor =
+        fromFileFormat(type, getBytes(**buffer));
     if (!tensor)
       return makeError("file '" + spec.path + "' " +
                        llvm::toString(tensor.takeError()));
     return tensor;
   }
   case InputSpec::Kind::Npy: {
-    llvm::Expected<std::vector<uint8_t>> bytes = readFileBytes(spec.path);
-    if (!bytes)
-      return bytes.takeError();
-    llvm::Expected<HostTensor> tensor = readNpy(type, *bytes);
+    UserFileLimits limits;
+    limits.maxSize = getMaxNpyFileSize(type);
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+        readUserFile(spec.path, limits);
+    if (!buffer)
+      return buffer.takeError();
+    llvm::Expected<HostTensor> tensor = readNpy(type, getBytes(**buffer));
     if (!tensor)
       return makeError("npy file '" + spec.path +
                        "': " + llvm::toString(tensor.takeError()));

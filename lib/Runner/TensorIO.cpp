@@ -9,12 +9,13 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -214,6 +215,10 @@ llvm::Expected<NpyArray> mlir::mx::parseNpy(ArrayRef<uint8_t> buffer) {
   } else {
     return makeError("unsupported .npy format version " + Twine(major));
   }
+  if (headerStart + headerLength > kMaxNpyHeaderBytes)
+    return makeError(
+        "the .npy header has " + Twine(headerStart + headerLength) +
+        " bytes, more than the " + Twine(kMaxNpyHeaderBytes) + " read");
   if (headerStart + headerLength > buffer.size())
     return makeError("truncated .npy header");
 
@@ -377,15 +382,13 @@ std::vector<uint8_t> mlir::mx::writeNpy(const HostTensor &tensor) {
 // Files
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<std::vector<uint8_t>> mlir::mx::readFileBytes(StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read '" + path +
-                     "': " + buffer.getError().message());
-  StringRef contents = (*buffer)->getBuffer();
-  return std::vector<uint8_t>(contents.begin(), contents.end());
+uint64_t mlir::mx::getMaxNpyFileSize(const HostTensorType &type) {
+  std::optional<uint64_t> dataBytes = llvm::checkedMulUnsigned(
+      static_cast<uint64_t>(type.getNumElements()), uint64_t(8));
+  std::optional<uint64_t> fileBytes =
+      dataBytes ? llvm::checkedAddUnsigned(*dataBytes, kMaxNpyHeaderBytes)
+                : std::nullopt;
+  return fileBytes.value_or(std::numeric_limits<uint64_t>::max());
 }
 
 llvm::Error mlir::mx::writeFileBytes(StringRef path, ArrayRef<uint8_t> bytes) {

@@ -145,15 +145,18 @@ static std::optional<StringRef> skipDigits(StringRef text) {
   return rest;
 }
 
-/// Whether the list after `permutation =` is a plain list of integers
-/// (`[0, 1, 2]`).
+/// Whether the list after `permutation =` is a plain list of integers that
+/// fit in 64 bits (`[0, 1, 2]`).
 static bool isPlainIntegerList(StringRef text) {
   text = skipSpace(text);
   if (!text.consume_front("["))
     return false;
   while (true) {
-    std::optional<StringRef> rest = skipDigits(skipSpace(text));
-    if (!rest)
+    StringRef entry = skipSpace(text);
+    std::optional<StringRef> rest = skipDigits(entry);
+    int64_t value;
+    if (!rest ||
+        entry.take_front(entry.size() - rest->size()).getAsInteger(10, value))
       return false;
     text = skipSpace(*rest);
     if (text.consume_front("]"))
@@ -189,7 +192,8 @@ static bool hasUpstreamParserCrash(StringRef text) {
       return true;
   }
   // linalg.transpose's parser stores a null attribute when its permutation
-  // is not a plain list of integers (e.g. `[[0, 1], [2, 3]]`).
+  // is not a plain list of integers (e.g. `[[0, 1], [2, 3]]`), and its
+  // a permutation entry past 64 bits crashes it too (issue 37).
   for (size_t p = text.find("permutation"); p != StringRef::npos;
        p = text.find("permutation", p + 1)) {
     StringRef rest = skipSpace(text.drop_front(p + 11));

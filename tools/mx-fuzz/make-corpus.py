@@ -11,6 +11,9 @@ and exec targets a part gets a header line (`//! ACTION`) from its file's RUN
 lines where they name one: the pipeline, pass or mx-run backend the test
 itself runs the file with, so that those seeds start where the tests are
 known to work; the others are left to the target's own choice.
+
+The files of tools/mx-fuzz/seeds/<target>/ (reproducers of bugs found in mx,
+each with its header) are seeds of OUT_DIR/<target> as they are.
 """
 
 import hashlib
@@ -88,6 +91,17 @@ def main():
                                   encoding="utf-8") as f:
                             f.write(seed)
                         counts[target] += 1
+    for target in counts:
+        seeds = os.path.join(src, "tools", "mx-fuzz", "seeds", target)
+        if not os.path.isdir(seeds):
+            continue
+        for name in sorted(os.listdir(seeds)):
+            with open(os.path.join(seeds, name), encoding="utf-8") as f:
+                seed = f.read()
+            with open(os.path.join(out, target, "reproducer-" + name), "w",
+                      encoding="utf-8") as f:
+                f.write(seed)
+            counts[target] += 1
     print("seeds: " + ", ".join("%s %d" % kv for kv in counts.items()))
 
 

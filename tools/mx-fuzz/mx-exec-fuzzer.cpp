@@ -11,6 +11,11 @@
 //   //! reference          the reference evaluator only
 //   //! cpu                mx-run's CPU backend (mx-cpu-pipeline, JIT)
 //   //! gfx950-emu OPTIONS the gfx950 pipeline on the wave emulator
+//   //! bad-args          no run: each argument is given data that cannot
+//                          be used (mx-run's --arg=file:/dev/zero,
+//                          npy:/dev/zero, file: and npy: of a FIFO without a
+//                          writer, fill:1e400), which must be refused at
+//                          once: data, a hang or unbounded memory is a bug
 //
 // (an input without a header gets an action chosen from a hash of its text)
 // Programs whose buffers exceed 256 KiB are skipped (mx-run's memory budget
@@ -28,7 +33,12 @@
 #include "mx/Runner/ReferenceEvaluator.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <sys/stat.h>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -45,6 +55,7 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
       "gfx950-emu intrinsic=32x32x64",
       "gfx950-emu intrinsics-m=2 intrinsics-n=2 intrinsics-k=2",
       "gfx950-emu subgroups-m=2 subgroups-n=2",
+      "bad-args",
   };
   return actions;
 }
@@ -69,6 +80,42 @@ static std::optional<HostTensor> makeInput(const HostTensorType &type,
   return std::move(*value);
 }
 
+/// A FIFO that no one writes to, made once per process (empty if it cannot
+/// be made).
+static const std::string &getFifoPath() {
+  static const std::string path = [] {
+    llvm::SmallString<128> directory;
+    if (llvm::sys::fs::createUniqueDirectory("mx-exec-fuzzer", directory))
+      return std::string();
+    llvm::sys::path::append(directory, "fifo");
+    return mkfifo(directory.c_str(), 0600) == 0 ? directory.str().str()
+                                                : std::string();
+  }();
+  return path;
+}
+
+/// Gives an argument of \p type each argument spec that names no usable
+/// data: each must be refused (at parsing or materializing), at once.
+static void checkBadArguments(const HostTensorType &type) {
+  std::vector<std::string> specs = {"file:/dev/zero", "npy:/dev/zero",
+                                    "fill:1e400", "fill:-1e400"};
+  if (!getFifoPath().empty()) {
+    specs.push_back("file:" + getFifoPath());
+    specs.push_back("npy:" + getFifoPath());
+  }
+  for (const std::string &text : specs) {
+    llvm::Expected<InputSpec> spec = parseInputSpec(text);
+    if (!spec) {
+      llvm::consumeError(spec.takeError());
+      continue;
+    }
+    llvm::Expected<HostTensor> value = materializeInput(*spec, type, 1);
+    if (value)
+      fuzzerBug("--arg=" + text + " gave data for " + type.str());
+    llvm::consumeError(value.takeError());
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxInputBytes)
     return -1;
@@ -82,7 +129,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     GFX950EmulatorBackend::Options options;
     options.pipelineOptions = input.options;
     backend = std::make_unique<GFX950EmulatorBackend>(options);
-  } else if (!input.action.empty() && input.action != "reference") {
+  } else if (!input.action.empty() && input.action != "reference" &&
+             input.action != "bad-args") {
     return -1;
   }
 
@@ -102,6 +150,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       getEntrySignature(*module, entry.getName());
   if (failed(signature) || failed(checkMemoryBudget(entry, kFuzzMemoryBudget)))
     return 0;
+  if (input.action == "bad-args") {
+    for (const HostTensorType &type : signature->arguments)
+      checkBadArguments(type);
+    return 0;
+  }
   SmallVector<HostTensor> inputs;
   for (auto [index, type] : llvm::enumerate(signature->arguments)) {
     std::optional<HostTensor> value = makeInput(type, index);

@@ -23,11 +23,14 @@
 //       --kernarg-size=BYTES --kernarg=OFFSET:TYPE:VALUE ...
 //       [--out=NAME=PATH ...] [--run-threads=N] [--check-hazards=false]
 //
-// TYPE is ptr (VALUE a buffer name), u32, i32, u64 or f32. Exits 1 when
+// TYPE is ptr (VALUE a buffer name), u32, i32, u64 or f32. A grid of more
+// workgroups than --max-workgroups (default 2^24) is refused. Exits 1 when
 // the executor reports an error, 2 on bad input.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Emulator/WaveEmulator.h"
+#include "mx/Support/FileIO.h"
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -63,6 +66,11 @@ static cl::opt<unsigned>
 static cl::list<std::string> outSpecs("out", cl::desc("NAME=PATH"));
 static cl::opt<unsigned>
     threads("run-threads", cl::desc("With --run: host threads"), cl::init(1));
+static cl::opt<int64_t> maxWorkgroups(
+    "max-workgroups",
+    cl::desc("With --run: the launch budget, the most workgroups (the "
+             "product of --grid; default 2^24)"),
+    cl::init(mlir::mx::emu::kDefaultMaxWorkgroups));
 static cl::opt<bool> hazards("check-hazards",
                              cl::desc("With --run: check wait states"),
                              cl::init(true));
@@ -137,6 +145,12 @@ static int runLaunch(const isa::Kernel &kernel) {
   isa::Launch launch;
   if (!parseDims(gridSpec, launch.grid) || !parseDims(blockSpec, launch.block))
     return badInput("--grid and --block expect X,Y,Z (positive)");
+  auto widen = [](std::array<uint32_t, 3> dims) {
+    return std::array<int64_t, 3>{dims[0], dims[1], dims[2]};
+  };
+  if (std::optional<std::string> refused = mlir::mx::emu::checkLaunchBudget(
+          kernel.name, widen(launch.grid), widen(launch.block), maxWorkgroups))
+    return badInput(*refused);
   StringMap<std::vector<uint8_t>> buffers;
   for (StringRef spec : bufferSpecs) {
     auto [name, source] = spec.split('=');
@@ -150,10 +164,10 @@ static int runLaunch(const isa::Kernel &kernel) {
       bytes.assign(size, 0);
       continue;
     }
-    ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-        source, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    Expected<std::unique_ptr<MemoryBuffer>> file =
+        mlir::mx::readUserFile(source, {}, "the buffer");
     if (!file)
-      return badInput("cannot read '" + source + "'");
+      return badInput(toString(file.takeError()));
     bytes.assign((*file)->getBufferStart(), (*file)->getBufferEnd());
   }
   isa::DeviceMemory memory;
@@ -202,11 +216,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mx-isa: the opcodes of a gfx950 code object "
                               "and their coverage by the ISA executor\n");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(
-      inputFilename, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> file =
+      mlir::mx::readUserFile(inputFilename, {}, "the code object");
   if (!file) {
-    errs() << "mx-isa: cannot read '" << inputFilename
-           << "': " << file.getError().message() << "\n";
+    errs() << "mx-isa: " << toString(file.takeError()) << "\n";
     return 1;
   }
   Expected<isa::CodeObject> object = isa::loadCodeObject((*file)->getBuffer());

@@ -18,6 +18,7 @@
 #include "mx/Dialect/MX/IR/MXDialect.h"
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Layout/LayoutQuery.h"
+#include "mx/Support/ErrorTracker.h"
 #include "mx/Target/GFX950/GFX950.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -448,5 +449,11 @@ int main(int argc, char **argv) {
     llvm::WithColor::error(llvm::errs(), "mx-layout") << diag << "\n";
     return success();
   });
-  return run(ctx);
+  // Whatever run returns, an error it printed makes the exit code 2.
+  ErrorTracker errors;
+  errors.watch(&ctx);
+  int status = run(ctx);
+  if (status == 0 && errors.hadError())
+    return kExitError;
+  return status;
 }

@@ -24,6 +24,8 @@
 #include "mx/Runner/InputSpec.h"
 #include "mx/Runner/ReferenceEvaluator.h"
 #include "mx/Runner/TensorIO.h"
+#include "mx/Support/ErrorTracker.h"
+#include "mx/Support/FileIO.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -35,6 +37,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
@@ -108,6 +111,14 @@ static cl::list<std::string>
              cl::desc("Write the next result to PATH (raw file format, or "
                       ".npy if PATH ends in .npy)"),
              cl::value_desc("PATH"), cl::cat(mxRunCategory));
+
+static cl::opt<int64_t> maxWorkgroups(
+    "max-workgroups",
+    cl::desc("Launch budget: a kernel launch of more workgroups (the "
+             "product of its grid) is an error, on every backend and in "
+             "the --dry-run plan (default 2^24)"),
+    cl::value_desc("N"), cl::init(emu::kDefaultMaxWorkgroups),
+    cl::cat(mxRunCategory));
 
 static cl::opt<std::string> maxMemory(
     "max-memory",
@@ -454,7 +465,21 @@ toReference(MFMAArithmeticOption arithmetic) {
              : ::mx::ref::InstructionArithmetic::CDNA3Grouped;
 }
 
-static int runMain() {
+/// Describes the first --out path that repeats an earlier one (the same
+/// text, or the same existing file), if any.
+static std::optional<std::string> findRepeatedOutPath() {
+  for (auto [index, path] : llvm::enumerate(outPaths))
+    for (size_t earlier = 0; earlier < index; ++earlier)
+      if (outPaths[earlier] == path ||
+          llvm::sys::fs::equivalent(outPaths[earlier], path))
+        return "--out #" + std::to_string(index) + " '" + path +
+               "' names the file of --out #" + std::to_string(earlier) +
+               " (each result needs a file of its own)";
+  return std::nullopt;
+}
+
+/// Runs mx-run; \p errors watches the context of the program.
+static int runMain(ErrorTracker &errors) {
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);
   TimingScope rootTimer = timingManager.getRootScope();
@@ -472,6 +497,10 @@ static int runMain() {
   if (backendName != "hip" && (dryRun || repeatCount.getNumOccurrences() ||
                                hipLibrary.getNumOccurrences()))
     return fail("--dry-run, --repeat and --hip-library need --backend=hip");
+  if (maxWorkgroups < 1)
+    return fail("--max-workgroups must be positive");
+  if (std::optional<std::string> repeated = findRepeatedOutPath())
+    return fail(*repeated);
   if (backendName != "gfx950-isa" &&
       (isaCodeObjects.getNumOccurrences() || isaHazards.getNumOccurrences()))
     return fail("--isa-code-object and --isa-hazards need "
@@ -484,6 +513,7 @@ static int runMain() {
     GFX950EmulatorBackend::Options options;
     options.pipelineOptions = gfx950PipelineOptions;
     options.configurePassManager = configurePassManager;
+    options.run.maxWorkgroups = maxWorkgroups;
     return options;
   };
   std::unique_ptr<ExecutionBackend> backend;
@@ -611,14 +641,17 @@ static int runMain() {
   MLIRContext context(registry);
   // Diagnostics point at the source; dumping whole functions adds nothing.
   context.printOpOnDiagnostic(false);
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFilename, &errorMessage);
+  UserFileLimits limits;
+  limits.allowStdin = true;
+  limits.requiresNullTerminator = true;
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readUserFile(inputFilename, limits, "the input");
   if (!file)
-    return fail(errorMessage);
+    return fail(llvm::toString(file.takeError()));
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  errors.watch(&context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return kExitError;
@@ -811,5 +844,11 @@ int main(int argc, char **argv) {
           "success, 1 result mismatch, 2 error.\n",
           &llvm::errs()))
     return kExitError;
-  return runMain();
+  // An error emitted in the program's context is an error of the run, even
+  // where the function that emitted it went on.
+  ErrorTracker errors;
+  int status = runMain(errors);
+  if (status != kExitError && errors.hadError())
+    return fail("errors were emitted above");
+  return status;
 }

@@ -127,8 +127,12 @@ TEST(InputSpec, RejectsMalformedSpecs) {
   EXPECT_EQ(parseError("random:normal,std=-1"),
             "std must be finite and non-negative in 'random:normal,std=-1'");
   EXPECT_EQ(parseError("fill:abc"),
-            "malformed fill value 'abc' in 'fill:abc' (expected a number or "
-            "0xHEX bits)");
+            "malformed fill value 'abc' in 'fill:abc' (expected a number "
+            "within the range of f64, or 0xHEX bits)");
+  // A number past the range of f64 is not infinity; "inf" is.
+  EXPECT_EQ(parseError("fill:1e400"),
+            "malformed fill value '1e400' in 'fill:1e400' (expected a number "
+            "within the range of f64, or 0xHEX bits)");
   EXPECT_EQ(parseError("fill:0xZZ"), "malformed bit pattern '0xZZ' in "
                                      "'fill:0xZZ'");
 }
@@ -288,7 +292,11 @@ TEST(InputSpec, FillAndErrors) {
             "specials= is only supported for f16, bf16, f32 and f64 tensors, "
             "not tensor<4xf4E2M1FN>");
   EXPECT_EQ(generateError("file:/nonexistent/x.bin", f32),
-            "cannot read '/nonexistent/x.bin': No such file or directory");
+            "cannot read the file '/nonexistent/x.bin': No such file or "
+            "directory");
+  EXPECT_EQ(generateError("npy:/dev/zero", f32),
+            "cannot read the file '/dev/zero': not a regular file (a device, "
+            "a FIFO or a directory has no size to check before reading)");
 }
 
 } // namespace

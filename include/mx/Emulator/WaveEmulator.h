@@ -381,7 +381,26 @@ struct LaunchInfo {
 };
 
 /// How the emulator runs launches.
+/// The default launch budget (RunOptions::maxWorkgroups): 2^24 workgroups,
+/// far more than any mx program's launch needs (a 65536 x 65536 GEMM has
+/// 16384 output tiles of 256 x 256) and minutes of emulation at the least.
+inline constexpr int64_t kDefaultMaxWorkgroups = int64_t(1) << 24;
+
+/// Checks a launch of \p symbol with grid \p grid and workgroups of
+/// \p block against the launch budget \p maxWorkgroups (the most workgroups,
+/// the product of the grid): returns the error naming the kernel, grid,
+/// block and workgroup count when it exceeds the budget. Every executor of
+/// launches asks it (runHostFunction, runKernel, mx-isa --run).
+std::optional<std::string> checkLaunchBudget(StringRef symbol,
+                                             std::array<int64_t, 3> grid,
+                                             std::array<int64_t, 3> block,
+                                             int64_t maxWorkgroups);
+
 struct RunOptions {
+  /// The launch budget: a launch of more workgroups (the product of its
+  /// grid) is refused with an error naming the kernel and the grid, before
+  /// it runs on the emulator or elsewhere (executeLaunch).
+  int64_t maxWorkgroups = kDefaultMaxWorkgroups;
   /// Host threads that run the workgroups of a launch: 1 runs them one after
   /// the other in order (x fastest, then y, then z); N > 1 runs up to N at a
   /// time, each workgroup still in lock step on one thread with its own

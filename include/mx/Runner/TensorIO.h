@@ -76,8 +76,14 @@ llvm::Expected<HostTensor> readNpy(const HostTensorType &type,
 /// the table above (MX elements and f8E8M0FNU: one |u1 code per element).
 std::vector<uint8_t> writeNpy(const HostTensor &tensor);
 
-/// Reads the whole file \p path.
-llvm::Expected<std::vector<uint8_t>> readFileBytes(StringRef path);
+/// The most bytes a .npy file of \p type may have, the bound mx-run reads a
+/// .npy file within: 8 bytes per element (the widest dtype accepted) and a
+/// header of at most kMaxNpyHeaderBytes.
+uint64_t getMaxNpyFileSize(const HostTensorType &type);
+
+/// The most bytes of a .npy header (magic string, version, length and the
+/// dictionary) that mx-run reads.
+inline constexpr uint64_t kMaxNpyHeaderBytes = uint64_t(1) << 20;
 
 /// Writes \p bytes to \p path, replacing it.
 llvm::Error writeFileBytes(StringRef path, ArrayRef<uint8_t> bytes);

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_CONVERTLINALGTOGPUDISPATCHES
@@ -88,7 +89,7 @@ static ThreadChunking chooseThreadChunking(linalg::LinalgOp op,
   int64_t product = 1;
   for (int64_t d = sizes.size() - 1; d >= 0 && want > 1; --d) {
     std::optional<int64_t> size = getConstantIntValue(sizes[d]);
-    if (!size || *size == 0)
+    if (!size || *size == 0 || !llvm::checkedMul(product, *size))
       break;
     product *= *size;
     if (product % want == 0) {
@@ -254,10 +255,11 @@ LogicalResult mx::convertLinalgOpToGPUDispatch(OpBuilder &b,
   Value total = arith::ConstantIndexOp::create(b, loc, 1);
   for (OpFoldResult size : chunkSizes) {
     std::optional<int64_t> constant = getConstantIntValue(size);
-    if (constant && staticTotal)
-      *staticTotal *= *constant;
-    else
-      staticTotal.reset();
+    // (Unknown, as for a dynamic size, past 2^63: the launch then counts
+    // the threads at run time.)
+    staticTotal = constant && staticTotal
+                      ? llvm::checkedMul(*staticTotal, *constant)
+                      : std::nullopt;
     total = arith::MulIOp::create(
         b, loc, total, getValueOrCreateConstantIndexOp(b, loc, size));
   }

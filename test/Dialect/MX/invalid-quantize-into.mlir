@@ -85,3 +85,44 @@ func.func @axis_size(%x: tensor<4x48xbf16>, %e: tensor<4x48xf8E4M3FN>) {
       -> tensor<4x48xf8E4M3FN>
   return
 }
+
+// -----
+
+// Issue 37: `k floordiv 2147483648` on a K of 512 stretched the padded domain
+// to 8 x 2^31 points (a launch grid of 134,217,728 workgroups); each padded
+// point needs an element of its own, and 4 x 8 x 16 x 32 has 16384.
+#huge_tile = affine_map<(n, k) -> (n floordiv 16, k floordiv 2147483648, n mod 16, k mod 32)>
+
+func.func @map_covers_too_many_points(%w: tensor<64x512xbf16>, %e: tensor<4x8x16x32xf8E4M3FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 has 16384 elements but its map covers [64, 17179869184] points}}
+  %r = mx.quantize_into %w axis(1) scale(floor) rounding(nearest_even) : tensor<64x512xbf16> -> f8E4M3FN
+      elements(%e : tensor<4x8x16x32xf8E4M3FN>) maps [#huge_tile] scales() maps [] padding []
+      -> tensor<4x8x16x32xf8E4M3FN>
+  return
+}
+
+// -----
+
+// A tile so large that the padded extent (8 x 2^61) overflows int64.
+#overflowing_tile = affine_map<(n, k) -> (n floordiv 16, k floordiv 2305843009213693952, n mod 16, k mod 32)>
+
+func.func @map_extent_overflows(%w: tensor<64x512xbf16>, %e: tensor<4x8x16x32xf8E4M3FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 has 16384 elements but its map covers [64, ?] points}}
+  %r = mx.quantize_into %w axis(1) scale(floor) rounding(nearest_even) : tensor<64x512xbf16> -> f8E4M3FN
+      elements(%e : tensor<4x8x16x32xf8E4M3FN>) maps [#overflowing_tile] scales() maps [] padding []
+      -> tensor<4x8x16x32xf8E4M3FN>
+  return
+}
+
+// -----
+
+// Valid: the bytes of sub-byte elements count as elements (4 x 8 x 16 x 32
+// bytes of fp4 hold 4 x 8 x 16 x 64 elements, the padded domain's 64 x 512).
+#bytes = affine_map<(n, k) -> (n floordiv 16, k floordiv 64, n mod 16, k mod 64)>
+
+func.func @one_to_one_bytes(%w: tensor<64x512xbf16>, %e: tensor<4x8x16x32xi8>) {
+  %r = mx.quantize_into %w axis(1) scale(floor) rounding(nearest_even) : tensor<64x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x8x16x32xi8>) maps [#bytes] scales() maps [] padding []
+      -> tensor<4x8x16x32xi8>
+  return
+}

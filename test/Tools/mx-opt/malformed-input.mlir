@@ -11,7 +11,18 @@
 // BINARY: binary.bin:1:1: error: unexpected character
 
 // RUN: not mx-opt %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: cannot open input file '{{.*}}does-not-exist.mlir'
+// MISSING: mx-opt: error: cannot read the input '{{.*}}does-not-exist.mlir': No such file or directory
+
+// Only a regular file (or standard input) is read (issue 37): a device would
+// be read without end and a FIFO without a writer blocks; both are refused
+// before opening. (`timeout` fails the test instead of hanging.)
+// RUN: not mx-opt /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: mx-opt: error: cannot read the input '/dev/zero': not a regular file (a device, a FIFO or a directory has no size to check before reading)
+// RUN: rm -f %t.fifo && mkfifo %t.fifo
+// RUN: timeout 60 not mx-opt %t.fifo 2>&1 | FileCheck %s --check-prefix=FIFO
+// FIFO: mx-opt: error: cannot read the input '{{.*}}.fifo': not a regular file
+// RUN: not mx-opt - < %S/Inputs/garbage.txt 2>&1 | FileCheck %s --check-prefix=STDIN
+// STDIN: <stdin>:1:1: error: custom op 'this' is unknown
 
 // RUN: not mx-opt %s -split-input-file 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 

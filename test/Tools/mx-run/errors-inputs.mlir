@@ -4,15 +4,39 @@
 // RUN: %python %S/Inputs/make_data.py %t
 
 // RUN: %python %S/Inputs/exit_code.py mx-run %s --arg=file:%t/missing.bin --arg=zeros | FileCheck %s --check-prefix=MISSING
-// MISSING: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read '{{.*}}missing.bin': No such file or directory
+// MISSING: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}missing.bin': No such file or directory
 // MISSING-NEXT: exit code 2
 // RUN: not mx-run %s --arg=file:%t --arg=zeros 2>&1 | FileCheck %s --check-prefix=DIRECTORY
-// DIRECTORY: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read '{{.*}}': {{[Ii]}}s a directory
+// DIRECTORY: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}': not a regular file
 
+// The size of a raw file is known (4 x 8 x 4 bytes; 4 x 64 fp4 elements, two
+// per byte): checked before it is read.
 // RUN: not mx-run %s --arg=file:%t/short.bin --arg=zeros 2>&1 | FileCheck %s --check-prefix=SIZE
-// SIZE: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): file '{{.*}}short.bin' has 100 bytes, expected 128 for tensor<4x8xf32> in the file format
+// SIZE: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}short.bin': the file has 100 bytes, expected 128
 // RUN: not mx-run %s --arg=zeros --arg=file:%t/short.bin 2>&1 | FileCheck %s --check-prefix=SIZE-FP4
-// SIZE-FP4: mx-run: error: --arg #1 for argument #1 of @f (tensor<4x64xf4E2M1FN>): file '{{.*}}short.bin' has 100 bytes, expected 128 for tensor<4x64xf4E2M1FN> in the file format
+// SIZE-FP4: mx-run: error: --arg #1 for argument #1 of @f (tensor<4x64xf4E2M1FN>): cannot read the file '{{.*}}short.bin': the file has 100 bytes, expected 128
+
+// Only regular files are read (issue 37): a device would be read without end
+// and a FIFO without a writer blocks; both are refused before opening, and
+// so is such an input program. (`timeout` fails the test instead of hanging.)
+// RUN: not mx-run %s --arg=file:/dev/zero --arg=zeros 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '/dev/zero': not a regular file (a device, a FIFO or a directory has no size to check before reading)
+// RUN: not mx-run %s --arg=zeros --arg=npy:/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE-NPY
+// DEVICE-NPY: mx-run: error: --arg #1 for argument #1 of @f (tensor<4x64xf4E2M1FN>): cannot read the file '/dev/zero': not a regular file
+// RUN: rm -f %t.fifo && mkfifo %t.fifo
+// RUN: timeout 60 not mx-run %s --arg=file:%t.fifo --arg=zeros 2>&1 | FileCheck %s --check-prefix=FIFO
+// FIFO: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}.fifo': not a regular file
+// RUN: timeout 60 not mx-run %s --arg=zeros --arg=zeros --expect=npy:%t.fifo 2>&1 | FileCheck %s --check-prefix=FIFO-EXPECT
+// FIFO-EXPECT: mx-run: error: --expect #0 for result #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}.fifo': not a regular file
+// RUN: timeout 60 not mx-run %t.fifo --arg=zeros 2>&1 | FileCheck %s --check-prefix=FIFO-INPUT
+// FIFO-INPUT: mx-run: error: cannot read the input '{{.*}}.fifo': not a regular file
+// RUN: not mx-run /dev/zero --arg=zeros 2>&1 | FileCheck %s --check-prefix=DEVICE-INPUT
+// DEVICE-INPUT: mx-run: error: cannot read the input '/dev/zero': not a regular file
+// A .npy file is read up to 8 bytes per element (the widest dtype) and a 1 MiB
+// header: 4 x 8 x 8 + 1048576 = 1048832 bytes for tensor<4x8xf32>.
+// RUN: rm -f %t.big.npy && truncate -s 1048833 %t.big.npy
+// RUN: not mx-run %s --arg=npy:%t.big.npy --arg=zeros 2>&1 | FileCheck %s --check-prefix=NPY-LARGE
+// NPY-LARGE: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}big.npy': the file has 1048833 bytes, more than the 1048832 read
 
 // RUN: not mx-run %s --arg=npy:%t/garbage.npy --arg=zeros 2>&1 | FileCheck %s --check-prefix=NPY-MAGIC
 // NPY-MAGIC: mx-run: error: --arg #0 for argument #0 of @f (tensor<4x8xf32>): npy file '{{.*}}garbage.npy': not a .npy file (bad magic string)
@@ -43,7 +67,7 @@
 
 // An --expect file is checked against the result type the same way.
 // RUN: not mx-run %s --arg=zeros --arg=zeros --expect=file:%t/short.bin 2>&1 | FileCheck %s --check-prefix=EXPECT
-// EXPECT: mx-run: error: --expect #0 for result #0 of @f (tensor<4x8xf32>): file '{{.*}}short.bin' has 100 bytes, expected 128 for tensor<4x8xf32> in the file format
+// EXPECT: mx-run: error: --expect #0 for result #0 of @f (tensor<4x8xf32>): cannot read the file '{{.*}}short.bin': the file has 100 bytes, expected 128
 
 // RUN: not mx-run %s --arg=zeros --arg=zeros --out=%t/no/such/dir/out.bin 2>&1 | FileCheck %s --check-prefix=OUT
 // OUT: mx-run: error: --out #0: cannot write '{{.*}}out.bin': No such file or directory

@@ -9,7 +9,7 @@
 // UNKNOWN-OPTION: exit code 2
 
 // RUN: %python %S/Inputs/exit_code.py mx-run %S/Inputs/does-not-exist.mlir --arg=zeros | FileCheck %s --check-prefix=MISSING
-// MISSING: mx-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// MISSING: mx-run: error: cannot read the input '{{.*}}does-not-exist.mlir': No such file or directory
 // MISSING-NEXT: exit code 2
 
 // RUN: %python %S/Inputs/exit_code.py mx-run %S/Inputs/garbage.txt --arg=zeros | FileCheck %s --check-prefix=PARSE
@@ -24,6 +24,13 @@
 // TOLERANCE: mx-run: error: --rtol, --atol and --sum-tol must be finite and non-negative
 // RUN: not mx-run %s --opt-level=4 --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=OPT
 // OPT: mx-run: error: --opt-level must be 0, 1, 2 or 3
+
+// The same --out path twice would write one result over another (issue 37).
+// RUN: not mx-run %s --arg=zeros --arg=zeros --out=%t.same --out=%t.same 2>&1 | FileCheck %s --check-prefix=SAME-OUT
+// SAME-OUT: mx-run: error: --out #1 '{{.*}}.same' names the file of --out #0 (each result needs a file of its own)
+// RUN: rm -rf %t.dir && mkdir -p %t.dir && touch %t.dir/out
+// RUN: not mx-run %s --arg=zeros --arg=zeros --out=%t.dir/out --out=%t.dir/./out 2>&1 | FileCheck %s --check-prefix=SAME-FILE
+// SAME-FILE: mx-run: error: --out #1 '{{.*}}/./out' names the file of --out #0
 
 // Counts of --arg, --out and --expect.
 // RUN: not mx-run %s --arg=zeros 2>&1 | FileCheck %s --check-prefix=ARGS
@@ -49,7 +56,16 @@
 // RUN: not mx-run %s --arg=random:uniform,lo=3,hi=1 --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC6
 // SPEC6: mx-run: error: --arg #0: lo (3) is greater than hi (1) in 'random:uniform,lo=3,hi=1'
 // RUN: not mx-run %s --arg=fill:one --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC7
-// SPEC7: mx-run: error: --arg #0: malformed fill value 'one' in 'fill:one' (expected a number or 0xHEX bits)
+// SPEC7: mx-run: error: --arg #0: malformed fill value 'one' in 'fill:one' (expected a number within the range of f64, or 0xHEX bits)
+// A number past the range of f64 is not infinity (issue 37); "inf" is.
+// RUN: not mx-run %s --arg=fill:1e400 --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC-RANGE
+// SPEC-RANGE: mx-run: error: --arg #0: malformed fill value '1e400' in 'fill:1e400' (expected a number within the range of f64, or 0xHEX bits)
+// RUN: not mx-run %s --arg=fill:-1e400 --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC-RANGE-NEG
+// SPEC-RANGE-NEG: mx-run: error: --arg #0: malformed fill value '-1e400' in 'fill:-1e400'
+// RUN: not mx-run %s --arg=random:uniform,lo=0,hi=1e400 --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC-RANGE-KEY
+// SPEC-RANGE-KEY: mx-run: error: --arg #0: malformed number '1e400' for 'hi' in 'random:uniform,lo=0,hi=1e400'
+// RUN: mx-run %s --arg=fill:inf --arg=fill:1 --print | FileCheck %s --check-prefix=INF
+// INF: result #0{{.*}}inf
 // RUN: not mx-run %s --arg=file: --arg=zeros 2>&1 | FileCheck %s --check-prefix=SPEC8
 // SPEC8: mx-run: error: --arg #0: missing path in 'file:'
 // RUN: not mx-run %s --arg=zeros --arg=zeros --expect=random:uniform 2>&1 | FileCheck %s --check-prefix=SPEC9

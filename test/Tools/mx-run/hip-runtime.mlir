@@ -23,6 +23,15 @@
 // NO-DEVICE: error: no HIP device: {{.*}}libMXFakeHIP.so found no GPU (hipGetDeviceCount: hipErrorNoDevice; HIP_VISIBLE_DEVICES=7, ROCR_VISIBLE_DEVICES unset)
 // NO-DEVICE: exit code 2
 
+// Without --hip-library or MX_HIP_LIBRARY, the versioned sonames are tried
+// too (issue 37: Debian's ROCm 5.2 ships only libamdhip64.so.5): the fake
+// runtime as libamdhip64.so.5 on the loader's path is found. (Assumes no
+// libamdhip64.so of the system's comes first.)
+// RUN: rm -rf %t.lib && mkdir -p %t.lib && ln -s %fake_hip %t.lib/libamdhip64.so.5
+// RUN: %python %S/Inputs/exit_code.py env LD_LIBRARY_PATH=%t.lib ROCM_PATH=%t.lib MX_FAKE_HIP_DEVICES=0 mx-run %{seed000} | FileCheck %s --check-prefix=SONAME
+// SONAME: error: no HIP device: libamdhip64.so.5 found no GPU
+// SONAME: exit code 2
+
 // A library that is not a HIP runtime.
 // RUN: %python %S/Inputs/exit_code.py mx-run %{seed000} --hip-library=libm.so.6 | FileCheck %s --check-prefix=NOT-HIP
 // NOT-HIP: error: no HIP runtime: libm.so.6 lacks the HIP functions hipInit, hipGetDeviceCount,

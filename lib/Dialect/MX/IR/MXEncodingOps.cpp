@@ -12,6 +12,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -427,11 +428,16 @@ static LogicalResult verifyRowIds(TiledScaledMMAOp op,
   if (idsType.getRank() != 1 || !idsType.getElementType().isInteger(32))
     return op.emitOpError()
            << "row_ids must be a 1-d tensor or memref of i32, got " << idsType;
-  if (ShapedType::isStatic(mo) && idsType.hasStaticShape() &&
-      idsType.getDimSize(0) != mo * tileRows)
-    return op.emitOpError() << "row_ids has " << idsType.getDimSize(0)
-                            << " rows, expected " << mo * tileRows << " (" << mo
-                            << " M tiles of " << tileRows << " rows)";
+  if (ShapedType::isDynamic(mo) || !idsType.hasStaticShape())
+    return success();
+  std::optional<int64_t> rows = llvm::checkedMul(mo, tileRows);
+  if (!rows)
+    return op.emitOpError() << mo << " M tiles of " << tileRows
+                            << " rows overflow a 64-bit row count";
+  if (idsType.getDimSize(0) != *rows)
+    return op.emitOpError()
+           << "row_ids has " << idsType.getDimSize(0) << " rows, expected "
+           << *rows << " (" << mo << " M tiles of " << tileRows << " rows)";
   return success();
 }
 

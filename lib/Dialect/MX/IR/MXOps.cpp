@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/IR/MXOps.h"
+#include "mx/Support/CheckedArith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -37,10 +38,13 @@ bool mlir::mx::isSubByteType(Type type) {
 }
 
 FailureOr<int64_t> mlir::mx::getPackedByteCount(Type type, int64_t count) {
-  int64_t bits = count * type.getIntOrFloatBitWidth();
-  if (ShapedType::isDynamic(count) || bits % 8 != 0)
+  std::optional<int64_t> bits =
+      ShapedType::isDynamic(count)
+          ? std::nullopt
+          : llvm::checkedMul(count, int64_t(type.getIntOrFloatBitWidth()));
+  if (!bits || *bits % 8 != 0)
     return failure();
-  return bits / 8;
+  return *bits / 8;
 }
 
 /// Prints a shape as `[64, ?, 8]`.
@@ -150,26 +154,34 @@ AffineMap QuantizeIntoOp::getDestinationMap(unsigned index) {
       .getValue();
 }
 
+/// The shape of destination \p index of \p op in elements (an i8 destination
+/// of sub-byte elements counts bytes innermost; dynamic if that overflows).
+static SmallVector<int64_t> getShapeInElements(QuantizeIntoOp op, unsigned i) {
+  Value dest = op.getDpsInits()[i];
+  SmallVector<int64_t> shape(cast<ShapedType>(dest.getType()).getShape());
+  Type elementType = op.getElementType();
+  if (i < op.getElements().size() && isSubByteType(elementType) &&
+      !shape.empty() && ShapedType::isStatic(shape.back()) &&
+      getElementTypeOrSelf(dest.getType()).isInteger(8)) {
+    std::optional<int64_t> bits = llvm::checkedMul(shape.back(), int64_t(8));
+    shape.back() = bits ? *bits / elementType.getIntOrFloatBitWidth()
+                        : ShapedType::kDynamic;
+  }
+  return shape;
+}
+
 FailureOr<SmallVector<int64_t>>
 QuantizeIntoOp::getPaddedDomain(unsigned index) {
   AffineMap map = getDestinationMap(index);
-  Value dest = getDpsInits()[index];
-  SmallVector<int64_t> shape(cast<ShapedType>(dest.getType()).getShape());
-  // An i8 destination of sub-byte elements counts bytes innermost.
-  Type elementType = getElementType();
-  if (index < getElements().size() && isSubByteType(elementType) &&
-      !shape.empty() && ShapedType::isStatic(shape.back()) &&
-      getElementTypeOrSelf(dest.getType()).isInteger(8))
-    shape.back() = shape.back() * 8 / elementType.getIntOrFloatBitWidth();
+  SmallVector<int64_t> shape = getShapeInElements(*this, index);
   SmallVector<int64_t> domain;
   for (unsigned d = 0; d < map.getNumDims(); ++d) {
     std::optional<int64_t> size;
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
-      if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-        if (dim.getPosition() == d) {
-          size = shape[r];
-          break;
-        }
+      if (auto dim = dyn_cast<AffineDimExpr>(expr);
+          dim && dim.getPosition() == d) {
+        size = shape[r];
+        break;
       }
       auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
       if (!binary || binary.getKind() != AffineExprKind::FloorDiv)
@@ -178,7 +190,7 @@ QuantizeIntoOp::getPaddedDomain(unsigned index) {
       auto tile = dyn_cast<AffineConstantExpr>(binary.getRHS());
       if (dim && tile && dim.getPosition() == d && tile.getValue() > 0) {
         // An extent that does not fit in int64 is treated as unknown (the
-        // op's shapes are then rejected elsewhere), never overflowed.
+        // verifier then rejects the map), never overflowed.
         int64_t product;
         size = ShapedType::isDynamic(shape[r]) ||
                        llvm::MulOverflow(shape[r], tile.getValue(), product)
@@ -295,6 +307,15 @@ LogicalResult QuantizeIntoOp::verify() {
                << name << " destination #" << index << " covers "
                << formatShape(*domain) << ", less than the logical shape "
                << formatShape(logical);
+    // Each padded point (a launch covers all) needs an element of its own:
+    // `d floordiv T` with T far beyond d's size covers too many (or overflows).
+    SmallVector<int64_t> elements = getShapeInElements(*this, index);
+    std::optional<int64_t> points = getCheckedProduct(*domain);
+    std::optional<int64_t> size = getCheckedProduct(elements);
+    if (size && (!points || *points > *size))
+      return emitOpError() << name << " destination #" << index << " has "
+                           << *size << " elements but its map covers "
+                           << formatShape(*domain) << " points";
   }
   return success();
 }
@@ -865,9 +886,8 @@ static void printEpilogue(OpAsmPrinter &printer, Operation *op,
   if (regions.empty())
     return;
   printer << " epilogue ins(";
-  if (!inputs.empty()) {
+  if (!inputs.empty())
     printer << inputs << " : " << types;
-  }
   printer << ") maps "
           << (maps ? Attribute(maps)
                    : Attribute(ArrayAttr::get(op->getContext(), {})))

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <numeric>
 
@@ -70,7 +71,7 @@ getKnownDivisor(AffineExpr expr, ValueRange operands, unsigned numDims) {
   case AffineExprKind::Add:
     return std::gcd(*lhs, *rhs);
   case AffineExprKind::Mul:
-    return *lhs * *rhs;
+    return llvm::checkedMul(*lhs, *rhs);
   default:
     return std::nullopt;
   }

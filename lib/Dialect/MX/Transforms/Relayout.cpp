@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Dialect/MX/Transforms/Relayout.h"
+#include "mx/Support/CheckedArith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -158,10 +159,7 @@ Value mx::packAndSwizzle(OpBuilder &b, Location loc, Value source,
     llvm::append_range(shape, info.swizzle.getSwizzledShape());
     // Fold only what is reasonable to hold in the IR; a constant padded
     // beyond that (huge tiles) is relaid out at run time like any tensor.
-    std::optional<int64_t> elements = 1;
-    for (int64_t size : shape)
-      if (elements)
-        elements = llvm::checkedMul(*elements, size);
+    std::optional<int64_t> elements = getCheckedProduct(shape);
     if (elements && *elements <= kMaxFoldedRelayoutElements) {
       auto resultType = RankedTensorType::get(shape, elementType);
       return arith::ConstantOp::create(

@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -445,16 +446,17 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
     int64_t size = lhsType.getDimSize(d);
     if (d == numBatch && ShapedType::isDynamic(size) && mBound && layout)
       size = llvm::divideCeil(mBound.getInt(), getTileSizes(layout).m);
+    // (Saturated: a count past int64 is as many as there can be.)
     if (ShapedType::isDynamic(size) || ShapedType::isDynamic(workgroups))
       workgroups = ShapedType::kDynamic;
     else
-      workgroups *= size;
+      workgroups = llvm::checkedMul(workgroups, size).value_or(INT64_MAX);
   }
   int64_t nTiles = rhsType.getDimSize(numBatch);
   if (ShapedType::isDynamic(nTiles))
     workgroups = ShapedType::kDynamic;
   else if (!ShapedType::isDynamic(workgroups))
-    workgroups *= nTiles;
+    workgroups = llvm::checkedMul(workgroups, nTiles).value_or(INT64_MAX);
   int64_t kTiles = lhsType.getDimSize(numBatch + 1);
   int64_t pinned = getSplitK();
   // A tuned configuration's split_k, for the contraction's sizes: M and N of
@@ -463,16 +465,24 @@ int64_t TargetAttr::resolveSplitK(Operation *op, raw_ostream &why) const {
   if (!pinned && layout && !ShapedType::isDynamic(kTiles)) {
     TileSizes tile = getTileSizes(layout);
     auto accType = cast<ShapedType>(mma.getAcc().getType());
-    int64_t m = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch)
-                                       : lhsType.getDimSize(numBatch) * tile.m;
+    // (A padded size past int64 is unknown: no configuration matches it.)
+    auto padded = [](int64_t tiles, int64_t tile) {
+      return ShapedType::isDynamic(tiles)
+                 ? ShapedType::kDynamic
+                 : llvm::checkedMul(tiles, tile).value_or(ShapedType::kDynamic);
+    };
+    int64_t m = mma.hasUserLayoutAcc()
+                    ? accType.getDimSize(numBatch)
+                    : padded(lhsType.getDimSize(numBatch), tile.m);
     if (ShapedType::isDynamic(m) && mBound)
       m = mBound.getInt();
-    int64_t n = mma.hasUserLayoutAcc() ? accType.getDimSize(numBatch + 1)
-                                       : rhsType.getDimSize(numBatch) * tile.n;
+    int64_t n = mma.hasUserLayoutAcc()
+                    ? accType.getDimSize(numBatch + 1)
+                    : padded(rhsType.getDimSize(numBatch), tile.n);
     std::string error;
     FailureOr<const ConfigEntry *> entry =
         lookupConfig(*this, layout.getLhsType(), layout.getRhsType(), m, n,
-                     kTiles * tile.k, error);
+                     padded(kTiles, tile.k), error);
     if (succeeded(entry) && *entry) {
       pinned = cast<TargetAttr>((*entry)->pins).getSplitK();
       if (pinned)

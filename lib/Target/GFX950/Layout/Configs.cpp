@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Support/FileIO.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
 
@@ -99,10 +100,12 @@ GFX950Dialect::getConfigTable(StringRef path, std::string &error) {
     buffer = llvm::MemoryBuffer::getMemBuffer(kEmbeddedConfigTable,
                                               "embedded configuration table");
   } else {
-    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+    UserFileLimits limits;
+    limits.requiresNullTerminator = true;
+    llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+        readUserFile(path, limits, "the configuration table");
     if (!file) {
-      error = "cannot read the configuration table '" + path.str() +
-              "': " + file.getError().message();
+      error = llvm::toString(file.takeError());
       return failure();
     }
     buffer = std::move(*file);

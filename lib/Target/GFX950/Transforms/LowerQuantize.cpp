@@ -17,6 +17,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
+#include "mx/Support/CheckedArith.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Target/GFX950/Transforms/Transforms.h"
 #include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
@@ -566,10 +567,11 @@ mlir::mx::gfx950::lowerQuantize(RewriterBase &rewriter, QuantizeIntoOp op,
   const KernelPlan &plan = planned->plan;
   int64_t axis = op.getAxis(), workgroupSize = options.workgroupSize;
   SmallVector<int64_t> threadsPerDim = getThreadsPerDim(plan, axis);
-  int64_t staticTotal = 1;
-  for (int64_t n : threadsPerDim)
-    if (ShapedType::isStatic(n))
-      staticTotal *= n;
+  std::optional<int64_t> threads = getCheckedProduct(
+      llvm::filter_to_vector(threadsPerDim, ShapedType::isStatic));
+  if (!threads)
+    return op.emitOpError() << "needs more than 2^63 threads";
+  int64_t staticTotal = *threads;
   if (staticTotal == 0) {
     rewriter.eraseOp(op);
     return gpu::LaunchOp();
@@ -735,7 +737,10 @@ FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerQuantizeRowsAndColumns(
   rows->plan.domain = domain;
   cols->plan.domain = domain;
   int64_t tilesPerDim[2] = {domain[0] / tile[0], domain[1] / tile[1]};
-  int64_t tiles = tilesPerDim[0] * tilesPerDim[1];
+  std::optional<int64_t> checkedTiles = getCheckedProduct(tilesPerDim);
+  if (!checkedTiles)
+    return colsOp.emitOpError() << "needs more than 2^63 tiles";
+  int64_t tiles = *checkedTiles;
   if (tiles == 0) {
     rewriter.eraseOp(rowsOp);
     rewriter.eraseOp(colsOp);

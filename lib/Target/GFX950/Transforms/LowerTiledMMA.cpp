@@ -14,6 +14,7 @@
 #include "AccumulatorAccess.h"
 #include "KernelNames.h"
 
+#include "mx/Support/CheckedArith.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Target/GFX950/Transforms/Transforms.h"
@@ -274,7 +275,9 @@ LogicalResult TiledMMALowering::checkOperands() {
     auto accType = cast<MemRefType>(op.getAcc().getType());
     int64_t bytes = accType.getElementTypeBitWidth() / 8;
     for (int64_t size : accType.getShape())
-      bytes = ShapedType::isDynamic(size) ? bytes : bytes * size;
+      bytes = ShapedType::isDynamic(size)
+                  ? bytes
+                  : llvm::checkedMul(bytes, size).value_or(INT64_MAX);
     if (bytes >= (int64_t(1) << 32))
       return op.emitOpError()
              << "with row_ids, acc (" << accType << ") must be smaller than "
@@ -303,12 +306,12 @@ LogicalResult TiledMMALowering::checkOperands() {
              << "; run mx-pack-to-bytes before bufferization so the "
                 "ukernel gets (packed) bytes";
     // The tile in memory must be exactly the ukernel's view of it.
-    int64_t expected = 1, actual = 1;
-    for (int64_t size : getUKernelTileShape(layout, role))
-      expected *= size;
-    for (int64_t size :
-         type.getShape().drop_front(numBatch + 2 + groupDims(role)))
-      actual *= size;
+    // (-1: a dynamic size, or more than 2^63 elements.)
+    int64_t expected =
+        getCheckedProduct(getUKernelTileShape(layout, role)).value_or(-1);
+    int64_t actual = getCheckedProduct(type.getShape().drop_front(
+                                           numBatch + 2 + groupDims(role)))
+                         .value_or(-1);
     if (expected != actual)
       return op.emitOpError()
              << stringifyOperandRole(role) << " tiles hold " << actual

@@ -8,6 +8,7 @@
 #include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
 
 #include "mx/Dialect/MX/IR/TileSwizzle.h"
+#include "mx/Support/CheckedArith.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/UKernels/UKernels.h"
 
@@ -103,8 +104,10 @@ static LogicalResult checkSupported(QuantizeIntoOp quantize,
     return fail(reason, "the input is not bf16");
   if (!inputType.hasStaticShape())
     return fail(reason, "the input has a dynamic shape");
-  if (inputType.getNumElements() * (sourceType.getIntOrFloatBitWidth() / 8) >=
-      (int64_t(1) << 31))
+  SmallVector<int64_t> sizes(inputType.getShape());
+  sizes.push_back(sourceType.getIntOrFloatBitWidth() / 8);
+  std::optional<int64_t> bytes = getCheckedProduct(sizes);
+  if (!bytes || *bytes >= (int64_t(1) << 31))
     return fail(reason, "the input is 2 GiB or more (32-bit buffer offsets)");
   if (!selectUKernel(layout, /*quantizedLhs=*/true).name)
     return fail(reason, "no ukernel that quantizes A serves the layout");

@@ -44,3 +44,16 @@
 // The option needs its backend.
 // RUN: not mx-run %S/../../../Integration/GFX950/emulator-seed-tile.mlir --isa-code-object=a=b 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: --isa-code-object and --isa-hazards need --backend=gfx950-isa
+
+// Only regular files are read (issue 37, mx::readUserFile): a device would
+// be read without end, a FIFO without a writer blocks.
+// RUN: not mx-isa /dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: mx-isa: cannot read the code object '/dev/zero': not a regular file
+// RUN: not %{run} --isa-code-object=seed_tile_mma0=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE-OPTION
+// DEVICE-OPTION: --isa-code-object: cannot read the code object '/dev/zero': not a regular file
+// RUN: not mx-isa %t.co --run --kernel=seed_tile_mma0 --grid=1,1,1 --block=64,1,1 --buffer=a=/dev/zero 2>&1 | FileCheck %s --check-prefix=DEVICE-BUFFER
+// DEVICE-BUFFER: mx-isa: cannot read the buffer '/dev/zero': not a regular file
+
+// The launch budget (issue 37) holds for mx-isa --run too.
+// RUN: not mx-isa %t.co --run --kernel=seed_tile_mma0 --grid=65536,256,2 --block=64,1,1 --buffer=a=zeros:16 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: mx-isa: the launch of seed_tile_mma0 with grid [65536, 256, 2] and block [64, 1, 1] has 33554432 workgroups, more than the launch budget of 16777216 workgroups

@@ -11,6 +11,14 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline="output=gpu config-table=none" | FileCheck %s --check-prefix=HEURISTIC
 // RUN: not mx-opt %s --mx-gfx950-pipeline="output=gpu config-table=%S/Inputs/configs-malformed.mlir" 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not mx-opt %s --mx-gfx950-pipeline="output=gpu config-table=%S/Inputs/no-such-table.mlir" 2>&1 | FileCheck %s --check-prefix=MISSING-FILE
+// Only a regular file is read (issue 37): /dev/zero was read until memory
+// ran out and a FIFO without a writer blocked, from the option and from the
+// target attribute alike. (`timeout` fails the test instead of hanging.)
+// RUN: not mx-opt %s --mx-gfx950-pipeline="output=gpu config-table=/dev/zero" 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: rm -f %t.fifo && mkfifo %t.fifo
+// RUN: timeout 60 not mx-opt %s --mx-gfx950-pipeline="output=gpu config-table=%t.fifo" 2>&1 | FileCheck %s --check-prefix=FIFO
+// RUN: sed -e '1i module attributes {mx.target = #mx_gfx950.target<config_table = "/dev/zero">} {' -e '$a }' %s > %t.attr.mlir
+// RUN: not mx-opt %t.attr.mlir --mx-gfx950-pipeline="output=gpu" 2>&1 | FileCheck %s --check-prefix=DEVICE
 
 // The entry: 2 waves of 2 intrinsics (64 columns, 8 N tiles) and 4 parts of
 // K: 32 workgroups of 128 threads.
@@ -31,6 +39,8 @@
 // MALFORMED: error: 'mx.set_encoding' op the configuration table '{{.*}}configs-malformed.mlir' is not a module with a valid 'mx_gfx950.configs' attribute:
 // MALFORMED-NEXT: configs-malformed.mlir:2:1: configuration 0: needs 'm' = array<i64: lo, hi> with 1 <= lo <= hi
 // MISSING-FILE: error: 'mx.set_encoding' op cannot read the configuration table '{{.*}}no-such-table.mlir'
+// DEVICE: error: 'mx.set_encoding' op cannot read the configuration table '/dev/zero': not a regular file
+// FIFO: error: 'mx.set_encoding' op cannot read the configuration table '{{.*}}.fifo': not a regular file
 func.func @tuned(%a: tensor<16x4096xf4E2M1FN>, %b: tensor<512x4096xf4E2M1FN>,
                  %sa: tensor<16x128xf8E8M0FNU>, %sb: tensor<512x128xf8E8M0FNU>,
                  %c: tensor<16x512xf32>) -> tensor<16x512xf32> {

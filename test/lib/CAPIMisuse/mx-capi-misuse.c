@@ -1,0 +1,103 @@
+/*===- mx-capi-misuse.c - detectable misuse of the mx C API -------------===*\
+|*                                                                          *|
+|* Part of the mx project.                                                  *|
+|* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception                  *|
+|*                                                                          *|
+|* Calls each C API entry point the way a client can get wrong and the     *|
+|* library can detect, and prints "<case>: success" or "<case>: failure"   *|
+|* per call (test/CAPI/misuse.mlir checks them). A call that aborts ends   *|
+|* the output early. The well-formed calls come first, as the control.     *|
+\*===----------------------------------------------------------------------===*/
+
+#include "mx-c/Dialects.h"
+#include "mx-c/KernelReport.h"
+#include "mx-c/Pipelines.h"
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+
+#include <stdio.h>
+
+static void report(const char *name, MlirLogicalResult result) {
+  printf("%s: %s\n", name,
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  fflush(stdout);
+}
+
+static void onKernel(const MxGFX950KernelStats *stats, void *userData) {
+  (void)stats;
+  (void)userData;
+}
+
+static void onText(MlirStringRef text, void *userData) {
+  (void)text;
+  (void)userData;
+}
+
+/// Builds both pipelines into a fresh pass manager anchored on `anchor`
+/// (then, when `nested` is set, nested under it on func.func).
+static void buildOn(MlirContext context, const char *anchor, int nested,
+                    const char *name) {
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      context, mlirStringRefCreateFromCString(anchor));
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  if (nested)
+    opm = mlirPassManagerGetNestedUnder(
+        pm, mlirStringRefCreateFromCString("func.func"));
+  MxGFX950PipelineOptions options = mxGFX950PipelineOptionsGetDefault();
+  printf("%s: ", name);
+  report("mxBuildGFX950Pipeline", mxBuildGFX950Pipeline(opm, &options));
+  printf("%s: ", name);
+  report("mxBuildCPUPipeline", mxBuildCPUPipeline(opm, false));
+  mlirPassManagerDestroy(pm);
+}
+
+int main(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mxRegisterDialects(registry);
+  mxRegisterPipelineDialects(registry);
+  MlirContext context = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+
+  buildOn(context, "builtin.module", 0, "builtin.module");
+  buildOn(context, "builtin.module", 1, "nested under func.func");
+  buildOn(context, "func.func", 0, "anchored on func.func");
+  buildOn(context, "any", 0, "op-agnostic");
+
+  MlirOpPassManager nullPassManager = {NULL};
+  MxGFX950PipelineOptions options = mxGFX950PipelineOptionsGetDefault();
+  report("null pass manager: mxBuildGFX950Pipeline",
+         mxBuildGFX950Pipeline(nullPassManager, &options));
+  report("null pass manager: mxBuildCPUPipeline",
+         mxBuildCPUPipeline(nullPassManager, true));
+
+  MlirPassManager pm = mlirPassManagerCreate(context);
+  MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
+  report("null options: mxBuildGFX950Pipeline",
+         mxBuildGFX950Pipeline(opm, NULL));
+  options.lld.data = NULL;
+  options.lld.length = 5;
+  report("lld of length 5 without characters: mxBuildGFX950Pipeline",
+         mxBuildGFX950Pipeline(opm, &options));
+  mlirPassManagerDestroy(pm);
+
+  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(context));
+  MlirOperation root = mlirModuleGetOperation(module);
+  MlirOperation nullOperation = {NULL};
+  report("empty module: mxGFX950ForEachKernel",
+         mxGFX950ForEachKernel(root, onKernel, NULL));
+  report("null root: mxGFX950ForEachKernel",
+         mxGFX950ForEachKernel(nullOperation, onKernel, NULL));
+  report("null callback: mxGFX950ForEachKernel",
+         mxGFX950ForEachKernel(root, NULL, NULL));
+  report("empty module: mxGFX950PrintKernelReport",
+         mxGFX950PrintKernelReport(root, onText, NULL));
+  report("null root: mxGFX950PrintKernelReport",
+         mxGFX950PrintKernelReport(nullOperation, onText, NULL));
+  report("null callback: mxGFX950PrintKernelReport",
+         mxGFX950PrintKernelReport(root, NULL, NULL));
+  mlirModuleDestroy(module);
+  mlirContextDestroy(context);
+  printf("done\n");
+  return 0;
+}
