@@ -331,6 +331,16 @@ static Step globalAccess(Context &ctx, const Instruction &inst) {
 // DS (LDS)
 //===----------------------------------------------------------------------===//
 
+/// The LDS address of access \p k of a DS instruction at \p address: the
+/// byte offset, or for the two-access forms offset0/offset1 in units of
+/// \p unit bytes (the access size, times 64 for the st64 forms).
+static uint32_t ldsAddress(const Instruction &inst, uint32_t address, bool two,
+                           unsigned k, unsigned unit) {
+  if (!two)
+    return address + uint32_t(inst.offset);
+  return address + uint32_t((k ? inst.offset1 : inst.offset0) * unit);
+}
+
 /// ds_read* / ds_read2*: one or two accesses per lane.
 template <unsigned strideScale>
 static Step ldsRead(Context &ctx, const Instruction &inst) {
@@ -345,9 +355,8 @@ static Step ldsRead(Context &ctx, const Instruction &inst) {
     uint32_t address = ctx.src32(vaddr, lane);
     uint8_t bytes[32];
     for (unsigned k = 0; k < (two ? 2u : 1u); ++k) {
-      uint32_t at = two ? address + uint32_t((k ? inst.offset1 : inst.offset0) *
-                                             access.bytes * strideScale)
-                        : address + uint32_t(inst.offset);
+      uint32_t at =
+          ldsAddress(inst, address, two, k, access.bytes * strideScale);
       if (ctx.checkLDSRead(at, access.bytes, inst) == Step::Fail)
         return Step::Fail;
       std::memcpy(bytes + k * access.bytes, &ctx.wg.lds[at], access.bytes);
@@ -372,9 +381,8 @@ static Step ldsWrite(Context &ctx, const Instruction &inst) {
       continue;
     uint32_t address = ctx.src32(vaddr, lane);
     for (unsigned k = 0; k < (two ? 2u : 1u); ++k) {
-      uint32_t at = two ? address + uint32_t((k ? inst.offset1 : inst.offset0) *
-                                             access.bytes * strideScale)
-                        : address + uint32_t(inst.offset);
+      uint32_t at =
+          ldsAddress(inst, address, two, k, access.bytes * strideScale);
       uint8_t bytes[16];
       readStored(ctx, inst.operands[1 + k], lane, bytes, access);
       if (ctx.checkLDSWrite(at, access.bytes, &pending, false, inst) ==
