@@ -244,13 +244,11 @@ static Error runWorkgroup(const LaunchState &state, uint64_t index,
   stats.waves += waves.size();
   ++stats.workgroups;
   while (true) {
-    bool anyLive = false;
     for (Wave &wave : waves) {
       if (wave.ended || wave.atBarrier)
         continue;
       if (Error error = runWave(state, wg, wave, stats))
         return error;
-      anyLive |= !wave.ended;
     }
     bool anyWaiting = llvm::any_of(
         waves, [](const Wave &w) { return w.atBarrier && !w.ended; });
@@ -259,7 +257,6 @@ static Error runWorkgroup(const LaunchState &state, uint64_t index,
     for (Wave &wave : waves)
       wave.atBarrier = false;
     ++wg.epoch;
-    (void)anyLive;
   }
 }
 
