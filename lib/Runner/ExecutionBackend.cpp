@@ -9,12 +9,16 @@
 #include "mx/Runner/GFX950ISABackend.h"
 #include "mx/Runner/HIPBackend.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -218,12 +222,56 @@ LogicalResult mlir::mx::checkMemoryBudget(Operation *root, uint64_t budget) {
   return failure(walk.wasInterrupted());
 }
 
+LogicalResult mlir::mx::checkNoRecursion(ModuleOp module) {
+  llvm::StringMap<SmallVector<func::CallOp>> calls;
+  module.walk([&](func::CallOp call) {
+    if (auto caller = call->getParentOfType<func::FuncOp>())
+      calls[caller.getName()].push_back(call);
+  });
+  // Depth-first over the call graph; 1: on the current path, 2: done.
+  llvm::StringMap<int> state;
+  SmallVector<StringRef> path;
+  std::function<func::CallOp(StringRef)> visit =
+      [&](StringRef name) -> func::CallOp {
+    state[name] = 1;
+    path.push_back(name);
+    for (func::CallOp call : calls.lookup(name)) {
+      int mark = state.lookup(call.getCallee());
+      if (mark == 1)
+        return call;
+      if (mark == 0)
+        if (func::CallOp cycle = visit(call.getCallee()))
+          return cycle;
+    }
+    path.pop_back();
+    state[name] = 2;
+    return nullptr;
+  };
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (state.lookup(func.getName()))
+      continue;
+    path.clear();
+    func::CallOp cycle = visit(func.getName());
+    if (!cycle)
+      continue;
+    std::string chain;
+    auto start = llvm::find(path, cycle.getCallee());
+    for (StringRef name : llvm::make_range(start, path.end()))
+      chain += "@" + name.str() + " -> ";
+    return cycle.emitError()
+           << "recursive call: " << chain << "@" << cycle.getCallee()
+           << "; mx-run runs programs whose call graph has no cycle";
+  }
+  return success();
+}
+
 FailureOr<ExecutionBackend::LoweredEntry>
 ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
                              ArrayRef<HostTensor> inputs,
                              const Lowering &lowering) const {
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
-  if (failed(signature) || failed(verifyInputs(*signature, inputs)))
+  if (failed(signature) || failed(verifyInputs(*signature, inputs)) ||
+      failed(checkNoRecursion(module)))
     return failure();
   func::FuncOp func = signature->func;
   StringRef name = func.getName();

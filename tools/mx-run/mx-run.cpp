@@ -661,7 +661,8 @@ static int runMain(ErrorTracker &errors) {
     return kExitError;
   std::string funcName = signature->func.getName().str();
   // Every buffer of the entry (the reference evaluates it as it is).
-  if (failed(checkMemoryBudget(signature->func, *memoryBudget)))
+  if (failed(checkMemoryBudget(signature->func, *memoryBudget)) ||
+      failed(checkNoRecursion(*module)))
     return kExitError;
   size_t numArgs = signature->arguments.size();
   size_t numResults = signature->results.size();

@@ -86,6 +86,12 @@ constexpr uint64_t kDefaultMemoryBudget = uint64_t(1) << 34;
 /// its type and size) and fails.
 LogicalResult checkMemoryBudget(Operation *root, uint64_t budget);
 
+/// Fails with an error naming the cycle when a function of \p module reaches
+/// itself through `func.call`: such a program has no bounded run to offer
+/// (without a base case it never ends, and the JIT turns it into a loop), so
+/// mx-run refuses it instead of hanging.
+LogicalResult checkNoRecursion(ModuleOp module);
+
 /// Runs a function of a tensor-level module.
 class ExecutionBackend {
 public:
