@@ -62,6 +62,11 @@ struct WaitLoadsOfConstantCount : OpRewritePattern<WaitLoadsOp> {
     std::optional<int64_t> count = getConstantIntValue(op.getCount());
     if (!count || *count < 0 || *count > kMaxLoadCount)
       return rewriter.notifyMatchFailure(op, "no constant count in range");
+    // Upstream MLIR 22's canonicalization of amdgpu.memory_counter_wait
+    // crashes on one in a module's body (mlir-opt too): a wait outside any
+    // function waits for nothing, so it stays as it is there.
+    if (isa_and_nonnull<ModuleOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "not inside a function");
     rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
         op, rewriter.getI32IntegerAttr(*count), /*store=*/nullptr,
         /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);

@@ -61,3 +61,13 @@ func.func @negative() {
   mx_gfx950.wait_loads %cm1
   return
 }
+
+// A wait in the module's body stays: upstream MLIR 22's canonicalization of
+// an amdgpu.memory_counter_wait there crashes (mlir-opt's too); the exec
+// fuzzer's long run found this input.
+//       CHECK:   return
+//  CHECK-NEXT: }
+//  CHECK-NEXT: mx_gfx950.wait_loads %{{.+}}
+//  CHECK-NEXT: }
+%top = arith.constant 0 : index
+mx_gfx950.wait_loads %top
