@@ -17,6 +17,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::mx;
@@ -32,6 +33,10 @@ struct GFX950ISABackend::State {
   double seconds = 0;
   /// The time of the launches that executed scaled MFMAs.
   double mfmaSeconds = 0;
+
+  /// The timing mode's constants and where its reports go.
+  std::optional<isa::MachineModel> timing;
+  std::function<void(const isa::TimingReport &)> reportTiming;
 
   llvm::Error execute(const emu::LaunchInfo &launch,
                       const isa::ExecutorOptions &options);
@@ -51,6 +56,10 @@ FailureOr<SmallVector<HostTensor>>
 GFX950ISABackend::run(ModuleOp module, StringRef entry,
                       ArrayRef<HostTensor> inputs) {
   state = std::make_unique<State>();
+  if (isaOptions.timing) {
+    state->timing = isaOptions.machine;
+    state->reportTiming = isaOptions.reportTiming;
+  }
   FailureOr<SmallVector<HostTensor>> results =
       GFX950EmulatorBackend::run(module, entry, inputs);
   state.reset();
@@ -127,9 +136,27 @@ GFX950ISABackend::State::execute(const emu::LaunchInfo &launch,
       memory.map(segment.data(), segment.size(), false, "kernarg segment");
   auto start = std::chrono::steady_clock::now();
   uint64_t mfmasBefore = stats.scaledMFMAs;
+  isa::ExecutorOptions launchOptions = options;
+  isa::CUTrace trace;
+  uint64_t gridWorkgroups =
+      uint64_t(isaLaunch.grid[0]) * isaLaunch.grid[1] * isaLaunch.grid[2];
+  if (timing) {
+    uint64_t threads =
+        uint64_t(isaLaunch.block[0]) * isaLaunch.block[1] * isaLaunch.block[2];
+    launchOptions.trace = &trace;
+    launchOptions.machine = *timing;
+    launchOptions.traceWorkgroups = isa::workgroupsPerCU(
+        *code, unsigned((threads + 63) / 64),
+        code->descriptor.groupSegmentFixedSize, gridWorkgroups, *timing);
+  }
   if (llvm::Error error =
-          isa::execute(*code, isaLaunch, memory, options, &stats))
+          isa::execute(*code, isaLaunch, memory, launchOptions, &stats))
     return error;
+  if (timing && reportTiming) {
+    isa::TimingReport report = isa::simulateCU(*code, trace, *timing);
+    report.setGrid(gridWorkgroups, *timing);
+    reportTiming(report);
+  }
   double launchSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

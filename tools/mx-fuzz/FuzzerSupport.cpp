@@ -211,11 +211,10 @@ OwningOpRef<ModuleOp> fuzz::parseModule(StringRef text) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   // Upstream MLIR 22's canonicalization of an amdgpu.memory_counter_wait in
   // a module's body crashes (mlir-opt --canonicalize too).
-  if (module && llvm::any_of(module->getBody()->getOperations(),
-                             [](Operation &op) {
-                               return op.getName().getStringRef() ==
-                                      "amdgpu.memory_counter_wait";
-                             }))
+  if (module &&
+      llvm::any_of(module->getBody()->getOperations(), [](Operation &op) {
+        return op.getName().getStringRef() == "amdgpu.memory_counter_wait";
+      }))
     return nullptr;
   return module;
 }

@@ -46,8 +46,8 @@
 using namespace llvm;
 namespace isa = mlir::mx::gfx950::isa;
 
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<code object>"), cl::Required);
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<code object>"));
 static cl::opt<std::string>
     kernelName("kernel", cl::desc("Only the kernel NAME"), cl::init(""));
 
@@ -74,6 +74,22 @@ static cl::opt<int64_t> maxWorkgroups(
 static cl::opt<bool> hazards("check-hazards",
                              cl::desc("With --run: check wait states"),
                              cl::init(true));
+static cl::opt<bool>
+    timingModel("timing-model",
+                cl::desc("With --run: time the launch's first CU's "
+                         "workgroups on the cycle model (TimingModel.h)"));
+static cl::list<std::string>
+    timingConstants("timing-constant",
+                    cl::desc("With --timing-model: NAME=VALUE of a machine "
+                             "constant (repeatable)"));
+static cl::opt<std::string>
+    timingJSON("timing-json",
+               cl::desc("With --timing-model: also write the report as JSON "
+                        "to PATH"));
+static cl::opt<bool> machineConstants(
+    "machine-constants",
+    cl::desc("Print the machine constants of MachineModel.def (name, value, "
+             "unit, kind, source) and exit"));
 
 /// Reports a bad command line and returns 2.
 static int badInput(const Twine &message) {
@@ -188,10 +204,36 @@ static int runLaunch(const isa::Kernel &kernel) {
   isa::ExecutorOptions options;
   options.threads = threads;
   options.checkHazards = hazards;
+  isa::CUTrace trace;
+  uint64_t workgroups =
+      uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  if (timingModel) {
+    for (StringRef assignment : timingConstants)
+      if (Error error = options.machine.set(assignment))
+        return badInput("--timing-constant: " + toString(std::move(error)));
+    uint64_t threadsPerGroup =
+        uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+    options.trace = &trace;
+    options.traceWorkgroups = isa::workgroupsPerCU(
+        kernel, unsigned((threadsPerGroup + 63) / 64),
+        kernel.descriptor.groupSegmentFixedSize, workgroups, options.machine);
+  }
   isa::ExecutionStats stats;
   if (Error error = isa::execute(kernel, launch, memory, options, &stats)) {
     errs() << "mx-isa: " << toString(std::move(error)) << "\n";
     return 1;
+  }
+  if (timingModel) {
+    isa::TimingReport report = isa::simulateCU(kernel, trace, options.machine);
+    report.setGrid(workgroups, options.machine);
+    report.print(outs());
+    if (!timingJSON.empty()) {
+      std::error_code ec;
+      raw_fd_ostream os(timingJSON, ec);
+      if (ec)
+        return badInput("cannot write '" + timingJSON + "'");
+      report.printJSON(os);
+    }
   }
   outs() << "ran " << kernel.name << ": " << stats.workgroups << " workgroups, "
          << stats.waves << " waves, " << stats.instructions << " instructions, "
@@ -216,6 +258,16 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mx-isa: the opcodes of a gfx950 code object "
                               "and their coverage by the ISA executor\n");
+  if (machineConstants) {
+    isa::MachineModel::printTable(outs());
+    return 0;
+  }
+  if (inputFilename.empty())
+    return badInput("no code object given (usage: mx-isa FILE.co [--run ...])");
+  if (!runMode && (timingModel || timingConstants.getNumOccurrences() ||
+                   timingJSON.getNumOccurrences()))
+    return badInput("--timing-model, --timing-constant and --timing-json "
+                    "need --run");
   Expected<std::unique_ptr<MemoryBuffer>> file =
       mlir::mx::readUserFile(inputFilename, {}, "the code object");
   if (!file) {

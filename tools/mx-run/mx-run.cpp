@@ -76,6 +76,26 @@ static cl::opt<bool> isaHazards(
              "states between dependent instructions (default on)"),
     cl::init(true));
 
+static cl::opt<bool> timingModel(
+    "timing-model",
+    cl::desc("With the gfx950-isa backend, time each launch on the ISA "
+             "executor's cycle model of one CU (its first workgroups, as "
+             "many as a CU holds) and scale it over the grid; prints "
+             "'timing' lines (docs/guides/timing-model.md)"));
+
+static cl::list<std::string> timingConstants(
+    "timing-constant",
+    cl::desc("With --timing-model, set a machine constant of "
+             "MachineModel.def (NAME=VALUE, repeatable; `mx-isa "
+             "--machine-constants` lists them)"),
+    cl::value_desc("NAME=VALUE"));
+
+static cl::opt<std::string> timingJSON(
+    "timing-json",
+    cl::desc("With --timing-model, also write each launch's report as one "
+             "JSON object per line to PATH"),
+    cl::value_desc("PATH"));
+
 static cl::list<std::string> isaCodeObjects(
     "isa-code-object",
     cl::desc("With the gfx950-isa backend, run the code object in PATH for "
@@ -502,9 +522,13 @@ static int runMain(ErrorTracker &errors) {
   if (std::optional<std::string> repeated = findRepeatedOutPath())
     return fail(*repeated);
   if (backendName != "gfx950-isa" &&
-      (isaCodeObjects.getNumOccurrences() || isaHazards.getNumOccurrences()))
-    return fail("--isa-code-object and --isa-hazards need "
+      (isaCodeObjects.getNumOccurrences() || isaHazards.getNumOccurrences() ||
+       timingModel))
+    return fail("--isa-code-object, --isa-hazards and --timing-model need "
                 "--backend=gfx950-isa");
+  if (!timingModel &&
+      (timingConstants.getNumOccurrences() || timingJSON.getNumOccurrences()))
+    return fail("--timing-constant and --timing-json need --timing-model");
   if (backendName != "gfx950-emu" && backendName != "gfx950-isa" &&
       printLaunches)
     return fail("--print-launches needs --backend=gfx950-emu or gfx950-isa "
@@ -555,6 +579,26 @@ static int runMain(ErrorTracker &errors) {
       if (emulatorStats)
         isaOptions.reportStats = printLine;
       options.reportStats = nullptr;
+      isaOptions.timing = timingModel;
+      for (const std::string &assignment : timingConstants)
+        if (llvm::Error error = isaOptions.machine.set(assignment))
+          return fail("--timing-constant: " + llvm::toString(std::move(error)));
+      if (timingModel) {
+        std::shared_ptr<llvm::raw_fd_ostream> json;
+        if (!timingJSON.empty()) {
+          std::error_code error;
+          json = std::make_shared<llvm::raw_fd_ostream>(timingJSON, error);
+          if (error)
+            return fail("--timing-json: cannot write '" + timingJSON +
+                        "': " + error.message());
+        }
+        isaOptions.reportTiming =
+            [json](const gfx950::isa::TimingReport &report) {
+              report.print(llvm::outs());
+              if (json)
+                report.printJSON(*json);
+            };
+      }
       backend = std::make_unique<GFX950ISABackend>(options, isaOptions);
     }
   } else if (backendName == "hip") {

@@ -17,6 +17,7 @@
 #define MX_RUNNER_GFX950ISABACKEND_H
 
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Target/GFX950/ISA/TimingModel.h"
 
 #include <memory>
 #include <string>
@@ -36,6 +37,12 @@ public:
     /// (e.g. a compiled kernel's assembly edited and reassembled: the
     /// mutation tests). Their kernels must take the same arguments.
     std::vector<std::pair<std::string, std::string>> codeObjectFiles;
+    /// The timing mode (mx/Target/GFX950/ISA/TimingModel.h): each launch's
+    /// first CU's workgroups are timed with `machine`'s constants and the
+    /// report (scaled to the launch's grid) goes to `reportTiming`.
+    bool timing = false;
+    gfx950::isa::MachineModel machine;
+    std::function<void(const gfx950::isa::TimingReport &)> reportTiming;
   };
 
   GFX950ISABackend(const GFX950EmulatorBackend::Options &compile,

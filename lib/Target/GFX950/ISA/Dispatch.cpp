@@ -12,6 +12,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
+#include <cmath>
 #include <mutex>
 
 using namespace llvm;
@@ -168,12 +169,32 @@ static Step checkPending(Context &ctx, const Instruction &inst,
   return Step::Next;
 }
 
-/// Runs wave \p w until it reaches a barrier or its end.
+/// The timing mode's record of the instruction \p ctx just executed.
+static TraceEntry makeTraceEntry(const Context &ctx, unsigned index, Step step,
+                                 const TraceProbe &probe) {
+  TraceEntry entry;
+  entry.inst = index;
+  entry.bytes = uint32_t(probe.bytes);
+  double lds = 0;
+  for (const auto &access : probe.ldsAddresses)
+    if (llvm::any_of(access, [](uint32_t a) { return a != kNoLane; }))
+      lds +=
+          ldsAccessCycles(ctx.options.machine, access, probe.ldsBytesPerAccess);
+  entry.ldsCycles = uint32_t(std::ceil(lds));
+  entry.backEdge = step == Step::Jump && ctx.jumpIndex <= index;
+  return entry;
+}
+
+/// Runs wave \p w until it reaches a barrier or its end; records its
+/// instructions into \p trace when set.
 static Error runWave(const LaunchState &state, Workgroup &wg, Wave &w,
-                     ExecutionStats &stats) {
+                     ExecutionStats &stats, std::vector<TraceEntry> *trace) {
   const std::vector<Instruction> &insts = state.kernel.instructions;
   Context ctx(state.kernel, state.memory, state.options, wg, w);
   ctx.ldsLimit = unsigned(wg.lds.size());
+  TraceProbe probe;
+  if (trace)
+    ctx.probe = &probe;
   auto where = [&](const Instruction &inst) {
     return formatv("kernel {0}, workgroup ({1}, {2}, {3}), wave {4}, pc "
                    "{5:x}: {6}: ",
@@ -202,6 +223,10 @@ static Error runWave(const LaunchState &state, Workgroup &wg, Wave &w,
       return makeError(where(inst) + ctx.error);
     Step step = info.handler(ctx, inst);
     ++stats.instructions;
+    if (trace && step != Step::Fail) {
+      trace->push_back(makeTraceEntry(ctx, w.pcIndex, step, probe));
+      probe = TraceProbe();
+    }
     switch (step) {
     case Step::Next:
       ++w.pcIndex;
@@ -228,6 +253,8 @@ static Error runWave(const LaunchState &state, Workgroup &wg, Wave &w,
 static Error runWorkgroup(const LaunchState &state, uint64_t index,
                           Workgroup &wg, std::vector<Wave> &waves,
                           ExecutionStats &stats) {
+  const ExecutorOptions &options = state.options;
+  bool traced = options.trace && index < options.traceWorkgroups;
   const auto &grid = state.launch.grid;
   wg.id = {uint32_t(index % grid[0]), uint32_t(index / grid[0] % grid[1]),
            uint32_t(index / (uint64_t(grid[0]) * grid[1]))};
@@ -244,10 +271,12 @@ static Error runWorkgroup(const LaunchState &state, uint64_t index,
   stats.waves += waves.size();
   ++stats.workgroups;
   while (true) {
-    for (Wave &wave : waves) {
+    for (auto [id, wave] : llvm::enumerate(waves)) {
       if (wave.ended || wave.atBarrier)
         continue;
-      if (Error error = runWave(state, wg, wave, stats))
+      std::vector<TraceEntry> *trace =
+          traced ? &options.trace->waves[index * waves.size() + id] : nullptr;
+      if (Error error = runWave(state, wg, wave, stats, trace))
         return error;
     }
     bool anyWaiting = llvm::any_of(
@@ -275,6 +304,13 @@ Error mlir::mx::gfx950::isa::execute(const Kernel &kernel, const Launch &launch,
   unsigned numWaves = unsigned((threads + kLanes - 1) / kLanes);
   uint64_t workgroups =
       uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  if (options.trace) {
+    options.trace->wavesPerWorkgroup = numWaves;
+    options.trace->waves.assign(
+        size_t(std::min<uint64_t>(options.traceWorkgroups, workgroups)) *
+            numWaves,
+        {});
+  }
   unsigned numThreads = std::max(1u, options.threads);
   std::atomic<uint64_t> next{0};
   uint64_t done = 0;

@@ -313,7 +313,8 @@ Step Context::checkLDSWrite(uint32_t address, uint32_t bytes, Pending *pending,
 // Control
 //===----------------------------------------------------------------------===//
 
-static Step execWaitcnt(Context &ctx, const Instruction &inst) {
+std::pair<int, int>
+mlir::mx::gfx950::isa::detail::waitcntCounts(const Instruction &inst) {
   int vm = inst.vmcnt, lgkm = inst.lgkmcnt;
   if (!inst.operands.empty() && inst.operands[0].kind == OperandKind::Imm) {
     // The raw simm16: vmcnt [3:0] and [15:14], lgkmcnt [11:8].
@@ -321,6 +322,11 @@ static Step execWaitcnt(Context &ctx, const Instruction &inst) {
     vm = int((bits & 0xf) | ((bits >> 14) & 3) << 4);
     lgkm = int((bits >> 8) & 0xf);
   }
+  return {vm, lgkm};
+}
+
+static Step execWaitcnt(Context &ctx, const Instruction &inst) {
+  auto [vm, lgkm] = waitcntCounts(inst);
   waitFor(ctx.wg, ctx.w, Pending::Counter::VM, vm);
   waitFor(ctx.wg, ctx.w, Pending::Counter::LGKM, lgkm);
   return Step::Next;

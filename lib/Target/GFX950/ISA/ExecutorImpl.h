@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 
@@ -93,6 +94,25 @@ struct Wave {
   uint32_t *vreg(unsigned unified) { return &v[unified * kLanes]; }
 };
 
+/// What the timing mode records of the instruction being executed: the LDS
+/// address of each lane's DS access and the bytes it moves.
+struct TraceProbe {
+  /// Per access of the instruction (two for ds_read2/ds_write2), each
+  /// lane's address (kNoLane: inactive).
+  std::array<std::array<uint32_t, kLanes>, 2> ldsAddresses = [] {
+    std::array<std::array<uint32_t, kLanes>, 2> none;
+    for (auto &access : none)
+      access.fill(kNoLane);
+    return none;
+  }();
+  unsigned ldsBytesPerAccess = 0;
+  uint64_t bytes = 0;
+};
+
+/// The vmcnt and lgkmcnt an s_waitcnt waits for (-1: that counter is not
+/// waited for), from its printed fields or its raw simm16.
+std::pair<int, int> waitcntCounts(const Instruction &inst);
+
 struct Context;
 using Handler = Step (*)(Context &, const Instruction &);
 
@@ -125,6 +145,8 @@ struct Context {
   Wave &w;
   unsigned ldsLimit = 0;
   unsigned jumpIndex = 0;
+  /// Set in the timing mode's recorded workgroups.
+  TraceProbe *probe = nullptr;
   std::string error;
   uint64_t mfmas = 0;
 
@@ -133,6 +155,19 @@ struct Context {
     return Step::Fail;
   }
   bool active(int lane) const { return (w.exec >> lane) & 1; }
+  /// For the timing mode: a lane's DS access of \p bytes at \p address, or
+  /// \p bytes of vector memory.
+  void noteLDS(int lane, unsigned access, uint32_t address, unsigned bytes) {
+    if (!probe)
+      return;
+    probe->ldsAddresses[access & 1][lane] = address;
+    probe->ldsBytesPerAccess = bytes;
+    probe->bytes += bytes;
+  }
+  void noteMemory(unsigned bytes) {
+    if (probe)
+      probe->bytes += bytes;
+  }
 
   // Scalar operands (SGPR, VCC, EXEC, M0, SCC, immediates).
   uint32_t scalar32(const Operand &op) const;

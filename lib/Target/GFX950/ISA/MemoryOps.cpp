@@ -195,6 +195,7 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
       continue;
     uint64_t offset =
         uint64_t(inst.offset) + (inst.offen ? ctx.src32(vaddr, lane) : 0);
+    ctx.noteMemory(access.bytes);
     if (isStore)
       readStored(ctx, inst.operands[0], lane, bytes, access);
     for (unsigned b = 0; b < access.bytes; b += 4) {
@@ -265,6 +266,7 @@ static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
     uint64_t offset = uint64_t(inst.offset) +
                       (inst.offen ? ctx.src32(inst.operands[1], lane) : 0);
     uint32_t data = ctx.w.v[Context::unified(vdata) * kLanes + lane];
+    ctx.noteMemory(4);
     uint32_t old = 0;
     if (offset + 4 <= rsrc.numRecords) {
       uint64_t address = rsrc.base + soffset + offset;
@@ -309,6 +311,7 @@ static Step globalAccess(Context &ctx, const Instruction &inst) {
     uint64_t address =
         scalarBase ? base + ctx.src32(vaddr, lane) : ctx.src64(vaddr, lane);
     address += uint64_t(inst.offset);
+    ctx.noteMemory(access.bytes);
     uint8_t *p = ctx.memory.translate(address, access.bytes, isStore);
     if (!p)
       return ctx.fail(formatv("lane {0} {1} {2} bytes at {3:x} outside the "
@@ -359,6 +362,7 @@ static Step ldsRead(Context &ctx, const Instruction &inst) {
           ldsAddress(inst, address, two, k, access.bytes * strideScale);
       if (ctx.checkLDSRead(at, access.bytes, inst) == Step::Fail)
         return Step::Fail;
+      ctx.noteLDS(lane, k, at, access.bytes);
       std::memcpy(bytes + k * access.bytes, &ctx.wg.lds[at], access.bytes);
     }
     Access whole = access;
@@ -388,6 +392,7 @@ static Step ldsWrite(Context &ctx, const Instruction &inst) {
       if (ctx.checkLDSWrite(at, access.bytes, &pending, false, inst) ==
           Step::Fail)
         return Step::Fail;
+      ctx.noteLDS(lane, k, at, access.bytes);
       std::memcpy(&ctx.wg.lds[at], bytes, access.bytes);
     }
   }

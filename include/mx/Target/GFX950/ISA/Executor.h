@@ -30,6 +30,7 @@
 
 #include "mx/Emulator/ScaledMFMA.h"
 #include "mx/Target/GFX950/ISA/CodeObject.h"
+#include "mx/Target/GFX950/ISA/TimingModel.h"
 
 #include "llvm/Support/Error.h"
 
@@ -77,6 +78,13 @@ struct ExecutorOptions {
   unsigned threads = 1;
   /// A wave that issues more instructions than this is reported as hung.
   uint64_t maxInstructionsPerWave = uint64_t(1) << 31;
+  /// The timing mode (TimingModel.h): when set, the instruction streams of
+  /// the first `traceWorkgroups` workgroups are recorded into `trace`
+  /// (resized here; waves in workgroup-major order).
+  CUTrace *trace = nullptr;
+  unsigned traceWorkgroups = 0;
+  /// The constants the recorded LDS bank conflicts are costed with.
+  MachineModel machine;
   /// Called after each workgroup with the workgroups done and their total;
   /// never concurrently.
   std::function<void(uint64_t done, uint64_t total)> progress;

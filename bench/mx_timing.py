@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+"""mx's seed GEMM and AITER's hand-written MXFP4 GEMM on the ISA executor's
+cycle timing model (`--timing-model`; docs/guides/timing-model.md), side by
+side, with the same constants (include/mx/Target/GFX950/ISA/MachineModel.def)
+and the same charges.
+
+Each kernel runs one 256x256 output tile over K = --k on the executor (mx:
+`mx-run --backend=gfx950-isa --timing-model`; AITER: `mx-isa --run
+--timing-model` on its code object with zero-filled operands: its control
+flow does not depend on the data). The model gives the tile's steady-state
+cycles per main-loop iteration and the cycles outside the loop; a GEMM of
+M x N x K is then ceil(M/256) * ceil(N/256) tiles in rounds of 256 CUs, each
+tile `fixed + iterations * cycles_per_iteration` (wave quantization, as the
+static model does). One efficiency constant is fitted on AITER's published
+1563 us at 16384^3; the other published AITER figures check it.
+
+mx runs two ways:
+  seed     the seed kernel as written: C += A x B, f32 C loaded and stored;
+  aiter-like  configured as AITER runs: D = A x B from zero, bf16 result.
+
+  python3 bench/mx_timing.py              # table, checks and the sweep
+  python3 bench/mx_timing.py --no-sweep --set global_latency=2000
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import ukernel_static_metrics  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+AITER_REPO = "/work/.mirror/ROCm+aiter/repo"
+AITER_CO = "hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256.co"
+AITER_KERNEL = "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
+# AITER's launcher's KernelArgs (see bench/aiter_witness.py).
+AITER_OFF = dict(D=0, A=32, B=48, alpha=64, beta=80, strideD0=96,
+                 strideC0=128, strideA0=160, strideB0=192, M=224, N=240,
+                 K=256, SA=272, SB=288, strideSA0=304, strideSB0=336,
+                 log2_k_split=368)
+SEED_PINS = ("intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 "
+             "intrinsics-k=2 subgroups-m=1 subgroups-n=4 split-k=1")
+TILE = 256
+# Published AITER figures (bench/README.md, issue 33): shape -> seconds.
+PUBLISHED = [
+    ("16384^3 (calibration)", (16384, 16384, 16384), 1563e-6),
+    ("10000x16384x16384", (10000, 16384, 16384), 1.05e-3),
+    ("8192^3", (8192, 8192, 8192), 2 * 8192**3 / 5.096e15),
+    ("8192x8192x16384", (8192, 8192, 16384), 2 * 8192**2 * 16384 / 5.520e15),
+]
+
+
+def machine_rows():
+    """(name, python_name, value, kind) of MachineModel.def, via mx-isa."""
+    out = subprocess.run([tool("mx-isa"), "--machine-constants"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        parts = line.split()
+        kind = next(p for p in parts[3:] if p in
+                    ("Sourced", "Assumed", "Calibrated"))
+        rows.append((parts[0], parts[1], float(parts[2]), kind))
+    return rows
+
+
+def tool(name):
+    return os.path.join(os.environ.get("MX_BUILD_DIR",
+                                       os.path.join(ROOT, "build")), "bin",
+                        name)
+
+
+def constant_flags(settings, flag):
+    return [f"{flag}={k}={v}" for k, v in settings.items()]
+
+
+def time_mx(k, acc, result, settings, tmp):
+    text = ukernel_static_metrics.contraction(TILE, TILE, k, "f4E2M1FN",
+                                              "f4E2M1FN", acc=acc,
+                                              result=result)
+    path = os.path.join(tmp, f"mx_{acc}_{result}.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    report = os.path.join(tmp, "mx.json")
+    args = ["--arg=zeros"] * (4 + (acc == "arg"))
+    cmd = [tool("mx-run"), path, "--backend=gfx950-isa", "--threads=1",
+           "--progress=false", "--timing-model", "--timing-json=" + report,
+           "--gfx950-options=" + SEED_PINS] + args + \
+        constant_flags(settings, "--timing-constant")
+    subprocess.run(cmd, capture_output=True, text=True, check=True)
+    with open(report) as f:
+        reports = [json.loads(line) for line in f if line.strip()]
+    return max(reports, key=lambda r: r["mfmas_per_wave"])
+
+
+def time_aiter(k, settings, tmp):
+    co = os.path.join(tmp, "aiter.co")
+    if not os.path.exists(co):
+        data = subprocess.run(["git", "-C", AITER_REPO, "show",
+                               "HEAD:" + AITER_CO], capture_output=True,
+                              check=True).stdout
+        with open(co, "wb") as f:
+            f.write(data)
+    m = n = TILE
+    kb = k // 32
+    stride_s = (kb + 7) // 8 * 8
+    args = [("D", "ptr", "D"), ("A", "ptr", "A"), ("B", "ptr", "B"),
+            ("alpha", "f32", "1.0"), ("beta", "f32", "0.0"),
+            ("strideD0", "u32", n), ("strideC0", "u32", n),
+            ("strideA0", "u32", k), ("strideB0", "u32", k),
+            ("M", "u32", m), ("N", "u32", n), ("K", "u32", k),
+            ("SA", "ptr", "SA"), ("SB", "ptr", "SB"),
+            ("strideSA0", "u32", stride_s), ("strideSB0", "u32", stride_s),
+            ("log2_k_split", "u32", 0)]
+    report = os.path.join(tmp, "aiter.json")
+    cmd = [tool("mx-isa"), co, "--run", "--kernel=" + AITER_KERNEL,
+           "--grid=1,1,1", "--block=256,1,1",
+           f"--buffer=D=zeros:{m * n * 2}",
+           f"--buffer=A=zeros:{m * k // 2}", f"--buffer=B=zeros:{n * k // 2}",
+           f"--buffer=SA=zeros:{m * stride_s}",
+           f"--buffer=SB=zeros:{n * stride_s}", "--kernarg-size=372",
+           # AITER's kernel breaks LLVM's M0 -> LDS-DMA wait-state rule
+           # (docs/guides/isa-executor-hazards.md): time it regardless.
+           "--check-hazards=false",
+           "--timing-model", "--timing-json=" + report]
+    cmd += [f"--kernarg={AITER_OFF[f]}:{t}:{v}" for f, t, v in args]
+    cmd += constant_flags(settings, "--timing-constant")
+    subprocess.run(cmd, capture_output=True, text=True, check=True)
+    with open(report) as f:
+        return json.loads(f.read())
+
+
+def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256):
+    """Whole-GEMM seconds of a kernel timed on one tile over K = k_sim."""
+    m, n, k = shape
+    # The K one loop iteration covers: its MFMAs (16x16x128, every wave)
+    # over the tile. The timed tile's cycles outside the steady state (the
+    # prologue, the peeled iterations, the epilogue) stay as they are; the
+    # rest of K costs cycles_per_iteration per step.
+    k_step = (report["mfmas_per_iteration"] * report["waves_per_workgroup"] *
+              16 * 16 * 128 / (TILE * TILE))
+    iterations = report["loop_iterations"] + (k - k_sim) / k_step
+    tiles = math.ceil(m / TILE) * math.ceil(n / TILE)
+    rounds = math.ceil(tiles / (cus * report["workgroups_per_cu"]))
+    tile = report["fixed_cycles"] + iterations * report["cycles_per_iteration"]
+    return rounds * tile / clock / efficiency
+
+
+def measure(k, settings, tmp):
+    return {"aiter": time_aiter(k, settings, tmp),
+            "seed": time_mx(k, "arg", "f32", settings, tmp),
+            "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
+
+
+def evaluate(reports, k, clock):
+    calib_shape, calib_seconds = PUBLISHED[0][1], PUBLISHED[0][2]
+    efficiency = gemm_seconds(reports["aiter"], k, calib_shape, clock,
+                              1.0) / calib_seconds
+    pf = {}
+    for name, r in reports.items():
+        for label, shape in (("16384^3", (16384,) * 3),
+                             ("seed", (10000, 16384, 16384))):
+            s = gemm_seconds(r, k, shape, clock, efficiency)
+            pf[(name, label)] = 2 * math.prod(shape) / s / 1e15
+    checks = []
+    for label, shape, published in PUBLISHED:
+        s = gemm_seconds(reports["aiter"], k, shape, clock, efficiency)
+        checks.append((label, published, s, 100 * (s / published - 1)))
+    return efficiency, pf, checks
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--k", type=int, default=8192,
+                        help="K of the timed tile (default 8192: 16 loop "
+                        "iterations of mx's 512-K step, 32 of AITER's)")
+    parser.add_argument("--set", action="append", default=[],
+                        help="NAME=VALUE of a machine constant (repeatable)")
+    parser.add_argument("--no-sweep", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    base = dict(s.split("=", 1) for s in args.set)
+    rows = machine_rows()
+    clock = next(v for n, p, v, _ in rows if n == "ClockHz")
+    clock = float(base.get("ClockHz", base.get("clock_hz", clock)))
+    with tempfile.TemporaryDirectory() as tmp:
+        reports = measure(args.k, base, tmp)
+        efficiency, pf, checks = evaluate(reports, args.k, clock)
+        sweep = []
+        if not args.no_sweep:
+            for name, _, value, kind in rows:
+                if kind != "Assumed":
+                    continue
+                for factor in (0.5, 2.0):
+                    settings = dict(base)
+                    settings[name] = value * factor
+                    r = measure(args.k, settings, tmp)
+                    e, p, _ = evaluate(r, args.k, clock)
+                    sweep.append((name, factor, value * factor, e, p))
+    if args.json:
+        print(json.dumps({"reports": reports, "efficiency": efficiency,
+                          "pf": {f"{a} {b}": v for (a, b), v in pf.items()},
+                          "checks": checks,
+                          "sweep": [(n, f, v, e, {f"{a} {b}": x for (a, b), x
+                                                  in p.items()})
+                                    for n, f, v, e, p in sweep]}, indent=1))
+        return
+    print(f"timing model, one 256x256 tile over K = {args.k} "
+          f"(settings: {base or 'MachineModel.def'})")
+    print("| kernel | cycles / iteration | K / iteration | MFMA pipe / "
+          "iteration | busiest pipe | stalls per wave (vmcnt / lgkmcnt / "
+          "barrier / MFMA result / MFMA pipe) | bank-conflict cycles | "
+          "cycles outside the loop |")
+    print("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+    for name, r in reports.items():
+        k_step = r["mfmas_per_iteration"] * r["waves_per_workgroup"] / 2
+        pipe = r["mfma_pipe_cycles_per_wave"] / r["mfmas_per_wave"] * \
+            r["mfmas_per_iteration"]
+        print(f"| {name} | {r['cycles_per_iteration']:.0f} | "
+              f"{k_step:.0f} | {pipe:.0f} | "
+              f"{100 * r['mfma_utilization']:.1f}% | "
+              f"{r['wait_vmcnt']:.0f} / {r['wait_lgkmcnt']:.0f} / "
+              f"{r['wait_barrier']:.0f} / {r['wait_mfma_result']:.0f} / "
+              f"{r['wait_mfma_pipe']:.0f} | {r['lds_conflict_cycles']:.0f} | "
+              f"{r['fixed_cycles']:.0f} |")
+    print(f"\nefficiency fitted on AITER 16384^3 = 1563 us: {efficiency:.3f}")
+    print("| kernel | 16384^3 PF | seed 10000x16384x16384 PF |")
+    print("| --- | ---: | ---: |")
+    for name in reports:
+        print(f"| {name} | {pf[(name, '16384^3')]:.2f} | "
+              f"{pf[(name, 'seed')]:.2f} |")
+    print("\nAITER's published figures against the timing model:")
+    print("| shape | published | predicted | error |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, published, predicted, error in checks:
+        print(f"| {label} | {published * 1e6:.0f} us | {predicted * 1e6:.0f} "
+              f"us | {error:+.1f}% |")
+    if sweep:
+        print("\nsensitivity: each assumed constant at x0.5 and x2 "
+              "(recalibrated on AITER each time); PF at 16384^3")
+        print("| constant | value | efficiency | AITER | mx seed | "
+              "mx aiter-like | seed / AITER | aiter-like / AITER |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name, factor, value, e, p in sweep:
+            a = p[("aiter", "16384^3")]
+            s = p[("seed", "16384^3")]
+            l = p[("aiter-like", "16384^3")]
+            print(f"| {name} x{factor:g} | {value:g} | {e:.3f} | {a:.2f} | "
+                  f"{s:.2f} | {l:.2f} | {s / a:.3f} | {l / a:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
