@@ -166,7 +166,10 @@ def evaluate(mx_opt, m, n, k, lhs, rhs, acc="zero", result="bf16",
     row["lds"] = loop.lds_demand
     gemm = mx_perf_model.predict_gemm(
         loop, m_tiles * tile_m, n_tiles * tile_n * parts, k // parts, tile_m,
-        tile_n, waves, wgs_cu, 4 if parts > 1 else out_bytes, machine)
+        tile_n, waves, wgs_cu, 4 if parts > 1 else out_bytes, machine,
+        # C += A x B reads the f32 accumulator tile (a split K loop's parts
+        # start from zero and the reduction reads C).
+        c_load_bytes=4 if acc == "arg" and parts == 1 else 0)
     row["gemm_model_us"] = gemm.seconds * 1e6
     row["gemm_us"] = max(gemm.seconds, floor) * 1e6
     row["red_us"] = (parts * m * n * 4 + m * n * out_bytes) / \

@@ -174,15 +174,18 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
     unique = weights + a_bytes + 2 * t * n * 4
     gemm = mx_perf_model.predict_gemm(
         loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
-        waves, wgs_cu, 4, machine)
+        waves, wgs_cu, 4, machine,
+        # The GEMM accumulates into %acc: it reads its f32 C tile.
+        c_load_bytes=4)
     hbm = machine.hbm_bytes_per_s
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     bound_rows = (t + e * (unit - 1)) // unit * unit
     row["gather_us"] = (a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)
                         ) / hbm * 1e6
-    # MFMA peak: 16x16x128 in 16 cycles (fp4/fp6 operands) or 32 (fp8),
-    # on every SIMD of every CU.
-    cycles = 32 if max(BITS[lhs], BITS[rhs]) == 8 else 16
+    # MFMA peak: 16x16x128 in MachineModel.def's MFMA16 Narrow (fp4/fp6
+    # operands) or Wide (an fp8 operand) cycles, on every SIMD of every CU.
+    cycles = (machine.mfma16_wide_cycles if max(BITS[lhs], BITS[rhs]) == 8
+              else machine.mfma16_narrow_cycles)
     peak = (2 * 16 * 16 * 128 / cycles * machine.simds_per_cu * machine.cus *
             machine.clock_hz)
     row["bound_us"] = max(weights / hbm, 2.0 * t * n * k / peak) * 1e6

@@ -6,7 +6,8 @@ code. This module turns a kernel's ISA (the assembly that
 `mx-opt --mx-gfx950-pipeline=output=isa` embeds in its gpu.binary ops, or
 `llvm-objdump -d --mcpu=gfx950` of a code object) and a launch shape into
 predicted main-loop cycles and whole-GEMM time. bench/README.md states every
-assumption; the constants are in `Machine` below. It is a library (the
+assumption; the constants are the rows of
+include/mx/Target/GFX950/ISA/MachineModel.def, read into `Machine` below. It is a library (the
 resolver or a tuner can call `analyze_loop` and `predict_gemm`) and a tool:
 
   python3 bench/mx_perf_model.py calibrate            # AITER's 256x256 kernel
@@ -25,6 +26,7 @@ Inputs and outputs (what a C++ resolver would need to reproduce it):
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -33,25 +35,116 @@ import subprocess
 import sys
 
 
+# --- the machine ------------------------------------------------------------
+#
+# The constants live in one file shared with the ISA executor's timing mode:
+# include/mx/Target/GFX950/ISA/MachineModel.def, one row
+#   MX_GFX950_MACHINE(Name, python_name, value, "unit", Kind, "source")
+# each. `Machine` is built from those rows (a frozen dataclass whose fields
+# are the python_names, in the file's order, defaulting to the file's
+# values), so no constant is written down twice.
+
+MACHINE_DEF = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "include", "mx",
+    "Target", "GFX950", "ISA", "MachineModel.def"))
+
+
 @dataclasses.dataclass(frozen=True)
-class Machine:
-    """MI355X (gfx950) constants. Each one is an assumption of the model;
-    bench/README.md gives its source."""
-    cus: int = 256
-    clock_hz: float = 2.4e9
-    simds_per_cu: int = 4
-    issue_cycles: int = 4          # one instruction per wave every 4 clocks
-    lds_bytes_per_clk_cu: float = 128.0
-    lds_latency: int = 128         # ds_read issue -> data in VGPRs
-    l2_bytes_per_clk_cu: float = 64.0   # vector memory path of one CU
-    global_latency: int = 1000     # load issue -> data (L2 / MALL hit)
-    barrier_cycles: int = 64       # s_barrier: release + skew of the waves
-    hbm_bytes_per_s: float = 8.0e12
-    # The one calibrated constant: achieved / modeled throughput, fitted on
-    # AITER's published 16384^3 time (see `calibrate`). It stands for what
-    # the model does not see: clock drop under load, L2 misses, DRAM
-    # refresh, launch overhead.
-    efficiency: float = 1.0
+class MachineRow:
+    name: str          # the C++ name (MFMA16NarrowCycles)
+    python_name: str   # the Machine field (mfma16_narrow_cycles)
+    value: object      # int or float
+    unit: str
+    kind: str          # Sourced, Assumed or Calibrated
+    source: str
+
+
+_ROW_RE = re.compile(
+    r'MX_GFX950_MACHINE\(\s*(\w+)\s*,\s*(\w+)\s*,\s*([-+.\w]+)\s*,\s*'
+    r'"((?:[^"\\]|\\.)*)"\s*,\s*(\w+)\s*,\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\)')
+
+
+def _number(text):
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def read_machine_def(path=MACHINE_DEF):
+    """The rows of MachineModel.def (MachineRow), in the file's order.
+    Comments and preprocessor lines are skipped; a source split over
+    several string literals is joined."""
+    with open(path) as fh:
+        lines = [l for l in fh.read().splitlines()
+                 if not l.lstrip().startswith(("//", "#"))]
+    rows = []
+    for m in _ROW_RE.finditer("\n".join(lines)):
+        name, py, value, unit, kind, source = m.groups()
+        if kind not in ("Sourced", "Assumed", "Calibrated"):
+            raise ValueError("%s: row %s has kind %s" % (path, name, kind))
+        source = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', source))
+        rows.append(MachineRow(name, py, _number(value), unit, kind, source))
+    return rows
+
+
+MACHINE_ROWS = read_machine_def()
+
+# The fields this model reads; the .def file must have each.
+_REQUIRED = (
+    "cus", "clock_hz", "simds_per_cu", "hbm_bytes_per_s", "issue_cycles",
+    "mfma_idle_start_cycles", "mfma16_narrow_cycles", "mfma16_wide_cycles",
+    "mfma32_narrow_cycles", "mfma32_wide_cycles",
+    "mfma_dependent_extra_cycles", "lds_bytes_per_clk_cu", "lds_latency",
+    "l2_bytes_per_clk_cu", "global_latency", "barrier_cycles", "efficiency")
+_missing = set(_REQUIRED) - {r.python_name for r in MACHINE_ROWS}
+if _missing:
+    raise ImportError("%s lacks the rows %s" % (MACHINE_DEF,
+                                                ", ".join(sorted(_missing))))
+
+Machine = dataclasses.make_dataclass(
+    "Machine",
+    [(r.python_name, type(r.value), dataclasses.field(default=r.value))
+     for r in MACHINE_ROWS],
+    frozen=True,
+    namespace={"__module__": __name__, "__doc__":
+               "MI355X (gfx950) constants, one field per row of "
+               "MachineModel.def (its python_name), defaulting to its "
+               "value. `efficiency` is the one calibrated constant: "
+               "achieved / modelled throughput, fitted on AITER's published "
+               "16384^3 time (`calibrate`); it stands for what the model "
+               "does not see (clock drop under load, L2 misses, DRAM "
+               "refresh, launch overhead)."})
+
+
+def machine_rows(machine=None):
+    """[(name, python_name, value, unit, kind, source)] of every constant,
+    the value `machine`'s (default: the file's)."""
+    machine = machine or Machine()
+    return [(r.name, r.python_name, getattr(machine, r.python_name), r.unit,
+             r.kind, r.source) for r in MACHINE_ROWS]
+
+
+_DEFAULT_MACHINE = Machine()
+
+
+def with_overrides(machine, settings):
+    """`machine` with constants replaced: `settings` is a list of
+    'python_name=value' strings (the --set options) or a dict."""
+    if not isinstance(settings, dict):
+        parsed = {}
+        for s in settings or ():
+            if "=" not in s:
+                raise ValueError("--set %s: expected NAME=VALUE" % s)
+            key, value = s.split("=", 1)
+            parsed[key.strip()] = _number(value.strip())
+        settings = parsed
+    fields = {f.name for f in dataclasses.fields(Machine)}
+    for key in settings:
+        if key not in fields:
+            raise ValueError("unknown machine constant %r (one of: %s)"
+                             % (key, ", ".join(sorted(fields))))
+    return dataclasses.replace(machine, **settings)
 
 
 # E8M0-scaled MFMA operand formats (cbsz for A, blgp for B; ISA §7.x):
@@ -182,16 +275,22 @@ def split_operands(ops):
     return out
 
 
-def mfma_cycles(i):
-    """Cycles the MFMA occupies its SIMD's matrix pipe."""
+def mfma_cycles(i, machine=None):
+    """Cycles the MFMA occupies its SIMD's matrix pipe: for the f8f6f4
+    (scaled) MFMAs the MFMA16/MFMA32 Narrow (fp4/fp6 A and B) or Wide (an
+    fp8 operand) rows of MachineModel.def."""
+    machine = machine or _DEFAULT_MACHINE
     m = re.search(r"(\d+)x(\d+)x(\d+)", i.mnemonic)
     shape = tuple(int(x) for x in m.groups()) if m else (16, 16, 16)
     if "scale" in i.mnemonic or "f8f6f4" in i.mnemonic:
         a = int((re.search(r"cbsz:(\d)", i.operands) or [0, 0])[1])
         b = int((re.search(r"blgp:(\d)", i.operands) or [0, 0])[1])
         narrow = a >= 2 and b >= 2
-        base = 16 if shape[0] == 16 else 32
-        return base if narrow else 2 * base
+        if shape[0] == 16:
+            return (machine.mfma16_narrow_cycles if narrow
+                    else machine.mfma16_wide_cycles)
+        return (machine.mfma32_narrow_cycles if narrow
+                else machine.mfma32_wide_cycles)
     # Other MFMAs: 4 passes of 4 cycles per 16x16 block of 4 k (rough).
     return max(8, shape[0] * shape[1] * shape[2] // 1024)
 
@@ -278,11 +377,56 @@ class LoopAnalysis:
     lgkmcnt_wait: float = 0.0
     barrier_wait: float = 0.0
     mfma_dep_wait: float = 0.0
+    # Accumulator chains (issue 33): an MFMA whose srcC an earlier MFMA
+    # wrote starts no sooner than that MFMA's start + its pipe cycles +
+    # mfma_dependent_extra_cycles. Per iteration (the loop's back edge
+    # included): MFMAs reading an MFMA's result as srcC, the fewest MFMAs
+    # from a producer to its reader (1: back to back; -1: none), the
+    # back-to-back pairs, and the exposed cycles.
+    acc_dependent_mfmas: int = 0
+    min_acc_distance: int = -1
+    back_to_back_acc_pairs: int = 0
+    acc_wait: float = 0.0
+    # MFMAs issued into an idle pipe per iteration, and their late starts
+    # (mfma_idle_start_cycles each).
+    idle_starts: float = 0.0
+    idle_wait: float = 0.0
     simulated_cycles: float = 0.0  # one wave's steady-state iteration
     cycles: float = 0.0            # with the per-CU throughput floors
     bound: str = ""
     lds_demand: float = 0.0        # B/clk/CU at the MFMA pipe's rate
     waves_per_cu: int = 4
+
+
+# Instruction kinds whose first operand is not a destination register.
+_NO_DEST = ("waitcnt", "branch", "vmem_store", "lds_write", "barrier", "nop")
+
+
+def accumulator_chains(body):
+    """(dependent MFMAs, min distance, back-to-back pairs) of a loop body:
+    the MFMAs whose srcC (4th operand: a[..] AGPRs in AITER's kernels,
+    a[..] or v[..] in mx's) the most recent write to which was an MFMA's,
+    across the back edge too (the body is walked twice and the second
+    walk's readers counted), the distance counted in MFMAs."""
+    last = {}        # register -> ordinal of the MFMA that last wrote it
+    ordinal = 0
+    dists = []
+    for walk in range(2):
+        for i in body:
+            ops = split_operands(i.operands)
+            if is_mfma(i):
+                if walk == 1 and len(ops) > 3:
+                    hit = [last[r] for r in registers(ops[3]) if r in last]
+                    if hit:
+                        dists.append(ordinal - max(hit))
+                for r in registers(ops[0]) if ops else ():
+                    last[r] = ordinal
+                ordinal += 1
+            elif ops and classify(i)[0] not in _NO_DEST:
+                for r in registers(ops[0]):
+                    last.pop(r, None)
+    return (len(dists), min(dists) if dists else -1,
+            sum(d == 1 for d in dists))
 
 
 def _wait_counts(operands):
@@ -302,7 +446,7 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
     kinds = [classify(i) for i in body]
     a.instructions = len(body)
     a.mfmas = sum(k == "mfma" for k, _ in kinds)
-    a.mfma_cycles = sum(mfma_cycles(i) for i in body if is_mfma(i))
+    a.mfma_cycles = sum(mfma_cycles(i, machine) for i in body if is_mfma(i))
     a.flops = sum(mfma_flops(i) for i in body if is_mfma(i))
     a.formats = tuple(sorted({mfma_formats(i) for i in body if is_mfma(i)}))
     a.other_per_mfma = (len(body) - a.mfmas) / a.mfmas if a.mfmas else 0
@@ -346,6 +490,8 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
                 written_by_lds.pop(r, None)
     a.min_lds_use_distance = -1 if dist["frag"] is None else dist["frag"]
     a.min_scale_use_distance = -1 if dist["scale"] is None else dist["scale"]
+    (a.acc_dependent_mfmas, a.min_acc_distance,
+     a.back_to_back_acc_pairs) = accumulator_chains(body)
 
     # Timeline of one wave: in-order issue every `issue_cycles`, the MFMA
     # pipe busy `mfma_cycles` per MFMA, LDS and memory bandwidth shared
@@ -358,8 +504,10 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
     mem_free = 0.0
     queues = {"vmcnt": [], "lgkmcnt": []}
     reg_ready = {}
+    acc_ready = {}   # register -> when an MFMA reading it as srcC may start
     ends = []
-    waits = {"vmcnt": 0.0, "lgkmcnt": 0.0, "barrier": 0.0, "mfma": 0.0}
+    waits = {"vmcnt": 0.0, "lgkmcnt": 0.0, "barrier": 0.0, "mfma": 0.0,
+             "acc": 0.0, "idle": 0.0, "idle_starts": 0.0}
     per_iter_waits = []
     for it in range(iterations):
         before = dict(waits)
@@ -372,9 +520,24 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
                 if ready > start:
                     waits["mfma"] += ready - start
                     start = ready
-                mfma_free = start + mfma_cycles(i)
+                # Issued (at max(t, ready)) into an idle pipe: it starts
+                # mfma_idle_start_cycles late.
+                if mfma_free < max(t, ready):
+                    start += machine.mfma_idle_start_cycles
+                    waits["idle"] += machine.mfma_idle_start_cycles
+                    waits["idle_starts"] += 1
+                # Its accumulator input written by an earlier MFMA.
+                acc = max([acc_ready.get(r, 0.0) for r in
+                           registers(ops[3] if len(ops) > 3 else "")] + [0.0])
+                if acc > start:
+                    waits["acc"] += acc - start
+                    start = acc
+                cycles = mfma_cycles(i, machine)
+                mfma_free = start + cycles
                 for r in registers(ops[0]):
                     reg_ready[r] = mfma_free
+                    acc_ready[r] = (mfma_free +
+                                    machine.mfma_dependent_extra_cycles)
                 t = start + machine.issue_cycles
                 continue
             if k == "waitcnt":
@@ -404,6 +567,9 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
             if ready > t:
                 waits["mfma"] += ready - t
                 t = ready
+            if ops and k not in _NO_DEST:
+                for r in registers(ops[0]):
+                    acc_ready.pop(r, None)
             start = t
             t += machine.issue_cycles
             if k == "lds_read" or k == "lds_write":
@@ -430,6 +596,9 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
     a.lgkmcnt_wait = sum(w["lgkmcnt"] for w in last) / len(last)
     a.barrier_wait = sum(w["barrier"] for w in last) / len(last)
     a.mfma_dep_wait = sum(w["mfma"] for w in last) / len(last)
+    a.acc_wait = sum(w["acc"] for w in last) / len(last)
+    a.idle_wait = sum(w["idle"] for w in last) / len(last)
+    a.idle_starts = sum(w["idle_starts"] for w in last) / len(last)
     a.issue_cycles = sum(machine.issue_cycles if k != "nop" else
                          max(machine.issue_cycles, int(i.operands or 0) + 1)
                          for i, (k, _) in zip(body, kinds))
@@ -462,6 +631,7 @@ class GemmPrediction:
     tile_cycles: float
     seconds: float
     pflops: float
+    c_load_cycles: float = 0.0     # per tile: its C tile read from memory
 
 
 def resident_workgroups(waves_per_simd, waves_per_wg, workgroups,
@@ -475,12 +645,16 @@ def resident_workgroups(waves_per_simd, waves_per_wg, workgroups,
 
 
 def predict_gemm(loop, m, n, k, tile_m, tile_n, waves_per_wg, wgs_per_cu=1,
-                 out_bytes=4, machine=Machine()):
+                 out_bytes=4, machine=Machine(), c_load_bytes=0):
     """Whole-GEMM time of a kernel whose main loop is `loop`
     (LoopAnalysis): one workgroup per TM x TN tile, rounds of
     `cus * wgs_per_cu` tiles (wave quantization), each tile its K
     iterations, plus a fixed cost per tile: filling the load pipeline (one
-    global latency) and storing its TM x TN results."""
+    global latency) and storing its TM x TN results (`out_bytes` each).
+    A kernel that reads its accumulator tile from memory (C += A x B:
+    `c_load_bytes` per element, 4 for f32; 0 for a zero-filled
+    accumulator) also pays that read before its loop: TM x TN x
+    c_load_bytes at the CU's L2 bandwidth plus one global latency."""
     k_per_iter = loop.flops * waves_per_wg // (2 * tile_m * tile_n)
     iterations = math.ceil(k / k_per_iter)
     tiles = math.ceil(m / tile_m) * math.ceil(n / tile_n)
@@ -489,11 +663,15 @@ def predict_gemm(loop, m, n, k, tile_m, tile_n, waves_per_wg, wgs_per_cu=1,
         machine.l2_bytes_per_clk_cu
     # Several workgroups on a CU share its SIMDs' MFMA pipes.
     per_iter = max(loop.cycles, loop.mfma_cycles * wgs_per_cu)
-    tile_cycles = iterations * per_iter + machine.global_latency + store
+    c_load = 0.0
+    if c_load_bytes:
+        c_load = (tile_m * tile_n * c_load_bytes * wgs_per_cu /
+                  machine.l2_bytes_per_clk_cu + machine.global_latency)
+    tile_cycles = (iterations * per_iter + machine.global_latency + store +
+                   c_load)
     seconds = rounds * tile_cycles / machine.clock_hz / machine.efficiency
-    # HBM floor: every operand byte and the result once.
     return GemmPrediction(tiles, rounds, k_per_iter, iterations, tile_cycles,
-                          seconds, 2.0 * m * n * k / seconds / 1e15)
+                          seconds, 2.0 * m * n * k / seconds / 1e15, c_load)
 
 
 def relayout_seconds(bytes_moved, machine=Machine(), hbm_efficiency=1.0):
@@ -522,9 +700,19 @@ AITER_KERNEL = "hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256.co"
 # Published times (µs) of that kernel (reference/performance-anchors.md).
 AITER_16384_US = 1563.0
 AITER_10000_US = 1050.0
+# The published figures `check` compares with (issue 33): (M, N, K) ->
+# ("us", time) or ("PF", PFLOP/s).
+AITER_PUBLISHED = [
+    ((10000, 16384, 16384), "us", AITER_10000_US),
+    ((8192, 8192, 8192), "PF", 5.096),
+    ((8192, 8192, 16384), "PF", 5.520),
+]
 
 
+@functools.lru_cache(maxsize=None)
 def aiter_loop(objdump="llvm-objdump-22", repo=AITER_REPO):
+    """The main loop of AITER's 256x256 f4gemm kernel (read once per
+    process; callers must not modify it)."""
     co = subprocess.run(["git", "--git-dir=" + repo, "show",
                          "HEAD:" + AITER_KERNEL], capture_output=True,
                         check=True).stdout
@@ -537,16 +725,22 @@ def aiter_loop(objdump="llvm-objdump-22", repo=AITER_REPO):
     return main_loop(instrs, labels)
 
 
+def predict_aiter(loop, m, n, k, machine):
+    """AITER's 256x256 kernel at M x N x K: 4 waves, one workgroup per CU,
+    zero-filled accumulators (no C read), bf16 result (2 bytes stored)."""
+    return predict_gemm(loop, m, n, k, 256, 256, 4, out_bytes=2,
+                        machine=machine, c_load_bytes=0)
+
+
 def calibrate(machine=Machine(), objdump="llvm-objdump-22"):
     """The efficiency that makes AITER's 16384^3 time come out right, and
     the 10000x16384x16384 prediction it implies."""
     loop = analyze_loop(aiter_loop(objdump), machine)
-    raw = predict_gemm(loop, 16384, 16384, 16384, 256, 256, 4,
-                       out_bytes=2, machine=machine)
+    raw = predict_aiter(loop, 16384, 16384, 16384,
+                        dataclasses.replace(machine, efficiency=1.0))
     eff = raw.seconds / (AITER_16384_US * 1e-6)
     cal = dataclasses.replace(machine, efficiency=eff)
-    check = predict_gemm(loop, 10000, 16384, 16384, 256, 256, 4,
-                         out_bytes=2, machine=cal)
+    check = predict_aiter(loop, 10000, 16384, 16384, cal)
     return cal, loop, check
 
 
@@ -565,10 +759,16 @@ def describe(name, loop, preds=()):
              % (loop.lds_demand, loop.same_iteration_lds_uses,
                 loop.min_lds_use_distance, loop.same_iteration_scale_uses,
                 loop.min_scale_use_distance),
+             "  accumulator chains: %d MFMAs read an MFMA's result as srcC,"
+             " closest %d MFMAs after it, %d back-to-back pairs"
+             % (loop.acc_dependent_mfmas, loop.min_acc_distance,
+                loop.back_to_back_acc_pairs),
              "  exposed per iteration: vmcnt %.0f, lgkmcnt %.0f, barrier %.0f,"
-             " MFMA dependences %.0f cycles" % (
+             " MFMA dependences %.0f, accumulator chains %.0f, idle-pipe "
+             "starts %.0f (%.0f MFMAs) cycles" % (
                  loop.vmcnt_wait, loop.lgkmcnt_wait, loop.barrier_wait,
-                 loop.mfma_dep_wait),
+                 loop.mfma_dep_wait, loop.acc_wait, loop.idle_wait,
+                 loop.idle_starts),
              "  iteration: %.0f cycles (%s-bound), MFMA pipe busy %.0f%%"
              % (loop.cycles, loop.bound,
                 100.0 * loop.mfma_cycles / loop.cycles)]
@@ -598,7 +798,7 @@ def read_hip_timings(path):
 
 
 def calibrate_measured(loop, timings, shape, tile_m, tile_n, waves,
-                       out_bytes, machine=Machine()):
+                       out_bytes, machine=Machine(), c_load_bytes=0):
     """The efficiency constant that a measured GEMM launch implies: the
     model's time without it (efficiency 1) over the measured median of the
     launch with the most FLOPs. Returns (launch, raw prediction,
@@ -609,40 +809,254 @@ def calibrate_measured(loop, timings, shape, tile_m, tile_n, waves,
     gemm = max(launches, key=lambda t: t["flops"])
     raw = predict_gemm(loop, *shape, tile_m, tile_n, waves,
                        out_bytes=out_bytes,
-                       machine=dataclasses.replace(machine, efficiency=1.0))
+                       machine=dataclasses.replace(machine, efficiency=1.0),
+                       c_load_bytes=c_load_bytes)
     return gemm, raw, raw.seconds / (gemm["median_us"] * 1e-6)
 
 
+# --- the sensitivity sweep and the published checks --------------------------
+
+def _scaled(value, factor):
+    v = value * factor
+    return int(v) if isinstance(value, int) and float(v).is_integer() else v
+
+
+def seed_kernels(mx_opt, shapes=("16384^3", "seed"), options="",
+                 acc="arg", result="f32"):
+    """{shape name: kernel_model} of the seed kernel (what
+    ukernel_static_metrics.py and the `kernel` subcommand model: the
+    resolver's layout, MXFP4 x MXFP4, C += A x B with an f32 result by
+    default), compiled by `mx_opt` once per shape."""
+    import ukernel_static_metrics as usm
+    return {s: usm.compile_kernel(mx_opt, (s,) + SHAPES[s], options,
+                                  acc=acc, result=result) for s in shapes}
+
+
+def sweep(kernels, machine=Machine(), factors=(0.5, 2.0),
+          objdump="llvm-objdump-22"):
+    """The baseline and each Assumed row of MachineModel.def at each factor:
+    efficiency re-fitted on AITER's 16384^3 time under that setting, then
+    AITER's and the seed kernel's predicted PFLOP/s at 16384^3 and the seed
+    shape. A list of dicts."""
+    import ukernel_static_metrics as usm
+    settings = [("baseline", {})]
+    for r in MACHINE_ROWS:
+        if r.kind == "Assumed":
+            for f in factors:
+                value = _scaled(getattr(machine, r.python_name), f)
+                settings.append(("%s x%g = %s" % (r.python_name, f, value),
+                                 {r.python_name: value}))
+    out = []
+    for label, change in settings:
+        cal, aiter, _ = calibrate(with_overrides(machine, change), objdump)
+        row = dict(setting=label, change=change, efficiency=cal.efficiency)
+        for s in ("16384^3", "seed"):
+            a = predict_aiter(aiter, *SHAPES[s], cal)
+            _, mx = usm.model_kernel(kernels[s], (s,) + SHAPES[s], cal)
+            row[s] = dict(aiter_pf=a.pflops, mx_pf=mx.pflops,
+                          aiter_us=a.seconds * 1e6, mx_us=mx.seconds * 1e6,
+                          ratio=mx.pflops / a.pflops,
+                          mx_ge_aiter=mx.pflops >= a.pflops)
+        out.append(row)
+    return out
+
+
+def check(machine=Machine(), objdump="llvm-objdump-22"):
+    """AITER's kernel calibrated on its 16384^3 time, against its other
+    published figures: a list of dicts (shape, published and predicted us
+    and PF, error of the predicted time in %)."""
+    cal, aiter, _ = calibrate(machine, objdump)
+    out = []
+    for (m, n, k), unit, value in [((16384, 16384, 16384), "us",
+                                    AITER_16384_US)] + AITER_PUBLISHED:
+        flops = 2.0 * m * n * k
+        pub_us = value if unit == "us" else flops / (value * 1e15) * 1e6
+        p = predict_aiter(aiter, m, n, k, cal)
+        out.append(dict(shape="%dx%dx%d" % (m, n, k), published=
+                        "%g %s" % (value, unit), published_us=pub_us,
+                        published_pf=flops / (pub_us * 1e-6) / 1e15,
+                        predicted_us=p.seconds * 1e6, predicted_pf=p.pflops,
+                        error_pct=100.0 * (p.seconds * 1e6 / pub_us - 1),
+                        fitted=(m, n, k) == (16384, 16384, 16384)))
+    return cal, out
+
+
+def _table(header, rows):
+    widths = [max(len(str(r[i])) for r in rows + [header])
+              for i in range(len(header))]
+    return "\n".join("  ".join(str(c).ljust(w) for c, w in
+                               zip(r, widths)).rstrip()
+                     for r in [header] + rows)
+
+
+def format_sweep(rows):
+    header = ["setting", "eff", "AITER 16384^3", "mx 16384^3", "mx/AITER",
+              "mx>=AITER", "AITER seed", "mx seed", "mx/AITER", "mx>=AITER"]
+    body = []
+    for r in rows:
+        line = [r["setting"], "%.3f" % r["efficiency"]]
+        for s in ("16384^3", "seed"):
+            line += ["%.2f" % r[s]["aiter_pf"], "%.2f" % r[s]["mx_pf"],
+                     "%.3f" % r[s]["ratio"],
+                     "yes" if r[s]["mx_ge_aiter"] else "no"]
+        body.append(line)
+    return _table(header, body)
+
+
+def format_check(rows):
+    header = ["shape", "published", "published us", "published PF",
+              "predicted us", "predicted PF", "time error"]
+    return _table(header, [
+        [r["shape"], r["published"], "%.1f" % r["published_us"],
+         "%.3f" % r["published_pf"], "%.1f" % r["predicted_us"],
+         "%.3f" % r["predicted_pf"],
+         "(fitted)" if r["fitted"] else "%+.1f%%" % r["error_pct"]]
+        for r in rows])
+
+
+def format_constants(machine):
+    base = Machine()
+    rows = []
+    for name, py, value, unit, kind, source in machine_rows(machine):
+        changed = value != getattr(base, py)
+        rows.append([name, py, "%g%s" % (value, " (--set)" if changed else ""),
+                     unit, kind, source])
+    return _table(["name", "python_name", "value", "unit", "kind", "source"],
+                  rows)
+
+
 def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--set", action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="override a constant of MachineModel.def by its "
+                        "python_name (repeatable), e.g. --set "
+                        "global_latency=2000")
+    common.add_argument("--objdump", default="llvm-objdump-22")
+    common.add_argument("--json", action="store_true",
+                        help="print JSON instead of text (constants, sweep, "
+                        "check)")
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("calibrate", help="fit on AITER's 256x256 kernel")
-    c.add_argument("--objdump", default="llvm-objdump-22")
-    f = sub.add_parser("isa", help="model a loop of an assembly file")
+    sub.add_parser("calibrate", parents=[common],
+                   help="fit on AITER's 256x256 kernel")
+    sub.add_parser("constants", parents=[common],
+                   help="the rows of MachineModel.def (with --set applied)")
+    sub.add_parser("check", parents=[common],
+                   help="calibrate on AITER 16384^3, predict AITER's other "
+                   "published shapes")
+    f = sub.add_parser("isa", parents=[common],
+                       help="model a loop of an assembly file")
     f.add_argument("file")
     f.add_argument("--label")
     f.add_argument("--tile", default="256x256")
     f.add_argument("--waves", type=int, default=4)
     f.add_argument("--out-bytes", type=int, default=4)
+    f.add_argument("--c-load-bytes", type=int, default=0,
+                   help="bytes per element of the accumulator tile the "
+                   "kernel reads from memory (4 for C += A x B in f32; "
+                   "default 0: a zero-filled accumulator)")
     f.add_argument("--measured", help="the output of mx-run --backend=hip "
                    "--repeat=N on a GPU (its hip-timing lines): calibrate "
                    "the efficiency constant on its largest launch")
     f.add_argument("--shape", default="seed", choices=sorted(SHAPES),
                    help="the shape of the --measured run (default seed)")
+    for name, text in (("kernel", "compile the seed program (or --pins) "
+                        "with mx-opt and model its contraction kernel"),
+                       ("sweep", "each Assumed constant at x0.5 and x2, "
+                        "AITER against the seed kernel")):
+        k = sub.add_parser(name, parents=[common], help=text)
+        k.add_argument("--mx-opt",
+                       default=os.path.join(root, "build", "bin", "mx-opt"))
+        k.add_argument("--pins", default="",
+                       help="mx-gfx950-pipeline options, e.g. "
+                       "'intrinsic=32x32x64'")
+        k.add_argument("--acc", choices=["arg", "zero"], default="arg",
+                       help="C += A x B (arg, the seed) or a zero fill")
+        k.add_argument("--result", choices=["f32", "bf16", "f16"],
+                       default="f32")
+        if name == "kernel":
+            k.add_argument("--lhs-type", default="f4E2M1FN")
+            k.add_argument("--rhs-type", default="f4E2M1FN")
+        else:
+            k.add_argument("--factors", default="0.5,2")
     args = p.parse_args()
-    cal, aiter, check = calibrate(objdump=getattr(args, "objdump",
-                                                  "llvm-objdump-22"))
+    try:
+        base = with_overrides(Machine(), args.set)
+    except ValueError as e:
+        sys.exit(str(e))
+
+    if args.cmd == "constants":
+        if args.json:
+            print(json.dumps([dict(zip(("name", "python_name", "value", "unit",
+                                        "kind", "source"), r))
+                              for r in machine_rows(base)], indent=1))
+        else:
+            print(format_constants(base))
+        return
+    if args.cmd == "check":
+        cal, rows = check(base, args.objdump)
+        if args.json:
+            print(json.dumps(dict(efficiency=cal.efficiency, rows=rows),
+                             indent=1))
+        else:
+            print("AITER f4gemm 256x256, efficiency %.3f fitted on 16384^3 "
+                  "(%.0f us)" % (cal.efficiency, AITER_16384_US))
+            print(format_check(rows))
+        return
+    if args.cmd == "sweep":
+        import ukernel_static_metrics as usm
+        try:
+            kernels = seed_kernels(args.mx_opt, options=args.pins,
+                                   acc=args.acc, result=args.result)
+        except (usm.Failure, OSError) as e:
+            sys.exit("cannot compile the seed kernel: %s" % e)
+        rows = sweep(kernels, base, [float(x) for x in
+                                     args.factors.split(",")], args.objdump)
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        else:
+            print("AITER f4gemm 256x256 (zero acc, bf16) against mx's seed "
+                  "kernel (%s, %s, acc %s, result %s; C read charged: %d "
+                  "B/element); PFLOP/s at 16384^3 and the seed shape "
+                  "10000x16384x16384, efficiency re-fitted on AITER 16384^3 "
+                  "(%.0f us) for each setting"
+                  % (kernels["seed"]["kernel"], args.pins or "resolver",
+                     args.acc, args.result,
+                     kernels["seed"]["c_load_bytes"], AITER_16384_US))
+            print(format_sweep(rows))
+        return
+
+    cal, aiter, check_pred = calibrate(base, args.objdump)
     if args.cmd == "calibrate":
-        ref = predict_gemm(aiter, 16384, 16384, 16384, 256, 256, 4,
-                           out_bytes=2, machine=cal)
+        ref = predict_aiter(aiter, 16384, 16384, 16384, cal)
         print(describe("AITER 256x256", aiter,
                        [("16384^3 (fitted)", ref),
-                        ("10000x16384x16384", check)]))
+                        ("10000x16384x16384", check_pred)]))
         print("efficiency constant: %.3f; 10000x16384x16384 predicted %.0f us"
               ", published %.0f us (%+.1f%%)"
-              % (cal.efficiency, check.seconds * 1e6, AITER_10000_US,
-                 100.0 * (check.seconds * 1e6 / AITER_10000_US - 1)))
+              % (cal.efficiency, check_pred.seconds * 1e6, AITER_10000_US,
+                 100.0 * (check_pred.seconds * 1e6 / AITER_10000_US - 1)))
+        return
+    if args.cmd == "kernel":
+        import ukernel_static_metrics as usm
+        preds = []
+        for s in SHAPES:
+            try:
+                model = usm.compile_kernel(args.mx_opt, (s,) + SHAPES[s],
+                                           args.pins, args.lhs_type,
+                                           args.rhs_type, args.acc,
+                                           args.result)
+            except (usm.Failure, OSError) as e:
+                sys.exit("%s: %s" % (s, e))
+            loop, gemm = usm.model_kernel(model, (s,) + SHAPES[s], cal)
+            preds.append((s, gemm))
+        print(describe("%s (%s, %s x %s, acc %s, result %s)"
+                       % (model["kernel"], args.pins or "resolver",
+                          args.lhs_type, args.rhs_type, args.acc,
+                          args.result), loop, preds))
         return
     with open(args.file) as fh:
         text = fh.read()
@@ -656,13 +1070,14 @@ def main():
     loop = analyze_loop(body, cal, waves_per_cu=args.waves)
     tm, tn = (int(x) for x in args.tile.split("x"))
     preds = [(s, predict_gemm(loop, *SHAPES[s], tm, tn, args.waves,
-                              out_bytes=args.out_bytes, machine=cal))
+                              out_bytes=args.out_bytes, machine=cal,
+                              c_load_bytes=args.c_load_bytes))
              for s in SHAPES]
     print(describe(os.path.basename(args.file), loop, preds))
     if args.measured:
         gemm, raw, eff = calibrate_measured(
             loop, read_hip_timings(args.measured), SHAPES[args.shape], tm, tn,
-            args.waves, args.out_bytes)
+            args.waves, args.out_bytes, base, args.c_load_bytes)
         print("measured %s %s: median %.1f us (%.3f TFLOP/s); model at "
               "efficiency 1: %.1f us; efficiency constant %.3f (AITER-fitted:"
               " %.3f)" % (gemm["kernel"], args.shape, gemm["median_us"],
@@ -671,4 +1086,5 @@ def main():
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     main()

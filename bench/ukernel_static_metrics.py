@@ -382,7 +382,7 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
     predicted = predict(isa_ir, kernel, shape, sm * sn,
                         sm * im * layout["shape"][0],
                         sn * inn * layout["shape"][1], stats, result,
-                        relayout)
+                        relayout, acc)
     im_, in_, ik_ = layout["shape"]
     tile = "%dx%dx%d" % (sm * im * im_, sn * inn * in_, ik * ik_)
     lds_dma = int(stats.get("main_loop.direct_to_lds_loads", 0))
@@ -404,26 +404,88 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
     ] + predicted + ["%.2f" % t_hsaco]
 
 
-def predict(isa_ir, kernel, shape, waves, tile_m, tile_n, stats, result,
-            relayout_bytes):
-    """The static performance model's columns (bench/mx_perf_model.py):
-    other instructions per MFMA in the main loop, LDS demand, the main
-    loop's cycles against its MFMA cycles, the contraction dispatch's
-    predicted time and PFLOP/s, and the relayouts' time at HBM speed."""
+def kernel_model(isa_ir, kernel, waves, tile_m, tile_n, stats, result,
+                 acc):
+    """What the static model needs of a contraction kernel: its main loop
+    (None when it has none), waves, tile, workgroups per CU, result bytes
+    and C bytes read per element (4 for C += A x B: the f32 accumulator
+    tile is loaded from memory; 0 for a zero-filled accumulator)."""
     asm = mx_perf_model.assemblies_from_ir(isa_ir).get(kernel)
     if asm is None:
-        return ["-"] * 6
+        return None
     instrs, labels = mx_perf_model.parse_isa(asm)
     body = mx_perf_model.main_loop(instrs, labels)
     if body is None:
+        return None
+    return dict(body=body, waves=waves, tile_m=tile_m, tile_n=tile_n,
+                wgs=max(1, int(stats["waves_per_simd"]) * 4 // waves),
+                out_bytes={"f32": 4, "bf16": 2, "f16": 2}[result],
+                c_load_bytes=4 if acc == "arg" else 0)
+
+
+def model_kernel(model, shape, machine):
+    """(LoopAnalysis, GemmPrediction) of a kernel_model at shape (name, M,
+    N, K) on `machine`."""
+    loop = mx_perf_model.analyze_loop(model["body"], machine,
+                                      waves_per_cu=model["waves"] *
+                                      model["wgs"])
+    _, m, n, k = shape
+    gemm = mx_perf_model.predict_gemm(
+        loop, m, n, k, model["tile_m"], model["tile_n"], model["waves"],
+        model["wgs"], model["out_bytes"], machine,
+        c_load_bytes=model["c_load_bytes"])
+    return loop, gemm
+
+
+def compile_kernel(mx_opt, shape, options="", lhs_type="f4E2M1FN",
+                   rhs_type="f4E2M1FN", acc="arg", result="f32"):
+    """kernel_model of the contraction kernel that mx-gfx950-pipeline
+    (with `options`, its pins) generates for the benchmarked program at
+    shape (name, M, N, K); with the defaults, the seed kernel (C += A x B,
+    f32, the resolver's layout) that the headline figures model."""
+    _, m, n, k = shape
+    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result)
+    materialized, _ = run([mx_opt, "-", "--pass-pipeline=builtin.module("
+                           "mx-set-encodings,%s)"
+                           % materialize_pass(mx_opt, options)], ir)
+    layout = parse_layout(materialized)
+    with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
+        isa_ir, _ = run([mx_opt, "-", "--mx-gfx950-pipeline=%s output=isa"
+                         % options,
+                         "--mx-gfx950-kernel-report=output=" + report.name],
+                        ir)
+        report_text = report.read()
+    kernels = [name for name in mx_perf_model.assemblies_from_ir(isa_ir)
+               if re.search(r"_mma\d+$", name)]
+    if len(kernels) != 1:
+        raise Failure("expected one contraction kernel, got %d" % len(kernels))
+    stats = parse_report(report_text).get(kernels[0])
+    if stats is None:
+        raise Failure("no report for kernel %s" % kernels[0])
+    sm, sn = layout["subgroups_m"], layout["subgroups_n"]
+    model = kernel_model(isa_ir, kernels[0], sm * sn,
+                         sm * layout["intrinsics_m"] * layout["shape"][0],
+                         sn * layout["intrinsics_n"] * layout["shape"][1],
+                         stats, result, acc)
+    if model is None:
+        raise Failure("kernel %s has no main loop" % kernels[0])
+    model["kernel"] = kernels[0]
+    return model
+
+
+def predict(isa_ir, kernel, shape, waves, tile_m, tile_n, stats, result,
+            relayout_bytes, acc="arg"):
+    """The static performance model's columns (bench/mx_perf_model.py):
+    other instructions per MFMA in the main loop, LDS demand, the main
+    loop's cycles against its MFMA cycles, the contraction dispatch's
+    predicted time and PFLOP/s (with the C tile's read when the program
+    accumulates into C), and the relayouts' time at HBM speed."""
+    model = kernel_model(isa_ir, kernel, waves, tile_m, tile_n, stats,
+                         result, acc)
+    if model is None:
         return ["-"] * 6
     machine = calibrated_machine()
-    wgs = max(1, int(stats["waves_per_simd"]) * 4 // waves)
-    loop = mx_perf_model.analyze_loop(body, machine, waves_per_cu=waves * wgs)
-    _, m, n, k = shape
-    out_bytes = {"f32": 4, "bf16": 2, "f16": 2}[result]
-    gemm = mx_perf_model.predict_gemm(loop, m, n, k, tile_m, tile_n, waves,
-                                      wgs, out_bytes, machine)
+    loop, gemm = model_kernel(model, shape, machine)
     return ["%.2f" % loop.other_per_mfma, "%.0f" % loop.lds_demand,
             "%.0f/%d" % (loop.cycles, loop.mfma_cycles),
             "%.0f" % (gemm.seconds * 1e6), "%.2f" % gemm.pflops,
@@ -436,12 +498,12 @@ _MACHINE = []
 
 def calibrated_machine():
     """The model's machine with its efficiency fitted on AITER's kernel
-    (once per run; 0.621 when the AITER snapshot is not on this machine)."""
+    (once per run; 0.622 when the AITER snapshot is not on this machine)."""
     if not _MACHINE:
         try:
             _MACHINE.append(mx_perf_model.calibrate()[0])
         except (OSError, subprocess.CalledProcessError):
-            _MACHINE.append(mx_perf_model.Machine(efficiency=0.621))
+            _MACHINE.append(mx_perf_model.Machine(efficiency=0.622))
     return _MACHINE[0]
 
 
