@@ -43,7 +43,7 @@
 
 // The option needs its backend.
 // RUN: not mx-run %S/../../../Integration/GFX950/emulator-seed-tile.mlir --isa-code-object=a=b 2>&1 | FileCheck %s --check-prefix=OPTION
-// OPTION: --isa-code-object and --isa-hazards need --backend=gfx950-isa
+// OPTION: --isa-code-object, --isa-hazards and --timing-model need --backend=gfx950-isa
 
 // Only regular files are read (issue 37, mx::readUserFile): a device would
 // be read without end, a FIFO without a writer blocks.
