@@ -164,6 +164,23 @@ check "model: seed cycles per main-loop iteration" cycles lower \
 check "seed GEMM dispatches (relayouts + GEMM)" count equal \
   "$(column seed disp)" README.md '^- seed GEMM: \K[0-9]+(?= dispatches)'
 
+# 5. The timing model (the ISA executor's --timing-model; deterministic):
+# mx's seed kernel and AITER's code object, calibrated on AITER.
+python3 "$ROOT/bench/mx_timing.py" --no-sweep --json > "$TMP/timing.json"
+timing() { # python expression over the report -> value
+  python3 -c "import json,sys; r = json.load(open(sys.argv[1])); print($1)" \
+    "$TMP/timing.json"
+}
+check "timing model: seed 16384^3" PF/s higher \
+  "$(timing 'round(r["pf"]["seed 16384^3"], 2)')" \
+  README.md '^- timing model, seed kernel at 16384\^3: \K[0-9.]+'
+check "timing model: seed main-loop iteration" cycles lower \
+  "$(timing 'round(r["reports"]["seed"]["cycles_per_iteration"])')" \
+  README.md '^- timing model, seed main-loop iteration: \K[0-9]+(?= cycles)'
+check "timing model: AITER main-loop iteration" cycles equal \
+  "$(timing 'round(r["reports"]["aiter"]["cycles_per_iteration"])')" \
+  README.md '^- timing model, AITER main-loop iteration: \K[0-9]+(?= cycles)'
+
 echo
 if [ "$flagged" -ne 0 ]; then
   echo "Some figures are flagged: re-measure and correct the docs (or the code)."
