@@ -16,11 +16,13 @@
 
 // CHECK: timing tile_mma0: 1 workgroup(s) of 4 waves on one CU: {{[0-9]+}} cycles; main loop 3 iterations, {{[0-9.]+}} cycles and 256 MFMAs per wave each in the steady state
 // CHECK-NEXT: timing tile_mma0: per wave {{[0-9]+}} instructions, 1024 MFMAs (16384 pipe cycles;
+// CHECK: timing tile_mma0: the largest stalls per wave: {{[0-9]+}} cycles at pc 0x{{[0-9a-f]+}}: s_waitcnt
 // CHECK: timing tile_mma0: the launch: 1 workgroups in 1 round(s) over the CUs:
 // CHECK: bit-exact
 // JSON: "kernel":"tile_mma0"
 // JSON-SAME: "loop_iterations":3
 // JSON-SAME: "mfmas_per_iteration":256
+// JSON-SAME: "top_stalls":[{"at":"pc
 
 // RUN: not mx-run %s --backend=gfx950-emu --timing-model --arg=zeros 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: --isa-code-object, --isa-hazards and --timing-model need --backend=gfx950-isa

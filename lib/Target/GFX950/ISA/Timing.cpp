@@ -275,6 +275,9 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
   }
   double ldsFree = 0, memFree = 0, ldsBytes = 0, ldsConflict = 0, memBytes = 0;
   double issue = machine.IssueCycles;
+  // Stall cycles (waits for loads, barriers and MFMA results; not for a
+  // busy pipe) at each instruction, summed over the waves.
+  std::vector<double> stalls(kernel.instructions.size(), 0.0);
 
   while (true) {
     // The wave that can issue first (program order within each wave).
@@ -294,6 +297,7 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
     double ready = sourcesReady(inst, info, *w);
     if (ready > t) {
       w->waitMFMAResult += ready - t;
+      stalls[entry.inst] += ready - t;
       t = ready;
     }
     w->instructions += 1;
@@ -366,6 +370,7 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
       w->waitVM += afterVM - t;
       double afterLGKM = drain(w->lgkm, info.lgkmcnt, afterVM);
       w->waitLGKM += afterLGKM - afterVM;
+      stalls[entry.inst] += afterLGKM - t;
       t = afterLGKM;
       next = t + issue;
       break;
@@ -391,6 +396,7 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
           if (other.workgroup == w->workgroup && !other.done) {
             double release = last + machine.BarrierCycles;
             other.waitBarrier += release - other.t;
+            stalls[(*other.trace)[other.next - 1].inst] += release - other.t;
             other.t = release;
             other.atBarrier = false;
           }
@@ -428,6 +434,7 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
           if (other.workgroup == w->workgroup && !other.done) {
             double release = last + machine.BarrierCycles;
             other.waitBarrier += release - other.t;
+            stalls[(*other.trace)[other.next - 1].inst] += release - other.t;
             other.t = release;
             other.atBarrier = false;
           }
@@ -450,6 +457,20 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
     report.waitMFMAResult += w.waitMFMAResult / n;
     report.waitMFMAPipe += w.waitMFMAPipe / n;
     report.waitNop += w.waitNop / n;
+  }
+  std::vector<unsigned> order(stalls.size());
+  for (unsigned i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return stalls[a] != stalls[b] ? stalls[a] > stalls[b] : a < b;
+  });
+  for (unsigned i = 0; i < std::min<size_t>(3, order.size()); ++i) {
+    if (stalls[order[i]] <= 0)
+      break;
+    const Instruction &inst = kernel.instructions[order[i]];
+    report.topStalls.push_back(
+        {formatv("pc {0:x}: {1}", inst.pc, inst.text).str(),
+         stalls[order[i]] / n});
   }
   report.ldsBytes = ldsBytes;
   report.ldsConflictCycles = ldsConflict;
@@ -513,6 +534,13 @@ void TimingReport::print(raw_ostream &os) const {
                 kernel, instructions, mfmas, mfmaPipeCycles,
                 100 * mfmaUtilization, waitVM, waitLGKM, waitBarrier,
                 waitMFMAResult, waitMFMAPipe, waitNop);
+  if (!topStalls.empty()) {
+    os << "timing " << kernel << ": the largest stalls per wave:";
+    for (auto [index, stall] : llvm::enumerate(topStalls))
+      os << (index ? ";" : "")
+         << formatv(" {0:f0} cycles at {1}", stall.second, stall.first);
+    os << "\n";
+  }
   os << formatv("timing {0}: CU: {1:f0} LDS bytes ({2:f0} cycles of bank "
                 "conflicts), {3:f0} bytes of vector memory\n",
                 kernel, ldsBytes, ldsConflictCycles, memoryBytes);
@@ -545,6 +573,13 @@ void TimingReport::printJSON(raw_ostream &os) const {
       {"lds_bytes", ldsBytes},
       {"lds_conflict_cycles", ldsConflictCycles},
       {"memory_bytes", memoryBytes},
+      {"top_stalls",
+       [&] {
+         json::Array array;
+         for (const auto &[where, cycles] : topStalls)
+           array.push_back(json::Object{{"at", where}, {"cycles", cycles}});
+         return array;
+       }()},
       {"grid_workgroups", int64_t(gridWorkgroups)},
       {"rounds", int64_t(rounds)},
       {"seconds", seconds},

@@ -102,6 +102,10 @@ struct TimingReport {
          waitMFMAPipe = 0, waitNop = 0;
   /// Per CU: LDS bytes and the extra cycles bank conflicts cost.
   double ldsBytes = 0, ldsConflictCycles = 0, memoryBytes = 0;
+  /// The instructions the waves stalled at longest (waits for memory,
+  /// barriers, MFMA results; not for a busy pipe), with the stall cycles
+  /// per wave: at most three, the longest first.
+  std::vector<std::pair<std::string, double>> topStalls;
   /// The busiest SIMD's matrix pipe, as a fraction of `cycles`.
   double mfmaUtilization = 0;
 
