@@ -255,192 +255,264 @@ static double drain(std::deque<double> &queue, int limit, double t) {
   return t;
 }
 
-TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
-                                               const CUTrace &trace,
-                                               const MachineModel &machine) {
+/// Before a memory operation of a counter that saturates at \p max: waits
+/// for the oldest operation when \p max are outstanding.
+static double makeRoom(std::deque<double> &queue, int max, double t) {
+  return int(queue.size()) >= max ? drain(queue, max - 1, t) : t;
+}
+
+/// Records an operation done at \p done; the counter retires in order, so
+/// not before the one issued before it.
+static void addInOrder(std::deque<double> &queue, double done) {
+  queue.push_back(queue.empty() ? done : std::max(done, queue.back()));
+}
+
+namespace {
+/// The timing model of one CU (see TimingModel.h): issues the recorded
+/// streams of its waves and accounts where the time goes.
+class CUTimer {
+public:
+  CUTimer(const Kernel &kernel, const CUTrace &trace,
+          const MachineModel &machine);
+  /// Issues every recorded instruction.
+  void run();
+  TimingReport makeReport() const;
+
+private:
+  /// The wave that can issue first, or null when all are done or waiting.
+  WaveTimer *nextWave();
+  /// Issues the next instruction of \p w.
+  void issue(WaveTimer &w);
+  /// The cost of an instruction of each kind: updates the units it uses and
+  /// returns when the wave may issue its next instruction; \p t is its issue
+  /// time (a wait may move it).
+  double issueMFMA(WaveTimer &w, SIMDTimer &s, const Instruction &inst,
+                   const StaticInfo &info, double t);
+  double issueDS(WaveTimer &w, const TraceEntry &entry, double &t);
+  double issueVMEM(WaveTimer &w, const TraceEntry &entry,
+                   const Instruction &inst, double &t);
+  double issueWait(WaveTimer &w, const TraceEntry &entry,
+                   const StaticInfo &info, double &t);
+  /// Releases the barrier of \p workgroup when every wave of it that has
+  /// not ended waits there: BarrierCycles after the last arrival.
+  void releaseBarrier(unsigned workgroup);
+  void describeLoop(TimingReport &report) const;
+
+  const Kernel &kernel;
+  const MachineModel &machine;
   std::vector<StaticInfo> infos;
+  std::vector<SIMDTimer> simd;
+  std::vector<WaveTimer> waves;
+  unsigned perWG;
+  double issueCycles;
+  double ldsFree = 0, memFree = 0, ldsBytes = 0, ldsConflict = 0, memBytes = 0;
+  /// Stall cycles (waits for loads, barriers and MFMA results; not for a
+  /// busy pipe) at each instruction, summed over the waves.
+  std::vector<double> stalls;
+};
+} // namespace
+
+CUTimer::CUTimer(const Kernel &kernel, const CUTrace &trace,
+                 const MachineModel &machine)
+    : kernel(kernel), machine(machine),
+      simd(std::max(1u, unsigned(machine.SIMDsPerCU))),
+      waves(trace.waves.size()), perWG(std::max(1u, trace.wavesPerWorkgroup)),
+      issueCycles(machine.IssueCycles),
+      stalls(kernel.instructions.size(), 0.0) {
   infos.reserve(kernel.instructions.size());
   for (const Instruction &inst : kernel.instructions)
     infos.push_back(classify(inst, machine));
-
-  unsigned simds = std::max(1u, unsigned(machine.SIMDsPerCU));
-  std::vector<SIMDTimer> simd(simds);
-  std::vector<WaveTimer> waves(trace.waves.size());
-  unsigned perWG = std::max(1u, trace.wavesPerWorkgroup);
   for (auto [i, w] : llvm::enumerate(waves)) {
     w.trace = &trace.waves[i];
-    w.simd = unsigned(i % simds);
+    w.simd = unsigned(i % simd.size());
     w.workgroup = unsigned(i / perWG);
     w.done = w.trace->empty();
   }
-  double ldsFree = 0, memFree = 0, ldsBytes = 0, ldsConflict = 0, memBytes = 0;
-  double issue = machine.IssueCycles;
-  // Stall cycles (waits for loads, barriers and MFMA results; not for a
-  // busy pipe) at each instruction, summed over the waves.
-  std::vector<double> stalls(kernel.instructions.size(), 0.0);
+}
 
-  while (true) {
-    // The wave that can issue first (program order within each wave).
-    WaveTimer *w = nullptr;
-    for (WaveTimer &candidate : waves)
-      if (!candidate.done && !candidate.atBarrier &&
-          (!w || std::max(candidate.t, simd[candidate.simd].issueFree) <
-                     std::max(w->t, simd[w->simd].issueFree)))
-        w = &candidate;
-    if (!w)
-      break;
-    const TraceEntry &entry = (*w->trace)[w->next++];
-    const Instruction &inst = kernel.instructions[entry.inst];
-    const StaticInfo &info = infos[entry.inst];
-    SIMDTimer &s = simd[w->simd];
-    double t = std::max(w->t, s.issueFree);
-    double ready = sourcesReady(inst, info, *w);
-    if (ready > t) {
-      w->waitMFMAResult += ready - t;
-      stalls[entry.inst] += ready - t;
-      t = ready;
+void CUTimer::releaseBarrier(unsigned workgroup) {
+  double last = 0;
+  bool any = false;
+  for (WaveTimer &other : waves)
+    if (other.workgroup == workgroup && !other.done) {
+      if (!other.atBarrier)
+        return;
+      any = true;
+      last = std::max(last, other.t);
     }
-    w->instructions += 1;
-    double next = t + issue;
-    switch (info.kind) {
-    case Kind::MFMA: {
-      double start = std::max(t, s.pipeFree);
-      if (s.pipeFree < t)
-        start += machine.MFMAIdleStartCycles;
-      w->waitMFMAPipe += start - t;
-      s.pipeFree = start + info.mfmaCycles;
-      s.pipeBusy += info.mfmaCycles;
-      s.valuHold = std::max(s.valuHold, start + info.valuHold);
-      w->mfmas += 1;
-      w->mfmaPipeCycles += info.mfmaCycles;
-      const Operand &dst = inst.operands[0];
-      for (unsigned r = 0; r < dst.count; ++r)
-        w->ready[Context::unified(dst, r)] =
-            s.pipeFree + machine.MFMADependentExtraCycles;
-      next = start + issue;
-      break;
+  if (!any)
+    return;
+  double release = last + machine.BarrierCycles;
+  for (WaveTimer &other : waves)
+    if (other.workgroup == workgroup && !other.done) {
+      other.waitBarrier += release - other.t;
+      stalls[(*other.trace)[other.next - 1].inst] += release - other.t;
+      other.t = release;
+      other.atBarrier = false;
     }
-    case Kind::VALU:
-      if (s.valuHold > t) {
-        w->waitMFMAPipe += s.valuHold - t;
-        t = s.valuHold;
-        next = t + issue;
-      }
-      break;
-    case Kind::DS: {
-      if (w->lgkm.size() >= 15)
-        t = drain(w->lgkm, 14, t);
-      double start = std::max(t, ldsFree);
-      double conflictFree =
-          entry.bytes / std::max(1.0, machine.LDSBytesPerCycle);
-      ldsFree = start + entry.ldsCycles;
-      ldsBytes += entry.bytes;
-      ldsConflict += std::max(0.0, double(entry.ldsCycles) - conflictFree);
-      double done = ldsFree + machine.LDSLatency;
-      w->lgkm.push_back(std::max(done, w->lgkm.empty() ? 0 : w->lgkm.back()));
-      next = t + issue;
-      break;
-    }
-    case Kind::VMEM: {
-      if (w->vm.size() >= 63)
-        t = drain(w->vm, 62, t);
-      double start = std::max(t, memFree);
-      memFree = start + entry.bytes / std::max(1.0, machine.L2BytesPerCycle);
-      memBytes += entry.bytes;
-      if (inst.lds) {
-        // The DMA writes its bytes into LDS too.
-        ldsFree = std::max(ldsFree, t) +
-                  entry.bytes / std::max(1.0, machine.LDSBytesPerCycle);
-        ldsBytes += entry.bytes;
-      }
-      double done = std::max(t + machine.GlobalLatency, memFree);
-      w->vm.push_back(std::max(done, w->vm.empty() ? 0 : w->vm.back()));
-      next = t + issue;
-      break;
-    }
-    case Kind::SMEM:
-      if (w->lgkm.size() >= 15)
-        t = drain(w->lgkm, 14, t);
-      w->lgkm.push_back(std::max(t + machine.SMEMLatency,
-                                 w->lgkm.empty() ? 0 : w->lgkm.back()));
-      next = t + issue;
-      break;
-    case Kind::Wait: {
-      double afterVM = drain(w->vm, info.vmcnt, t);
-      w->waitVM += afterVM - t;
-      double afterLGKM = drain(w->lgkm, info.lgkmcnt, afterVM);
-      w->waitLGKM += afterLGKM - afterVM;
-      stalls[entry.inst] += afterLGKM - t;
-      t = afterLGKM;
-      next = t + issue;
-      break;
-    }
-    case Kind::Nop:
-      w->waitNop += std::max(0.0, info.nopStates - issue);
-      next = t + std::max(issue, double(info.nopStates));
-      break;
-    case Kind::Barrier: {
-      w->atBarrier = true;
-      w->t = t;
-      s.issueFree = t + 1;
-      // Release when every wave of the workgroup that has not ended is here.
-      double last = 0;
-      bool all = true;
-      for (WaveTimer &other : waves)
-        if (other.workgroup == w->workgroup && !other.done) {
-          all &= other.atBarrier;
-          last = std::max(last, other.t);
-        }
-      if (all)
-        for (WaveTimer &other : waves)
-          if (other.workgroup == w->workgroup && !other.done) {
-            double release = last + machine.BarrierCycles;
-            other.waitBarrier += release - other.t;
-            stalls[(*other.trace)[other.next - 1].inst] += release - other.t;
-            other.t = release;
-            other.atBarrier = false;
-          }
-      continue;
-    }
-    case Kind::End:
-      // Stores still in flight finish before the wave's slot is free.
-      t = drain(w->vm, 0, t);
-      w->done = true;
-      w->t = t;
-      break;
-    case Kind::Scalar:
-      break;
-    }
-    if (entry.backEdge)
-      w->backEdges[entry.inst].push_back({t, w->mfmas});
-    s.issueFree = t + 1;
-    if (!w->done)
-      w->t = next;
-    if (w->next >= w->trace->size() && !w->done) {
-      w->done = true;
-    }
-    // A wave that ends releases a barrier the others wait at.
-    if (w->done) {
-      bool all = true, any = false;
-      double last = 0;
-      for (WaveTimer &other : waves)
-        if (other.workgroup == w->workgroup && !other.done) {
-          all &= other.atBarrier;
-          any = true;
-          last = std::max(last, other.t);
-        }
-      if (any && all)
-        for (WaveTimer &other : waves)
-          if (other.workgroup == w->workgroup && !other.done) {
-            double release = last + machine.BarrierCycles;
-            other.waitBarrier += release - other.t;
-            stalls[(*other.trace)[other.next - 1].inst] += release - other.t;
-            other.t = release;
-            other.atBarrier = false;
-          }
-    }
+}
+
+WaveTimer *CUTimer::nextWave() {
+  WaveTimer *w = nullptr;
+  for (WaveTimer &candidate : waves)
+    if (!candidate.done && !candidate.atBarrier &&
+        (!w || std::max(candidate.t, simd[candidate.simd].issueFree) <
+                   std::max(w->t, simd[w->simd].issueFree)))
+      w = &candidate;
+  return w;
+}
+
+void CUTimer::run() {
+  while (WaveTimer *w = nextWave())
+    issue(*w);
+}
+
+double CUTimer::issueMFMA(WaveTimer &w, SIMDTimer &s, const Instruction &inst,
+                          const StaticInfo &info, double t) {
+  double start = std::max(t, s.pipeFree);
+  if (s.pipeFree < t)
+    start += machine.MFMAIdleStartCycles;
+  w.waitMFMAPipe += start - t;
+  s.pipeFree = start + info.mfmaCycles;
+  s.pipeBusy += info.mfmaCycles;
+  s.valuHold = std::max(s.valuHold, start + info.valuHold);
+  w.mfmas += 1;
+  w.mfmaPipeCycles += info.mfmaCycles;
+  const Operand &dst = inst.operands[0];
+  for (unsigned r = 0; r < dst.count; ++r)
+    w.ready[Context::unified(dst, r)] =
+        s.pipeFree + machine.MFMADependentExtraCycles;
+  return start + issueCycles;
+}
+
+double CUTimer::issueDS(WaveTimer &w, const TraceEntry &entry, double &t) {
+  t = makeRoom(w.lgkm, 15, t);
+  double start = std::max(t, ldsFree);
+  double conflictFree = entry.bytes / std::max(1.0, machine.LDSBytesPerCycle);
+  ldsFree = start + entry.ldsCycles;
+  ldsBytes += entry.bytes;
+  ldsConflict += std::max(0.0, double(entry.ldsCycles) - conflictFree);
+  addInOrder(w.lgkm, ldsFree + machine.LDSLatency);
+  return t + issueCycles;
+}
+
+double CUTimer::issueVMEM(WaveTimer &w, const TraceEntry &entry,
+                          const Instruction &inst, double &t) {
+  t = makeRoom(w.vm, 63, t);
+  double start = std::max(t, memFree);
+  memFree = start + entry.bytes / std::max(1.0, machine.L2BytesPerCycle);
+  memBytes += entry.bytes;
+  if (inst.lds) {
+    // The DMA writes its bytes into LDS too.
+    ldsFree = std::max(ldsFree, t) +
+              entry.bytes / std::max(1.0, machine.LDSBytesPerCycle);
+    ldsBytes += entry.bytes;
   }
+  addInOrder(w.vm, std::max(t + machine.GlobalLatency, memFree));
+  return t + issueCycles;
+}
 
+double CUTimer::issueWait(WaveTimer &w, const TraceEntry &entry,
+                          const StaticInfo &info, double &t) {
+  double afterVM = drain(w.vm, info.vmcnt, t);
+  w.waitVM += afterVM - t;
+  double afterLGKM = drain(w.lgkm, info.lgkmcnt, afterVM);
+  w.waitLGKM += afterLGKM - afterVM;
+  stalls[entry.inst] += afterLGKM - t;
+  t = afterLGKM;
+  return t + issueCycles;
+}
+
+void CUTimer::issue(WaveTimer &w) {
+  const TraceEntry &entry = (*w.trace)[w.next++];
+  const Instruction &inst = kernel.instructions[entry.inst];
+  const StaticInfo &info = infos[entry.inst];
+  SIMDTimer &s = simd[w.simd];
+  double t = std::max(w.t, s.issueFree);
+  double ready = sourcesReady(inst, info, w);
+  if (ready > t) {
+    w.waitMFMAResult += ready - t;
+    stalls[entry.inst] += ready - t;
+    t = ready;
+  }
+  w.instructions += 1;
+  double next = t + issueCycles;
+  switch (info.kind) {
+  case Kind::MFMA:
+    next = issueMFMA(w, s, inst, info, t);
+    break;
+  case Kind::VALU:
+    if (s.valuHold > t) {
+      w.waitMFMAPipe += s.valuHold - t;
+      t = s.valuHold;
+      next = t + issueCycles;
+    }
+    break;
+  case Kind::DS:
+    next = issueDS(w, entry, t);
+    break;
+  case Kind::VMEM:
+    next = issueVMEM(w, entry, inst, t);
+    break;
+  case Kind::SMEM:
+    t = makeRoom(w.lgkm, 15, t);
+    addInOrder(w.lgkm, t + machine.SMEMLatency);
+    next = t + issueCycles;
+    break;
+  case Kind::Wait:
+    next = issueWait(w, entry, info, t);
+    break;
+  case Kind::Nop:
+    w.waitNop += std::max(0.0, info.nopStates - issueCycles);
+    next = t + std::max(issueCycles, double(info.nopStates));
+    break;
+  case Kind::Barrier:
+    w.atBarrier = true;
+    w.t = t;
+    s.issueFree = t + 1;
+    releaseBarrier(w.workgroup);
+    return;
+  case Kind::End:
+    // Stores still in flight finish before the wave's slot is free.
+    t = drain(w.vm, 0, t);
+    w.done = true;
+    break;
+  case Kind::Scalar:
+    break;
+  }
+  if (entry.backEdge)
+    w.backEdges[entry.inst].push_back({t, w.mfmas});
+  s.issueFree = t + 1;
+  w.t = w.done ? t : next;
+  w.done |= w.next >= w.trace->size();
+  // A wave that ends releases a barrier the others wait at.
+  if (w.done)
+    releaseBarrier(w.workgroup);
+}
+
+void CUTimer::describeLoop(TimingReport &report) const {
+  report.fixedCycles = report.cycles;
+  if (waves.empty())
+    return;
+  // The main loop: wave 0's most taken back edge.
+  const std::vector<std::pair<double, double>> *times = nullptr;
+  for (const auto &[inst, list] : waves[0].backEdges)
+    if (!times || list.size() > times->size())
+      times = &list;
+  if (!times || times->size() < 2)
+    return;
+  size_t count = times->size(), half = count / 2;
+  const auto &first = (*times)[half - 1], &last = (*times)[count - 1];
+  report.loopIterations = count + 1;
+  report.cyclesPerIteration = (last.first - first.first) / double(count - half);
+  report.mfmasPerIteration =
+      (last.second - first.second) / double(count - half);
+  report.fixedCycles =
+      std::max(0.0, report.cycles - double(report.loopIterations) *
+                                        report.cyclesPerIteration);
+}
+
+TimingReport CUTimer::makeReport() const {
   TimingReport report;
   report.kernel = kernel.name;
   report.wavesPerWorkgroup = perWG;
@@ -479,28 +551,16 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
   for (const SIMDTimer &s : simd)
     busiest = std::max(busiest, s.pipeBusy);
   report.mfmaUtilization = report.cycles ? busiest / report.cycles : 0;
-  // The main loop: wave 0's most taken back edge.
-  if (!waves.empty()) {
-    const std::vector<std::pair<double, double>> *times = nullptr;
-    for (const auto &[inst, list] : waves[0].backEdges)
-      if (!times || list.size() > times->size())
-        times = &list;
-    if (times && times->size() >= 2) {
-      size_t count = times->size(), half = count / 2;
-      const auto &first = (*times)[half - 1], &last = (*times)[count - 1];
-      report.loopIterations = count + 1;
-      report.cyclesPerIteration =
-          (last.first - first.first) / double(count - half);
-      report.mfmasPerIteration =
-          (last.second - first.second) / double(count - half);
-      report.fixedCycles =
-          std::max(0.0, report.cycles - double(report.loopIterations) *
-                                            report.cyclesPerIteration);
-    } else {
-      report.fixedCycles = report.cycles;
-    }
-  }
+  describeLoop(report);
   return report;
+}
+
+TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
+                                               const CUTrace &trace,
+                                               const MachineModel &machine) {
+  CUTimer timer(kernel, trace, machine);
+  timer.run();
+  return timer.makeReport();
 }
 
 //===----------------------------------------------------------------------===//
