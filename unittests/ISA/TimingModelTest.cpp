@@ -69,8 +69,7 @@ TEST(TimingModel, DependentMFMAsWaitForTheirResult) {
   // independent one when the pipe frees.
   EXPECT_DOUBLE_EQ(a.waitMFMAResult - b.waitMFMAResult,
                    machine.MFMA16NarrowCycles +
-                       machine.MFMADependentExtraCycles -
-                       machine.IssueCycles);
+                       machine.MFMADependentExtraCycles - machine.IssueCycles);
   // The pipe then idled, so the dependent MFMA also starts late.
   EXPECT_DOUBLE_EQ(a.cycles - b.cycles, machine.MFMADependentExtraCycles +
                                             machine.MFMAIdleStartCycles);
