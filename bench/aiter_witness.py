@@ -39,14 +39,8 @@ import tempfile
 
 import numpy as np
 
-KERNEL = "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
-# KernelArgs offsets (AITER's launcher; verified against the kernel's s_load
-# offsets: 0x0 0x10 0x20 0x30 0x40 0x50 0x80 0xa0 0xc0 0xe0 0xf0 0x100 0x110
-# 0x120 0x130 0x150 0x170).
-OFF = dict(D=0, C=16, A=32, B=48, alpha=64, beta=80, strideD0=96,
-           strideC0=128, strideA0=160, strideB0=192, M=224, N=240, K=256,
-           SA=272, SB=288, strideSA0=304, strideSB0=336, log2_k_split=368)
-KERNARG_SIZE = 372  # sizeof(KernelArgs), packed
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from aiter_f4gemm import KERNEL, k_parts, kernarg_flags, launch_flags  # noqa: E402
 
 FP4_VALUES = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], dtype=np.float64)
 
@@ -261,27 +255,13 @@ def mx_layouts(tools, tmp, a, b, sa, sb, m, n, k):
 def run_aiter(tools, co, tmp, outs, m, n, k, log2_k_split):
     d = os.path.join(tmp, f"D_aiter_{log2_k_split}.bin")
     a_path, sa_path, b_path, sb_path = outs
-    kb = k // 32
-    args = [("D", "ptr", "D"), ("C", "ptr", "D"), ("A", "ptr", "A"),
-            ("B", "ptr", "B"), ("alpha", "f32", "1.0"), ("beta", "f32", "0.0"),
-            ("strideD0", "u32", n), ("strideC0", "u32", n),
-            ("strideA0", "u32", k), ("strideB0", "u32", k), ("M", "u32", m),
-            ("N", "u32", n), ("K", "u32", k), ("SA", "ptr", "SA"),
-            ("SB", "ptr", "SB"), ("strideSA0", "u32", (kb + 7) // 8 * 8),
-            ("strideSB0", "u32", (kb + 7) // 8 * 8),
-            ("log2_k_split", "u32", log2_k_split)]
-    # With a K split, AITER's launcher zeroes D and each split adds into it.
-    k_num = 1 << log2_k_split
-    k_per_tg = (k // k_num + 255) // 256 * 256
-    gdz = (k + k_per_tg - 1) // k_per_tg
-    cmd = [os.path.join(tools, "mx-isa"), co, "--run", "--kernel=" + KERNEL,
-           f"--grid={(n + 255) // 256},{(m + 255) // 256},{gdz}",
-           "--block=256,1,1", f"--buffer=D=zeros:{m * n * 2}",
-           "--buffer=A=" + a_path, "--buffer=B=" + b_path,
-           "--buffer=SA=" + sa_path, "--buffer=SB=" + sb_path,
-           f"--kernarg-size={KERNARG_SIZE}", "--out=D=" + d]
-    # ptr_C stays null (no bias): leave it out of the segment.
-    cmd += [f"--kernarg={OFF[f]}:{t}:{v}" for f, t, v in args if f != "C"]
+    cmd = [os.path.join(tools, "mx-isa"), co, "--run"]
+    cmd += launch_flags(m, n, k, log2_k_split)
+    cmd += [f"--buffer=D=zeros:{m * n * 2}",
+            "--buffer=A=" + a_path, "--buffer=B=" + b_path,
+            "--buffer=SA=" + sa_path, "--buffer=SB=" + sb_path,
+            "--out=D=" + d]
+    cmd += kernarg_flags(m, n, k, log2_k_split)
     # First with the wait-state checker; a hazard it reports is printed (it
     # is a finding about the kernel or the table, not a numerical result)
     # and the launch is repeated without it to get the numbers.
@@ -298,7 +278,7 @@ def run_aiter(tools, co, tmp, outs, m, n, k, log2_k_split):
     for line in out.splitlines():
         if "MFMA" in line or "instructions" in line:
             print("  " + line.strip())
-    return np.fromfile(d, np.uint16).reshape(m, n), gdz
+    return np.fromfile(d, np.uint16).reshape(m, n), k_parts(k, log2_k_split)
 
 
 def main():

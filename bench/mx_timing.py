@@ -32,17 +32,11 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import aiter_f4gemm  # noqa: E402
 import ukernel_static_metrics  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 AITER_REPO = "/work/.mirror/ROCm+aiter/repo"
-AITER_CO = "hsa/gfx950/f4gemm/f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256.co"
-AITER_KERNEL = "_ZN5aiter42f4gemm_bf16_per1x32Fp4_BpreShuffle_256x256E"
-# AITER's launcher's KernelArgs (see bench/aiter_witness.py).
-AITER_OFF = dict(D=0, A=32, B=48, alpha=64, beta=80, strideD0=96,
-                 strideC0=128, strideA0=160, strideB0=192, M=224, N=240,
-                 K=256, SA=272, SB=288, strideSA0=304, strideSB0=336,
-                 log2_k_split=368)
 SEED_PINS = ("intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 "
              "intrinsics-k=2 subgroups-m=1 subgroups-n=4 split-k=1")
 TILE = 256
@@ -101,33 +95,24 @@ def time_aiter(k, settings, tmp):
     co = os.path.join(tmp, "aiter.co")
     if not os.path.exists(co):
         data = subprocess.run(["git", "-C", AITER_REPO, "show",
-                               "HEAD:" + AITER_CO], capture_output=True,
-                              check=True).stdout
+                               "HEAD:" + aiter_f4gemm.CO_PATH],
+                              capture_output=True, check=True).stdout
         with open(co, "wb") as f:
             f.write(data)
     m = n = TILE
-    kb = k // 32
-    stride_s = (kb + 7) // 8 * 8
-    args = [("D", "ptr", "D"), ("A", "ptr", "A"), ("B", "ptr", "B"),
-            ("alpha", "f32", "1.0"), ("beta", "f32", "0.0"),
-            ("strideD0", "u32", n), ("strideC0", "u32", n),
-            ("strideA0", "u32", k), ("strideB0", "u32", k),
-            ("M", "u32", m), ("N", "u32", n), ("K", "u32", k),
-            ("SA", "ptr", "SA"), ("SB", "ptr", "SB"),
-            ("strideSA0", "u32", stride_s), ("strideSB0", "u32", stride_s),
-            ("log2_k_split", "u32", 0)]
+    stride_s = aiter_f4gemm.scale_stride(k)
     report = os.path.join(tmp, "aiter.json")
-    cmd = [tool("mx-isa"), co, "--run", "--kernel=" + AITER_KERNEL,
-           "--grid=1,1,1", "--block=256,1,1",
-           f"--buffer=D=zeros:{m * n * 2}",
-           f"--buffer=A=zeros:{m * k // 2}", f"--buffer=B=zeros:{n * k // 2}",
-           f"--buffer=SA=zeros:{m * stride_s}",
-           f"--buffer=SB=zeros:{n * stride_s}", "--kernarg-size=372",
-           # AITER's kernel breaks LLVM's M0 -> LDS-DMA wait-state rule
-           # (docs/guides/isa-executor-hazards.md): time it regardless.
-           "--check-hazards=false",
-           "--timing-model", "--timing-json=" + report]
-    cmd += [f"--kernarg={AITER_OFF[f]}:{t}:{v}" for f, t, v in args]
+    cmd = [tool("mx-isa"), co, "--run"]
+    cmd += aiter_f4gemm.launch_flags(m, n, k)
+    cmd += [f"--buffer=D=zeros:{m * n * 2}",
+            f"--buffer=A=zeros:{m * k // 2}", f"--buffer=B=zeros:{n * k // 2}",
+            f"--buffer=SA=zeros:{m * stride_s}",
+            f"--buffer=SB=zeros:{n * stride_s}",
+            # AITER's kernel breaks LLVM's M0 -> LDS-DMA wait-state rule
+            # (docs/guides/isa-executor-hazards.md): time it regardless.
+            "--check-hazards=false",
+            "--timing-model", "--timing-json=" + report]
+    cmd += aiter_f4gemm.kernarg_flags(m, n, k)
     cmd += constant_flags(settings, "--timing-constant")
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:

@@ -198,8 +198,8 @@ static StaticInfo classify(const Instruction &inst,
               : (narrow ? machine.MFMA16NarrowCycles
                         : machine.MFMA16WideCycles);
     } else {
-      // Other MFMAs (not in mx's or AITER's main loops): as many passes as
-      // a 16-pass 32x32 block, scaled by shape.
+      // Other MFMAs (none in mx's or AITER's main loops): costed as the
+      // scaled MFMA of their shape with an fp8 operand (an approximation).
       info.mfmaCycles =
           big ? machine.MFMA32WideCycles : machine.MFMA16WideCycles;
     }
