@@ -141,6 +141,27 @@ def measure(k, settings, tmp):
             "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
 
 
+def end_to_end(reports, k_sim, clock, efficiency, rate):
+    """PF/s of mx's seed program end to end: its GEMM on the timing model
+    plus its relayout dispatches' bytes at `rate` bytes/s (issue 33: about
+    4 TB/s for the current relayouts, which load scales a byte per lane)."""
+    rows = {}
+    mx_opt = tool("mx-opt")
+    for label, shape in (("16384^3", (16384,) * 3),
+                         ("seed", (10000, 16384, 16384))):
+        for name, acc, result in (("seed", "arg", "f32"),
+                                  ("aiter-like", "zero", "bf16")):
+            moved = ukernel_static_metrics.program_relayout_bytes(
+                mx_opt, *shape, options=SEED_PINS.replace(" split-k=1", ""),
+                acc=acc, result=result)
+            gemm = gemm_seconds(reports[name], k_sim, shape, clock,
+                                efficiency)
+            seconds = gemm + moved / rate
+            rows[(name, label)] = (moved, gemm, moved / rate,
+                                   2 * math.prod(shape) / seconds / 1e15)
+    return rows
+
+
 def evaluate(reports, k, clock):
     calib_shape, calib_seconds = PUBLISHED[0][1], PUBLISHED[0][2]
     efficiency = gemm_seconds(reports["aiter"], k, calib_shape, clock,
@@ -165,6 +186,9 @@ def main():
                         "iterations of mx's 512-K step, 32 of AITER's)")
     parser.add_argument("--set", action="append", default=[],
                         help="NAME=VALUE of a machine constant (repeatable)")
+    parser.add_argument("--relayout-rate", type=float, default=4e12,
+                        help="bytes/s of the relayout dispatches end to end "
+                        "(default 4e12: issue 33's estimate)")
     parser.add_argument("--no-sweep", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -175,6 +199,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         reports = measure(args.k, base, tmp)
         efficiency, pf, checks = evaluate(reports, args.k, clock)
+        e2e = end_to_end(reports, args.k, clock, efficiency,
+                         args.relayout_rate)
         sweep = []
         if not args.no_sweep:
             for name, _, value, kind in rows:
@@ -190,6 +216,8 @@ def main():
         print(json.dumps({"reports": reports, "efficiency": efficiency,
                           "pf": {f"{a} {b}": v for (a, b), v in pf.items()},
                           "checks": checks,
+                          "end_to_end": {f"{a} {b}": v
+                                         for (a, b), v in e2e.items()},
                           "sweep": [(n, f, v, e, {f"{a} {b}": x for (a, b), x
                                                   in p.items()})
                                     for n, f, v, e, p in sweep]}, indent=1))
@@ -218,6 +246,13 @@ def main():
     for name in reports:
         print(f"| {name} | {pf[(name, '16384^3')]:.2f} | "
               f"{pf[(name, 'seed')]:.2f} |")
+    print(f"\nmx end to end: the GEMM plus its relayout dispatches at "
+          f"{args.relayout_rate / 1e12:g} TB/s")
+    print("| kernel | shape | relayout MB | GEMM us | relayouts us | PF/s |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for (name, label), (moved, gemm, relayout, p) in e2e.items():
+        print(f"| {name} | {label} | {moved / 1e6:.1f} | {gemm * 1e6:.0f} | "
+              f"{relayout * 1e6:.0f} | {p:.2f} |")
     print("\nAITER's published figures against the timing model:")
     print("| shape | published | predicted | error |")
     print("| --- | ---: | ---: | ---: |")

@@ -328,6 +328,28 @@ def materialize_pass(mx_opt, options):
     return match.group(0)
 
 
+def relayout_bytes(launches):
+    """The bytes the relayout dispatches among `launches` move: the sizes of
+    all their buffers (each read or written once)."""
+    total = 0
+    for name, _, _, arg_types in launches:
+        if "_relayout" in name:
+            for t in arg_types:
+                parsed = memref_shape(t)
+                if parsed:
+                    total += math.prod(parsed[0]) * parsed[1]
+    return total
+
+
+def program_relayout_bytes(mx_opt, m, n, k, options="", lhs_type="f4E2M1FN",
+                           rhs_type="f4E2M1FN", acc="arg", result="f32"):
+    """relayout_bytes of the benchmarked program compiled with `options`."""
+    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result)
+    gpu, _ = run([mx_opt, "-", "--mx-gfx950-pipeline=%s output=gpu" % options],
+                 ir)
+    return relayout_bytes(parse_launches(gpu))
+
+
 def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
             result="f32", activation="none"):
     _, m, n, k = shape
@@ -368,13 +390,7 @@ def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
     bpm_wg = (a + b + sa + sb) / (sm * sn * per_step)
     bpm_wave = (a / sm + sa / sm + b / sn + sb / sn) / per_step
 
-    relayout = 0
-    for name, _, _, arg_types in launches:
-        if "_relayout" in name:
-            for t in arg_types:
-                parsed = memref_shape(t)
-                if parsed:
-                    relayout += math.prod(parsed[0]) * parsed[1]
+    relayout = relayout_bytes(launches)
 
     stats = parse_report(report_text).get(kernel)
     if stats is None:
