@@ -136,26 +136,16 @@ GFX950ISABackend::State::execute(const emu::LaunchInfo &launch,
       memory.map(segment.data(), segment.size(), false, "kernarg segment");
   auto start = std::chrono::steady_clock::now();
   uint64_t mfmasBefore = stats.scaledMFMAs;
-  isa::ExecutorOptions launchOptions = options;
-  isa::CUTrace trace;
-  uint64_t gridWorkgroups =
-      uint64_t(isaLaunch.grid[0]) * isaLaunch.grid[1] * isaLaunch.grid[2];
   if (timing) {
-    uint64_t threads =
-        uint64_t(isaLaunch.block[0]) * isaLaunch.block[1] * isaLaunch.block[2];
-    launchOptions.trace = &trace;
-    launchOptions.machine = *timing;
-    launchOptions.traceWorkgroups = isa::workgroupsPerCU(
-        *code, unsigned((threads + 63) / 64),
-        code->descriptor.groupSegmentFixedSize, gridWorkgroups, *timing);
-  }
-  if (llvm::Error error =
-          isa::execute(*code, isaLaunch, memory, launchOptions, &stats))
+    llvm::Expected<isa::TimingReport> report =
+        isa::executeAndTime(*code, isaLaunch, memory, options, *timing, &stats);
+    if (!report)
+      return report.takeError();
+    if (reportTiming)
+      reportTiming(*report);
+  } else if (llvm::Error error =
+                 isa::execute(*code, isaLaunch, memory, options, &stats)) {
     return error;
-  if (timing && reportTiming) {
-    isa::TimingReport report = isa::simulateCU(*code, trace, *timing);
-    report.setGrid(gridWorkgroups, *timing);
-    reportTiming(report);
   }
   double launchSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -204,35 +204,30 @@ static int runLaunch(const isa::Kernel &kernel) {
   isa::ExecutorOptions options;
   options.threads = threads;
   options.checkHazards = hazards;
-  isa::CUTrace trace;
-  uint64_t workgroups =
-      uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
-  if (timingModel) {
-    for (StringRef assignment : timingConstants)
-      if (Error error = options.machine.set(assignment))
-        return badInput("--timing-constant: " + toString(std::move(error)));
-    uint64_t threadsPerGroup =
-        uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
-    options.trace = &trace;
-    options.traceWorkgroups = isa::workgroupsPerCU(
-        kernel, unsigned((threadsPerGroup + 63) / 64),
-        kernel.descriptor.groupSegmentFixedSize, workgroups, options.machine);
-  }
   isa::ExecutionStats stats;
-  if (Error error = isa::execute(kernel, launch, memory, options, &stats)) {
-    errs() << "mx-isa: " << toString(std::move(error)) << "\n";
-    return 1;
-  }
-  if (timingModel) {
-    isa::TimingReport report = isa::simulateCU(kernel, trace, options.machine);
-    report.setGrid(workgroups, options.machine);
-    report.print(outs());
+  if (!timingModel) {
+    if (Error error = isa::execute(kernel, launch, memory, options, &stats)) {
+      errs() << "mx-isa: " << toString(std::move(error)) << "\n";
+      return 1;
+    }
+  } else {
+    isa::MachineModel machine;
+    for (StringRef assignment : timingConstants)
+      if (Error error = machine.set(assignment))
+        return badInput("--timing-constant: " + toString(std::move(error)));
+    Expected<isa::TimingReport> report =
+        isa::executeAndTime(kernel, launch, memory, options, machine, &stats);
+    if (!report) {
+      errs() << "mx-isa: " << toString(report.takeError()) << "\n";
+      return 1;
+    }
+    report->print(outs());
     if (!timingJSON.empty()) {
       std::error_code ec;
       raw_fd_ostream os(timingJSON, ec);
       if (ec)
         return badInput("cannot write '" + timingJSON + "'");
-      report.printJSON(os);
+      report->printJSON(os);
     }
   }
   outs() << "ran " << kernel.name << ": " << stats.workgroups << " workgroups, "

@@ -563,6 +563,28 @@ TimingReport mlir::mx::gfx950::isa::simulateCU(const Kernel &kernel,
   return timer.makeReport();
 }
 
+Expected<TimingReport> mlir::mx::gfx950::isa::executeAndTime(
+    const Kernel &kernel, const Launch &launch, DeviceMemory &memory,
+    ExecutorOptions options, const MachineModel &machine,
+    ExecutionStats *stats) {
+  uint64_t threads =
+      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+  uint64_t workgroups =
+      uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
+  CUTrace trace;
+  options.trace = &trace;
+  options.machine = machine;
+  options.traceWorkgroups = workgroupsPerCU(
+      kernel, unsigned((threads + kLanes - 1) / kLanes),
+      kernel.descriptor.groupSegmentFixedSize + launch.dynamicLDSBytes,
+      workgroups, machine);
+  if (Error error = execute(kernel, launch, memory, options, stats))
+    return std::move(error);
+  TimingReport report = simulateCU(kernel, trace, machine);
+  report.setGrid(workgroups, machine);
+  return report;
+}
+
 //===----------------------------------------------------------------------===//
 // Reports
 //===----------------------------------------------------------------------===//

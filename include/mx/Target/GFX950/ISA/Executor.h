@@ -118,6 +118,14 @@ llvm::Error execute(const Kernel &kernel, const Launch &launch,
                     DeviceMemory &memory, const ExecutorOptions &options,
                     ExecutionStats *stats = nullptr);
 
+/// Runs \p launch as execute() does and times the workgroups one CU holds
+/// (workgroupsPerCU) on the timing model with \p machine; the report is
+/// scaled to the launch's grid.
+llvm::Expected<TimingReport>
+executeAndTime(const Kernel &kernel, const Launch &launch, DeviceMemory &memory,
+               ExecutorOptions options, const MachineModel &machine,
+               ExecutionStats *stats = nullptr);
+
 /// Whether the executor implements \p mnemonic (as LLVM prints it).
 bool isSupported(llvm::StringRef mnemonic);
 
