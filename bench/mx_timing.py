@@ -33,6 +33,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import aiter_f4gemm  # noqa: E402
+import mx_perf_model  # noqa: E402
 import ukernel_static_metrics  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
@@ -47,19 +48,6 @@ PUBLISHED = [
     ("8192^3", (8192, 8192, 8192), 2 * 8192**3 / 5.096e15),
     ("8192x8192x16384", (8192, 8192, 16384), 2 * 8192**2 * 16384 / 5.520e15),
 ]
-
-
-def machine_rows():
-    """(name, python_name, value, kind) of MachineModel.def, via mx-isa."""
-    out = subprocess.run([tool("mx-isa"), "--machine-constants"],
-                         capture_output=True, text=True, check=True).stdout
-    rows = []
-    for line in out.splitlines():
-        parts = line.split()
-        kind = next(p for p in parts[3:] if p in
-                    ("Sourced", "Assumed", "Calibrated"))
-        rows.append((parts[0], parts[1], float(parts[2]), kind))
-    return rows
 
 
 def tool(name):
@@ -191,8 +179,9 @@ def main():
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     base = dict(s.split("=", 1) for s in args.set)
-    rows = machine_rows()
-    clock = next(v for n, p, v, _ in rows if n == "ClockHz")
+    # MachineModel.def's rows, as the static model reads them.
+    rows = mx_perf_model.machine_rows()
+    clock = next(v for n, _, v, *_ in rows if n == "ClockHz")
     clock = float(base.get("ClockHz", base.get("clock_hz", clock)))
     with tempfile.TemporaryDirectory() as tmp:
         reports = measure(args.k, base, tmp)
@@ -201,7 +190,7 @@ def main():
                          args.relayout_rate)
         sweep = []
         if not args.no_sweep:
-            for name, _, value, kind in rows:
+            for name, _, value, _, kind, _ in rows:
                 if kind != "Assumed":
                     continue
                 for factor in (0.5, 2.0):
