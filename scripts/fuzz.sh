@@ -62,7 +62,9 @@ for target in "${TARGETS[@]}"; do
   else
     status=1
     for log in "${logs[@]}"; do
-      grep -a -q -E "^==[0-9]+==|^SUMMARY|ERROR: libFuzzer" "$log" || continue
+      # With several processes, the logs of those that found something.
+      [ "$JOBS" -eq 1 ] ||
+        grep -a -q -E "^==[0-9]+==|^SUMMARY|ERROR: libFuzzer" "$log" || continue
       echo "   FAILED: the last lines of $log:"
       tail -40 "$log" | cat -v | sed 's/^/   /'
     done
