@@ -43,12 +43,50 @@ static void addBufferization(OpPassManager &pm) {
   pm.addPass(mx::createMXMemRefCopyToLinalg());
 }
 
+/// The legality check of a pipeline's input, after the raises: ops below
+/// the tensor level and computations on MX element values that no raise
+/// turned into mx ops are errors naming the op.
+static void addInputCheck(OpPassManager &pm, StringRef pipeline) {
+  mx::MXCheckLegalityOptions check;
+  check.pipeline = pipeline.str();
+  check.stage = "input";
+  check.illegalDialects = {"gpu",   "amdgpu", "rocdl", "nvvm",
+                           "nvgpu", "llvm",   "spirv"};
+  check.illegalOps = {"arith.scaling_extf", "arith.scaling_truncf"};
+  check.mxElementComputations = true;
+  check.hint = "the mx pipelines take tensor-level programs in func.func: mx "
+               "ops, and linalg, tensor, arith and math ops on f32, bf16 and "
+               "f16; the upstream forms of MX matmuls, quantizations and "
+               "dequantizations (arith.scaling_extf, arith.scaling_truncf) are "
+               "raised to mx ops first, and a remark says why one was not "
+               "(docs/guides/foreign-inputs.md)";
+  pm.addPass(mx::createMXCheckLegality(check));
+}
+
+/// The legality check of a pipeline's output: only ops of \p legal dialects
+/// and none named in \p illegal are left outside the ops named in \p skip.
+static void addOutputCheck(OpPassManager &pm, StringRef pipeline,
+                           ArrayRef<std::string> legal,
+                           ArrayRef<std::string> skip = {},
+                           ArrayRef<std::string> illegal = {},
+                           StringRef hint = "") {
+  mx::MXCheckLegalityOptions check;
+  check.hint = hint.str();
+  check.pipeline = pipeline.str();
+  check.stage = "output";
+  check.legalDialects = llvm::to_vector(legal);
+  check.skip = llvm::to_vector(skip);
+  check.illegalOps = llvm::to_vector(illegal);
+  pm.addPass(mx::createMXCheckLegality(check));
+}
+
 void mx::buildCPUPipeline(OpPassManager &pm,
                           const CPUPipelineOptions &options) {
   // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
   // (e.g. arith.truncf of a result) as linalg.
   pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  addInputCheck(pm, "mx-cpu-pipeline");
   pm.addPass(mx::createConvertMXToLinalg());
   pm.addPass(mx::createMXLowerRelayouts());
   pm.addPass(createCanonicalizerPass());
@@ -60,13 +98,18 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  if (!options.lowerToLLVM)
+  if (!options.lowerToLLVM) {
+    addOutputCheck(pm, "mx-cpu-pipeline",
+                   {"func", "arith", "math", "memref", "scf", "cf", "affine",
+                    "vector", "index", "ub"});
     return;
+  }
 
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
+  addOutputCheck(pm, "mx-cpu-pipeline", {"llvm"});
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
@@ -87,6 +130,7 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   // (e.g. arith.truncf of a result) as linalg; then data tiling, on tensors.
   pm.addPass(mx::createMXRaiseScaledMatmul());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  addInputCheck(pm, "mx-gfx950-pipeline");
   // A dynamic M gets a version per M bucket of the target (decode sizes).
   MXSpecializeDynamicMOptions specialize;
   specialize.target = getTarget(options);
@@ -161,9 +205,22 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
     pm.addNestedPass<gpu::GPUModuleOp>(
         gfx950::createMXGFX950ReserveAccumulatorAGPRs(agprs));
   }
-  if (options.output == GFX950Output::GPU)
-    return;
   buildGFX950KernelCodegenPipeline(pm, options);
+  // The host code launches the kernels and manages their buffers; with a
+  // binary output no kernel is left as IR.
+  bool kernelsAsIR = options.output == GFX950Output::GPU ||
+                     options.output == GFX950Output::ROCDL;
+  addOutputCheck(
+      pm, "mx-gfx950-pipeline",
+      {"func", "arith", "index", "memref", "scf", "cf", "affine", "gpu", "ub"},
+      {"gpu.binary", "gpu.module"},
+      kernelsAsIR ? ArrayRef<std::string>()
+                  : ArrayRef<std::string>{"gpu.module"},
+      "mx-gfx950-pipeline compiles MX contractions and "
+      "quantizations (mx ops and the upstream forms it raises) "
+      "with the elementwise ops it fuses into them; other "
+      "computations (e.g. a matmul of f32 or bf16 values) are not "
+      "compiled for the GPU");
 }
 
 void mx::buildGFX950KernelCodegenPipeline(

@@ -40,14 +40,16 @@ func.func @huge(%x: tensor<100000x100000x100000xf32>) {
   return
 }
 
-// An op that no pass of the CPU pipeline lowers.
+// An op that no pass of the CPU pipeline lowers: the pipeline's input check
+// names it (mx-run's own check of the lowered module is the backstop).
 // RUN: not mx-run %S/Inputs/leftover-op.txt --arg=zeros 2>&1 | FileCheck %s --check-prefix=LEFTOVER
-// LEFTOVER: leftover-op.txt:3:8: error: 'gpu.thread_id' is left after the CPU pipeline (mx-cpu-pipeline); only the llvm dialect can be JIT-compiled
+// LEFTOVER: leftover-op.txt:3:8: error: mx-cpu-pipeline (input): 'gpu.thread_id' belongs to the 'gpu' dialect, which mx-cpu-pipeline does not take here
 
-// An op whose memory effects are unknown: the CPU pipeline's buffer
-// deallocation refuses it.
+// A GPU op with unknown memory effects (the CPU pipeline's buffer
+// deallocation could not place frees around it): the input check refuses it
+// before.
 // RUN: not mx-run %S/Inputs/unknown-effects.txt --arg=zeros 2>&1 | FileCheck %s --check-prefix=EFFECTS
-// EFFECTS: unknown-effects.txt:4:3: error: ops with unknown memory side effects are not supported
+// EFFECTS: unknown-effects.txt:3:3: error: mx-cpu-pipeline (input): 'amdgpu.lds_barrier' belongs to the 'amdgpu' dialect
 // EFFECTS: error: the CPU pipeline (mx-cpu-pipeline) failed to lower the module containing @f
 
 // A call to a function that exists nowhere.

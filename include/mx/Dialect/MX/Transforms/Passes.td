@@ -89,6 +89,65 @@ def MXRaiseScaledMatmul : Pass<"mx-raise-scaled-matmul"> {
   ];
 }
 
+def MXCheckLegality : Pass<"mx-check-legality", "::mlir::ModuleOp"> {
+  let summary = "Fail with a clear error on the ops a pipeline cannot lower";
+  let description = [{
+    The mx pipelines start and end with this check, so that an op they do not
+    handle (an upstream form no raise recognised, a dialect below the level
+    they take, an op left behind by a lowering) is an error naming the op,
+    the pipeline and the stage, and never an exit 0 with the op still in the
+    output or a conversion failure further down (an
+    `unrealized_conversion_cast`, "data stored as bytes").
+
+    An op is illegal when
+    * its name is in `illegal-ops`, or its dialect in `illegal-dialects`;
+    * `legal-dialects` is not empty and its dialect is not in it;
+    * with `mx-element-computations`, it is an `arith` or `math` op that
+      computes (not a constant, select or bitcast) on MX element values (`f4E2M1FN`, `f6E2M3FN`,
+      `f6E3M2FN`, `f8E4M3FN`, `f8E5M2`, `f8E8M0FNU`, as scalars, vectors or
+      tensors): the pipelines compute on those only through mx ops.
+
+    The regions of the ops named in `skip` (e.g. `gpu.module`: kernels the
+    pipeline generated) are not looked into. The first op of each illegal
+    name gets an error; the pass then fails.
+
+    Example (the input check of mx-cpu-pipeline):
+
+    ```
+    mx-check-legality{pipeline=mx-cpu-pipeline stage=input
+                      illegal-dialects=gpu,llvm
+                      illegal-ops=arith.scaling_truncf
+                      mx-element-computations=true}
+    ```
+
+    on a function holding an `arith.scaling_truncf` that no raise matched
+    fails with `mx-cpu-pipeline (input): 'arith.scaling_truncf' cannot be
+    lowered: ...`.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"mx\"",
+           "The pipeline named in the errors">,
+    Option<"stage", "stage", "std::string", /*default=*/"\"input\"",
+           "The stage of the pipeline named in the errors (e.g. input, "
+           "output)">,
+    ListOption<"legalDialects", "legal-dialects", "std::string",
+               "If given, the only dialects whose ops are legal (builtin "
+               "is always legal)">,
+    ListOption<"illegalDialects", "illegal-dialects", "std::string",
+               "Dialects whose ops are illegal">,
+    ListOption<"illegalOps", "illegal-ops", "std::string",
+               "Names of illegal ops (dialect.op)">,
+    Option<"mxElementComputations", "mx-element-computations", "bool",
+           /*default=*/"false",
+           "arith and math ops on MX element values are illegal">,
+    ListOption<"skip", "skip", "std::string",
+               "Names of ops whose regions are not checked">,
+    Option<"hint", "hint", "std::string", /*default=*/"\"\"",
+           "A note attached to every error (what the pipeline takes, what to "
+           "do instead)">
+  ];
+}
+
 def MXSetEncodings : Pass<"mx-set-encodings"> {
   let summary = "Put #mx.encoding on the operands and results of scaled contractions";
   let description = [{
