@@ -17,10 +17,14 @@
 
 #include "ReferenceEvaluatorImpl.h"
 
+#include "mx/Dialect/MX/Transforms/Transforms.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineMap.h"
+#include "llvm/Support/Format.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -138,6 +142,131 @@ static LogicalResult evaluateBody(Block *body,
   return success();
 }
 
+/// Calls \p visit with the linear offset into every operand of \p op at
+/// every point of its iteration space, the loops nested in \p loopOrder
+/// (outermost first); fails where an operand is indexed out of bounds or
+/// \p visit fails.
+static LogicalResult
+forEachPoint(linalg::GenericOp op, ArrayRef<const HostTensor *> operands,
+             ArrayRef<int64_t> ranges, ArrayRef<unsigned> loopOrder,
+             function_ref<LogicalResult(ArrayRef<int64_t>)> visit) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<SmallVector<int64_t>> strides;
+  for (const HostTensor *tensor : operands)
+    strides.push_back(getRowMajorStrides(tensor->type.shape));
+  SmallVector<int64_t> point(op.getNumLoops(), 0), linear(operands.size());
+  bool done = llvm::is_contained(ranges, 0);
+  while (!done) {
+    for (auto [i, map] : llvm::enumerate(maps)) {
+      SmallVector<int64_t, 4> index = map.compose(point);
+      int64_t offset = 0;
+      for (auto [pos, value] : llvm::enumerate(index)) {
+        if (value < 0 || value >= operands[i]->type.shape[pos])
+          return op.emitError()
+                 << "reference evaluator: linalg.generic operand " << i
+                 << " is indexed out of bounds";
+        offset += value * strides[i][pos];
+      }
+      linear[i] = offset;
+    }
+    if (failed(visit(linear)))
+      return failure();
+    int position = static_cast<int>(loopOrder.size()) - 1;
+    for (; position >= 0; --position) {
+      unsigned d = loopOrder[position];
+      if (++point[d] < ranges[d])
+        break;
+      point[d] = 0;
+    }
+    done = position < 0;
+  }
+  return success();
+}
+
+/// Sets the block arguments of \p body in \p bodyValues at one point:
+/// inputs from \p operands, outputs from \p outputs, at the offsets
+/// \p linear.
+static void setBodyArguments(Block *body, unsigned numInputs,
+                             ArrayRef<const HostTensor *> operands,
+                             ArrayRef<const HostTensor *> outputs,
+                             ArrayRef<int64_t> linear,
+                             DenseMap<Value, float> &bodyValues) {
+  for (auto [i, arg] : llvm::enumerate(body->getArguments()))
+    bodyValues[arg] = static_cast<float>(
+        i < numInputs ? operands[i]->getValue(linear[i])
+                      : outputs[i - numInputs]->getValue(linear[i]));
+}
+
+LogicalResult
+ReferenceEvaluator::evaluateReassociated(linalg::GenericOp op, Value product,
+                                         ArrayRef<const HostTensor *> operands,
+                                         ArrayRef<int64_t> ranges) {
+  // The parallel loops outside, the reduction loops inside: one output
+  // element's terms are consecutive points (its init map uses exactly the
+  // parallel loops).
+  SmallVector<unsigned> loopOrder, reductions;
+  op.getParallelDims(loopOrder);
+  op.getReductionDims(reductions);
+  llvm::append_range(loopOrder, reductions);
+  int64_t k = 1;
+  for (unsigned d : reductions)
+    k *= ranges[d];
+
+  unsigned numInputs = op.getNumDpsInputs();
+  SmallVector<HostTensor> result = {*operands[numInputs]};
+  int64_t numElements = result[0].getNumElements();
+  std::vector<double> absSum(numElements);
+  for (int64_t i = 0; i < numElements; ++i)
+    absSum[i] = std::fabs(result[0].getValue(i));
+  Block *body = op.getBlock();
+  DenseMap<Value, float> bodyValues;
+  ::mx::ref::ExactSum sum;
+  int64_t step = 0;
+  LogicalResult walked = forEachPoint(
+      op, operands, ranges, loopOrder,
+      [&](ArrayRef<int64_t> linear) -> LogicalResult {
+        int64_t out = linear[numInputs];
+        // The body sees the init (its own addf is not used).
+        setBodyArguments(body, numInputs, operands,
+                         operands.drop_front(numInputs), linear, bodyValues);
+        if (failed(evaluateBody(body, bodyValues)))
+          return failure();
+        if (step == 0)
+          sum.add(result[0].getValue(out));
+        double term = bodyValues.lookup(product);
+        sum.add(term);
+        absSum[out] += std::fabs(term);
+        if (++step == k) {
+          float rounded = sum.round();
+          uint32_t bits;
+          std::memcpy(&bits, &rounded, sizeof(bits));
+          result[0].setBits(out, bits);
+          sum = ::mx::ref::ExactSum();
+          step = 0;
+        }
+        return success();
+      });
+  if (failed(walked))
+    return failure();
+
+  double perAbsSum = getUnorderedErrorBound(options.arithmetic, k);
+  std::vector<double> bound(numElements);
+  for (int64_t i = 0; i < numElements; ++i)
+    bound[i] = perAbsSum * absSum[i];
+  Value value = op->getResult(0);
+  values[value] = std::move(result[0]);
+  absSums[value] = std::move(absSum);
+  bounds[value] = std::move(bound);
+  std::string note;
+  llvm::raw_string_ostream os(note);
+  os << "the reduction of linalg.generic at " << formatLocation(op.getLoc())
+     << " is reassociated by mx-raise-scaled-matmul: compared with its exact "
+        "sum within "
+     << llvm::format("%.3g", perAbsSum) << " x (|acc| + sum|a*b|)";
+  notes[value] = std::move(note);
+  return success();
+}
+
 LogicalResult ReferenceEvaluator::evaluate(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics())
     return op.emitError() << "reference evaluator: linalg.generic must be "
@@ -154,64 +283,47 @@ LogicalResult ReferenceEvaluator::evaluate(linalg::GenericOp op) {
   }
 
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned numLoops = op.getNumLoops();
-  FailureOr<SmallVector<int64_t>> loopRanges =
-      getLoopRanges(op, maps, operands);
-  if (failed(loopRanges))
+  FailureOr<SmallVector<int64_t>> ranges = getLoopRanges(op, maps, operands);
+  if (failed(ranges))
     return failure();
-  SmallVector<int64_t> &ranges = *loopRanges;
+  // A scaled matmul that the compiled program raises (and so sums in an
+  // order of its own): the exact sum of the body's terms.
+  if (FailureOr<ScaledMatmulMatch> match = matchScaledMatmul(op);
+      succeeded(match))
+    return evaluateReassociated(op, match->product, operands, *ranges);
 
   SmallVector<HostTensor> results;
   for (OpOperand &init : op.getDpsInitsMutable())
     results.push_back(*operands[init.getOperandNumber()]);
-  SmallVector<SmallVector<int64_t>> strides;
-  for (const HostTensor *tensor : operands)
-    strides.push_back(getRowMajorStrides(tensor->type.shape));
-
+  SmallVector<const HostTensor *> outputs = llvm::to_vector(llvm::map_range(
+      results, [](HostTensor &t) -> const HostTensor * { return &t; }));
   Block *body = op.getBlock();
   unsigned numInputs = op.getNumDpsInputs();
   /// The value of each body value at the current point.
   DenseMap<Value, float> bodyValues;
-  SmallVector<int64_t> point(numLoops, 0), linear(operands.size());
-  // Every point of a non-empty iteration space, the last loop innermost.
-  bool done = llvm::is_contained(ranges, 0);
-  while (!done) {
-    for (auto [i, map] : llvm::enumerate(maps)) {
-      SmallVector<int64_t, 4> index = map.compose(point);
-      int64_t offset = 0;
-      for (auto [pos, value] : llvm::enumerate(index)) {
-        if (value < 0 || value >= operands[i]->type.shape[pos])
-          return op.emitError()
-                 << "reference evaluator: linalg.generic operand " << i
-                 << " is indexed out of bounds";
-        offset += value * strides[i][pos];
-      }
-      linear[i] = offset;
-    }
-    for (auto [i, arg] : llvm::enumerate(body->getArguments()))
-      bodyValues[arg] =
-          i < numInputs
-              ? static_cast<float>(operands[i]->getValue(linear[i]))
-              : static_cast<float>(results[i - numInputs].getValue(linear[i]));
-    if (failed(evaluateBody(body, bodyValues)))
-      return failure();
-    for (auto [i, yielded] :
-         llvm::enumerate(body->getTerminator()->getOperands())) {
-      std::optional<uint64_t> bits = encodeElement(results[i].getElementKind(),
-                                                   bodyValues.lookup(yielded));
-      if (!bits)
-        return op.emitError() << "reference evaluator: a yielded value does "
-                                 "not fit the init's element type";
-      results[i].setBits(linear[numInputs + i], *bits);
-    }
-    int d = static_cast<int>(numLoops) - 1;
-    for (; d >= 0; --d) {
-      if (++point[d] < ranges[d])
-        break;
-      point[d] = 0;
-    }
-    done = d < 0;
-  }
+  // Every point of the iteration space, the last loop innermost.
+  SmallVector<unsigned> loopOrder =
+      llvm::to_vector(llvm::seq<unsigned>(0, op.getNumLoops()));
+  LogicalResult walked = forEachPoint(
+      op, operands, *ranges, loopOrder,
+      [&](ArrayRef<int64_t> linear) -> LogicalResult {
+        setBodyArguments(body, numInputs, operands, outputs, linear,
+                         bodyValues);
+        if (failed(evaluateBody(body, bodyValues)))
+          return failure();
+        for (auto [i, yielded] :
+             llvm::enumerate(body->getTerminator()->getOperands())) {
+          std::optional<uint64_t> bits = encodeElement(
+              results[i].getElementKind(), bodyValues.lookup(yielded));
+          if (!bits)
+            return op.emitError() << "reference evaluator: a yielded value "
+                                     "does not fit the init's element type";
+          results[i].setBits(linear[numInputs + i], *bits);
+        }
+        return success();
+      });
+  if (failed(walked))
+    return failure();
   for (auto [result, value] : llvm::zip_equal(op->getResults(), results))
     values[result] = std::move(value);
   return success();
