@@ -129,9 +129,9 @@ LogicalResult ReferenceEvaluator::evaluateFloatCast(Operation *op) {
   FailureOr<ElementKind> kind = getKind(op, op->getResult(0));
   if (failed(in) || failed(kind))
     return failure();
-  if (!isIEEEFloat(*kind))
-    return op->emitError() << "reference evaluator supports float casts to "
-                              "f16, bf16, f32 and f64 only";
+  // Casts to MX element types and f8E8M0FNU: as in a linalg.generic body.
+  if (!isIEEEFloat(*kind) || !isIEEEFloat((*in)->getElementKind()))
+    return evaluateElementwise(op);
   HostTensor tensor(HostTensorType(*kind, (*in)->type.shape));
   for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
     std::optional<uint64_t> bits = encodeElement(*kind, (*in)->getValue(i));
@@ -351,6 +351,14 @@ mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
   if (failed(results))
     return failure();
   return std::move(results->values);
+}
+
+FailureOr<SmallVector<HostTensor>>
+ReferenceBackend::run(ModuleOp module, StringRef entry,
+                      ArrayRef<HostTensor> inputs) {
+  if (failed(checkMemoryBudget(module, memoryBudget)))
+    return failure();
+  return evaluateReference(module, entry, inputs);
 }
 
 double mlir::mx::getUnorderedErrorBound(ref::InstructionArithmetic arithmetic,

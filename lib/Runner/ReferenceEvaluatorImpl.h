@@ -13,7 +13,8 @@
 //                            contractions (plain, grouped, routed) on the
 //                            row-major entry points of mx::ref;
 //   ReferenceElementwise.cpp linalg.generic and elementwise arith/math ops,
-//                            evaluated in f32 element by element.
+//                            element by element;
+//   ReferenceScalar.cpp      the semantics of each scalar op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,21 @@
 #include <vector>
 
 namespace mlir::mx::detail {
+
+/// One scalar of a linalg.generic body, or one element of an elementwise
+/// op: its type and bit pattern (ReferenceScalar.cpp).
+struct Scalar {
+  Type type;
+  uint64_t bits = 0;
+};
+
+/// The exact value of the float scalar \p s (f8E8M0FNU: 2^(bits - 127), NaN
+/// for 0xFF); an error at \p op unless \p s is a float.
+FailureOr<double> getFloatValue(Operation *op, Scalar s);
+
+/// Evaluates the scalar op \p op (see ReferenceScalar.cpp for the ops and
+/// their semantics) given the values of its operands.
+FailureOr<Scalar> evaluateScalar(Operation *op, ArrayRef<Scalar> args);
 
 /// Returns "file:line:col" of \p loc where it has one, else its printed
 /// form.
