@@ -11,7 +11,10 @@
 // execution backends against.
 //
 // Supported ops: mx.quantize, mx.dequantize, mx.scaled_contraction (any valid
-// indexing maps), arith.constant (dense tensors), tensor.empty (static),
+// indexing maps) and its grouped and routed forms, linalg.generic on tensors
+// and elementwise arith/math ops (lib/Runner/ReferenceScalar.cpp lists the
+// scalar ops and their semantics), linalg.fill, float casts,
+// arith.constant (dense tensors), tensor.empty (static),
 // tensor.cast, tensor.collapse_shape and tensor.expand_shape (identity on the
 // row-major data; dynamic sizes where the evaluator knows them) and
 // func.return. Anything else is an error naming the op, at its location.
