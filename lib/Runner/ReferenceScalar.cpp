@@ -16,7 +16,10 @@
 //     and order -0 below +0 (IEEE 754-2019 maximumNumber / minimumNumber);
 //   - arith.truncf to any float type but f8E8M0FNU: the exact operand
 //     rounded with the op's roundingmode (absent: to_nearest_even), as
-//     APFloat converts (which upstream's folder uses); to f8E8M0FNU: the
+//     APFloat converts (which upstream's folder uses): beyond the range,
+//     Inf, or NaN for f8E4M3FN, the largest value for fp4/fp6 (finite
+//     only); NaN is +0 for fp4/fp6 (not OCP's saturating conversion: that
+//     is arith.scaling_truncf's); to f8E8M0FNU: the
 //     biased exponent of the operand as f32 (the mantissa and sign dropped,
 //     as upstream's arith-expand lowers it): 0 and f32 denormals give 0x00
 //     (2^-127), Inf and NaN 0xFF;

@@ -53,6 +53,18 @@
 // OTHERS: result #1 tensor<8xf6E3M2FN> = [0.5, 1.25, 0.625, 28, -0.75, 28, 0, 0.125]
 // OTHERS: result #2 tensor<8xf8E5M2> = [0.5, 1.25, 0.625, 96, -0.75, 57344, nan, 0.09375]
 
+// arith.truncf to MX element types rounds to nearest even as APFloat
+// converts (upstream's folder): 100 -> E4M3FN 96 (1.5625 x 2^6, a tie of
+// 1.5 and 1.625: even) and E5M2 96 (1.5625 -> 1.5); beyond the range IEEE
+// overflow gives Inf, which E4M3FN lacks (NaN), while fp4 (finite only)
+// saturates to 6; NaN -> NaN, or +0 for fp4 (no NaN code). Not OCP's
+// saturating conversion: that is arith.scaling_truncf's.
+// RUN: %python -c "import struct,sys; open(sys.argv[1],'wb').write(struct.pack('<4f',100.0,1e6,1.25,float('nan')))" %t.trunc
+// RUN: mx-run %s --backend=reference --entry=truncf_mx --arg=file:%t.trunc --print | FileCheck %s --check-prefix=TRUNC
+// TRUNC: result #0 tensor<4xf4E2M1FN> = [6, 6, 1, 0]
+// TRUNC-NEXT: result #1 tensor<4xf8E4M3FN> = [96, nan, 1.25, nan]
+// TRUNC-NEXT: result #2 tensor<4xf8E5M2> = [96, inf, 1.25, nan]
+
 // amax with arith.maxnumf ignores NaN (|x| = 1, NaN, 3, 2 -> 3);
 // arith.maximumf propagates it.
 // RUN: mx-run %s --backend=reference --entry=amax --arg=file:%t.amax --print | FileCheck %s --check-prefix=AMAX
@@ -248,4 +260,11 @@ func.func @mx_quantize(%x: tensor<4x32xf32>) -> (tensor<4x32xf4E2M1FN>, tensor<4
   %e, %s = mx.quantize %x axis(1) scale(floor) rounding(nearest_even)
       : tensor<4x32xf32> -> tensor<4x32xf4E2M1FN>, tensor<4x1xf8E8M0FNU>
   return %e, %s : tensor<4x32xf4E2M1FN>, tensor<4x1xf8E8M0FNU>
+}
+
+func.func @truncf_mx(%x: tensor<4xf32>) -> (tensor<4xf4E2M1FN>, tensor<4xf8E4M3FN>, tensor<4xf8E5M2>) {
+  %0 = arith.truncf %x : tensor<4xf32> to tensor<4xf4E2M1FN>
+  %1 = arith.truncf %x : tensor<4xf32> to tensor<4xf8E4M3FN>
+  %2 = arith.truncf %x : tensor<4xf32> to tensor<4xf8E5M2>
+  return %0, %1, %2 : tensor<4xf4E2M1FN>, tensor<4xf8E4M3FN>, tensor<4xf8E5M2>
 }
