@@ -9,7 +9,7 @@
 // 4 bits, scales powers of two within 2^-254 ... 2^254), so both arithmetics
 // start from the products as doubles:
 //   - Exact sums them and the accumulator in a long fixed-point integer
-//     (ExactSum) and rounds that once;
+//     (ref::ExactSum) and rounds that once;
 //   - CDNA3Grouped works on doubles with exact power-of-two scaling
 //     (std::ldexp), std::trunc and std::floor: every intermediate is an
 //     integer below 2^40 times a power of two, so no double operation
@@ -32,94 +32,6 @@
 using namespace mx::ref;
 
 namespace {
-
-/// An exact sum of doubles whose significands lie in [2^kLsb, 2^320):
-/// 32-bit digits held in 64-bit integers, so that carries are resolved only
-/// once, when the sum is read. Products of two elements and two scales are
-/// doubles of at least 2^-286 (so their significand's last bit is at least
-/// 2^-338) and stay below 2^296 (E5M2: 57344^2 * 2^254 times 128
-/// products); f32 accumulators lie in [2^-149, 2^128).
-class ExactSum {
-public:
-  static constexpr int kLsb = -352;
-  static constexpr int kDigits = 21; // Up to 2^320.
-
-  /// Adds \p value (finite and normal, within the range).
-  void add(double value) {
-    if (value == 0)
-      return;
-    uint64_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    // value = mantissa * 2^(biased exponent - 1075).
-    uint64_t mantissa =
-        (bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52);
-    int shift = static_cast<int>((bits >> 52) & 0x7FF) - 1075;
-    int position = shift - kLsb;
-    assert(position >= 0 && position + 53 <= 32 * kDigits &&
-           "term outside the exact sum's range");
-    int digit = position / 32, offset = position % 32;
-    // mantissa << offset spans at most 85 bits: three digits.
-    uint64_t low = mantissa << offset;
-    uint64_t high = offset ? mantissa >> (64 - offset) : 0;
-    int64_t parts[3] = {static_cast<int64_t>(low & 0xFFFFFFFFu),
-                        static_cast<int64_t>(low >> 32),
-                        static_cast<int64_t>(high)};
-    for (int i = 0; i < 3 && digit + i < kDigits; ++i)
-      digits[digit + i] += value < 0 ? -parts[i] : parts[i];
-  }
-
-  /// Returns the sum rounded to nearest-even f32 (subnormals kept, +-Inf
-  /// from 2^128 on); an exact zero is -0 if \p negativeZero, else +0.
-  float round(bool negativeZero) const {
-    std::array<int64_t, kDigits> d = digits;
-    normalize(d);
-    bool negative = d[kDigits - 1] < 0;
-    if (negative) {
-      for (int64_t &digit : d)
-        digit = -digit;
-      normalize(d);
-    }
-    int top = -1;
-    for (int i = kDigits - 1; i >= 0 && top < 0; --i)
-      for (int b = 31; b >= 0; --b)
-        if ((d[i] >> b) & 1) {
-          top = 32 * i + b;
-          break;
-        }
-    if (top < 0)
-      return negativeZero ? -0.0f : 0.0f;
-    auto bit = [&](int i) -> uint64_t {
-      return i < 0 ? 0 : (static_cast<uint64_t>(d[i / 32]) >> (i % 32)) & 1;
-    };
-    // 24 significant bits, none below 2^-149.
-    int lsb = std::max(top - 23, -149 - kLsb);
-    uint64_t q = 0;
-    for (int i = top; i >= lsb; --i)
-      q = (q << 1) | bit(i);
-    bool half = bit(lsb - 1) != 0;
-    bool rest = false;
-    for (int i = lsb - 2; i >= 0 && !rest; --i)
-      rest = bit(i) != 0;
-    if (half && (rest || (q & 1)))
-      ++q;
-    double value = std::ldexp(static_cast<double>(q), lsb + kLsb);
-    float result = value >= 0x1p128 ? std::numeric_limits<float>::infinity()
-                                    : static_cast<float>(value);
-    return negative ? -result : result;
-  }
-
-private:
-  static void normalize(std::array<int64_t, kDigits> &d) {
-    for (int i = 0; i + 1 < kDigits; ++i) {
-      // Floor division by 2^32 for either sign.
-      int64_t carry = (d[i] - (d[i] & 0xFFFFFFFF)) / (int64_t(1) << 32);
-      d[i] &= 0xFFFFFFFF;
-      d[i + 1] += carry;
-    }
-  }
-
-  std::array<int64_t, kDigits> digits = {};
-};
 
 /// The operands of one output, gathered in K order.
 struct OutputOperands {
@@ -144,26 +56,11 @@ float toFloat(double value) {
 /// One instruction with Exact arithmetic: acc + products[0, count), for any
 /// inputs (NaN, Inf, signed zeros, any exponent spread).
 float exactStep(const double *products, int64_t count, float acc) {
-  bool anyNaN = std::isnan(acc), posInf = acc == INFINITY,
-       negInf = acc == -INFINITY;
-  bool allNegativeZero = acc == 0 && std::signbit(acc);
   ExactSum sum;
-  if (std::isfinite(acc))
-    sum.add(acc);
-  for (int64_t k = 0; k < count; ++k) {
-    double p = products[k];
-    anyNaN |= std::isnan(p);
-    posInf |= p == INFINITY;
-    negInf |= p == -INFINITY;
-    allNegativeZero &= p == 0 && std::signbit(p);
-    if (std::isfinite(p))
-      sum.add(p);
-  }
-  if (anyNaN || (posInf && negInf))
-    return std::numeric_limits<float>::quiet_NaN();
-  if (posInf || negInf)
-    return posInf ? INFINITY : -INFINITY;
-  return sum.round(allNegativeZero);
+  sum.add(acc);
+  for (int64_t k = 0; k < count; ++k)
+    sum.add(products[k]);
+  return sum.round();
 }
 
 /// One group of CDNA3Grouped arithmetic: acc + products[begin, begin + 16).

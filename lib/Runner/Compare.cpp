@@ -7,6 +7,8 @@
 
 #include "mx/Runner/Compare.h"
 
+#include "mx/Runner/ReferenceEvaluator.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
@@ -80,10 +82,11 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
     }
 
     bool matches;
+    double allowed = -1;
     if (exact) {
       matches = sameBits;
     } else {
-      double allowed = options.atol + options.rtol * std::fabs(wantValue);
+      allowed = options.atol + options.rtol * std::fabs(wantValue);
       if (result.hasAbsSums)
         allowed += options.sumTol * absSums[i];
       if (result.hasBounds)
@@ -94,7 +97,7 @@ CompareResult mlir::mx::compareTensors(const HostTensor &got,
     if (!matches) {
       ++result.numMismatches;
       if (result.mismatches.size() < options.maxReported)
-        result.mismatches.push_back({i, gotBits, wantBits});
+        result.mismatches.push_back({i, gotBits, wantBits, allowed});
     }
   }
   return result;
@@ -159,14 +162,45 @@ void mlir::mx::printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
       os << ", plus the bound of an unknown K order";
     os << ")\n";
   }
-  for (const Mismatch &mismatch : result.mismatches)
+  for (const Mismatch &mismatch : result.mismatches) {
     os << "  at " << formatIndex(got.type.shape, mismatch.index) << ": got "
        << formatElement(kind, mismatch.gotBits) << ", want "
-       << formatElement(kind, mismatch.wantBits) << "\n";
+       << formatElement(kind, mismatch.wantBits);
+    // Where a tolerance applied: the error and what it allowed there.
+    if (mismatch.allowed >= 0)
+      os << " (|got - want| "
+         << formatDouble(std::fabs(decodeElement(kind, mismatch.gotBits) -
+                                   decodeElement(kind, mismatch.wantBits)))
+         << " > allowed " << formatDouble(mismatch.allowed) << ")";
+    os << "\n";
+  }
   if (result.numMismatches > static_cast<int64_t>(result.mismatches.size()))
     os << "  ... and "
        << result.numMismatches - static_cast<int64_t>(result.mismatches.size())
        << " more\n";
+}
+
+bool mlir::mx::compareAll(llvm::raw_ostream &os, ArrayRef<HostTensor> got,
+                          ArrayRef<HostTensor> want,
+                          const CompareOptions &options,
+                          const ReferenceResults *reference) {
+  bool passed = true;
+  for (auto [index, pair] : llvm::enumerate(llvm::zip_equal(got, want))) {
+    auto [gotTensor, wantTensor] = pair;
+    ArrayRef<double> absSums, bounds;
+    if (reference) {
+      if (!reference->notes[index].empty())
+        os << "note: result #" << index << ": " << reference->notes[index]
+           << "\n";
+      absSums = reference->absSums[index];
+      bounds = reference->bounds[index];
+    }
+    CompareResult result =
+        compareTensors(gotTensor, wantTensor, options, absSums, bounds);
+    printCompareResult(os, index, gotTensor, wantTensor, result, options);
+    passed &= result.passed();
+  }
+  return passed;
 }
 
 void mlir::mx::printTensor(llvm::raw_ostream &os, StringRef label,

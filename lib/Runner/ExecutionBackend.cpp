@@ -300,7 +300,8 @@ ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
 }
 
 ArrayRef<StringRef> mlir::mx::getExecutionBackendNames() {
-  static const StringRef names[] = {"cpu", "gfx950-emu", "gfx950-isa", "hip"};
+  static const StringRef names[] = {"cpu", "gfx950-emu", "gfx950-isa", "hip",
+                                    "reference"};
   return names;
 }
 
@@ -316,5 +317,7 @@ mlir::mx::createExecutionBackend(StringRef name) {
   if (name == "hip")
     return std::make_unique<HIPBackend>(GFX950EmulatorBackend::Options(),
                                         HIPBackend::HIPOptions());
+  if (name == "reference")
+    return std::make_unique<ReferenceBackend>();
   return nullptr;
 }

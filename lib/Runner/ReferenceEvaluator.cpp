@@ -7,8 +7,9 @@
 //
 // The evaluator's driver: the function body op by op, the dispatch to the
 // files of each op family (see ReferenceEvaluatorImpl.h), and the tensor and
-// constant ops (constants, fills, tensor.empty/dim/cast/extract_slice, float
-// casts) that move or convert data without arithmetic.
+// constant ops (constants, fills, tensor.empty/dim/cast/extract_slice/
+// collapse_shape/expand_shape, float casts) that move or convert data without
+// arithmetic.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include "mx/Runner/ExecutionBackend.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -23,6 +25,17 @@ using namespace mlir;
 using namespace mlir::mx;
 using namespace mlir::mx::detail;
 namespace ref = ::mx::ref;
+
+std::string mlir::mx::detail::formatLocation(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().strref() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
 
 FailureOr<const HostTensor *> ReferenceEvaluator::lookup(Operation *user,
                                                          Value value) {
@@ -116,9 +129,9 @@ LogicalResult ReferenceEvaluator::evaluateFloatCast(Operation *op) {
   FailureOr<ElementKind> kind = getKind(op, op->getResult(0));
   if (failed(in) || failed(kind))
     return failure();
-  if (!isIEEEFloat(*kind))
-    return op->emitError() << "reference evaluator supports float casts to "
-                              "f16, bf16, f32 and f64 only";
+  // Casts to MX element types and f8E8M0FNU: as in a linalg.generic body.
+  if (!isIEEEFloat(*kind) || !isIEEEFloat((*in)->getElementKind()))
+    return evaluateElementwise(op);
   HostTensor tensor(HostTensorType(*kind, (*in)->type.shape));
   for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
     std::optional<uint64_t> bits = encodeElement(*kind, (*in)->getValue(i));
@@ -181,11 +194,72 @@ LogicalResult ReferenceEvaluator::evaluate(tensor::ExtractSliceOp op) {
   return success();
 }
 
+LogicalResult ReferenceEvaluator::evaluate(tensor::CollapseShapeOp op) {
+  FailureOr<const HostTensor *> source = lookup(op, op.getSrc());
+  if (failed(source))
+    return failure();
+  // Each result size is the product of its group's source sizes.
+  SmallVector<int64_t> shape;
+  for (const ReassociationIndices &group : op.getReassociationIndices()) {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= (*source)->type.shape[d];
+    shape.push_back(size);
+  }
+  return reshape(op, op.getSrc(), op.getResult(), shape);
+}
+
+LogicalResult ReferenceEvaluator::evaluate(tensor::ExpandShapeOp op) {
+  // Sizes are static or index values the evaluator computed.
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : op.getMixedOutputShape()) {
+    std::optional<int64_t> known = getConstantIntValue(size);
+    if (!known) {
+      auto it = scalars.find(cast<Value>(size));
+      if (it != scalars.end() && it->second >= 0)
+        known = static_cast<int64_t>(it->second);
+    }
+    if (!known)
+      return op.emitError() << "reference evaluator: a size of "
+                               "tensor.expand_shape is not a known "
+                               "non-negative index";
+    shape.push_back(*known);
+  }
+  return reshape(op, op.getSrc(), op.getResult(), shape);
+}
+
+LogicalResult ReferenceEvaluator::reshape(Operation *op, Value source,
+                                          Value result,
+                                          ArrayRef<int64_t> shape) {
+  FailureOr<const HostTensor *> value = lookup(op, source);
+  if (failed(value))
+    return failure();
+  HostTensor reshaped = **value;
+  reshaped.type.shape.assign(shape.begin(), shape.end());
+  if (reshaped.getNumElements() != (*value)->getNumElements())
+    return op->emitError() << "reference evaluator: the reshape of "
+                           << (*value)->type.str() << " to "
+                           << reshaped.type.str()
+                           << " changes the number of elements";
+  values[result] = std::move(reshaped);
+  forwardBounds(source, result);
+  return success();
+}
+
+void ReferenceEvaluator::forwardBounds(Value from, Value to) {
+  for (auto *map : {&absSums, &bounds})
+    if (map->count(from))
+      (*map)[to] = map->lookup(from);
+  if (notes.count(from))
+    notes[to] = notes.lookup(from);
+}
+
 LogicalResult ReferenceEvaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
             ScaledContractionOp, GroupedScaledContractionOp,
-            RoutedScaledContractionOp, linalg::FillOp, linalg::GenericOp>(
+            RoutedScaledContractionOp, linalg::FillOp, linalg::GenericOp,
+            tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           [&](auto concrete) { return evaluate(concrete); })
       .Case<arith::TruncFOp, arith::ExtFOp>(
           [&](Operation *cast) -> LogicalResult {
@@ -218,9 +292,7 @@ LogicalResult ReferenceEvaluator::evaluate(Operation *op) {
         if (failed(value))
           return failure();
         values[cast.getResult()] = **value;
-        for (auto *map : {&absSums, &bounds})
-          if (map->count(cast.getSource()))
-            (*map)[cast.getResult()] = map->lookup(cast.getSource());
+        forwardBounds(cast.getSource(), cast.getResult());
         return success();
       })
       .Case<func::ReturnOp>([&](func::ReturnOp ret) -> LogicalResult {
@@ -231,6 +303,7 @@ LogicalResult ReferenceEvaluator::evaluate(Operation *op) {
           results.values.push_back(**value);
           results.absSums.push_back(absSums.lookup(operand));
           results.bounds.push_back(bounds.lookup(operand));
+          results.notes.push_back(notes.lookup(operand));
         }
         returned = true;
         return success();
@@ -278,6 +351,14 @@ mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
   if (failed(results))
     return failure();
   return std::move(results->values);
+}
+
+FailureOr<SmallVector<HostTensor>>
+ReferenceBackend::run(ModuleOp module, StringRef entry,
+                      ArrayRef<HostTensor> inputs) {
+  if (failed(checkMemoryBudget(module, memoryBudget)))
+    return failure();
+  return evaluateReference(module, entry, inputs);
 }
 
 double mlir::mx::getUnorderedErrorBound(ref::InstructionArithmetic arithmetic,

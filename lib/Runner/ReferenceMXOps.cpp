@@ -23,6 +23,7 @@
 #include "ReferenceEvaluatorImpl.h"
 
 #include "mlir/IR/AffineMap.h"
+#include "llvm/Support/Format.h"
 
 #include <cstring>
 
@@ -227,6 +228,29 @@ ReferenceEvaluator::getInstructionOrder(Operation *op, int64_t k) {
                                llvm::divideCeilSigned(k, it->second.kTile) *
                                    it->second.kTile,
                                options.arithmetic, it->second.parts};
+}
+
+void ReferenceEvaluator::noteOrder(
+    Operation *op, Value result,
+    const std::optional<ref::InstructionOrder> &order, int64_t k) {
+  if (!options.perInstruction)
+    return;
+  std::string note;
+  llvm::raw_string_ostream os(note);
+  os << op->getName() << " at " << formatLocation(op->getLoc());
+  if (!order) {
+    os << ": the kernel's K order is not known: compared with its exact sum "
+          "within "
+       << llvm::format("%.3g", getUnorderedErrorBound(options.arithmetic, k))
+       << " x (|acc| + sum|a*b|)";
+  } else {
+    os << " is rounded to f32 after every matrix instruction (K step "
+       << order->kStep << ") in the kernel's K order";
+    if (order->parts > 1)
+      os << ", K split in " << order->parts
+         << " parts added to acc in K order (split-K)";
+  }
+  notes[result] = std::move(note);
 }
 
 LogicalResult ReferenceEvaluator::evaluate(GroupedScaledContractionOp op) {
@@ -534,6 +558,7 @@ LogicalResult ReferenceEvaluator::evaluate(ScaledContractionOp op) {
     }
   }
   values[op.getResult()] = std::move(result);
+  noteOrder(op, op.getResult(), order, K);
   absSums[op.getResult()] = std::move(absSum);
   if (!bound.empty())
     bounds[op.getResult()] = std::move(bound);

@@ -359,26 +359,6 @@ static std::string describe(StringRef what, unsigned index, StringRef func,
       .str();
 }
 
-/// Compares \p got with \p want result by result and prints the reports;
-/// returns true if all match.
-static bool compareAll(ArrayRef<HostTensor> got, ArrayRef<HostTensor> want,
-                       const CompareOptions &options,
-                       const ReferenceResults *reference = nullptr) {
-  bool passed = true;
-  for (auto [index, pair] : llvm::enumerate(llvm::zip_equal(got, want))) {
-    auto [gotTensor, wantTensor] = pair;
-    CompareResult result = reference
-                               ? compareTensors(gotTensor, wantTensor, options,
-                                                reference->absSums[index],
-                                                reference->bounds[index])
-                               : compareTensors(gotTensor, wantTensor, options);
-    printCompareResult(llvm::outs(), index, gotTensor, wantTensor, result,
-                       options);
-    passed &= result.passed();
-  }
-  return passed;
-}
-
 /// A progress callback for the emulator: "mx-run: @module::@kernel:
 /// done/total workgroups" on stderr, at most every 200 ms and when a launch
 /// completes; rewritten in place on a terminal (\p terminal), one line per
@@ -834,12 +814,12 @@ static int runMain(ErrorTracker &errors) {
     os << "comparing @" << funcName << " on " << backend->getName()
        << " with the reference evaluator:\n";
     passed &=
-        compareAll(*results, reference.values, compareOptions, &reference);
+        compareAll(os, *results, reference.values, compareOptions, &reference);
   }
   if (!expected.empty()) {
     os << "comparing @" << funcName << " on " << backend->getName()
        << " with --expect:\n";
-    passed &= compareAll(*results, expected, compareOptions);
+    passed &= compareAll(os, *results, expected, compareOptions);
   }
   os << (passed ? "PASS" : "FAIL") << "\n";
   os.flush();

@@ -234,3 +234,34 @@ TEST(ScaledMatmulPerInstruction, WideSpreadIsSummedExactly) {
                         /*bTransposed=*/true, &acc, order)[0]);
   EXPECT_EQ(result, 0x1p125f + 0x1p102f);
 }
+
+// ExactSum, from the IEEE rules of one rounding of the exact sum.
+TEST(ExactSum, RoundsTheExactSumOnce) {
+  auto sum = [](std::initializer_list<double> values) {
+    ExactSum s;
+    for (double v : values)
+      s.add(v);
+    return s.round();
+  };
+  // Cancellation: no intermediate rounding loses the 1.
+  EXPECT_EQ(sum({0x1p100, 1.0, -0x1p100}), 1.0f);
+  // A tie rounds to even; anything below the tie breaks it upward.
+  EXPECT_EQ(sum({1.0, 0x1p-24}), 1.0f);
+  EXPECT_EQ(sum({1.0, 0x1p-24, 0x1p-80}), 1.0f + 0x1p-23f);
+  // Subnormals: 1.5 * 2^-149 is a tie between 2^-149 and 2^-148 (even).
+  EXPECT_EQ(sum({0x1.8p-149}), 0x1p-148f);
+  EXPECT_EQ(sum({0x1.8p-149, 0x1.8p-149}), 0x1.8p-148f);
+  // Overflow from 2^128 - 2^103 on (the tie above the largest f32).
+  EXPECT_EQ(sum({0x1.fffffep127, 0x1p103}), INFINITY);
+  EXPECT_EQ(sum({0x1.fffffep127, 0x1p102}), 0x1.fffffep127f);
+  // Zeros: -0 only when every value is -0.
+  EXPECT_TRUE(std::signbit(sum({-0.0, -0.0})));
+  EXPECT_FALSE(std::signbit(sum({-0.0, 0.0})));
+  EXPECT_FALSE(std::signbit(sum({1.0, -1.0})));
+  EXPECT_FALSE(std::signbit(sum({})));
+  // Specials.
+  EXPECT_EQ(sum({1.0, INFINITY}), INFINITY);
+  EXPECT_EQ(sum({-INFINITY, 1e30}), -INFINITY);
+  EXPECT_TRUE(std::isnan(sum({INFINITY, -INFINITY})));
+  EXPECT_TRUE(std::isnan(sum({1.0, NAN})));
+}

@@ -33,6 +33,7 @@
 #ifndef MX_REFERENCE_REFERENCE_H
 #define MX_REFERENCE_REFERENCE_H
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -286,6 +287,32 @@ std::vector<double> scaledMatmulAbsSum(const uint8_t *a, const uint8_t *sa,
                                        const uint8_t *sb, ElemFormat fb,
                                        int64_t M, int64_t N, int64_t K,
                                        bool bTransposed, const float *acc);
+
+/// An exact sum of f32 accumulators and scaled products, rounded once to
+/// f32: the value of `acc + sum of terms` in exact arithmetic whatever the
+/// order of the additions. Finite values are held in a fixed-point integer
+/// of 32-bit digits in 64-bit integers (carries resolved only when the sum
+/// is read), so every finite nonzero value added must lie in
+/// [2^-338, 2^296): f32 values, and products of two MX elements and two
+/// E8M0 scales (at least 2^-286 with significands of at most 4 bits, below
+/// 2^296 for up to 128 E5M2 products).
+class ExactSum {
+public:
+  /// Adds \p value (NaN, +-Inf and signed zeros included).
+  void add(double value);
+  /// Returns the sum rounded to nearest-even f32 (subnormals kept, +-Inf
+  /// from 2^128 - 2^103 on). NaN if a NaN or both infinities were added,
+  /// else the infinity added; an exact zero is -0 if every value added was
+  /// -0 (at least one), +0 otherwise (as IEEE addition in any order).
+  float round() const;
+
+private:
+  static constexpr int kLsb = -352;
+  static constexpr int kDigits = 21; // Up to 2^320.
+  std::array<int64_t, kDigits> digits = {};
+  bool anyNaN = false, posInf = false, negInf = false;
+  bool anyAdded = false, allNegativeZero = true;
+};
 
 /// Packs \p n unpacked codes into the memory/register layout of the ISA:
 ///   - FP4: two per byte, element 2i in the low nibble, 2i+1 in the high

@@ -16,6 +16,8 @@
 
 namespace mlir::mx {
 
+struct ReferenceResults;
+
 /// Tolerances of a comparison. They apply to f16, bf16, f32 and f64 results
 /// only: an element matches if both are NaN, or if
 /// |got - want| <= atol + rtol * |want|. With rtol == atol == 0 (the default)
@@ -38,6 +40,9 @@ struct CompareOptions {
 struct Mismatch {
   int64_t index;
   uint64_t gotBits, wantBits;
+  /// The largest |got - want| the tolerances allowed there; negative where
+  /// the bits had to be equal.
+  double allowed = -1;
 };
 
 /// The outcome of comparing two tensors.
@@ -87,6 +92,14 @@ void printCompareResult(llvm::raw_ostream &os, unsigned resultIndex,
                         const HostTensor &got, const HostTensor &want,
                         const CompareResult &result,
                         const CompareOptions &options);
+
+/// Compares the results \p got with \p want one by one and prints each
+/// report (printCompareResult); with \p reference (the evaluation that gave
+/// \p want), within its absSums and bounds, each result's note first
+/// ("note: result #0: ..."). Returns true if all match.
+bool compareAll(llvm::raw_ostream &os, ArrayRef<HostTensor> got,
+                ArrayRef<HostTensor> want, const CompareOptions &options,
+                const ReferenceResults *reference = nullptr);
 
 /// Formats one element for humans: the decoded value, plus the code in hex
 /// for MX element and f8E8M0FNU types.

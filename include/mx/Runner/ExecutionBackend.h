@@ -153,6 +153,16 @@ protected:
   uint64_t memoryBudget = kDefaultMemoryBudget;
 };
 
+/// No compilation: the entry evaluated by the reference evaluator
+/// (evaluateReference, rounding once), for checking the reference itself, or
+/// a program that no backend compiles yet, against known answers (--expect).
+class ReferenceBackend : public ExecutionBackend {
+public:
+  StringRef getName() const override { return "reference"; }
+  FailureOr<SmallVector<HostTensor>> run(ModuleOp module, StringRef entry,
+                                         ArrayRef<HostTensor> inputs) override;
+};
+
 /// Lowers the module with mx::buildCPUPipeline to the LLVM dialect,
 /// JIT-compiles it with mlir::ExecutionEngine for the host and calls the
 /// entry through its packed interface (every memref descriptor field is one

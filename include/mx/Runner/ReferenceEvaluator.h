@@ -11,9 +11,19 @@
 // execution backends against.
 //
 // Supported ops: mx.quantize, mx.dequantize, mx.scaled_contraction (any valid
-// indexing maps), arith.constant (dense tensors), tensor.empty (static),
-// tensor.cast (identity on the data) and func.return. Anything else is an error
-// naming the op, at its location.
+// indexing maps) and its grouped and routed forms, linalg.generic on tensors
+// and elementwise arith/math ops (lib/Runner/ReferenceScalar.cpp lists the
+// scalar ops and their semantics), linalg.fill, float casts,
+// arith.constant (dense tensors), tensor.empty (static),
+// tensor.cast, tensor.collapse_shape and tensor.expand_shape (identity on the
+// row-major data; dynamic sizes where the evaluator knows them) and
+// func.return. Anything else is an error naming the op, at its location.
+//
+// A linalg.generic that mx-raise-scaled-matmul raises (mx::matchScaledMatmul)
+// is still evaluated from its own body, but its reduction is summed exactly
+// and rounded once, as the raised contraction does in an order of its own:
+// its result is compared within getUnorderedErrorBound of the exact sum
+// (ReferenceResults::bounds), with a note saying so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +64,11 @@ struct ReferenceResults {
   /// per-instruction mode): the largest |backend - reference| that any
   /// order of rounding allows, per element.
   SmallVector<std::vector<double>> bounds;
+  /// Per result: empty, or why it is compared with the exact result within
+  /// its bounds although the evaluated program fixes an order (e.g. "the
+  /// reduction of linalg.generic at f.mlir:3:8 is reassociated by
+  /// mx-raise-scaled-matmul: ..."), for mx-run to print.
+  SmallVector<std::string> notes;
 };
 
 /// Evaluates \p entry of \p module (see getEntrySignature for the entry

@@ -2,8 +2,9 @@
 // with arith.scaling_extf, as IREE's tests and torch-mlir write it), executed
 // on the CPU path: mx-cpu-pipeline raises it with mx-raise-scaled-matmul
 // first. The reference evaluator interprets the original linalg.generic
-// itself (f32 arithmetic in loop order, scaling_extf = decode(x) * 2^(s-127)),
-// independently of the raising. The gfx950 emulator runs the same functions
+// itself (its f32 products, scaling_extf = decode(x) * 2^(s-127)), summing
+// the reduction exactly because the raise reassociates it (random data:
+// upstream-reassociation.mlir). The gfx950 emulator runs the same functions
 // (test/Integration/GFX950/emulator-upstream.mlir).
 //
 // Exact-integer data with per-block distinct scales in [2^-2, 2^2]: every

@@ -17,7 +17,7 @@
 // PARSE: exit code 2
 
 // RUN: not mx-run %s --backend=gfx950 --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: mx-run: error: unknown backend 'gfx950' (available: cpu, gfx950-emu, gfx950-isa, hip)
+// BACKEND: mx-run: error: unknown backend 'gfx950' (available: cpu, gfx950-emu, gfx950-isa, hip, reference)
 // RUN: not mx-run %s --compare=golden --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=COMPARE
 // COMPARE: mx-run: error: unknown --compare value 'golden' (expected 'reference')
 // RUN: not mx-run %s --rtol=-1 --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=TOLERANCE

@@ -1,7 +1,7 @@
 // --help lists every backend and the MFMA arithmetic models; --timing reports each phase, with the passes of
 // the compilation nested in the run, on stderr (stdout keeps the results).
 // RUN: mx-run --help | FileCheck %s --check-prefix=HELP
-// HELP: --backend=<NAME> - Execution backend: cpu, gfx950-emu, gfx950-isa, hip (default: cpu)
+// HELP: --backend=<NAME> - Execution backend: cpu, gfx950-emu, gfx950-isa, hip, reference (default: cpu)
 // HELP: --mfma-arithmetic=<value>
 // HELP-NEXT: =exact
 // HELP-NEXT: =cdna3-grouped

@@ -48,12 +48,17 @@ struct RaisePlan {
   unsigned blockPos[2] = {0, 0};
   /// The lhs, rhs and acc maps of the mx.scaled_contraction.
   SmallVector<AffineMap> maps;
+  /// What matchScaledMatmul reports.
+  ScaledMatmulMatch match;
 };
 } // namespace
 
-/// Emits the remark of an op that uses arith.scaling_extf but is not raised.
-static LogicalResult reject(linalg::GenericOp op, const Twine &why) {
-  op->emitRemark() << "not raised to mx.scaled_contraction: " << why;
+/// Fails; with \p remarks, emits the remark of an op that uses
+/// arith.scaling_extf but is not raised.
+static LogicalResult reject(linalg::GenericOp op, bool remarks,
+                            const Twine &why) {
+  if (remarks)
+    op->emitRemark() << "not raised to mx.scaled_contraction: " << why;
   return failure();
 }
 
@@ -70,12 +75,14 @@ static std::optional<unsigned> getInputIndex(linalg::GenericOp op,
 
 /// Matches the body `yield(out + scaling_extf(a, sa) * scaling_extf(b, sb))`
 /// (either operand order of addf and mulf) over four distinct inputs and
-/// returns the two (data, scales) pairs in the order of the data inputs.
-static FailureOr<std::array<MatchedOperand, 2>>
-matchBody(linalg::GenericOp op) {
+/// fills the two (data, scales) pairs of \p plan in the order of the data
+/// inputs, and its product.
+static LogicalResult matchBody(linalg::GenericOp op, bool remarks,
+                               RaisePlan &plan) {
   auto fail = [&]() {
-    return reject(op, "the body is not `out + scaling_extf(a, sa) * "
-                      "scaling_extf(b, sb)` in f32 over the four inputs");
+    return reject(op, remarks,
+                  "the body is not `out + scaling_extf(a, sa) * "
+                  "scaling_extf(b, sb)` in f32 over the four inputs");
   };
   Block *body = op.getBlock();
   if (body->getOperations().size() != 5)
@@ -113,25 +120,29 @@ matchBody(linalg::GenericOp op) {
   }
   if (operands[1].data < operands[0].data)
     std::swap(operands[0], operands[1]);
-  return std::array<MatchedOperand, 2>{operands[0], operands[1]};
+  llvm::copy(operands, plan.operands);
+  plan.match.product = mul.getResult();
+  return success();
 }
 
 /// Checks the element types of the matched operands and the init.
-static LogicalResult checkTypes(linalg::GenericOp op,
+static LogicalResult checkTypes(linalg::GenericOp op, bool remarks,
                                 ArrayRef<MatchedOperand> operands) {
   for (auto [i, operand] : llvm::enumerate(operands)) {
     Type data = getElementTypeOrSelf(op.getDpsInputs()[operand.data]);
     Type scales = getElementTypeOrSelf(op.getDpsInputs()[operand.scales]);
     if (!isMXElementType(data))
-      return reject(op, Twine("input ") + Twine(operand.data) +
-                            " is not of an MX element type (f4E2M1FN, "
-                            "f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2)");
+      return reject(op, remarks,
+                    Twine("input ") + Twine(operand.data) +
+                        " is not of an MX element type (f4E2M1FN, "
+                        "f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2)");
     if (!isa<Float8E8M0FNUType>(scales))
-      return reject(op, Twine("the scales (input ") + Twine(operand.scales) +
-                            ") are not f8E8M0FNU");
+      return reject(op, remarks,
+                    Twine("the scales (input ") + Twine(operand.scales) +
+                        ") are not f8E8M0FNU");
   }
   if (!getElementTypeOrSelf(op.getDpsInits()[0]).isF32())
-    return reject(op, "the init is not f32");
+    return reject(op, remarks, "the init is not f32");
   return success();
 }
 
@@ -147,18 +158,20 @@ static bool isBlockIndexOf(AffineExpr expr, unsigned dim) {
 
 /// Checks that the init map \p accMap of \p op uses exactly its parallel
 /// dimensions.
-static LogicalResult checkAccMap(linalg::GenericOp op, AffineMap accMap) {
+static LogicalResult checkAccMap(linalg::GenericOp op, bool remarks,
+                                 AffineMap accMap) {
   unsigned numDims = op.getNumLoops();
   llvm::SmallBitVector accDims(numDims);
   if (!accMap.isProjectedPermutation(/*allowZeroInResults=*/false))
-    return reject(op, "the init map is not a projected permutation");
+    return reject(op, remarks, "the init map is not a projected permutation");
   for (AffineExpr expr : accMap.getResults())
     accDims.set(cast<AffineDimExpr>(expr).getPosition());
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (unsigned d = 0; d < numDims; ++d)
     if (accDims.test(d) != (iterators[d] == utils::IteratorType::parallel))
-      return reject(op, "the init map must use exactly the parallel "
-                        "dimensions");
+      return reject(op, remarks,
+                    "the init map must use exactly the parallel "
+                    "dimensions");
   return success();
 }
 
@@ -171,7 +184,7 @@ struct OperandMaps {
 /// Expanded K (reduction dimensions \p reductions: the K blocks and the 32
 /// elements of a block): fills \p plan's block dimension, block positions
 /// and maps.
-static LogicalResult matchExpandedKMaps(linalg::GenericOp op,
+static LogicalResult matchExpandedKMaps(linalg::GenericOp op, bool remarks,
                                         ArrayRef<unsigned> reductions,
                                         const OperandMaps &maps,
                                         AffineMap accMap, RaisePlan &plan) {
@@ -188,25 +201,27 @@ static LogicalResult matchExpandedKMaps(linalg::GenericOp op,
     std::optional<unsigned> indexPos =
         maps.data[i].getResultPosition(blockIndexExpr);
     if (!pos || !indexPos || *pos != *indexPos + 1)
-      return reject(op, Twine("in the map of input ") + Twine(data) +
-                            ", the element-in-block dimension d" +
-                            Twine(blockDim) +
-                            " must directly follow the block dimension d" +
-                            Twine(blockIndexDim));
+      return reject(op, remarks,
+                    Twine("in the map of input ") + Twine(data) +
+                        ", the element-in-block dimension d" + Twine(blockDim) +
+                        " must directly follow the block dimension d" +
+                        Twine(blockIndexDim));
     if (maps.scales[i] != maps.data[i].dropResult(*pos))
-      return reject(op, Twine("the map of the scales (input ") +
-                            Twine(plan.operands[i].scales) +
-                            ") must be the map of input " + Twine(data) +
-                            " without the element-in-block dimension d" +
-                            Twine(blockDim));
+      return reject(op, remarks,
+                    Twine("the map of the scales (input ") +
+                        Twine(plan.operands[i].scales) +
+                        ") must be the map of input " + Twine(data) +
+                        " without the element-in-block dimension d" +
+                        Twine(blockDim));
     int64_t size =
         cast<ShapedType>(op.getDpsInputs()[data].getType()).getDimSize(*pos);
     if (size != kBlockSize) {
       std::string sizeText =
           ShapedType::isDynamic(size) ? "?" : std::to_string(size);
-      return reject(op, Twine("the element-in-block dimension of input ") +
-                            Twine(data) + " has size " + sizeText +
-                            ", expected " + Twine(kBlockSize));
+      return reject(op, remarks,
+                    Twine("the element-in-block dimension of input ") +
+                        Twine(data) + " has size " + sizeText + ", expected " +
+                        Twine(kBlockSize));
     }
     plan.blockPos[i] = *pos;
   }
@@ -222,9 +237,9 @@ static LogicalResult matchExpandedKMaps(linalg::GenericOp op,
 
 /// Flat K (the one reduction dimension \p k): the scale map is the data map
 /// with k replaced by k floordiv 32. Fills \p plan's maps.
-static LogicalResult matchFlatKMaps(linalg::GenericOp op, unsigned k,
-                                    const OperandMaps &maps, AffineMap accMap,
-                                    RaisePlan &plan) {
+static LogicalResult matchFlatKMaps(linalg::GenericOp op, bool remarks,
+                                    unsigned k, const OperandMaps &maps,
+                                    AffineMap accMap, RaisePlan &plan) {
   AffineExpr kExpr = getAffineDimExpr(k, op.getContext());
   for (unsigned i = 0; i < 2; ++i) {
     std::optional<unsigned> pos = maps.data[i].getResultPosition(kExpr);
@@ -234,12 +249,12 @@ static LogicalResult matchFlatKMaps(linalg::GenericOp op, unsigned k,
       expected = maps.scales[i].replace(maps.scales[i].getResult(*pos), kExpr,
                                         op.getNumLoops(), /*numSymbols=*/0);
     if (!pos || expected != maps.data[i])
-      return reject(op, Twine("the map of the scales (input ") +
-                            Twine(plan.operands[i].scales) +
-                            ") must be the map of input " +
-                            Twine(plan.operands[i].data) + " with d" +
-                            Twine(k) + " replaced by d" + Twine(k) +
-                            " floordiv 32");
+      return reject(op, remarks,
+                    Twine("the map of the scales (input ") +
+                        Twine(plan.operands[i].scales) +
+                        ") must be the map of input " +
+                        Twine(plan.operands[i].data) + " with d" + Twine(k) +
+                        " replaced by d" + Twine(k) + " floordiv 32");
     auto dataType =
         cast<ShapedType>(op.getDpsInputs()[plan.operands[i].data].getType());
     auto scaleType =
@@ -247,27 +262,30 @@ static LogicalResult matchFlatKMaps(linalg::GenericOp op, unsigned k,
     int64_t size = dataType.getDimSize(*pos);
     int64_t blocks = scaleType.getDimSize(*pos);
     if (ShapedType::isStatic(size) && size % kBlockSize != 0)
-      return reject(op, Twine("K = ") + Twine(size) + " is not a multiple of " +
-                            Twine(kBlockSize));
+      return reject(op, remarks,
+                    Twine("K = ") + Twine(size) + " is not a multiple of " +
+                        Twine(kBlockSize));
     if (ShapedType::isStatic(size) && ShapedType::isStatic(blocks) &&
         blocks != size / kBlockSize)
-      return reject(op, Twine("the scales (input ") +
-                            Twine(plan.operands[i].scales) + ") have " +
-                            Twine(blocks) + " blocks along K, expected " +
-                            Twine(size / kBlockSize));
+      return reject(op, remarks,
+                    Twine("the scales (input ") +
+                        Twine(plan.operands[i].scales) + ") have " +
+                        Twine(blocks) + " blocks along K, expected " +
+                        Twine(size / kBlockSize));
   }
   plan.maps = {maps.data[0], maps.data[1], accMap};
   return success();
 }
 
 /// Matches the indexing maps and fills \p plan's block dimension and maps.
-static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
+static LogicalResult matchMaps(linalg::GenericOp op, bool remarks,
+                               RaisePlan &plan) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
 
   AffineMap accMap = maps[op.getNumDpsInputs()];
-  if (failed(checkAccMap(op, accMap)))
+  if (failed(checkAccMap(op, remarks, accMap)))
     return failure();
 
   OperandMaps operandMaps;
@@ -276,48 +294,53 @@ static LogicalResult matchMaps(linalg::GenericOp op, RaisePlan &plan) {
     operandMaps.scales[i] = maps[plan.operands[i].scales];
     if (!operandMaps.data[i].isProjectedPermutation(
             /*allowZeroInResults=*/false))
-      return reject(op, Twine("the map of input ") +
-                            Twine(plan.operands[i].data) +
-                            " is not a projected permutation");
+      return reject(op, remarks,
+                    Twine("the map of input ") + Twine(plan.operands[i].data) +
+                        " is not a projected permutation");
   }
 
   LogicalResult matched = failure();
   if (reductions.size() == 2)
-    matched = matchExpandedKMaps(op, reductions, operandMaps, accMap, plan);
+    matched =
+        matchExpandedKMaps(op, remarks, reductions, operandMaps, accMap, plan);
   else if (reductions.size() == 1)
-    matched = matchFlatKMaps(op, reductions[0], operandMaps, accMap, plan);
+    matched =
+        matchFlatKMaps(op, remarks, reductions[0], operandMaps, accMap, plan);
   else
-    return reject(op, Twine("expected one reduction dimension (K) or two (K "
-                            "blocks and the 32 elements of a block), got ") +
-                          Twine(reductions.size()));
+    return reject(op, remarks,
+                  Twine("expected one reduction dimension (K) or two (K "
+                        "blocks and the 32 elements of a block), got ") +
+                      Twine(reductions.size()));
   if (failed(matched))
     return failure();
 
   if (failed(inferScaledContractionDims(nullptr, plan.maps)))
-    return reject(op, "every parallel dimension must be used by the init and "
-                      "one or both data operands (batch, M or N), and the "
-                      "reduction by both data operands");
+    return reject(op, remarks,
+                  "every parallel dimension must be used by the init and "
+                  "one or both data operands (batch, M or N), and the "
+                  "reduction by both data operands");
   return success();
 }
 
 /// Matches \p op; emits a remark and fails when it uses arith.scaling_extf
 /// but is not a scaled matmul of a supported form.
-static FailureOr<RaisePlan> match(linalg::GenericOp op) {
+static FailureOr<RaisePlan> match(linalg::GenericOp op, bool remarks) {
   if (!op.hasPureTensorSemantics())
-    return reject(op, "only linalg.generic on tensors is raised");
+    return reject(op, remarks, "only linalg.generic on tensors is raised");
   if (op.getNumDpsInputs() != 4 || op.getNumDpsInits() != 1)
-    return reject(op, "expected four inputs (two data operands and their "
-                      "scales) and one init");
+    return reject(op, remarks,
+                  "expected four inputs (two data operands and their "
+                  "scales) and one init");
   if (llvm::any_of(op->getOperandTypes(), [](Type type) {
         return cast<RankedTensorType>(type).getEncoding() != nullptr;
       }))
-    return reject(op, "operands with a tensor encoding are not raised");
-  FailureOr<std::array<MatchedOperand, 2>> operands = matchBody(op);
-  if (failed(operands))
-    return failure();
+    return reject(op, remarks,
+                  "operands with a tensor encoding are not raised");
   RaisePlan plan;
-  llvm::copy(*operands, plan.operands);
-  if (failed(checkTypes(op, plan.operands)) || failed(matchMaps(op, plan)))
+  if (failed(matchBody(op, remarks, plan)))
+    return failure();
+  if (failed(checkTypes(op, remarks, plan.operands)) ||
+      failed(matchMaps(op, remarks, plan)))
     return failure();
   return plan;
 }
@@ -364,11 +387,20 @@ static bool usesScalingExtF(linalg::GenericOp op) {
   });
 }
 
+FailureOr<ScaledMatmulMatch> mx::matchScaledMatmul(linalg::GenericOp op) {
+  if (!usesScalingExtF(op))
+    return failure();
+  FailureOr<RaisePlan> plan = match(op, /*remarks=*/false);
+  if (failed(plan))
+    return failure();
+  return plan->match;
+}
+
 FailureOr<ScaledContractionOp> mx::raiseScaledMatmul(RewriterBase &rewriter,
                                                      linalg::GenericOp op) {
   if (!usesScalingExtF(op))
     return failure();
-  FailureOr<RaisePlan> plan = match(op);
+  FailureOr<RaisePlan> plan = match(op, /*remarks=*/true);
   if (failed(plan))
     return failure();
   return raise(rewriter, op, *plan);

@@ -35,6 +35,20 @@ namespace mx {
 // mx-raise-scaled-matmul
 //===----------------------------------------------------------------------===//
 
+/// What raiseScaledMatmul recognizes in a linalg.generic it raises.
+struct ScaledMatmulMatch {
+  /// The body's f32 product `scaling_extf(a, sa) * scaling_extf(b, sb)`,
+  /// the term that the generic adds to its init at every point: the raised
+  /// mx.scaled_contraction sums these terms over K in an order of its own
+  /// (the generic's loop order is not kept).
+  Value product;
+};
+
+/// Returns what raiseScaledMatmul would raise `op` as, or failure when it
+/// would leave `op` unchanged; emits no diagnostics. The one home of the
+/// match: raiseScaledMatmul raises exactly the ops this accepts.
+FailureOr<ScaledMatmulMatch> matchScaledMatmul(linalg::GenericOp op);
+
 /// Replaces `op`, a linalg.generic on tensors computing
 /// `out + scaling_extf(a, sa) * scaling_extf(b, sb)` in f32 (flat K, or K
 /// expanded into blocks and the 32 elements of a block), by an
