@@ -8,11 +8,13 @@
 // The register schedules of the ukernel (its mx.ukernel.register_schedules
 // data, see ukernels/gfx950/mx_uk_scaled_mma.mlir) by default: the MXFP4
 // GEMM with accumulators from memory (C += A x B) unrolls its K loop by 2
-// and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); the same
-// GEMM from zero-filled accumulators keeps LLVM's choice (AGPRs make it
-// spill). unroll-k=1 and reserve-accumulator-agprs=never turn both off;
-// reserve-accumulator-agprs=always asks for AGPRs in every GEMM kernel.
-// Neither kernel has scratch or spills with the defaults.
+// and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); so does
+// the same GEMM from zero-filled accumulators, with the K loop's first
+// step peeled (peel_first_k: its 128 MFMAs take the +0.0 start, the loop
+// starts at step 1; without the peel LLVM spills). unroll-k=1 and
+// reserve-accumulator-agprs=never turn the unroll and the AGPRs off (not
+// the peel); reserve-accumulator-agprs=always asks for AGPRs in every GEMM
+// kernel. Neither kernel has scratch or spills with the defaults.
 
 // CHECK-LABEL: gpu.module @accumulate_mma0
 //       CHECK:   gpu.func @accumulate_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
@@ -45,14 +47,23 @@ func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1F
 // -----
 
 // CHECK-LABEL: gpu.module @from_zero_mma0
-//   CHECK-NOT:   passthrough
+//       CHECK:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //       CHECK:     %[[ONE:.+]] = arith.constant 1 : index
-//   CHECK-NOT:     passthrough
-//       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[ONE]] {
+//       CHECK:     %[[TWO:.+]] = arith.constant 2 : index
+//   CHECK-NOT:     scf.for
+//   CHECK-COUNT-128: amdgpu.scaled_mfma
+//   CHECK-NOT:     amdgpu.scaled_mfma
+//       CHECK:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[TWO]] {
+//   NEVER-LABEL: gpu.module @from_zero_mma0
+//     NEVER-NOT:   passthrough
+//         NEVER:     %[[ONE:.+]] = arith.constant 1 : index
+//     NEVER-NOT:     passthrough
+//         NEVER:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[ONE]] {
 //  ALWAYS-LABEL: gpu.module @from_zero_mma0
 //        ALWAYS:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //  REPORT-LABEL: kernel from_zero_mma0
-//        REPORT:   main_loop.mfma: 128
+//        REPORT:   agprs: 256
+//        REPORT:   main_loop.mfma: 256
 func.func @from_zero(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
                      %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>)
     -> tensor<256x256xf32> {

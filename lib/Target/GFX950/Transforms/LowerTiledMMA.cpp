@@ -508,6 +508,8 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
       getRegisterSchedule(op.getContext(), ukernel, layout, op.getZeroAcc());
   if (schedule.unrollK > 1)
     call->setAttr(kUKernelUnrollK, b.getI64IntegerAttr(schedule.unrollK));
+  if (schedule.peelFirstK)
+    call->setAttr(kUKernelPeelFirstK, b.getUnitAttr());
   if (schedule.accumulatorAGPRs)
     accs.getDefiningOp()->setAttr(kAccumulatorAGPRs, b.getUnitAttr());
 }

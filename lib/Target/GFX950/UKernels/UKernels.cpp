@@ -153,6 +153,8 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
       schedule.unrollK = unroll.getInt();
     if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
       schedule.accumulatorAGPRs = agprs.getValue();
+    if (auto peel = entry.getAs<BoolAttr>("peel_first_k"))
+      schedule.peelFirstK = peel.getValue();
     break;
   }
   return schedule;
@@ -193,7 +195,7 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         auto factor = dyn_cast<IntegerAttr>(value);
         valid = factor && factor.getInt() >= 1 &&
                 factor.getInt() <= kMaxUKernelUnrollK;
-      } else if (name == "accumulator_agprs") {
+      } else if (name == "accumulator_agprs" || name == "peel_first_k") {
         valid = isa<BoolAttr>(value);
       } else {
         return where + "unknown key '" + name.str() + "'";

@@ -183,13 +183,13 @@ func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x
 // zero_acc: the call tells the ukernel to start its accumulators at +0.0
 // (last argument 1) instead of loading them. The register schedules of the
 // ukernel (its mx.ukernel.register_schedules data) unroll the K loop and
-// keep the accumulators in AGPRs only for accumulators from memory (the
-// other cases above: fp4 x fp4 on 16x16x128 both, fp8 x fp8 the AGPRs,
-// 32x32x64 neither); here neither.
+// keep the accumulators in AGPRs for fp4 x fp4 on 16x16x128 from memory and
+// from zero, the latter with the K loop's first step peeled (the other
+// cases above: fp8 x fp8 the AGPRs, 32x32x64 neither).
 // CHECK-LABEL: func.func @fp4_zero_acc
-//       CHECK:     memref.alloca() : memref<2x2x4xf32, 5>
+//       CHECK:     memref.alloca() {mx.accumulator_agprs} : memref<2x2x4xf32, 5>
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}} : (
+//  CHECK-SAME:       {mx.ukernel.peel_first_k, mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64} : (
 //       CHECK:   return
 func.func @fp4_zero_acc(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
                         %sa: memref<3x4x2x4x16x2x2xi8>, %sb: memref<5x4x4x16x2x2xi8>,

@@ -63,6 +63,10 @@ constexpr llvm::StringLiteral kUnrollK = "mx.unroll_k";
 /// The unroll factor of the ukernel's K loop (kUnrollK) that a ukernel call
 /// asks for, from the ukernel's register schedules (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
+/// Marks a ukernel call whose K loops (kUnrollK) run their first iteration
+/// peeled, before they are unrolled: its register schedule's
+/// `peel_first_k` (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelPeelFirstK = "mx.ukernel.peel_first_k";
 /// The largest unroll factor of a ukernel's K loop (kUnrollK: the unroll-k
 /// option of mx-gfx950-specialize-ukernels, a call's kUKernelUnrollK, a
 /// register schedule's `unroll_k`): each copy of the pipelined K step holds
@@ -109,6 +113,11 @@ UKernelSelection selectUKernel(DataTiledLayoutAttr layout,
 struct RegisterSchedule {
   int64_t unrollK = 1;
   bool accumulatorAGPRs = false;
+  /// The K loop's first iteration peeled off (before the unroll): with
+  /// accumulators that start at zero, its MFMAs then take +0.0 as a
+  /// constant and the loop's accumulators are their results, not copies
+  /// of one shared zero register (which makes LLVM spill them).
+  bool peelFirstK = false;
 };
 
 /// The register schedule of ukernel `name` for `layout` with accumulators
