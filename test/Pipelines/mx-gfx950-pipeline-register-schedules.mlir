@@ -9,8 +9,8 @@
 // data, see ukernels/gfx950/mx_uk_scaled_mma.mlir) by default: the MXFP4
 // GEMM with accumulators from memory (C += A x B) unrolls its K loop by 2
 // and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); so does
-// the same GEMM from zero-filled accumulators, with the K loop's first
-// step peeled (peel_first_k: its 128 MFMAs take the +0.0 start, the loop
+// the same GEMM from zero-filled accumulators (it has 16 K steps or more:
+// here 32), with the K loop's first step peeled (peel_first_k: its 128 MFMAs take the +0.0 start, the loop
 // starts at step 1; without the peel LLVM spills). unroll-k=1 and
 // reserve-accumulator-agprs=never turn the unroll and the AGPRs off (not
 // the peel); reserve-accumulator-agprs=always asks for AGPRs in every GEMM

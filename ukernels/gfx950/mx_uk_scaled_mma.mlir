@@ -217,9 +217,14 @@ func.func private @mx_uk_scaled_mma(
                 // bf16 result: 4353 cycles per 512 K on the static model
                 // (2416 per 256 K before), 4368 on the timing model (2424
                 // per 256 K), 0 spills; fp4 x fp8: 4262 per 256 K (2315 per
-                // 128 K). Not listed, because LLVM then spills hundreds of
-                // VGPRs: AGPRs for zero-filled accumulators without the
-                // peel, and AGPRs on 32x32x64.
+                // 128 K). Only from 16 K steps on (min_k_steps): with
+                // fewer (the split-K parts of decode GEMMs: 2 to 8) the
+                // peel, the unroll and the AGPRs cost more than they gain
+                // (bench/decode_metrics.py: M=64 N=K=8192, 4 steps, 5.9 ->
+                // 6.4 us; M=64 N=K=16384, 16 steps, 18.8 -> 18.4). Not
+                // listed, because LLVM then spills hundreds of VGPRs: AGPRs
+                // for zero-filled accumulators without the peel, and AGPRs
+                // on 32x32x64.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
@@ -227,8 +232,9 @@ func.func private @mx_uk_scaled_mma(
                    accumulator_agprs = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
-                   accumulators = "zero", unroll_k = 2 : i64,
-                   accumulator_agprs = true, peel_first_k = true},
+                   accumulators = "zero", min_k_steps = 16 : i64,
+                   unroll_k = 2 : i64, accumulator_agprs = true,
+                   peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
                    accumulator_agprs = true}]} {
   %c0 = arith.constant 0 : index

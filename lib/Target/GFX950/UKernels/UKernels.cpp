@@ -126,10 +126,9 @@ UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
   return selection;
 }
 
-RegisterSchedule
-mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
-                                      DataTiledLayoutAttr layout,
-                                      bool zeroAccumulators) {
+RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
+    MLIRContext *context, StringRef name, DataTiledLayoutAttr layout,
+    bool zeroAccumulators, std::optional<int64_t> kSteps) {
   RegisterSchedule schedule;
   const UKernelInfo *ukernel = lookupUKernel(context, name);
   if (!ukernel || !ukernel->registerSchedules)
@@ -149,6 +148,9 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
             entry, "accumulators",
             StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
       continue;
+    if (auto least = entry.getAs<IntegerAttr>("min_k_steps"))
+      if (!kSteps || *kSteps < least.getInt())
+        continue;
     if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
       schedule.unrollK = unroll.getInt();
     if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
@@ -191,6 +193,9 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
+      } else if (name == "min_k_steps") {
+        auto least = dyn_cast<IntegerAttr>(value);
+        valid = least && least.getInt() >= 1;
       } else if (name == "unroll_k") {
         auto factor = dyn_cast<IntegerAttr>(value);
         valid = factor && factor.getInt() >= 1 &&
