@@ -20,6 +20,18 @@
 //       CHECK:   gpu.func @accumulate_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //       CHECK:     %[[TWO:.+]] = arith.constant 2 : index
 //       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[TWO]] {
+// Row 0 runs K-half by K-half: the first four MFMAs take A's scale byte 0
+// (K half 0) and B's of intrinsics 0-3 (bytes 0 and 2 of two groups), then
+// K half 1; each accumulator's two MFMAs 4 apart.
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
 //   NEVER-LABEL: gpu.module @accumulate_mma0
 //     NEVER-NOT:   passthrough
 //         NEVER:     %[[ONE:.+]] = arith.constant 1 : index
@@ -54,6 +66,11 @@ func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1F
 //   CHECK-COUNT-128: amdgpu.scaled_mfma
 //   CHECK-NOT:     amdgpu.scaled_mfma
 //       CHECK:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[TWO]] {
+// From zero, row 0 keeps an accumulator's two MFMAs back to back (K half
+// by K half made LLVM move an accumulator out of the AGPRs).
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
 //   NEVER-LABEL: gpu.module @from_zero_mma0
 //     NEVER-NOT:   passthrough
 //         NEVER:     %[[ONE:.+]] = arith.constant 1 : index

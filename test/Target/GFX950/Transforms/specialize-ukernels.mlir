@@ -43,13 +43,20 @@
 //       IR:   amdgpu.memory_counter_wait load(0) ds(0)
 //  IR-NEXT:   rocdl.s.barrier
 // Row 0: its 8 MFMAs (B's fragment and scale byte first: the MFMA computes
-// D^T = B A^T), then the A fragments of row 0 (step k + 1) and row 2
-// (step k).
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[2] * %{{.+}}) * (%{{.+}}[0] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[3] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
-//   IR-COUNT-4: amdgpu.scaled_mfma
+// D^T = B A^T), K half by K half (the accumulators come from memory): A's
+// scale byte 0 with B's intrinsics 0-3 (bytes 0 and 2 of two groups), then
+// byte 1, so that each accumulator's two MFMAs are 4 apart; then the A
+// fragments of row 0 (step k + 1) and row 2 (step k).
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
+//   IR-COUNT-3: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
 //   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-NOT:   amdgpu.scaled_mfma
