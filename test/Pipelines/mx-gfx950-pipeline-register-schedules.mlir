@@ -8,16 +8,30 @@
 // The register schedules of the ukernel (its mx.ukernel.register_schedules
 // data, see ukernels/gfx950/mx_uk_scaled_mma.mlir) by default: the MXFP4
 // GEMM with accumulators from memory (C += A x B) unrolls its K loop by 2
-// and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); the same
-// GEMM from zero-filled accumulators keeps LLVM's choice (AGPRs make it
-// spill). unroll-k=1 and reserve-accumulator-agprs=never turn both off;
-// reserve-accumulator-agprs=always asks for AGPRs in every GEMM kernel.
-// Neither kernel has scratch or spills with the defaults.
+// and keeps its 256 accumulators in AGPRs ("amdgpu-agpr-alloc"); so does
+// the same GEMM from zero-filled accumulators (it has 16 K steps or more:
+// here 32), with the K loop's first step peeled (peel_first_k: its 128 MFMAs take the +0.0 start, the loop
+// starts at step 1; without the peel LLVM spills). unroll-k=1 and
+// reserve-accumulator-agprs=never turn the unroll and the AGPRs off (not
+// the peel); reserve-accumulator-agprs=always asks for AGPRs in every GEMM
+// kernel. Neither kernel has scratch or spills with the defaults.
 
 // CHECK-LABEL: gpu.module @accumulate_mma0
 //       CHECK:   gpu.func @accumulate_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //       CHECK:     %[[TWO:.+]] = arith.constant 2 : index
 //       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[TWO]] {
+// Row 0 runs K-half by K-half: the first four MFMAs take A's scale byte 0
+// (K half 0) and B's of intrinsics 0-3 (bytes 0 and 2 of two groups), then
+// K half 1; each accumulator's two MFMAs 4 apart.
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
 //   NEVER-LABEL: gpu.module @accumulate_mma0
 //     NEVER-NOT:   passthrough
 //         NEVER:     %[[ONE:.+]] = arith.constant 1 : index
@@ -45,14 +59,28 @@ func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1F
 // -----
 
 // CHECK-LABEL: gpu.module @from_zero_mma0
-//   CHECK-NOT:   passthrough
+//       CHECK:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //       CHECK:     %[[ONE:.+]] = arith.constant 1 : index
-//   CHECK-NOT:     passthrough
-//       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[ONE]] {
+//       CHECK:     %[[TWO:.+]] = arith.constant 2 : index
+//   CHECK-NOT:     scf.for
+//   CHECK-COUNT-128: amdgpu.scaled_mfma
+//   CHECK-NOT:     amdgpu.scaled_mfma
+//       CHECK:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[TWO]] {
+// From zero, row 0 keeps an accumulator's two MFMAs back to back (K half
+// by K half made LLVM move an accumulator out of the AGPRs).
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
+//   NEVER-LABEL: gpu.module @from_zero_mma0
+//     NEVER-NOT:   passthrough
+//         NEVER:     %[[ONE:.+]] = arith.constant 1 : index
+//     NEVER-NOT:     passthrough
+//         NEVER:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[ONE]] {
 //  ALWAYS-LABEL: gpu.module @from_zero_mma0
 //        ALWAYS:   gpu.func @from_zero_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
 //  REPORT-LABEL: kernel from_zero_mma0
-//        REPORT:   main_loop.mfma: 128
+//        REPORT:   agprs: 256
+//        REPORT:   main_loop.mfma: 256
 func.func @from_zero(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN>,
                      %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>)
     -> tensor<256x256xf32> {

@@ -208,14 +208,33 @@ func.func private @mx_uk_scaled_mma(
                 // accumulators from memory (C += A x B) on 16x16x128, the
                 // accumulators in AGPRs (no spills, fewer moves), and for
                 // the software-pipelined pairs (fp4 A, fp4 or fp8 B) the K
-                // loop unrolled by 2 as well. Not listed, because LLVM then
-                // spills hundreds of VGPRs: AGPRs for zero-filled
-                // accumulators, and AGPRs on 32x32x64.
+                // loop unrolled by 2 as well. The same pairs from
+                // zero-filled accumulators take the same schedule with the
+                // K loop's first step peeled (peel_first_k): its MFMAs
+                // take the +0.0 start as a constant, so no loop-carried
+                // accumulator starts as a copy of one shared zero register,
+                // which made LLVM spill ~400 VGPRs. Seed tile, fp4 x fp4,
+                // bf16 result: 4353 cycles per 512 K on the static model
+                // (2416 per 256 K before), 4368 on the timing model (2424
+                // per 256 K), 0 spills; fp4 x fp8: 4262 per 256 K (2315 per
+                // 128 K). Only from 16 K steps on (min_k_steps): with
+                // fewer (the split-K parts of decode GEMMs: 2 to 8) the
+                // peel, the unroll and the AGPRs cost more than they gain
+                // (bench/decode_metrics.py: M=64 N=K=8192, 4 steps, 5.9 ->
+                // 6.4 us; M=64 N=K=16384, 16 steps, 18.8 -> 18.4). Not
+                // listed, because LLVM then spills hundreds of VGPRs: AGPRs
+                // for zero-filled accumulators without the peel, and AGPRs
+                // on 32x32x64.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
+                   accumulators = "zero", min_k_steps = 16 : i64,
+                   unroll_k = 2 : i64, accumulator_agprs = true,
+                   peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
                    accumulator_agprs = true}]} {
   %c0 = arith.constant 0 : index
@@ -297,6 +316,7 @@ func.func private @mx_uk_scaled_mma(
   %next_frag_b = memref.alloca(%intrinsics_n, %intrinsics_k) : memref<?x?xvector<32xf4E2M1FN>, 5>
   // The accumulators start at +0.0, or with the caller's values.
   %from_zero = arith.cmpi ne, %zero_acc, %c0 : index
+  %from_memory = arith.cmpi eq, %zero_acc, %c0 : index
   scf.if %from_zero {
     %f0 = arith.constant 0.0 : f32
     %zeros = vector.broadcast %f0 : f32 to vector<4xf32>
@@ -466,8 +486,25 @@ func.func private @mx_uk_scaled_mma(
       %stage_next = arith.muli %slot_next, %stage : index
       %stage_copy = arith.muli %slot_copy, %stage : index
       scf.for %i = %c0 to %intrinsics_m step %c1 {
-        scf.for %j = %c0 to %intrinsics_n step %c1 {
-          scf.for %q = %c0 to %intrinsics_k step %c1 {
+        // Row 0, which its group barriers (below) keep in program order,
+        // runs K-half by K-half (q outer) with accumulators from memory, so
+        // that the two MFMAs of an accumulator are intrinsics_n MFMAs apart
+        // (otherwise back to back); the other rows, and row 0 from zero-filled
+        // accumulators, j outer. (From zero, q outer made LLVM move one
+        // accumulator out of the AGPRs and chain every pair of the loop
+        // through its registers: seed tile, bf16, 4368 -> 4610 cycles per
+        // iteration on the timing model. From memory: 4351 -> 4335, and
+        // 4334 -> 4327 on the static model.)
+        %is_row_0 = arith.cmpi eq, %i, %c0 : index
+        %q_outer = arith.andi %is_row_0, %from_memory : i1
+        %per_row = arith.muli %intrinsics_n, %intrinsics_k : index
+        scf.for %t = %c0 to %per_row step %c1 {
+            %j_q = affine.apply affine_map<(t)[n] -> (t mod n)>(%t)[%intrinsics_n]
+            %q_q = affine.apply affine_map<(t)[n] -> (t floordiv n)>(%t)[%intrinsics_n]
+            %j_j = affine.apply affine_map<(t)[k] -> (t floordiv k)>(%t)[%intrinsics_k]
+            %q_j = affine.apply affine_map<(t)[k] -> (t mod k)>(%t)[%intrinsics_k]
+            %j = arith.select %q_outer, %j_q, %j_j : index
+            %q = arith.select %q_outer, %q_q, %q_j : index
             %a = memref.load %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
             %b = memref.load %frag_b[%j, %q] : memref<?x?xvector<32xf4E2M1FN>, 5>
             // Scale byte (i, q) of this lane, read as part of its 4-byte group.
@@ -489,7 +526,6 @@ func.func private @mx_uk_scaled_mma(
             %y = amdgpu.scaled_mfma 16x16x128 (%sb[0] * %b) * (%sa[0] * %a) + %x
                 : f8E8M0FNU, vector<32xf4E2M1FN>, f8E8M0FNU, vector<32xf8E4M3FN>, vector<4xf32>
             vector.store %y, %accs[%i, %j, %c0] : memref<?x?x?xf32, 5>, vector<4xf32>
-          } {mx.unroll}
         } {mx.unroll}
         %upper = arith.cmpi ult, %i, %h : index
         scf.if %upper {

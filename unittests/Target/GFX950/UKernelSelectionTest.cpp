@@ -79,31 +79,42 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
 
 /// The register schedules come from the ukernel's data: with accumulators
 /// from memory, fp4 x fp4 on 16x16x128 unrolls its K loop by 2 and keeps the
-/// accumulators in AGPRs, fp8 x fp8 only the AGPRs; zero-filled
-/// accumulators and 32x32x64 keep LLVM's choice; a ukernel without the data
-/// (or an unknown name) gets the default.
+/// accumulators in AGPRs, fp8 x fp8 only the AGPRs; from zero-filled
+/// accumulators fp4 x fp4 does the same with its first K step peeled, from
+/// 16 static K steps on; otherwise zero-filled accumulators and 32x32x64
+/// keep LLVM's choice; a ukernel without the data (or an unknown name) gets
+/// the default.
 TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   auto schedule = [&](DataTiledLayoutAttr layout, bool zero,
-                      StringRef name = kScaledMMAUKernel) {
+                      StringRef name = kScaledMMAUKernel,
+                      std::optional<int64_t> kSteps = {}) {
     gfx950::RegisterSchedule s =
-        gfx950::getRegisterSchedule(&ctx, name, layout, zero);
-    return std::make_pair(s.unrollK, s.accumulatorAGPRs);
+        gfx950::getRegisterSchedule(&ctx, name, layout, zero, kSteps);
+    return std::make_tuple(s.unrollK, s.accumulatorAGPRs, s.peelFirstK);
   };
   DataTiledLayoutAttr seed = resolve(f4(), f4(), 10000, 16384);
-  EXPECT_EQ(schedule(seed, /*zero=*/false), std::make_pair(int64_t(2), true));
-  EXPECT_EQ(schedule(seed, /*zero=*/true), std::make_pair(int64_t(1), false));
+  EXPECT_EQ(schedule(seed, /*zero=*/false),
+            std::make_tuple(int64_t(2), true, false));
+  EXPECT_EQ(schedule(seed, /*zero=*/true),
+            std::make_tuple(int64_t(1), false, false));
+  EXPECT_EQ(schedule(seed, /*zero=*/true, kScaledMMAUKernel, 15),
+            std::make_tuple(int64_t(1), false, false));
+  EXPECT_EQ(schedule(seed, /*zero=*/true, kScaledMMAUKernel, 16),
+            std::make_tuple(int64_t(2), true, true));
   DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
-  EXPECT_EQ(schedule(fp8, /*zero=*/false), std::make_pair(int64_t(1), true));
+  EXPECT_EQ(schedule(fp8, /*zero=*/false),
+            std::make_tuple(int64_t(1), true, false));
   DataTiledLayoutAttr k32 =
       resolve(f4(), f4(), 10000, 16384,
               pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
   ASSERT_EQ(gfx950::getIntrinsic(k32),
             gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
-  EXPECT_EQ(schedule(k32, /*zero=*/false), std::make_pair(int64_t(1), false));
+  EXPECT_EQ(schedule(k32, /*zero=*/false),
+            std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_scaled_mma_quantized_lhs"),
-            std::make_pair(int64_t(1), false));
+            std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_nope"),
-            std::make_pair(int64_t(1), false));
+            std::make_tuple(int64_t(1), false, false));
 }
 
 /// The register schedules of the embedded ukernels are well formed; a
@@ -122,7 +133,7 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
   EXPECT_EQ(check("[{intrinsic = [\"mfma_scale_16x16x128\"], lhs_type = "
                   "f4E2M1FN, rhs_type = [f4E2M1FN, f8E4M3FN], accumulators = "
                   "\"memory\", unroll_k = 8 : i64, accumulator_agprs = "
-                  "true}, {}]"),
+                  "true, peel_first_k = true, min_k_steps = 16 : i64}, {}]"),
             "");
   EXPECT_EQ(check("[{unroll_k = 0 : i64}]"),
             "entry 0: 'unroll_k' cannot be 0 : i64");
@@ -135,6 +146,10 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
   EXPECT_EQ(check("[{lhs_type = []}]"), "entry 0: 'lhs_type' cannot be []");
   EXPECT_EQ(check("[{accumulator_agprs = 1 : i64}]"),
             "entry 0: 'accumulator_agprs' cannot be 1 : i64");
+  EXPECT_EQ(check("[{peel_first_k = 1 : i64}]"),
+            "entry 0: 'peel_first_k' cannot be 1 : i64");
+  EXPECT_EQ(check("[{min_k_steps = 0 : i64}]"),
+            "entry 0: 'min_k_steps' cannot be 0 : i64");
   EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");
   EXPECT_EQ(check("[3 : i64]"), "entry 0: not a dictionary");
 }

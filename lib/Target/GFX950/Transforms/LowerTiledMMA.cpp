@@ -113,6 +113,8 @@ private:
   void createWaveIndices();
   /// The loads and stores of the accumulators (emits their buffers).
   std::unique_ptr<AccumulatorAccess> createAccumulatorAccess();
+  /// The K steps of the ukernel's K loop (the operands' Ko), when static.
+  std::optional<int64_t> getStaticKSteps();
   /// The ukernel's operands, the views cast to its types: the tiles, the
   /// accumulators and the LDS staging buffer; for a ukernel quantizing A,
   /// the unquantized A, B's tiles and the accumulators.
@@ -432,6 +434,16 @@ std::unique_ptr<AccumulatorAccess> TiledMMALowering::createAccumulatorAccess() {
   return gfx950::detail::createSwizzledAccumulatorAccess(b, loc, layout, view);
 }
 
+std::optional<int64_t> TiledMMALowering::getStaticKSteps() {
+  // The operands' K tile dimension follows the outer indices of a tile
+  // (tileView's Ko).
+  auto rhs = cast<MemRefType>(op.getRhs().getType());
+  int64_t steps = rhs.getDimSize(rhsOuter.size());
+  if (ShapedType::isDynamic(steps))
+    return std::nullopt;
+  return steps;
+}
+
 FailureOr<SmallVector<Value>>
 TiledMMALowering::createUKernelViews(StringRef ukernel,
                                      FunctionType ukernelType) {
@@ -504,10 +516,12 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
   }
   // The register schedule the ukernel's data gives this configuration: the
   // unroll of its K loop, and the accumulators in AGPRs.
-  RegisterSchedule schedule =
-      getRegisterSchedule(op.getContext(), ukernel, layout, op.getZeroAcc());
+  RegisterSchedule schedule = getRegisterSchedule(
+      op.getContext(), ukernel, layout, op.getZeroAcc(), getStaticKSteps());
   if (schedule.unrollK > 1)
     call->setAttr(kUKernelUnrollK, b.getI64IntegerAttr(schedule.unrollK));
+  if (schedule.peelFirstK)
+    call->setAttr(kUKernelPeelFirstK, b.getUnitAttr());
   if (schedule.accumulatorAGPRs)
     accs.getDefiningOp()->setAttr(kAccumulatorAGPRs, b.getUnitAttr());
 }

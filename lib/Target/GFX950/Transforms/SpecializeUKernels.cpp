@@ -32,6 +32,7 @@ namespace mlir::mx::gfx950 {
 
 using namespace mlir;
 using mlir::mx::gfx950::kMaxUKernelUnrollK;
+using mlir::mx::gfx950::kUKernelPeelFirstK;
 using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUnrollK;
@@ -163,6 +164,10 @@ struct CallSite {
   std::string callee;
 };
 using CallSites = DenseMap<Operation *, CallSite>;
+
+/// Marks a K loop (kUnrollK) whose call asked for its first iteration
+/// peeled (kUKernelPeelFirstK), until unrollKLoops peels it.
+static constexpr llvm::StringLiteral kPeelFirst = "mx.peel_first_k";
 } // namespace
 
 /// The ukernel function `name` from the embedded library, its type
@@ -261,7 +266,8 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
   }
 
   // Clone the body in place of the call; its K loops take the unroll
-  // factor the call asks for.
+  // factor and the peel the call asks for.
+  bool peelFirst = call->hasAttr(kUKernelPeelFirstK);
   auto unrollFactor = call->getAttrOfType<IntegerAttr>(kUKernelUnrollK);
   if (unrollFactor &&
       (unrollFactor.getInt() < 1 || unrollFactor.getInt() > kMaxUKernelUnrollK))
@@ -284,6 +290,8 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
                               CallSite{call.getLoc(), call.getCallee().str()});
       if (loop->hasAttr(kUnrollK) && unrollFactor)
         loop->setAttr(kUnrollK, unrollFactor);
+      if (loop->hasAttr(kUnrollK) && peelFirst)
+        loop->setAttr(kPeelFirst, UnitAttr::get(loop.getContext()));
     });
   }
   auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -368,9 +376,39 @@ static LogicalResult unrollMarkedLoop(scf::ForOp loop,
   return success();
 }
 
+/// Runs the first iteration of `loop` in front of it, under an scf.if that
+/// folds away when the bounds are constants, and the rest in `loop`. (Not
+/// upstream's scf::peelForLoopFirstIteration: its first iteration is a loop
+/// that runs even when `loop` runs none, with dynamic bounds; a loop left
+/// with a dynamic trip count of at most one would also carry its values into
+/// LLVM as phis, as the unpeeled loop does.)
+static LogicalResult peelFirstIteration(scf::ForOp loop) {
+  if (loop.getNumResults() != 0)
+    return loop.emitOpError(
+        "cannot peel the first iteration of a loop with results");
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound();
+  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt;
+  Value any =
+      b.createOrFold<arith::CmpIOp>(loc, predicate, lb, loop.getUpperBound());
+  auto first = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), lb);
+  b.setInsertionPoint(first.thenBlock()->getTerminator());
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, mapping);
+  b.setInsertionPoint(loop);
+  loop.getLowerBoundMutable().assign(
+      b.createOrFold<arith::AddIOp>(loc, lb, loop.getStep()));
+  return success();
+}
+
 /// Unrolls the K loops marked mx.unroll_k under `caller` by `unrollK` when
 /// it is set, else by the factor their call asked for (the mark removed
-/// either way). Sets `unrolled` when some loop was.
+/// either way), after peeling their first iteration where the call asked
+/// for it (kPeelFirst). Sets `unrolled` when some loop was changed.
 static LogicalResult unrollKLoops(Operation *caller, int64_t unrollK,
                                   bool &unrolled) {
   SmallVector<std::pair<scf::ForOp, int64_t>> kLoops;
@@ -386,6 +424,11 @@ static LogicalResult unrollKLoops(Operation *caller, int64_t unrollK,
   });
   for (auto [loop, factor] : kLoops) {
     loop->removeAttr(kUnrollK);
+    if (loop->removeAttr(kPeelFirst)) {
+      if (failed(peelFirstIteration(loop)))
+        return failure();
+      unrolled = true;
+    }
     if (factor == 1)
       continue;
     if (failed(loopUnrollByFactor(loop, factor)))

@@ -126,10 +126,9 @@ UKernelSelection mlir::mx::gfx950::selectUKernel(DataTiledLayoutAttr layout,
   return selection;
 }
 
-RegisterSchedule
-mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
-                                      DataTiledLayoutAttr layout,
-                                      bool zeroAccumulators) {
+RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
+    MLIRContext *context, StringRef name, DataTiledLayoutAttr layout,
+    bool zeroAccumulators, std::optional<int64_t> kSteps) {
   RegisterSchedule schedule;
   const UKernelInfo *ukernel = lookupUKernel(context, name);
   if (!ukernel || !ukernel->registerSchedules)
@@ -149,10 +148,15 @@ mlir::mx::gfx950::getRegisterSchedule(MLIRContext *context, StringRef name,
             entry, "accumulators",
             StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
       continue;
+    if (auto least = entry.getAs<IntegerAttr>("min_k_steps"))
+      if (!kSteps || *kSteps < least.getInt())
+        continue;
     if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
       schedule.unrollK = unroll.getInt();
     if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
       schedule.accumulatorAGPRs = agprs.getValue();
+    if (auto peel = entry.getAs<BoolAttr>("peel_first_k"))
+      schedule.peelFirstK = peel.getValue();
     break;
   }
   return schedule;
@@ -189,11 +193,14 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
+      } else if (name == "min_k_steps") {
+        auto least = dyn_cast<IntegerAttr>(value);
+        valid = least && least.getInt() >= 1;
       } else if (name == "unroll_k") {
         auto factor = dyn_cast<IntegerAttr>(value);
         valid = factor && factor.getInt() >= 1 &&
                 factor.getInt() <= kMaxUKernelUnrollK;
-      } else if (name == "accumulator_agprs") {
+      } else if (name == "accumulator_agprs" || name == "peel_first_k") {
         valid = isa<BoolAttr>(value);
       } else {
         return where + "unknown key '" + name.str() + "'";

@@ -39,7 +39,7 @@
 // pointer, loaded from the kernel arguments, replaced by address 0x1000.
 // RUN: %{asm} replace:'s_load_dwordx2 s\[14':0:'s_mov_b64 s[14:15], 0x1000' %t.s 2>/dev/null && %{link}
 // RUN: not %{run} --isa-code-object=seed_tile_mma0=%t.co 2>&1 | FileCheck %s --check-prefix=OOB
-// OOB: global_load_dwordx2 v[126:127], v5, s[14:15]: lane 0 loads 8 bytes at {{0x[0-9a-f]+}} outside the launch's buffers: no buffer
+// OOB: global_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], v{{[0-9]+}}, s[14:15]: lane 0 loads 8 bytes at {{0x[0-9a-f]+}} outside the launch's buffers: no buffer
 
 // The option needs its backend.
 // RUN: not mx-run %S/../../../Integration/GFX950/emulator-seed-tile.mlir --isa-code-object=a=b 2>&1 | FileCheck %s --check-prefix=OPTION

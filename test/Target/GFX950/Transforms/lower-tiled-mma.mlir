@@ -183,9 +183,9 @@ func.func @fp4_32x32x64(%a: memref<?x?x2x4x2x32x16xi8>, %b: memref<?x?x2x4x2x32x
 // zero_acc: the call tells the ukernel to start its accumulators at +0.0
 // (last argument 1) instead of loading them. The register schedules of the
 // ukernel (its mx.ukernel.register_schedules data) unroll the K loop and
-// keep the accumulators in AGPRs only for accumulators from memory (the
-// other cases above: fp4 x fp4 on 16x16x128 both, fp8 x fp8 the AGPRs,
-// 32x32x64 neither); here neither.
+// keep the accumulators in AGPRs for fp4 x fp4 on 16x16x128 from memory
+// (the other cases above: fp8 x fp8 the AGPRs, 32x32x64 neither), and from
+// zero with the K loop's first step peeled, from 16 K steps on: not these 4.
 // CHECK-LABEL: func.func @fp4_zero_acc
 //       CHECK:     memref.alloca() : memref<2x2x4xf32, 5>
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
@@ -196,6 +196,21 @@ func.func @fp4_zero_acc(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x1
                         %c: memref<3x5x2x2x2x4x16x4xf32>) {
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<3x4x2x2x2x4x16x16xi8>, memref<5x4x2x2x4x16x16xi8>,
                                              memref<3x4x2x4x16x2x2xi8>, memref<5x4x4x16x2x2xi8>)
+      outs(%c : memref<3x5x2x2x2x4x16x4xf32>) layout = #fp4 zero_acc
+  return
+}
+
+// 16 K steps from zero: the schedule with the peel.
+// CHECK-LABEL: func.func @fp4_zero_acc_16_steps
+//       CHECK:     memref.alloca() {mx.accumulator_agprs} : memref<2x2x4xf32, 5>
+//       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
+//  CHECK-SAME:       {mx.ukernel.peel_first_k, mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64} : (
+//       CHECK:   return
+func.func @fp4_zero_acc_16_steps(%a: memref<3x16x2x2x2x4x16x16xi8>, %b: memref<5x16x2x2x4x16x16xi8>,
+                        %sa: memref<3x16x2x4x16x2x2xi8>, %sb: memref<5x16x4x16x2x2xi8>,
+                        %c: memref<3x5x2x2x2x4x16x4xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<3x16x2x2x2x4x16x16xi8>, memref<5x16x2x2x4x16x16xi8>,
+                                             memref<3x16x2x4x16x2x2xi8>, memref<5x16x4x16x2x2xi8>)
       outs(%c : memref<3x5x2x2x2x4x16x4xf32>) layout = #fp4 zero_acc
   return
 }

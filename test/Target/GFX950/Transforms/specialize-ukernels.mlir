@@ -43,13 +43,20 @@
 //       IR:   amdgpu.memory_counter_wait load(0) ds(0)
 //  IR-NEXT:   rocdl.s.barrier
 // Row 0: its 8 MFMAs (B's fragment and scale byte first: the MFMA computes
-// D^T = B A^T), then the A fragments of row 0 (step k + 1) and row 2
-// (step k).
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[1] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[2] * %{{.+}}) * (%{{.+}}[0] * %{{.+}})
-//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[3] * %{{.+}}) * (%{{.+}}[1] * %{{.+}})
-//   IR-COUNT-4: amdgpu.scaled_mfma
+// D^T = B A^T), K half by K half (the accumulators come from memory): A's
+// scale byte 0 with B's intrinsics 0-3 (bytes 0 and 2 of two groups), then
+// byte 1, so that each accumulator's two MFMAs are 4 apart; then the A
+// fragments of row 0 (step k + 1) and row 2 (step k).
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf4E2M1FN>, vector<4xf8E8M0FNU>
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
+//   IR-COUNT-3: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.scaled_mfma
 //   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-NOT:   amdgpu.scaled_mfma
@@ -553,6 +560,67 @@ module attributes {gpu.container_module} {
       }
       %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
       func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}}
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A call that asks for its K loop's first iteration peeled
+// (mx.ukernel.peel_first_k, a register schedule's peel_first_k) before the
+// unroll by 2: step 0 runs in front of the loop (under a guard: the number
+// of K steps is dynamic here), so that its MFMAs read the accumulators'
+// +0.0 stores, not a loop-carried value; the unrolled loop starts at step
+// 1, its remainder loop follows, then the last step.
+// IR-LABEL: gpu.func @peeled
+//       IR:   %[[LAST:.+]] = arith.subi %{{.+}}, %c1 : index
+//       IR:   %[[ANY:.+]] = arith.cmpi sgt, %[[LAST]], %c0 : index
+//  IR-NEXT:   scf.if %[[ANY]] {
+//   IR-COUNT-16: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   }
+//       IR:   scf.for %{{.+}} = %c1 to %{{.+}} step %c2 {
+//   IR-COUNT-32: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   }
+//  IR-NEXT:   scf.for %{{.+}} = %{{.+}} to %[[LAST]] step %c1 {
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @peeled(%lhs: memref<?x1x4x1x64x16xi8, 1>, %rhs: memref<?x4x4x1x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 4 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 4 : index
+      %ik = arith.constant 1 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<?x1x4x1x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x4x4x1x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c1) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64, mx.ukernel.peel_first_k}
           : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
              memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
       scf.for %i = %zero to %im step %c1 {

@@ -91,7 +91,13 @@ def MXGFX950SpecializeUKernels
     else not at all: the registers of even and odd steps alternate, so no
     move carries the next step's fragments into the current ones. It needs
     the accumulators out of the VGPRs' way
-    (`mx-gfx950-reserve-accumulator-agprs`) not to spill.
+    (`mx-gfx950-reserve-accumulator-agprs`) not to spill. A call that asks
+    for it (`mx.ukernel.peel_first_k`, from the register schedule's
+    `peel_first_k`) has the loop's first iteration peeled off first, in
+    front of the loop under a guard that folds with static bounds: with
+    accumulators that start at +0.0, its MFMAs then take the zero as a
+    constant instead of every loop-carried accumulator starting as a copy
+    of one zero register, which makes LLVM spill them.
   }];
   let options = [
     Option<"unrollK", "unroll-k", "int64_t", "0",

@@ -63,6 +63,10 @@ constexpr llvm::StringLiteral kUnrollK = "mx.unroll_k";
 /// The unroll factor of the ukernel's K loop (kUnrollK) that a ukernel call
 /// asks for, from the ukernel's register schedules (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
+/// Marks a ukernel call whose K loops (kUnrollK) run their first iteration
+/// peeled, before they are unrolled: its register schedule's
+/// `peel_first_k` (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelPeelFirstK = "mx.ukernel.peel_first_k";
 /// The largest unroll factor of a ukernel's K loop (kUnrollK: the unroll-k
 /// option of mx-gfx950-specialize-ukernels, a call's kUKernelUnrollK, a
 /// register schedule's `unroll_k`): each copy of the pipelined K step holds
@@ -109,6 +113,11 @@ UKernelSelection selectUKernel(DataTiledLayoutAttr layout,
 struct RegisterSchedule {
   int64_t unrollK = 1;
   bool accumulatorAGPRs = false;
+  /// The K loop's first iteration peeled off (before the unroll): with
+  /// accumulators that start at zero, its MFMAs then take +0.0 as a
+  /// constant and the loop's accumulators are their results, not copies
+  /// of one shared zero register (which makes LLVM spill them).
+  bool peelFirstK = false;
 };
 
 /// The register schedule of ukernel `name` for `layout` with accumulators
@@ -116,19 +125,22 @@ struct RegisterSchedule {
 /// entry of its `mx.ukernel.register_schedules` data (next to the ukernel,
 /// in its source) whose `intrinsic`, `lhs_type`, `rhs_type` and
 /// `accumulators` ("memory" or "zero") accept the configuration (a missing
-/// key accepts any; a list accepts its elements), else the default: no
-/// unroll, LLVM's choice of registers. Each entry is a measured choice: the
-/// kernels it covers compile without spills and faster by the static model
-/// (bench/README.md).
+/// key accepts any; a list accepts its elements) and whose `min_k_steps`, if
+/// any, `kSteps` (the K steps of the kernel's K loop, when static) reaches,
+/// else the default: no unroll, LLVM's choice of registers. Each entry is a
+/// measured choice: the kernels it covers compile without spills and faster
+/// by the static model (bench/README.md).
 RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
                                      DataTiledLayoutAttr layout,
-                                     bool zeroAccumulators);
+                                     bool zeroAccumulators,
+                                     std::optional<int64_t> kSteps = {});
 
 /// Checks a ukernel's `mx.ukernel.register_schedules` data: a list of
 /// dictionaries whose keys are `intrinsic` (a scaled MFMA intrinsic's name,
 /// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
-/// types), `accumulators` ("memory" or "zero", or a list), `unroll_k` (an
-/// integer in [1, kMaxUKernelUnrollK]) and `accumulator_agprs` (a bool).
+/// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` (a
+/// positive integer), `unroll_k` (an integer in [1, kMaxUKernelUnrollK]),
+/// `accumulator_agprs` and `peel_first_k` (bools).
 /// Returns an empty string when it is well formed, else what is wrong. The
 /// library (GFX950Dialect::getUKernelLibrary) does not select a ukernel
 /// whose data is malformed, and says why.
