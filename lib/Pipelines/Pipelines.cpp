@@ -85,6 +85,7 @@ void mx::buildCPUPipeline(OpPassManager &pm,
   // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
   // (e.g. arith.truncf of a result) as linalg.
   pm.addPass(mx::createMXRaiseScaledMatmul());
+  pm.addPass(mx::createMXRaiseQuantize());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   addInputCheck(pm, "mx-cpu-pipeline");
   pm.addPass(mx::createConvertMXToLinalg());
@@ -129,6 +130,7 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   // Upstream-form scaled matmuls to mx ops; elementwise ops on tensors
   // (e.g. arith.truncf of a result) as linalg; then data tiling, on tensors.
   pm.addPass(mx::createMXRaiseScaledMatmul());
+  pm.addPass(mx::createMXRaiseQuantize());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   addInputCheck(pm, "mx-gfx950-pipeline");
   // A dynamic M gets a version per M bucket of the target (decode sizes).

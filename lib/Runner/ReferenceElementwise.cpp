@@ -65,6 +65,15 @@ static LogicalResult evaluateBody(Block *body,
     SmallVector<Scalar> args;
     for (Value operand : inner.getOperands()) {
       auto it = bodyValues.find(operand);
+      // A scalar constant defined outside the body (as IREE writes them).
+      if (auto constant = operand.getDefiningOp<arith::ConstantOp>();
+          it == bodyValues.end() && constant &&
+          constant->getBlock() != body) {
+        FailureOr<Scalar> value = evaluateScalar(constant, {});
+        if (failed(value))
+          return failure();
+        it = bodyValues.try_emplace(operand, *value).first;
+      }
       if (it == bodyValues.end())
         return inner.emitError()
                << "reference evaluator: an operand of '" << inner.getName()

@@ -43,6 +43,27 @@ static Type getSubByteElementType(Type type) {
   return {};
 }
 
+/// Returns the source of \p op if it only reinterprets 8-bit MX values as
+/// i8 (an elementwise linalg.generic whose body is one arith.bitcast, e.g.
+/// E8M0 scales returned as bytes): on bytes it is the identity.
+static Value getByteReinterpretationSource(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics() ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return nullptr;
+  Block *body = generic.getBlock();
+  auto cast = dyn_cast<arith::BitcastOp>(body->front());
+  if (!cast || cast.getIn() != body->getArgument(0) ||
+      body->getTerminator()->getOperand(0) != cast.getResult() ||
+      !cast.getType().isInteger(8) ||
+      cast.getIn().getType().getIntOrFloatBitWidth() != 8)
+    return nullptr;
+  return generic.getDpsInputs()[0];
+}
+
 namespace {
 /// Packs the sub-byte tensors of one function.
 class FunctionPacker {
@@ -572,6 +593,12 @@ LogicalResult FunctionPacker::run() {
     if (auto dim = dyn_cast<tensor::DimOp>(op)) {
       if (failed(rewriteDim(dim)))
         return failure();
+      continue;
+    }
+    if (Value source = getByteReinterpretationSource(op);
+        source && packed.contains(source)) {
+      op->getResult(0).replaceAllUsesWith(source);
+      op->erase();
       continue;
     }
     if (!elementType)

@@ -89,6 +89,65 @@ def MXRaiseScaledMatmul : Pass<"mx-raise-scaled-matmul"> {
   ];
 }
 
+def MXRaiseQuantize : Pass<"mx-raise-quantize"> {
+  let summary = "Raise upstream MX quantizations and dequantizations (arith.scaling_truncf/extf) to mx ops";
+  let description = [{
+    Downstream compilers write an MX quantization with upstream ops: the block
+    amax as a `linalg.generic` reduction (`maximumf(absf(x), out)` from `-inf`
+    or `0.0`; `maximumf` propagates NaN as mx.quantize does), the scale as that amax times `2^-emax` (emax: the element
+    type's largest normal exponent, e.g. 2 for `f4E2M1FN`) converted to
+    `f8E8M0FNU` (which keeps the exponent: `floor(log2(.))`), and the elements
+    as `arith.scaling_truncf(x, scale)` (IREE's MXFP4 quantizer). This is
+    `mx.quantize` with `scale(floor)`; this pass raises it:
+
+    * a `linalg.generic` (all loops parallel, the last of size 32: one block)
+      whose body yields `arith.scaling_truncf(x, s)` with `s` the block amax
+      times `2^-emax` (in the body, in a producer generic, or as the E8M0
+      tensor of a scale generic) becomes the elements of
+      `mx.quantize %x axis(last) scale(floor)`, rounded as the op's
+      `roundingmode` says (absent or `to_nearest_even`: `nearest_even`;
+      `to_nearest_away`: `ties_away`);
+    * each scale generic of the same amax (`truncf(amax * 2^-emax)` to
+      `f8E8M0FNU`, optionally `arith.bitcast` to `i8`) becomes its scales;
+    * a `linalg.generic` whose body yields `arith.scaling_extf(x, s)`, with
+      the scales indexed per block (the data map without its last dimension
+      of size 32, or with it `floordiv 32`), becomes `mx.dequantize`.
+
+    Semantics: the same for finite inputs. A block holding a NaN or an
+    infinity gets the NaN scale in both; its element codes follow
+    `mx.quantize` (zeros), where upstream's conversion of NaN to an element
+    type is its own. Each raise emits a remark saying what it raised; an op
+    that uses `arith.scaling_truncf` or `arith.scaling_extf` but does not have
+    these forms gets a remark saying why it was left alone.
+
+    Example (IREE's MXFP4 quantizer, `x : tensor<?x32xf32>`):
+
+    ```mlir
+    %amax = linalg.generic ... ins(%x) outs(%neg_inf_fill) {
+      %a = math.absf %in : f32
+      %m = arith.maximumf %a, %out : f32
+      linalg.yield %m : f32
+    } -> tensor<?xf32>
+    %q = linalg.generic ... ins(%x, %amax) outs(%e) {
+      %s = arith.mulf %amax_in, %cst_0.25 : f32
+      %t = arith.scaling_truncf %in, %s : f32, f32 to f4E2M1FN
+      linalg.yield %t : f4E2M1FN
+    } -> tensor<?x32xf4E2M1FN>
+    ```
+
+    becomes
+
+    ```mlir
+    %q, %s = mx.quantize %x axis(1) scale(floor) rounding(nearest_even)
+        : tensor<?x32xf32> -> tensor<?x32xf4E2M1FN>, tensor<?x1xf8E8M0FNU>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::mx::MXDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def MXCheckLegality : Pass<"mx-check-legality", "::mlir::ModuleOp"> {
   let summary = "Fail with a clear error on the ops a pipeline cannot lower";
   let description = [{
