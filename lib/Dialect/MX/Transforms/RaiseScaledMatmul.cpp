@@ -375,6 +375,9 @@ static ScaledContractionOp raise(RewriterBase &rewriter, linalg::GenericOp op,
   auto contraction = ScaledContractionOp::create(
       rewriter, loc, acc.getType(), data[0], data[1], scales[0], scales[1], acc,
       rewriter.getAffineMapArrayAttr(plan.maps));
+  op->emitRemark() << "raised to mx.scaled_contraction ("
+                   << (plan.blockDim ? "K expanded in blocks" : "flat K")
+                   << ")";
   rewriter.replaceOp(op, contraction.getResult());
   return contraction;
 }

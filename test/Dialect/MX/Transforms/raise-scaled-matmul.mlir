@@ -22,6 +22,7 @@
 //       CHECK:   return %[[R]]
 func.func @scaled_matmul(
     %A: tensor<1024x512x32xf4E2M1FN>, %B: tensor<1024x512x32xf4E2M1FN>, %B_scales: tensor<1024x512xf8E8M0FNU>, %A_scales: tensor<1024x512xf8E8M0FNU>, %C: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (K expanded in blocks)}}
   %0 = linalg.generic {
     indexing_maps = [#lhs_map, #rhs_map, #scale_m, #scale_n, #out_map],
     iterator_types = ["parallel", "parallel", "reduction", "reduction"]
@@ -49,6 +50,7 @@ func.func @scaled_matmul(
 //  CHECK-SAME:     -> tensor<4x1024x1024xf32>
 func.func @scaled_matmul_with_batch(
     %A: tensor<4x1024x512x32xf4E2M1FN>, %B: tensor<4x1024x512x32xf4E2M1FN>, %A_scales: tensor<4x1024x512xf8E8M0FNU>, %B_scales: tensor<4x1024x512xf8E8M0FNU>, %C: tensor<4x1024x1024xf32>) -> tensor<4x1024x1024xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (K expanded in blocks)}}
   %0 = linalg.generic {
     indexing_maps = [#lhs_map, #rhs_map, #scale_m, #scale_n, #out_map],
     iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
@@ -77,6 +79,7 @@ func.func @scaled_matmul_with_batch(
 //       CHECK:   mx.scaled_contraction indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
 func.func @scaled_matmul_with_dynamic_batch(
     %A: tensor<?x128x512x32xf4E2M1FN>, %B: tensor<16384x512x32xf4E2M1FN>, %A_scales: tensor<?x128x512xf8E8M0FNU>, %B_scales: tensor<16384x512xf8E8M0FNU>, %C: tensor<?x128x16384xf32>) -> tensor<?x128x16384xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (K expanded in blocks)}}
   %0 = linalg.generic {
     indexing_maps = [#lhs_map, #rhs_map, #scale_lhs, #scale_rhs, #out_map],
     iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
@@ -104,6 +107,7 @@ func.func @scaled_matmul_with_dynamic_batch(
 func.func @nn_fp8_fp4(%A: tensor<64x4x32xf8E4M3FN>, %B: tensor<4x32x48xf4E2M1FN>,
                       %As: tensor<64x4xf8E8M0FNU>, %Bs: tensor<4x48xf8E8M0FNU>,
                       %C: tensor<64x48xf32>) -> tensor<64x48xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (K expanded in blocks)}}
   %0 = linalg.generic {
     indexing_maps = [affine_map<(m, n, ko, kb) -> (m, ko, kb)>,
                      affine_map<(m, n, ko, kb) -> (ko, kb, n)>,
@@ -135,6 +139,7 @@ func.func @nn_fp8_fp4(%A: tensor<64x4x32xf8E4M3FN>, %B: tensor<4x32x48xf4E2M1FN>
 func.func @tn_fp6(%As: tensor<2x16xf8E8M0FNU>, %A: tensor<2x32x16xf6E2M3FN>,
                   %Bs: tensor<24x2xf8E8M0FNU>, %B: tensor<24x2x32xf6E3M2FN>,
                   %C: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (K expanded in blocks)}}
   %0 = linalg.generic {
     indexing_maps = [affine_map<(ko, kb, m, n) -> (ko, m)>,
                      affine_map<(ko, kb, m, n) -> (ko, kb, m)>,
@@ -164,6 +169,7 @@ func.func @tn_fp6(%As: tensor<2x16xf8E8M0FNU>, %A: tensor<2x32x16xf6E2M3FN>,
 func.func @flat_k(%A: tensor<64x256xf4E2M1FN>, %B: tensor<32x256xf4E2M1FN>,
                   %As: tensor<64x8xf8E8M0FNU>, %Bs: tensor<32x8xf8E8M0FNU>,
                   %C: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  // expected-remark @below {{raised to mx.scaled_contraction (flat K)}}
   %0 = linalg.generic {
     indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                      affine_map<(m, n, k) -> (n, k)>,
