@@ -16,6 +16,7 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -303,10 +304,9 @@ static FailureOr<QuantizePlan> matchQuantize(linalg::GenericOp op) {
 }
 
 /// Replaces \p op (the elements) and every scale generic of the plan's
-/// amax by an mx.quantize; adds the ops it erases to \p erased.
-static void raiseQuantize(RewriterBase &rewriter, linalg::GenericOp op,
-                          const QuantizePlan &plan,
-                          DenseSet<Operation *> &erased) {
+/// amax by an mx.quantize.
+static QuantizeOp raise(RewriterBase &rewriter, linalg::GenericOp op,
+                        const QuantizePlan &plan) {
   OpBuilder::InsertionGuard guard(rewriter);
   // After the amax: before every user of the quantization (the elements and
   // the scale generics use the amax).
@@ -335,7 +335,6 @@ static void raiseQuantize(RewriterBase &rewriter, linalg::GenericOp op,
                    << ElementFormat::get(
                           cast<FloatType>(elementsType.getElementType()))
                           .maxExp;
-  erased.insert(op);
   rewriter.replaceOp(op, quantize.getElements());
   for (Operation *user : llvm::to_vector(plan.amax.getUsers())) {
     auto scaleOp = dyn_cast<linalg::GenericOp>(user);
@@ -354,9 +353,17 @@ static void raiseQuantize(RewriterBase &rewriter, linalg::GenericOp op,
                                              resultType, scales);
     scaleOp->emitRemark() << "raised to the scales of the mx.quantize at "
                           << op.getLoc();
-    erased.insert(scaleOp);
     rewriter.replaceOp(scaleOp, replacement);
   }
+  return quantize;
+}
+
+FailureOr<QuantizeOp> mx::raiseQuantize(RewriterBase &rewriter,
+                                        linalg::GenericOp op) {
+  FailureOr<QuantizePlan> plan = matchQuantize(op);
+  if (failed(plan))
+    return failure();
+  return raise(rewriter, op, *plan);
 }
 
 /// Matches \p op as an upstream dequantization: its body yields
@@ -414,7 +421,32 @@ static FailureOr<Value> matchDequantize(RewriterBase &rewriter,
       .getResult();
 }
 
+FailureOr<DequantizeOp> mx::raiseDequantize(RewriterBase &rewriter,
+                                            linalg::GenericOp op) {
+  FailureOr<Value> scales = matchDequantize(rewriter, op);
+  if (failed(scales))
+    return failure();
+  Value data =
+      getInputOperand(
+          op, getYielded(op).getDefiningOp<arith::ScalingExtFOp>().getIn())
+          ->get();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  auto dequantize =
+      DequantizeOp::create(rewriter, op.getLoc(), op->getResult(0).getType(),
+                           data, *scales, op.getNumLoops() - 1);
+  op->emitRemark() << "raised to mx.dequantize";
+  rewriter.replaceOp(op, dequantize.getResult());
+  return dequantize;
+}
+
 namespace {
+/// Records the ops a rewrite erases.
+struct ErasedOps : public RewriterBase::Listener {
+  DenseSet<Operation *> ops;
+  void notifyOperationErased(Operation *op) override { ops.insert(op); }
+};
+
 struct RaiseQuantizePass
     : public mx::impl::MXRaiseQuantizeBase<RaiseQuantizePass> {
   using Base::Base;
@@ -423,28 +455,13 @@ struct RaiseQuantizePass
     SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk(
         [&](linalg::GenericOp op) { candidates.push_back(op); });
-    IRRewriter rewriter(&getContext());
-    DenseSet<Operation *> erased;
+    ErasedOps erased;
+    IRRewriter rewriter(&getContext(), &erased);
     for (linalg::GenericOp op : candidates) {
-      if (erased.contains(op))
+      if (erased.ops.contains(op))
         continue;
-      if (FailureOr<QuantizePlan> plan = matchQuantize(op); succeeded(plan)) {
-        raiseQuantize(rewriter, op, *plan, erased);
-        continue;
-      }
-      FailureOr<Value> scales = matchDequantize(rewriter, op);
-      if (failed(scales))
-        continue;
-      Value data =
-          getInputOperand(
-              op, getYielded(op).getDefiningOp<arith::ScalingExtFOp>().getIn())
-              ->get();
-      rewriter.setInsertionPoint(op);
-      auto dequantize = DequantizeOp::create(rewriter, op.getLoc(),
-                                             op->getResult(0).getType(), data,
-                                             *scales, op.getNumLoops() - 1);
-      op->emitRemark() << "raised to mx.dequantize";
-      rewriter.replaceOp(op, dequantize.getResult());
+      if (failed(raiseQuantize(rewriter, op)))
+        (void)raiseDequantize(rewriter, op);
     }
   }
 };

@@ -58,6 +58,27 @@ FailureOr<ScaledContractionOp> raiseScaledMatmul(RewriterBase &rewriter,
                                                  linalg::GenericOp op);
 
 //===----------------------------------------------------------------------===//
+// mx-raise-quantize
+//===----------------------------------------------------------------------===//
+
+/// Replaces `op`, a linalg.generic on tensors yielding
+/// `arith.scaling_truncf(x, s)` with `s` the block amax of `x` times
+/// 2^-emax converted to f8E8M0FNU (the upstream MX quantization, see the
+/// pass), by the elements of an mx.quantize with `scale(floor)`; the
+/// generics computing the E8M0 scales of the same amax become its scales
+/// (they are erased). Fails when `op` is not of that form; when it uses
+/// arith.scaling_truncf, a remark on `op` says why.
+FailureOr<QuantizeOp> raiseQuantize(RewriterBase &rewriter,
+                                    linalg::GenericOp op);
+
+/// Replaces `op`, a linalg.generic on tensors yielding
+/// `arith.scaling_extf(x, s)` with one scale per block of 32 of the last
+/// dimension, by an mx.dequantize. Fails when `op` is not of that form; when
+/// it uses arith.scaling_extf, a remark on `op` says why.
+FailureOr<DequantizeOp> raiseDequantize(RewriterBase &rewriter,
+                                        linalg::GenericOp op);
+
+//===----------------------------------------------------------------------===//
 // mx-specialize-dynamic-m
 //===----------------------------------------------------------------------===//
 
