@@ -22,7 +22,7 @@ import re
 import sys
 
 MX_PASSES = [
-    "mx-raise-scaled-matmul", "mx-set-encodings", "mx-materialize-encodings",
+    "mx-raise-scaled-matmul", "mx-raise-quantize", "mx-set-encodings", "mx-materialize-encodings",
     "mx-lower-relayouts", "mx-pack-to-bytes", "mx-fuse-relayouts",
     "mx-memref-copy-to-linalg", "convert-mx-to-linalg",
     "mx-gfx950-lower-tiled-mma", "mx-gfx950-specialize-ukernels",

@@ -36,6 +36,9 @@ using namespace mlir::mx::fuzz;
 llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
   static const llvm::StringRef actions[] = {
       "pass mx-raise-scaled-matmul",
+      "pass mx-raise-quantize",
+      "pass mx-check-legality{illegal-dialects=gpu "
+      "illegal-ops=arith.scaling_truncf mx-element-computations=true}",
       "pass mx-set-encodings",
       "pass mx-set-encodings{only-static=true}",
       "pass mx-materialize-encodings{target=#mx_gfx950.target}",
@@ -76,6 +79,8 @@ llvm::ArrayRef<llvm::StringRef> mlir::mx::fuzz::getHeaderActions() {
 /// The passes `//! pass` may name: mx's own.
 static bool isMXPass(llvm::StringRef name) {
   static const llvm::StringSet<> passes = {"mx-raise-scaled-matmul",
+                                           "mx-raise-quantize",
+                                           "mx-check-legality",
                                            "mx-set-encodings",
                                            "mx-materialize-encodings",
                                            "mx-lower-relayouts",
