@@ -31,6 +31,7 @@
 
 #include "mx/Emulator/WaveEmulator.h"
 #include "mx/Support/FileIO.h"
+#include "mx/Support/Version.h"
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -250,6 +251,7 @@ static int runLaunch(const isa::Kernel &kernel) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  mlir::mx::setVersionPrinter("mx-isa");
   cl::ParseCommandLineOptions(argc, argv,
                               "mx-isa: the opcodes of a gfx950 code object "
                               "and their coverage by the ISA executor\n");

@@ -19,6 +19,7 @@
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Layout/LayoutQuery.h"
 #include "mx/Support/ErrorTracker.h"
+#include "mx/Support/Version.h"
 #include "mx/Target/GFX950/GFX950.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -422,6 +423,7 @@ static int run(MLIRContext &ctx) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  mlir::mx::setVersionPrinter("mx-layout");
   cl::HideUnrelatedOptions(layoutCategory);
   if (!cl::ParseCommandLineOptions(
           argc, argv,

@@ -14,6 +14,7 @@
 #include "mx/InitMX.h"
 #include "mx/Support/ErrorTracker.h"
 #include "mx/Support/FileIO.h"
+#include "mx/Support/Version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -40,6 +41,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  mlir::mx::setVersionPrinter("mx-opt");
   mlir::DialectRegistry registry;
   mlir::mx::registerMXDialects(registry);
   mlir::mx::registerPipelineDialects(registry);

@@ -26,6 +26,7 @@
 #include "mx/Runner/TensorIO.h"
 #include "mx/Support/ErrorTracker.h"
 #include "mx/Support/FileIO.h"
+#include "mx/Support/Version.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -845,6 +846,7 @@ static void registerThreadsOption() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  mlir::mx::setVersionPrinter("mx-run");
   registerThreadsOption();
   registerMXPasses();
   registerPipelineUpstreamPasses();
