@@ -28,11 +28,13 @@ FailureOr<int64_t> mx::gfx950::analyzeGPUBinaries(
     for (Attribute attr : binary.getObjects()) {
       auto object = cast<gpu::ObjectAttr>(attr);
       if (object.getFormat() != gpu::CompilationTarget::Assembly) {
-        binary.emitRemark()
-            << "kernel report needs assembly "
-               "(gpu-module-to-binary{format=isa}); "
-               "skipping a "
-            << gpu::stringifyCompilationTarget(object.getFormat()) << " object";
+        // Without the op attached: a remark on the op would print it, and a
+        // binary's object is the whole code object.
+        emitRemark(binary.getLoc())
+            << "kernel report of @" << binary.getName()
+            << " skipped: it needs assembly (mx-gfx950-pipeline output=isa, "
+               "or gpu-module-to-binary{format=isa}), this object is "
+            << gpu::stringifyCompilationTarget(object.getFormat());
         continue;
       }
       llvm::Expected<SmallVector<KernelStats, 1>> kernels =
@@ -63,7 +65,7 @@ LogicalResult mx::gfx950::printGPUBinariesReport(Operation *root,
   if (failed(analyzed))
     return failure();
   if (*analyzed == 0)
-    root->emitRemark("no gpu.binary with gfx950 assembly to report");
+    emitRemark(root->getLoc(), "no gpu.binary with gfx950 assembly to report");
   return success();
 }
 
