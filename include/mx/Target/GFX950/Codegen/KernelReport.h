@@ -14,18 +14,14 @@
 #ifndef MX_TARGET_GFX950_CODEGEN_KERNELREPORT_H
 #define MX_TARGET_GFX950_CODEGEN_KERNELREPORT_H
 
+// gpu::BinaryOp is complete here: a caller of analyzeGPUBinaries receives
+// one by value.
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
-
-namespace mlir {
-class Operation;
-namespace gpu {
-class BinaryOp;
-} // namespace gpu
-} // namespace mlir
 
 namespace mlir::mx::gfx950 {
 
