@@ -5,6 +5,11 @@
 // RUN:   --pass-pipeline='builtin.module(mx-gfx950-pipeline{output=gpu})' | FileCheck %s --check-prefix=GPU
 // RUN: mlir-opt %s --load-dialect-plugin=%mx_plugin --load-pass-plugin=%mx_plugin \
 // RUN:   --pass-pipeline='builtin.module(mx-cpu-pipeline)' | FileCheck %s --check-prefix=CPU
+// The plugin's passes are registered after mlir-opt parses its flags: they
+// work inside --pass-pipeline only (README, "Upstream mlir-opt").
+// RUN: not mlir-opt %s --load-dialect-plugin=%mx_plugin --load-pass-plugin=%mx_plugin \
+// RUN:   --mx-cpu-pipeline 2>&1 | FileCheck %s --check-prefix=FLAG
+// FLAG: Unknown command line argument '--mx-cpu-pipeline'
 // Without the plugin, mlir-opt knows neither the dialect nor the pipeline.
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s --check-prefix=NODIALECT
 // RUN: not mlir-opt %s --load-dialect-plugin=%mx_plugin \
