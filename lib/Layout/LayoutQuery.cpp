@@ -449,16 +449,33 @@ static std::vector<Cell> getCells(const OperandPlaces &operand, CellSize size,
   return cells;
 }
 
+/// What `role` is in the MFMA, for headings.
+static StringRef getRoleMeaning(OperandRole role) {
+  switch (role) {
+  case OperandRole::lhs:
+    return "A";
+  case OperandRole::rhs:
+    return "B";
+  case OperandRole::lhs_scales:
+    return "A's scales";
+  case OperandRole::rhs_scales:
+    return "B's scales";
+  case OperandRole::result:
+    return "accumulator C / result D";
+  }
+  llvm_unreachable("unknown operand role");
+}
+
 /// A one-line description of `operand`'s tile.
 static std::string describe(const OperandPlaces &operand) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << stringifyOperandRole(operand.getRole()) << ": "
-     << operand.getElementType() << " (" << operand.getBits() << " bits), tile "
-     << operand.getRows() << " x " << operand.getCols() << " ("
-     << operand.getRowName() << " x " << operand.getColName() << "), "
-     << operand.getNumWaves() << " wave(s), " << operand.getLaneBits() / 8
-     << " bytes per lane";
+  os << stringifyOperandRole(operand.getRole()) << " ("
+     << getRoleMeaning(operand.getRole()) << "): " << operand.getElementType()
+     << " (" << operand.getBits() << " bits), tile " << operand.getRows()
+     << " x " << operand.getCols() << " (" << operand.getRowName() << " x "
+     << operand.getColName() << "), " << operand.getNumWaves() << " wave(s), "
+     << operand.getLaneBits() / 8 << " bytes per lane per intrinsic";
   return text;
 }
 
@@ -541,6 +558,17 @@ static SmallVector<std::string> wrapTitle(StringRef title) {
   return titleLines;
 }
 
+/// Where the colour key of `operand`'s panel heading starts and ends.
+static int64_t getKeyBegin() { return kMargin + 240; }
+static int64_t getKeyEnd(const OperandPlaces &operand) {
+  return getKeyBegin() + 72 + 56 * operand.getNumWaves();
+}
+
+/// The hue of the cells wave `wave` of `numWaves` holds.
+static int64_t getWaveHue(int64_t wave, int64_t numWaves) {
+  return (wave * 360 / numWaves + 200) % 360;
+}
+
 /// Lays out the panels of `operands` (the `requested` window of each) one
 /// below the other from `y`; sets `width` and `height` to those of the
 /// picture.
@@ -559,6 +587,8 @@ static SmallVector<Panel> layOutPanels(ArrayRef<const OperandPlaces *> operands,
     panel.top = y + 48;
     y = panel.top + rows * panel.rowHeight + 24;
     width = std::max(width, 2 * kMargin + cols * panel.cellWidth);
+    // The heading's colour key and the note after it.
+    width = std::max(width, getKeyEnd(*operand) + 360);
     panels.push_back(panel);
   }
   height = y;
@@ -566,6 +596,7 @@ static SmallVector<Panel> layOutPanels(ArrayRef<const OperandPlaces *> operands,
 }
 
 /// Prints the heading of `panel` (the operand and its window) and the ticks
+
 /// of its columns and rows.
 static void printPanelHeading(llvm::raw_ostream &os, const Panel &panel) {
   const OperandPlaces &operand = *panel.operand;
@@ -577,6 +608,21 @@ static void printPanelHeading(llvm::raw_ostream &os, const Panel &panel) {
      << "\" font-size=\"10\">" << operand.getRowName() << " " << w.rowBegin
      << ".." << w.rowEnd - 1 << " down, " << operand.getColName() << " "
      << w.colBegin << ".." << w.colEnd - 1 << " across</text>\n";
+  // The colour key: each wave's hue (a cell several waves hold has its
+  // first wave's).
+  int64_t x = getKeyBegin();
+  os << "<text x=\"" << x << "\" y=\"" << panel.top - 14
+     << "\" font-size=\"10\">colour key:</text>\n";
+  x += 72;
+  os << "<g class=\"key\">\n";
+  for (int64_t wave = 0; wave < operand.getNumWaves(); ++wave, x += 56)
+    os << "<rect x=\"" << x << "\" y=\"" << panel.top - 23
+       << "\" width=\"10\" height=\"10\" fill=\"hsl("
+       << getWaveHue(wave, operand.getNumWaves())
+       << ",60%,78%)\" stroke=\"#666\" stroke-width=\"0.3\"/>\n<text x=\""
+       << x + 13 << "\" y=\"" << panel.top - 14 << "\" font-size=\"10\">wave "
+       << wave << "</text>\n";
+  os << "</g>\n";
   // Column ticks: at least 40 pixels apart, at multiples of a power of
   // two.
   int64_t colStep = 1;
@@ -623,10 +669,9 @@ static void printCell(llvm::raw_ostream &os, const Panel &panel,
   int64_t x = kMargin + (cell.colBegin - w.colBegin) * panel.cellWidth;
   int64_t top = panel.top + (cell.row - w.rowBegin) * panel.rowHeight;
   int64_t cw = (cell.colEnd - cell.colBegin) * panel.cellWidth;
-  int64_t hue =
-      place.waves.empty()
-          ? 0
-          : (place.waves.front() * 360 / operand.getNumWaves() + 200) % 360;
+  int64_t hue = place.waves.empty()
+                    ? 0
+                    : getWaveHue(place.waves.front(), operand.getNumWaves());
   int64_t parity = std::max<int64_t>(place.intrinsicM, 0) +
                    std::max<int64_t>(place.intrinsicN, 0) +
                    std::max<int64_t>(place.intrinsicK, 0);
@@ -669,8 +714,9 @@ static void printPanel(llvm::raw_ostream &os, const Panel &panel,
   // Tooltips make a cell about three times larger: only on small panels.
   bool tooltips = panelCells.size() <= kMaxTooltips;
   if (!tooltips)
-    os << "<text x=\"" << kMargin + 400 << "\" y=\"" << panel.top - 14
-       << "\" font-size=\"10\" fill=\"#a00\">(" << panelCells.size()
+    os << "<text x=\"" << getKeyEnd(*panel.operand) + 8 << "\" y=\""
+       << panel.top - 14 << "\" font-size=\"10\" fill=\"#a00\">("
+       << panelCells.size()
        << " cells: no tooltips; draw fewer with --rows/--cols)</text>\n";
   for (const Cell &cell : panelCells)
     printCell(os, panel, cell, tooltips);

@@ -8,8 +8,10 @@
 // runs a row), B 64 x 256 fp4 (8 runs of 32 a row), scales 64 x 8 (one byte
 // a cell), accumulator 64 x 64 (a lane holds 4 consecutive columns of a
 // row per intrinsic: 16 runs a row).
+// Each panel has a colour key of its waves (distinct colours).
 // CHECK: svg ok: 5 panels
 // CHECK-NEXT: cells: 1024 512 512 512 1024
+// CHECK-NEXT: key: wave 0, wave 1, wave 2, wave 3
 // CHECK-NEXT: label: L0 v0-3
 // CHECK-NEXT: label: L0 v4-7
 // CHECK-NOT: label:
@@ -19,4 +21,5 @@
 // RUN: python3 %S/Inputs/check_svg.py %t.scales.svg | FileCheck %s --check-prefix=SCALES
 // SCALES: svg ok: 1 panels
 // SCALES-NEXT: cells: 64
+// SCALES-NEXT: key: wave 0
 // SCALES-NEXT: label: L0 b0

@@ -6,7 +6,7 @@
 
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f8E4M3FN>' \
 // RUN:   --operand=lhs --cells=element --rows=3:4 --cols=32:40 | FileCheck %s --check-prefix=FP4
-// FP4: # lhs: f4E2M1FN (4 bits), tile 16 x 128 (m x k), 1 wave(s), 16 bytes per lane
+// FP4: # lhs (A): f4E2M1FN (4 bits), tile 16 x 128 (m x k), 1 wave(s), 16 bytes per lane per intrinsic
 // Row 3, k 32..39: lane 3 + 16 = 19, items 0..7, two values a byte (low
 // nibble first), 8 values a register.
 // FP4-NEXT: m=3 k=32 waves=0 mfma=(m0,k0) lane=19 vgpr=0 bits=0..3
@@ -31,7 +31,7 @@
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f8E4M3FN>' \
 // RUN:   --operand=rhs --cells=lane --rows=0:2 | FileCheck %s --check-prefix=FP8
 // B is laid out as A with its column n for the row.
-// FP8: # rhs: f8E4M3FN (8 bits), tile 16 x 128 (n x k), 1 wave(s), 32 bytes per lane
+// FP8: # rhs (B): f8E4M3FN (8 bits), tile 16 x 128 (n x k), 1 wave(s), 32 bytes per lane per intrinsic
 // FP8-NEXT: n=0 k=0..15 waves=0 mfma=(n0,k0) lane=0 vgpr=0..3 bytes=0..15
 // FP8-NEXT: n=0 k=16..31 waves=0 mfma=(n0,k0) lane=16 vgpr=0..3 bytes=0..15
 // FP8-NEXT: n=0 k=32..47 waves=0 mfma=(n0,k0) lane=32 vgpr=0..3 bytes=0..15
@@ -45,7 +45,7 @@
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f6E2M3FN, rhs_type = f8E4M3FN>' \
 // RUN:   --operand=lhs --cells=element --rows=2:3 --cols=36:40 | FileCheck %s --check-prefix=FP6
 // fp6: dense 6-bit items, item 5 straddles registers 0 and 1.
-// FP6: # lhs: f6E2M3FN (6 bits), tile 16 x 128 (m x k), 1 wave(s), 24 bytes per lane
+// FP6: # lhs (A): f6E2M3FN (6 bits), tile 16 x 128 (m x k), 1 wave(s), 24 bytes per lane per intrinsic
 // FP6-NEXT: m=2 k=36 waves=0 mfma=(m0,k0) lane=18 vgpr=0 bits=24..29
 // FP6-NEXT: m=2 k=37 waves=0 mfma=(m0,k0) lane=18 vgpr=0..1 bits=30..35
 // FP6-NEXT: m=2 k=38 waves=0 mfma=(m0,k0) lane=18 vgpr=1 bits=36..41
@@ -59,7 +59,7 @@
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f8E4M3FN>' \
 // RUN:   --operand=lhs_scales,result --cells=element --rows=1:2 | FileCheck %s --check-prefix=OTHER
 // Scales: lane l holds the scale of row l % 16, K-block l / 16.
-// OTHER: # lhs_scales: f8E8M0FNU (8 bits), tile 16 x 4 (m x kb), 1 wave(s), 1 bytes per lane
+// OTHER: # lhs_scales (A's scales): f8E8M0FNU (8 bits), tile 16 x 4 (m x kb), 1 wave(s), 1 bytes per lane per intrinsic
 // OTHER-NEXT: m=1 kb=0 waves=0 mfma=(m0,k0) lane=1 vgpr=0 bytes=0
 // OTHER-NEXT: m=1 kb=1 waves=0 mfma=(m0,k0) lane=17 vgpr=0 bytes=0
 // OTHER-NEXT: m=1 kb=2 waves=0 mfma=(m0,k0) lane=33 vgpr=0 bytes=0
@@ -67,7 +67,7 @@
 // Accumulator: item v of lane l is D[l % 16][4 (l / 16) + v] (the MFMA
 // computes D^T = B A^T); row 1 is items 0..3 of lanes 1, 17, 33 and 49,
 // four consecutive columns per lane.
-// OTHER: # result: f32 (32 bits), tile 16 x 16 (m x n), 1 wave(s), 16 bytes per lane
+// OTHER: # result (accumulator C / result D): f32 (32 bits), tile 16 x 16 (m x n), 1 wave(s), 16 bytes per lane per intrinsic
 // OTHER-NEXT: m=1 n=0 waves=0 mfma=(m0,n0) lane=1 vgpr=0 bytes=0..3
 // OTHER-NEXT: m=1 n=1 waves=0 mfma=(m0,n0) lane=1 vgpr=1 bytes=4..7
 // OTHER-NEXT: m=1 n=2 waves=0 mfma=(m0,n0) lane=1 vgpr=2 bytes=8..11

@@ -6,7 +6,7 @@
 
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E5M2, rhs_type = f4E2M1FN>' \
 // RUN:   --operand=lhs --cells=lane --rows=16:18 | FileCheck %s --check-prefix=FP8
-// FP8: # lhs: f8E5M2 (8 bits), tile 32 x 64 (m x k), 1 wave(s), 32 bytes per lane
+// FP8: # lhs (A): f8E5M2 (8 bits), tile 32 x 64 (m x k), 1 wave(s), 32 bytes per lane per intrinsic
 // FP8-NEXT: m=16 k=0..15 waves=0 mfma=(m0,k0) lane=16 vgpr=0..3 bytes=0..15
 // FP8-NEXT: m=16 k=16..31 waves=0 mfma=(m0,k0) lane=48 vgpr=0..3 bytes=0..15
 // FP8-NEXT: m=16 k=32..47 waves=0 mfma=(m0,k0) lane=16 vgpr=4..7 bytes=16..31
@@ -15,7 +15,7 @@
 
 // RUN: mx-layout --layout='#mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E5M2, rhs_type = f4E2M1FN>' \
 // RUN:   --operand=rhs --cells=lane --rows=5:6 | FileCheck %s --check-prefix=FP4
-// FP4: # rhs: f4E2M1FN (4 bits), tile 32 x 64 (n x k), 1 wave(s), 16 bytes per lane
+// FP4: # rhs (B): f4E2M1FN (4 bits), tile 32 x 64 (n x k), 1 wave(s), 16 bytes per lane per intrinsic
 // FP4-NEXT: n=5 k=0..31 waves=0 mfma=(n0,k0) lane=5 vgpr=0..3 bytes=0..15
 // FP4-NEXT: n=5 k=32..63 waves=0 mfma=(n0,k0) lane=37 vgpr=0..3 bytes=0..15
 // FP4-NOT: n=
