@@ -12,9 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx-c/CodeObjects.h"
 #include "mx-c/Dialects.h"
 #include "mx-c/KernelReport.h"
 #include "mx-c/Pipelines.h"
+#include "mx-c/Version.h"
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -22,6 +24,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct Totals {
   int kernels;
@@ -42,6 +45,22 @@ static void printKernel(const MxGFX950KernelStats *stats, void *userData) {
   totals->mfmas += stats->mfmas;
   if (stats->scratchBytes != 0 || stats->vgprSpills + stats->sgprSpills != 0)
     totals->bad = 1;
+}
+
+typedef struct CodeObjects {
+  int count, notELF;
+  int64_t bytes;
+} CodeObjects;
+
+/// Counts the code objects a runtime would load (hipModuleLoadData takes
+/// exactly these bytes) and checks that each is an ELF file.
+static void countCodeObject(const MxGFX950CodeObject *object, void *userData) {
+  CodeObjects *objects = (CodeObjects *)userData;
+  ++objects->count;
+  objects->bytes += (int64_t)object->bytes.length;
+  if (!object->isCodeObject || object->bytes.length < 4 ||
+      memcmp(object->bytes.data, "\177ELF", 4) != 0)
+    ++objects->notELF;
 }
 
 static char *readFile(const char *path) {
@@ -117,7 +136,38 @@ int main(int argc, char **argv) {
     goto destroyPassManager;
   }
   printf("%d kernels, %" PRId64 " MFMAs\n", totals.kernels, totals.mfmas);
-  status = (totals.kernels > 0 && totals.mfmas > 0 && !totals.bad) ? 0 : 1;
+  if (totals.kernels == 0 || totals.mfmas == 0 || totals.bad)
+    goto destroyPassManager;
+
+  // The same program to code objects, every option given: the bytes a
+  // runtime loads.
+  MlirModule objects =
+      mlirModuleCreateParse(context, mlirStringRefCreateFromCString(source));
+  MlirPassManager pmObjects = mlirPassManagerCreate(context);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.output = MxGFX950OutputHSACO;
+  options.splitK = 1;
+  options.configTable = mlirStringRefCreateFromCString("");
+  options.quantizeInGEMM = MxQuantizeInGEMMAuto;
+  options.unrollK = 0;
+  options.reserveAccumulatorAGPRs = MxAccumulatorAGPRsAuto;
+  CodeObjects counted = {0, 0, 0};
+  if (mlirLogicalResultIsSuccess(mxBuildGFX950Pipeline(
+          mlirPassManagerGetAsOpPassManager(pmObjects), &options)) &&
+      mlirLogicalResultIsSuccess(
+          mlirPassManagerRunOnOp(pmObjects, mlirModuleGetOperation(objects))) &&
+      mlirLogicalResultIsSuccess(mxGFX950ForEachCodeObject(
+          mlirModuleGetOperation(objects), countCodeObject, &counted))) {
+    MlirStringRef version = mxGetVersion();
+    printf("%d code objects (%" PRId64 " bytes, %d not ELF), mx %.*s\n",
+           counted.count, counted.bytes, counted.notELF, (int)version.length,
+           version.data);
+    status = (counted.count > 0 && counted.notELF == 0) ? 0 : 1;
+  } else {
+    fprintf(stderr, "cannot compile the program to code objects\n");
+  }
+  mlirPassManagerDestroy(pmObjects);
+  mlirModuleDestroy(objects);
 
 destroyPassManager:
   mlirPassManagerDestroy(pm);

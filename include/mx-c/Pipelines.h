@@ -48,8 +48,25 @@ typedef enum MxGFX950Output {
   MxGFX950OutputHSACO = 3,
 } MxGFX950Output;
 
-/// Typed options of `mx-gfx950-pipeline`; each field is the option of the
-/// same name (intrinsicsM is `intrinsics-m`, ...).
+/// Where a quantized activation's A tiles are quantized (option
+/// `quantize-in-gemm`).
+typedef enum MxQuantizeInGEMM {
+  MxQuantizeInGEMMAuto = 0,
+  MxQuantizeInGEMMAlways = 1,
+  MxQuantizeInGEMMNever = 2,
+} MxQuantizeInGEMM;
+
+/// Which GEMM kernels keep their accumulators in AGPRs (option
+/// `reserve-accumulator-agprs`).
+typedef enum MxAccumulatorAGPRs {
+  MxAccumulatorAGPRsAuto = 0,
+  MxAccumulatorAGPRsAlways = 1,
+  MxAccumulatorAGPRsNever = 2,
+} MxAccumulatorAGPRs;
+
+/// Typed options of `mx-gfx950-pipeline`: every option of the pipeline; each
+/// field is the option of the same name (intrinsicsM is `intrinsics-m`,
+/// ...). Fields were appended in version 0.1.0 after `lld`.
 typedef struct MxGFX950PipelineOptions {
   MxScaledMMAIntrinsic intrinsic;
   int64_t intrinsicsM;
@@ -61,6 +78,16 @@ typedef struct MxGFX950PipelineOptions {
   MxGFX950Output output;
   /// Option `lld`: the linker for output=hsaco; empty: looked up at run time.
   MlirStringRef lld;
+  /// Option `split-k`: parts of each GEMM's K loop (0: the resolver's
+  /// choice, 1: never split).
+  int64_t splitK;
+  /// Option `config-table`: empty for the embedded table, "none", or a
+  /// table file's path.
+  MlirStringRef configTable;
+  MxQuantizeInGEMM quantizeInGEMM;
+  /// Option `unroll-k`: 0 for the ukernel's register schedule, else 1 to 8.
+  int64_t unrollK;
+  MxAccumulatorAGPRs reserveAccumulatorAGPRs;
 } MxGFX950PipelineOptions;
 
 /// The pipeline's default options.
@@ -72,7 +99,8 @@ mxGFX950PipelineOptionsGetDefault(void);
 /// Fails, adding nothing, when `passManager` is null or anchored on another
 /// op (e.g. nested under func.func),
 /// `options` is null, or an option is out of range (an unknown enumerator, a
-/// negative size, an `lld` with a length and no characters).
+/// negative size or split-k, an unroll-k outside [0, 8], a string with a
+/// length and no characters).
 MLIR_CAPI_EXPORTED MlirLogicalResult mxBuildGFX950Pipeline(
     MlirOpPassManager passManager, const MxGFX950PipelineOptions *options);
 

@@ -9,6 +9,7 @@
 
 #include "mx/InitMX.h"
 #include "mx/Pipelines/Pipelines.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Support.h"
@@ -32,6 +33,12 @@ MxGFX950PipelineOptions mxGFX950PipelineOptionsGetDefault(void) {
   options.relayoutWorkgroupSize = defaults.relayoutWorkgroupSize;
   options.output = static_cast<MxGFX950Output>(defaults.output.getValue());
   options.lld = mlirStringRefCreate(nullptr, 0);
+  options.splitK = defaults.splitK;
+  options.configTable = mlirStringRefCreate(nullptr, 0);
+  options.quantizeInGEMM = MxQuantizeInGEMMAuto;
+  options.unrollK = defaults.unrollK;
+  options.reserveAccumulatorAGPRs = static_cast<MxAccumulatorAGPRs>(
+      defaults.reserveAccumulatorAGPRs.getValue());
   return options;
 }
 
@@ -42,6 +49,27 @@ static_assert(
         MxGFX950OutputISA == static_cast<int>(mx::GFX950Output::ISA) &&
         MxGFX950OutputHSACO == static_cast<int>(mx::GFX950Output::HSACO),
     "MxGFX950Output must mirror mlir::mx::GFX950Output");
+static_assert(MxAccumulatorAGPRsAuto ==
+                      static_cast<int>(mx::AccumulatorAGPRs::Auto) &&
+                  MxAccumulatorAGPRsAlways ==
+                      static_cast<int>(mx::AccumulatorAGPRs::Always) &&
+                  MxAccumulatorAGPRsNever ==
+                      static_cast<int>(mx::AccumulatorAGPRs::Never),
+              "MxAccumulatorAGPRs must mirror mlir::mx::AccumulatorAGPRs");
+
+/// The `quantize-in-gemm` value of \p mode, or null for an unknown one.
+static const char *getQuantizeInGEMMName(int mode) {
+  switch (mode) {
+  case MxQuantizeInGEMMAuto:
+    return "auto";
+  case MxQuantizeInGEMMAlways:
+    return "always";
+  case MxQuantizeInGEMMNever:
+    return "never";
+  default:
+    return nullptr;
+  }
+}
 
 /// Whether the pipelines may be added to \p passManager: one anchored on
 /// builtin.module or on any op (mlirPassManagerCreate's). Their passes are
@@ -61,7 +89,15 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   if (!options || !canHoldModulePasses(passManager))
     return mlirLogicalResultFailure();
   // A string with a length and no characters.
-  if (options->lld.length && !options->lld.data)
+  if ((options->lld.length && !options->lld.data) ||
+      (options->configTable.length && !options->configTable.data))
+    return mlirLogicalResultFailure();
+  const char *quantizeInGEMM =
+      getQuantizeInGEMMName(static_cast<int>(options->quantizeInGEMM));
+  int agprs = static_cast<int>(options->reserveAccumulatorAGPRs);
+  if (!quantizeInGEMM || agprs < MxAccumulatorAGPRsAuto ||
+      agprs > MxAccumulatorAGPRsNever || options->splitK < 0 ||
+      options->unrollK < 0 || options->unrollK > mx::gfx950::kMaxUKernelUnrollK)
     return mlirLogicalResultFailure();
   mx::GFX950PipelineOptions cxx;
   // C enums may hold any int: check, don't trust.
@@ -95,6 +131,11 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   cxx.relayoutWorkgroupSize = options->relayoutWorkgroupSize;
   cxx.output = static_cast<mx::GFX950Output>(options->output);
   cxx.lld = unwrap(options->lld).str();
+  cxx.splitK = options->splitK;
+  cxx.configTable = unwrap(options->configTable).str();
+  cxx.quantizeInGEMM = quantizeInGEMM;
+  cxx.unrollK = options->unrollK;
+  cxx.reserveAccumulatorAGPRs = static_cast<mx::AccumulatorAGPRs>(agprs);
   mx::buildGFX950Pipeline(*unwrap(passManager), cxx);
   return mlirLogicalResultSuccess();
 }

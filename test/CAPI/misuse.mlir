@@ -22,10 +22,20 @@
 // CHECK-NEXT: null pass manager: mxBuildCPUPipeline: failure
 // CHECK-NEXT: null options: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: lld of length 5 without characters: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: every option set: mxBuildGFX950Pipeline: success
+// CHECK-NEXT: split-k -1: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: unroll-k 9: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: quantize-in-gemm 7: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: reserve-accumulator-agprs -1: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: config-table of length 3 without characters: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: mxGetVersion: {{[0-9]+\.[0-9]+\.[0-9]+}}, mxGetCommit: {{([0-9a-f]+|unknown)}}
 // CHECK-LABEL: empty module: mxGFX950ForEachKernel: success
 // CHECK-NEXT: null root: mxGFX950ForEachKernel: failure
 // CHECK-NEXT: null callback: mxGFX950ForEachKernel: failure
 // CHECK-NEXT: empty module: mxGFX950PrintKernelReport: success
 // CHECK-NEXT: null root: mxGFX950PrintKernelReport: failure
 // CHECK-NEXT: null callback: mxGFX950PrintKernelReport: failure
+// CHECK-NEXT: empty module: mxGFX950ForEachCodeObject: failure
+// CHECK-NEXT: null root: mxGFX950ForEachCodeObject: failure
+// CHECK-NEXT: null callback: mxGFX950ForEachCodeObject: failure
 // CHECK-NEXT: done

@@ -9,9 +9,11 @@
 |* the output early. The well-formed calls come first, as the control.     *|
 \*===----------------------------------------------------------------------===*/
 
+#include "mx-c/CodeObjects.h"
 #include "mx-c/Dialects.h"
 #include "mx-c/KernelReport.h"
 #include "mx-c/Pipelines.h"
+#include "mx-c/Version.h"
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
@@ -27,6 +29,20 @@ static void report(const char *name, MlirLogicalResult result) {
 static void onKernel(const MxGFX950KernelStats *stats, void *userData) {
   (void)stats;
   (void)userData;
+}
+
+static void onCodeObject(const MxGFX950CodeObject *object, void *userData) {
+  (void)object;
+  (void)userData;
+}
+
+/// Tries `options` on an op-agnostic pass manager.
+static void tryOptions(MlirContext context, const char *name,
+                       MxGFX950PipelineOptions options) {
+  MlirPassManager pm = mlirPassManagerCreate(context);
+  report(name, mxBuildGFX950Pipeline(mlirPassManagerGetAsOpPassManager(pm),
+                                     &options));
+  mlirPassManagerDestroy(pm);
 }
 
 static void onText(MlirStringRef text, void *userData) {
@@ -81,6 +97,39 @@ int main(void) {
          mxBuildGFX950Pipeline(opm, &options));
   mlirPassManagerDestroy(pm);
 
+  // Every option in range is accepted; each out-of-range one is refused.
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.splitK = 4;
+  options.configTable = mlirStringRefCreateFromCString("none");
+  options.quantizeInGEMM = MxQuantizeInGEMMNever;
+  options.unrollK = 2;
+  options.reserveAccumulatorAGPRs = MxAccumulatorAGPRsNever;
+  tryOptions(context, "every option set: mxBuildGFX950Pipeline", options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.splitK = -1;
+  tryOptions(context, "split-k -1: mxBuildGFX950Pipeline", options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.unrollK = 9;
+  tryOptions(context, "unroll-k 9: mxBuildGFX950Pipeline", options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.quantizeInGEMM = (MxQuantizeInGEMM)7;
+  tryOptions(context, "quantize-in-gemm 7: mxBuildGFX950Pipeline", options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.reserveAccumulatorAGPRs = (MxAccumulatorAGPRs)-1;
+  tryOptions(context, "reserve-accumulator-agprs -1: mxBuildGFX950Pipeline",
+             options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.configTable.data = NULL;
+  options.configTable.length = 3;
+  tryOptions(context,
+             "config-table of length 3 without characters: "
+             "mxBuildGFX950Pipeline",
+             options);
+
+  MlirStringRef version = mxGetVersion(), commit = mxGetCommit();
+  printf("mxGetVersion: %.*s, mxGetCommit: %.*s\n", (int)version.length,
+         version.data, (int)commit.length, commit.data);
+
   MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(context));
   MlirOperation root = mlirModuleGetOperation(module);
   MlirOperation nullOperation = {NULL};
@@ -96,6 +145,12 @@ int main(void) {
          mxGFX950PrintKernelReport(nullOperation, onText, NULL));
   report("null callback: mxGFX950PrintKernelReport",
          mxGFX950PrintKernelReport(root, NULL, NULL));
+  report("empty module: mxGFX950ForEachCodeObject",
+         mxGFX950ForEachCodeObject(root, onCodeObject, NULL));
+  report("null root: mxGFX950ForEachCodeObject",
+         mxGFX950ForEachCodeObject(nullOperation, onCodeObject, NULL));
+  report("null callback: mxGFX950ForEachCodeObject",
+         mxGFX950ForEachCodeObject(root, NULL, NULL));
   mlirModuleDestroy(module);
   mlirContextDestroy(context);
   printf("done\n");
