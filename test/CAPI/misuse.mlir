@@ -28,6 +28,8 @@
 // CHECK-NEXT: quantize-in-gemm 7: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: reserve-accumulator-agprs -1: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: config-table of length 3 without characters: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: refused input: mlirPassManagerRunOnOp: failure
+// CHECK-NEXT: captured: mx-cpu-pipeline (input): 'arith.scaling_truncf' cannot be lowered by mx-cpu-pipeline
 // CHECK-NEXT: mxGetVersion: {{[0-9]+\.[0-9]+\.[0-9]+}}, mxGetCommit: {{([0-9a-f]+|unknown)}}
 // CHECK-LABEL: empty module: mxGFX950ForEachKernel: success
 // CHECK-NEXT: null root: mxGFX950ForEachKernel: failure

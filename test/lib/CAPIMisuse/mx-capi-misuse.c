@@ -15,10 +15,12 @@
 #include "mx-c/Pipelines.h"
 #include "mx-c/Version.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void report(const char *name, MlirLogicalResult result) {
   printf("%s: %s\n", name,
@@ -43,6 +45,24 @@ static void tryOptions(MlirContext context, const char *name,
   report(name, mxBuildGFX950Pipeline(mlirPassManagerGetAsOpPassManager(pm),
                                      &options));
   mlirPassManagerDestroy(pm);
+}
+
+/// Appends a diagnostic's text to the buffer `userData` (diagnostics captured
+/// as strings with MLIR's C API, which libMXCAPI holds).
+static void appendText(MlirStringRef text, void *userData) {
+  char *buffer = (char *)userData;
+  size_t used = strlen(buffer), room = 1023 - used;
+  size_t n = text.length < room ? text.length : room;
+  memcpy(buffer + used, text.data, n);
+  buffer[used + n] = '\0';
+}
+
+static MlirLogicalResult captureDiagnostic(MlirDiagnostic diagnostic,
+                                           void *userData) {
+  if (mlirDiagnosticGetSeverity(diagnostic) == MlirDiagnosticError &&
+      !*(char *)userData)
+    mlirDiagnosticPrint(diagnostic, appendText, userData);
+  return mlirLogicalResultSuccess();
 }
 
 static void onText(MlirStringRef text, void *userData) {
@@ -125,6 +145,26 @@ int main(void) {
              "config-table of length 3 without characters: "
              "mxBuildGFX950Pipeline",
              options);
+
+  // A pipeline's errors reach a C client as strings: an input the CPU
+  // pipeline refuses, the first error captured.
+  static char captured[1024];
+  MlirDiagnosticHandlerID handler = mlirContextAttachDiagnosticHandler(
+      context, captureDiagnostic, captured, NULL);
+  MlirModule refused = mlirModuleCreateParse(
+      context, mlirStringRefCreateFromCString(
+                   "func.func @f(%x: f32, %s: f8E8M0FNU) -> f4E2M1FN {\n"
+                   "  %q = arith.scaling_truncf %x, %s : f32, f8E8M0FNU to "
+                   "f4E2M1FN\n"
+                   "  return %q : f4E2M1FN\n}\n"));
+  MlirPassManager cpu = mlirPassManagerCreate(context);
+  mxBuildCPUPipeline(mlirPassManagerGetAsOpPassManager(cpu), true);
+  report("refused input: mlirPassManagerRunOnOp",
+         mlirPassManagerRunOnOp(cpu, mlirModuleGetOperation(refused)));
+  printf("captured: %s\n", captured);
+  mlirPassManagerDestroy(cpu);
+  mlirModuleDestroy(refused);
+  mlirContextDetachDiagnosticHandler(context, handler);
 
   MlirStringRef version = mxGetVersion(), commit = mxGetCommit();
   printf("mxGetVersion: %.*s, mxGetCommit: %.*s\n", (int)version.length,
