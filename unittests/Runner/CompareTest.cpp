@@ -72,7 +72,7 @@ TEST(Compare, ToleranceAndReport) {
   EXPECT_EQ(report(got, want, options),
             "result #0 tensor<5xf32>: max_abs_err=0.5 max_rel_err=0.25 "
             "mismatches=2/5 (rtol=0.1, atol=0): FAIL\n"
-            "  at [1]: got 2.5, want 2\n"
+            "  at [1]: got 2.5, want 2 (|got - want| 0.5 > allowed 0.2)\n"
             "  ... and 1 more\n");
 }
 
