@@ -12,6 +12,11 @@
 // RUN: %python -c "import struct,sys; v=[0.0]*64; v[0:4]=[1.0,2.0,-6.0,0.5]; v[32:34]=[12.0,3.0]; open(sys.argv[1],'wb').write(struct.pack('<64f',*v))" %t.x
 // RUN: mx-run %s --backend=reference --entry=layouts --arg=file:%t.x --print --print-limit=0 | FileCheck %s
 
+// The CPU path lowers MX-typed destinations only (test/Integration/CPU/
+// quantize-into.mlir); this function's i8 destinations are refused by name.
+// RUN: not mx-run %s --entry=layouts --arg=file:%t.x 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: mx-cpu-pipeline (output): 'mx.quantize_into' was not lowered by mx-cpu-pipeline
+
 // Results print row-major, flattened.
 // Plain: the codes in order.
 // CHECK: result #0 tensor<1x64xf4E2M1FN> = [1, 2, -6, 0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 1.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
