@@ -256,8 +256,8 @@ void ReferenceEvaluator::forwardBounds(Value from, Value to) {
 
 LogicalResult ReferenceEvaluator::evaluate(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, DequantizeOp,
-            ScaledContractionOp, GroupedScaledContractionOp,
+      .Case<arith::ConstantOp, tensor::EmptyOp, QuantizeOp, QuantizeIntoOp,
+            DequantizeOp, ScaledContractionOp, GroupedScaledContractionOp,
             RoutedScaledContractionOp, linalg::FillOp, linalg::GenericOp,
             tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           [&](auto concrete) { return evaluate(concrete); })

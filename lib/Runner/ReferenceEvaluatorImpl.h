@@ -9,7 +9,7 @@
 // (mx::evaluateReference), one file per family of ops:
 //   ReferenceEvaluator.cpp   dispatch, the function body, tensor and
 //                            constant ops, float casts;
-//   ReferenceMXOps.cpp       mx.quantize, mx.dequantize and the scaled
+//   ReferenceMXOps.cpp       mx.quantize(_into), mx.dequantize and the scaled
 //                            contractions (plain, grouped, routed) on the
 //                            row-major entry points of mx::ref;
 //   ReferenceElementwise.cpp linalg.generic and elementwise arith/math ops,
@@ -85,6 +85,11 @@ private:
 
   // mx ops (ReferenceMXOps.cpp).
   LogicalResult evaluate(QuantizeOp op);
+  /// mx.quantize_into on tensors: ref::quantize, then every point of each
+  /// destination's padded domain written through its map (padding outside
+  /// the input), MX-typed or i8 (fp4/fp6 packed); every destination element
+  /// written exactly once.
+  LogicalResult evaluate(QuantizeIntoOp op);
   LogicalResult evaluate(DequantizeOp op);
   LogicalResult evaluate(ScaledContractionOp op);
   /// ref::groupedScaledMatmul of the row-major operands; inconsistent

@@ -75,31 +75,33 @@ static ref::ElemRounding convertRounding(Rounding rounding) {
   llvm_unreachable("unknown rounding");
 }
 
-LogicalResult ReferenceEvaluator::evaluate(QuantizeOp op) {
-  FailureOr<const HostTensor *> input = lookup(op, op.getInput());
-  FailureOr<ElementKind> elementKind = getKind(op, op.getElements());
-  if (failed(input) || failed(elementKind))
-    return failure();
-  std::optional<ref::ElemFormat> format = getRefFormat(*elementKind);
-  if (!format || !isIEEEFloat((*input)->getElementKind()))
-    return op.emitError() << "reference evaluator: unsupported types";
-  int64_t axis = op.getAxis();
-  int64_t blockSize = op.getBlockSize();
-  ArrayRef<int64_t> shape = (*input)->type.shape;
+/// Quantizes the bf16/f16/f32 tensor \p input along \p axis to \p kind
+/// with mx::ref into the row-major \p elements (the input's shape) and
+/// \p scales (the input's shape with \p axis divided by \p blockSize).
+static LogicalResult quantizeRowMajor(Operation *op, const HostTensor &input,
+                                      ElementKind kind, int64_t axis,
+                                      int64_t blockSize, ScaleRule scaleRule,
+                                      Rounding elementRounding,
+                                      HostTensor &elements,
+                                      HostTensor &scales) {
+  std::optional<ref::ElemFormat> format = getRefFormat(kind);
+  if (!format || !isIEEEFloat(input.getElementKind()))
+    return op->emitError() << "reference evaluator: unsupported types";
+  ArrayRef<int64_t> shape = input.type.shape;
   auto [outer, size, inner] = splitAtAxis(shape, axis);
   if (size % blockSize != 0)
-    return op.emitError() << "reference evaluator: size " << size
-                          << " along axis " << axis
-                          << " is not a multiple of the block size "
-                          << blockSize;
+    return op->emitError() << "reference evaluator: size " << size
+                           << " along axis " << axis
+                           << " is not a multiple of the block size "
+                           << blockSize;
   SmallVector<int64_t> scaleShape(shape);
   scaleShape[axis] /= blockSize;
-  HostTensor elements(HostTensorType(*elementKind, shape));
-  HostTensor scales(HostTensorType(ElementKind::F8E8M0FNU, scaleShape));
+  elements = HostTensor(HostTensorType(kind, shape));
+  scales = HostTensor(HostTensorType(ElementKind::F8E8M0FNU, scaleShape));
 
-  std::vector<float> x = toFloats(**input);
-  ref::ScaleRule rule = convertScaleRule(op.getScale());
-  ref::ElemRounding rounding = convertRounding(op.getRounding());
+  std::vector<float> x = toFloats(input);
+  ref::ScaleRule rule = convertScaleRule(scaleRule);
+  ref::ElemRounding rounding = convertRounding(elementRounding);
   auto store = [](HostTensor &tensor, int64_t offset,
                   const std::vector<uint8_t> &bytes) {
     if (!bytes.empty())
@@ -121,8 +123,160 @@ LogicalResult ReferenceEvaluator::evaluate(QuantizeOp op) {
       store(scales, o * (size / blockSize) * inner, q.scales);
     }
   }
+  return success();
+}
+
+LogicalResult ReferenceEvaluator::evaluate(QuantizeOp op) {
+  FailureOr<const HostTensor *> input = lookup(op, op.getInput());
+  FailureOr<ElementKind> elementKind = getKind(op, op.getElements());
+  if (failed(input) || failed(elementKind))
+    return failure();
+  HostTensor elements, scales;
+  if (failed(quantizeRowMajor(op, **input, *elementKind, op.getAxis(),
+                              op.getBlockSize(), op.getScale(),
+                              op.getRounding(), elements, scales)))
+    return failure();
   values[op.getElements()] = std::move(elements);
   values[op.getScales()] = std::move(scales);
+  return success();
+}
+
+/// The value of the affine expression \p expr at the dimension values
+/// \p dims (no symbols).
+static int64_t evaluateAffine(AffineExpr expr, ArrayRef<int64_t> dims) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dims[dim.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return constant.getValue();
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  int64_t lhs = evaluateAffine(binary.getLHS(), dims);
+  int64_t rhs = evaluateAffine(binary.getRHS(), dims);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return lhs + rhs;
+  case AffineExprKind::Mul:
+    return lhs * rhs;
+  case AffineExprKind::FloorDiv:
+    return llvm::divideFloorSigned(lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return llvm::divideCeilSigned(lhs, rhs);
+  case AffineExprKind::Mod:
+    return lhs - rhs * llvm::divideFloorSigned(lhs, rhs);
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+/// Writes the row-major \p codes of \p bitWidth bits, padded with \p padding
+/// to the logical \p domain, through \p map into \p dest (elements, or
+/// bytes holding fp4/fp6 elements packed along the innermost dimension when
+/// \p packed): element i of a row in bits [w*i, w*i + w). Every destination
+/// element must be written exactly once (destination #\p index of \p op).
+static LogicalResult scatterThroughMap(Operation *op, unsigned index,
+                                       const HostTensor &codes,
+                                       ArrayRef<int64_t> domain, AffineMap map,
+                                       uint64_t padding, unsigned bitWidth,
+                                       bool packed, HostTensor &dest) {
+  ArrayRef<int64_t> logical = codes.type.shape;
+  SmallVector<int64_t> shape(dest.type.shape);
+  int64_t rowBytes = shape.empty() ? 1 : shape.back();
+  if (packed) {
+    if ((rowBytes * 8) % bitWidth != 0)
+      return op->emitError()
+             << "reference evaluator: destination #" << index << " rows of "
+             << rowBytes << " bytes do not hold whole " << bitWidth
+             << "-bit elements";
+    shape.back() = rowBytes * 8 / bitWidth;
+  }
+  SmallVector<int64_t> strides = getRowMajorStrides(shape);
+  SmallVector<int64_t> logicalStrides = getRowMajorStrides(logical);
+  int64_t numPositions = 1, numPoints = 1;
+  for (int64_t size : shape)
+    numPositions *= size;
+  for (int64_t size : domain)
+    numPoints *= size;
+  std::vector<uint8_t> written(numPositions, 0);
+  SmallVector<int64_t> point(domain.size(), 0);
+  for (int64_t p = 0; p < numPoints; ++p) {
+    bool inside = true;
+    int64_t source = 0, position = 0;
+    for (auto [d, value] : llvm::enumerate(point)) {
+      inside &= value < logical[d];
+      source += value * logicalStrides[d];
+    }
+    uint64_t code = inside ? codes.getBits(source) : padding;
+    for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+      int64_t value = evaluateAffine(expr, point);
+      if (value < 0 || value >= shape[r])
+        return op->emitError()
+               << "reference evaluator: the map of destination #" << index
+               << " sends " << formatIndex(domain, p)
+               << " outside the destination (dimension " << r << " = " << value
+               << ")";
+      position += value * strides[r];
+    }
+    if (written[position]++)
+      return op->emitError()
+             << "reference evaluator: the map of destination #" << index
+             << " writes " << formatIndex(shape, position) << " twice";
+    if (!packed) {
+      dest.setBits(position, code);
+    } else {
+      int64_t row = position / shape.back();
+      int64_t bit = (position % shape.back()) * bitWidth;
+      for (unsigned b = 0; b < bitWidth; ++b, ++bit)
+        if ((code >> b) & 1)
+          dest.data[row * rowBytes + bit / 8] |= uint8_t(1u << (bit % 8));
+    }
+    // The next point of the domain, row-major.
+    for (int64_t d = domain.size() - 1; d >= 0 && ++point[d] == domain[d]; --d)
+      point[d] = 0;
+  }
+  for (auto [position, count] : llvm::enumerate(written))
+    if (!count)
+      return op->emitError()
+             << "reference evaluator: destination #" << index << " position "
+             << formatIndex(shape, position) << " is not written by its map";
+  return success();
+}
+
+LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
+  if (!op.hasPureTensorSemantics())
+    return op.emitError() << "reference evaluator supports mx.quantize_into "
+                             "on tensors only";
+  FailureOr<const HostTensor *> input = lookup(op, op.getInput());
+  if (failed(input))
+    return failure();
+  std::optional<ElementKind> kind = getElementKind(op.getElementType());
+  HostTensor codes, scales;
+  if (!kind || failed(quantizeRowMajor(op, **input, *kind, op.getAxis(),
+                                       /*blockSize=*/32, op.getScale(),
+                                       op.getRounding(), codes, scales)))
+    return failure();
+  unsigned numElements = op.getElements().size();
+  for (auto [index, init] : llvm::enumerate(op.getDpsInits())) {
+    FailureOr<const HostTensor *> initValue = lookup(op, init);
+    FailureOr<ElementKind> destKind = getKind(op, init);
+    if (failed(initValue) || failed(destKind))
+      return failure();
+    FailureOr<SmallVector<int64_t>> domain = op.getPaddedDomain(index);
+    if (failed(domain) || !HostTensorType(*destKind, *domain).hasStaticShape())
+      return op.emitError() << "reference evaluator: the padded domain of "
+                               "destination #"
+                            << index << " is not known";
+    bool isElements = index < numElements;
+    unsigned bitWidth =
+        getBitWidth(isElements ? *kind : ElementKind::F8E8M0FNU);
+    bool packed = isElements && *destKind == ElementKind::I8 && bitWidth < 8;
+    uint64_t padding =
+        isElements ? 0 : uint8_t(op.getScalePadding()[index - numElements]);
+    HostTensor dest(HostTensorType(*destKind, (*initValue)->type.shape));
+    if (failed(scatterThroughMap(op, index, isElements ? codes : scales,
+                                 *domain, op.getDestinationMap(index), padding,
+                                 bitWidth, packed, dest)))
+      return failure();
+    values[op.getResult(index)] = std::move(dest);
+  }
   return success();
 }
 

@@ -600,4 +600,5 @@ void mx::populateMXToLinalgPatterns(RewritePatternSet &patterns) {
                ScaledContractionLowering, TiledScaledMMALowering>(
       patterns.getContext());
   detail::populateMoEContractionLoweringPatterns(patterns);
+  detail::populateQuantizeIntoLoweringPatterns(patterns);
 }

@@ -1,10 +1,15 @@
 // Library layouts as output layouts of the quantize kernel: the layout is
 // data, an affine map of mx.quantize_into, and the gfx950 quantize kernel
-// writes it directly. Each @*_reference function spells the peer's own
-// definition on the CPU path (Inputs/library-layouts-reference.mlir: a plain
-// quantize, then the peer's view/permute
-// as tensor.expand_shape + linalg.transpose); the emulator's bytes must equal
-// them bit for bit.
+// writes it directly. Its bytes on the emulator are compared bit for bit
+// with the reference evaluator on the same function (--compare=reference:
+// mx::ref's quantization written through the maps), which shares no code
+// with the kernel's QuantizeArith; mutating the EVEN rule in
+// lib/Dialect/MX/Transforms/QuantizeArith.cpp (its rounding constant) was
+// checked to make this test fail. The maps themselves are checked against
+// each peer's own definition (Inputs/library-layouts-reference.mlir: a plain
+// quantize, then the peer's view/permute as tensor.expand_shape +
+// linalg.transpose, on the CPU path): the reference evaluator's result of
+// each quantize_into function must equal it bit for bit.
 //
 // * torchao `to_blocked` (torchao/prototype/mx_formats/utils.py, cuBLAS's
 //   block-scaling layout): scales [M, K/32] padded to [128 a, 4 b] with
@@ -18,11 +23,15 @@
 //   bytes: `view(N/16, 16, Kbytes/32, 2, 16).permute(0, 2, 3, 1, 4)`, in fp4
 //   elements (n, k) -> (n / 16, k / 64, (k % 64) / 32, n % 16, k % 32).
 
+// RUN: mx-run %s --entry=torchao_blocked --backend=gfx950-emu --compare=reference --seed=3 \
+// RUN:   --arg=random:normal,std=30,specials=0.02 | FileCheck %s
+// RUN: mx-run %s --entry=aiter_shuffled --backend=gfx950-emu --compare=reference --seed=4 \
+// RUN:   --arg=random:normal,std=30,specials=0.02 | FileCheck %s
 // RUN: mx-run %S/Inputs/library-layouts-reference.mlir --entry=torchao_reference --seed=3 --arg=random:normal,std=30,specials=0.02 --out=%t.torchao.e --out=%t.torchao.s > /dev/null
-// RUN: mx-run %s --entry=torchao_blocked --backend=gfx950-emu --seed=3 --arg=random:normal,std=30,specials=0.02 \
+// RUN: mx-run %s --entry=torchao_blocked --backend=reference --seed=3 --arg=random:normal,std=30,specials=0.02 \
 // RUN:   --expect=file:%t.torchao.e --expect=file:%t.torchao.s | FileCheck %s
 // RUN: mx-run %S/Inputs/library-layouts-reference.mlir --entry=aiter_reference --seed=4 --arg=random:normal,std=30,specials=0.02 --out=%t.aiter.w --out=%t.aiter.s > /dev/null
-// RUN: mx-run %s --entry=aiter_shuffled --backend=gfx950-emu --seed=4 --arg=random:normal,std=30,specials=0.02 \
+// RUN: mx-run %s --entry=aiter_shuffled --backend=reference --seed=4 --arg=random:normal,std=30,specials=0.02 \
 // RUN:   --expect=file:%t.aiter.w --expect=file:%t.aiter.s | FileCheck %s
 
 // CHECK-COUNT-2: bit-exact

@@ -1,6 +1,7 @@
 // The peers' layout definitions, spelled as the peers write them (view and
-// permute), on the CPU path: the known answers of
-// ../emulator-quantize-library-layouts.mlir.
+// permute), on the CPU path: what the reference evaluator's result of each
+// mx.quantize_into function of ../emulator-quantize-library-layouts.mlir
+// must equal (that the maps spell the peers' layouts).
 
 func.func @torchao_reference(%x: tensor<256x512xbf16>)
     -> (tensor<256x512xf8E4M3FN>, tensor<2x4x32x4x4xf8E8M0FNU>) {

@@ -112,6 +112,12 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     On tensors the op returns the filled destinations (elements first, then
     scales); on memrefs it writes them and has no result.
 
+    The CPU path (`convert-mx-to-linalg`) lowers the op on tensors with
+    MX-typed destinations (an `mx.quantize`, then a loop nest per destination
+    over its padded domain); `i8` destinations and memrefs are lowered only
+    by the gfx950 path. The reference evaluator models every destination kind
+    on tensors.
+
     `in_consumer` says that a target computes the quantize inside the kernel
     of the one op that reads the destinations (e.g. gfx950's GEMM ukernel
     that quantizes its A tiles in registers from `input`), so that the op
