@@ -115,8 +115,8 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     The CPU path (`convert-mx-to-linalg`) lowers the op on tensors with
     MX-typed destinations (an `mx.quantize`, then a loop nest per destination
     over its padded domain); `i8` destinations and memrefs are lowered only
-    by the gfx950 path. The reference evaluator models every destination kind
-    on tensors.
+    by a target's lowering (e.g. gfx950's). The reference evaluator models every
+    destination kind on tensors.
 
     `in_consumer` says that a target computes the quantize inside the kernel
     of the one op that reads the destinations (e.g. gfx950's GEMM ukernel
