@@ -90,8 +90,10 @@
 // barrier). amdgpu.sched_barrier after each row keeps this order. When
 // one wave per M (subgroups_m = 1) makes each wave's B fragments its own,
 // B goes from global memory straight to registers one
-// step ahead (one fragment after each row of the first half, so the loads
-// issue between MFMAs) and only A is staged: with four stages in the LDS
+// step ahead (one fragment after each row of the first half; for fp4 B on
+// 16x16x128, the seed's, half of them in row 0 and half in row 1 with step
+// k + 1's scales, each load between two of the row's MFMAs, so that they
+// are issued about a whole step before their use) and only A is staged: with four stages in the LDS
 // the launch gives, the copies of step k + 3 go into step k - 1's stage,
 // which nobody reads after the barrier at the top of iteration k, and the
 // wait at the top of iteration k leaves the copies of iteration k - 1 (step
@@ -448,8 +450,9 @@ func.func private @mx_uk_scaled_mma(
     // just used) and row h + i's of step k (used in the second half; their
     // registers were freed at the end of the previous iteration); after row 0
     // also B's fragments of step k + 1 (into a second set). The second half
-    // reads nothing: one row into it step k + 1's scales are loaded, then
-    // the copies of step k + `ahead` issued. Scheduling barriers keep this
+    // reads nothing: one row into it step k + 1's scales are loaded (with
+    // private B: in row 1, with B's loads), then the copies of step
+    // k + `ahead` issued. Scheduling barriers keep this
     // order (LLVM would otherwise hoist every LDS read to the top of the
     // iteration). With four stages (or three) the copies go into step
     // k - 1's stage, which nobody reads after the barrier at the top of
@@ -459,6 +462,23 @@ func.func private @mx_uk_scaled_mma(
     %mid = arith.minui %h, %intrinsics_m_1 : index
     %rest_rows = arith.subi %intrinsics_m, %mid : index
     %span = arith.select %three, %rest_rows, %c1 : index
+    // Private B on 16x16x128 with fp4 B (the seed's pair): B's loads after
+    // the first two rows (b_rows; one if h = 1), and the scales' after row 1
+    // (at most mid, before the copies), interleaved with the rows' MFMAs
+    // (`early`). Elsewhere (fp8 B, 32x32x64) that placement measured slower
+    // on the static model (seed shape, zero-filled accumulators, bf16:
+    // fp4 x fp8 4262 -> 4295 cycles per iteration, 32x32x64 fp4 x fp4
+    // 2365 -> 2848), so they keep B's loads spread over the first half
+    // (after row f mod h) and the scales in row mid.
+    %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
+    %b_fp4 = arith.cmpi eq, %lane_bytes_b, %c16 : index
+    %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
+    %b_fp4_16 = arith.andi %b_fp4, %acc_4 : i1
+    %early = arith.andi %b_private, %b_fp4_16 : i1
+    %b_rows_early = arith.minui %h, %c2 : index
+    %b_rows = arith.select %early, %b_rows_early, %h : index
+    %mid_1 = arith.minui %mid, %c1 : index
+    %scale_row = arith.select %early, %mid_1, %mid : index
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
@@ -494,9 +514,16 @@ func.func private @mx_uk_scaled_mma(
         // accumulator out of the AGPRs and chain every pair of the loop
         // through its registers: seed tile, bf16, 4368 -> 4610 cycles per
         // iteration on the timing model. From memory: 4351 -> 4335, and
-        // 4334 -> 4327 on the static model.)
+        // 4334 -> 4327 on the static model.) With `early`, row 1 is kept in
+        // program order too (B's loads), so from memory it runs q outer as
+        // well (j outer: 4 back-to-back pairs per step, 4315 cycles per
+        // iteration on the timing model; q outer: none, 4308).
         %is_row_0 = arith.cmpi eq, %i, %c0 : index
-        %q_outer = arith.andi %is_row_0, %from_memory : i1
+        %row_0_q = arith.andi %is_row_0, %from_memory : i1
+        %is_row_1 = arith.cmpi eq, %i, %c1 : index
+        %row_1_early = arith.andi %is_row_1, %early : i1
+        %row_1_q = arith.andi %row_1_early, %from_memory : i1
+        %q_outer = arith.ori %row_0_q, %row_1_q : i1
         %per_row = arith.muli %intrinsics_n, %intrinsics_k : index
         scf.for %t = %c0 to %per_row step %c1 {
             %j_q = affine.apply affine_map<(t)[n] -> (t mod n)>(%t)[%intrinsics_n]
@@ -529,14 +556,19 @@ func.func private @mx_uk_scaled_mma(
         } {mx.unroll}
         %upper = arith.cmpi ult, %i, %h : index
         scf.if %upper {
-          // Step k + 1's private B fragments, straight into registers,
-          // spread over the rows of the first half (fragment f after row f
-          // mod h) so that they issue between MFMAs; each is at least h rows
-          // ahead of its use.
+          // Step k + 1's private B fragments, straight into registers:
+          // fragment f after row f mod b_rows. With `early` (b_rows = 2,
+          // the first two rows) group barriers (below) issue them between
+          // the row's MFMAs, each 14 rows or more (about 1,900 cycles) ahead
+          // of its use; spread over the whole first half (b_rows = h, the
+          // other pairs), the last ones are 8 rows ahead, and on the seed
+          // tile the wait at the top of the iteration stalled past ~1,000
+          // cycles of global latency (GlobalLatency=2000: 6254 -> 4591
+          // cycles per iteration on the timing model with `early`).
           scf.if %b_private {
             scf.for %j = %c0 to %intrinsics_n step %c1 {
               scf.for %q = %c0 to %intrinsics_k step %c1 {
-                %row_f = affine.apply affine_map<(j, q)[k, h] -> ((j * k + q) mod h)>(%j, %q)[%intrinsics_k, %h]
+                %row_f = affine.apply affine_map<(j, q)[k, h] -> ((j * k + q) mod h)>(%j, %q)[%intrinsics_k, %b_rows]
                 %mine = arith.cmpi eq, %row_f, %i : index
                 scf.if %mine {
                   %o = affine.apply affine_map<(u, q, l)[w, n, k, wb] -> ((((w * n + u) * k + q) * 64 + l) * wb)>
@@ -574,9 +606,14 @@ func.func private @mx_uk_scaled_mma(
           scf.if %two_stages {
             amdgpu.lds_barrier
           }
+        }
+        %at_scales = arith.cmpi eq, %i, %scale_row : index
+        scf.if %at_scales {
           // Step k + 1's scales into registers (issued before the copies, so
-          // that the wait at the top of the next iteration covers them, and
-          // late, so that their registers are free for half the step).
+          // that the wait at the top of the next iteration covers them).
+          // With private B, after row 1 with B's second half (between its
+          // MFMAs), a whole step ahead like B; otherwise late (row mid), so
+          // that their registers are free for half the step.
           scf.for %g = %c0 to %groups_a step %c1 {
             %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
             %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
@@ -637,11 +674,29 @@ func.func private @mx_uk_scaled_mma(
         }
         // Row 0: the step's scalar and vector address arithmetic between its
         // MFMAs, not in front of them.
+        // With `early` (private fp4 B on 16x16x128), rows 0 and 1 also
+        // interleave B's loads (and the scales') with their MFMAs, one per
+        // MFMA (the seed tile: 4335 -> 4315 cycles per iteration at the
+        // baseline constants, where all of them after row 0 without the
+        // interleave cost 4375).
         %first_row = arith.cmpi eq, %i, %c0 : index
+        %second_row = arith.cmpi eq, %i, %c1 : index
+        %b_loads_row = arith.andi %second_row, %early : i1
         scf.if %first_row {
           scf.for %j = %c0 to %intrinsics_n step %c1 {
             scf.for %q = %c0 to %intrinsics_k step %c1 {
               rocdl.sched.group.barrier 6, 3, 0
+              scf.if %early {
+                rocdl.sched.group.barrier 32, 1, 0
+              }
+              rocdl.sched.group.barrier 8, 1, 0
+            } {mx.unroll}
+          } {mx.unroll}
+        }
+        scf.if %b_loads_row {
+          scf.for %j = %c0 to %intrinsics_n step %c1 {
+            scf.for %q = %c0 to %intrinsics_k step %c1 {
+              rocdl.sched.group.barrier 32, 1, 0
               rocdl.sched.group.barrier 8, 1, 0
             } {mx.unroll}
           } {mx.unroll}

@@ -34,6 +34,11 @@
 // RUN: %{run} --entry=zero_fp4_fp4_k2176_bf16 %{zero} --gfx950-options="%{small}" | FileCheck %s
 // RUN: %{run} --entry=zero_fp4_fp4_k2176_bf16 %{zero} --gfx950-options="%{small}" --backend=gfx950-isa | FileCheck %s
 // RUN: %{run} --entry=zero_fp4_fp8_k2048 %{zero} --gfx950-options="%{small}" | FileCheck %s
+// Private B with one row in the first half (intrinsics_m = 2): all of B's
+// loads after row 0, the scales' after row 1 (the copies' row); 8 K steps,
+// every stage used twice, on the emulator and the ISA executor.
+// RUN: %{run} --entry=zero_fp4_fp4_k2048 %{zero} --gfx950-options="split-k=1 intrinsics-m=2 intrinsics-n=4 intrinsics-k=2 subgroups-m=1" | FileCheck %s
+// RUN: %{run} --entry=zero_fp4_fp4_k2048 %{zero} --gfx950-options="split-k=1 intrinsics-m=2 intrinsics-n=4 intrinsics-k=2 subgroups-m=1" --backend=gfx950-isa | FileCheck %s
 
 // CHECK: result #0 {{.*}}: bit-exact
 // CHECK-NOT: FAIL

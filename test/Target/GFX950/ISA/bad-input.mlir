@@ -24,7 +24,7 @@
 // TRUNCATED: {{not a valid ELF code object|outside its section|truncated}}
 
 // An opcode the executor does not implement.
-// RUN: %{asm} replace:'s_nop 5':0:'v_sin_f32_e32 v0, v1' %t.s 2>/dev/null && %{link}
+// RUN: %{asm} replace:'s_nop 4':0:'v_sin_f32_e32 v0, v1' %t.s 2>/dev/null && %{link}
 // RUN: not mx-isa %t.co | FileCheck %s --check-prefix=LIST
 // RUN: not %{run} --isa-code-object=seed_tile_mma0=%t.co 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // LIST: v_sin_f32_e32 1 NOT COVERED

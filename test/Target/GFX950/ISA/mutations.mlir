@@ -29,11 +29,11 @@
 // BARRIER-MUT: deleted: s_barrier
 // BARRIER: wave {{[1-3]}}, pc {{.*}}: buffer_load_dwordx4 {{.*}} lds: LDS race: writes byte {{[0-9]+}} that another wave read since the last barrier
 
-// A wait state removed: the first `s_nop 5`, which LLVM put between an
-// MFMA and the store that reads its accumulators.
-// RUN: %{asm} delete:'s_nop 5':0 %t.s 2>&1 | FileCheck %s --check-prefix=NOP-MUT
+// A wait state removed: the first `s_nop 4`, which LLVM put between an
+// MFMA and the LDS read that overwrites its srcC accumulators.
+// RUN: %{asm} delete:'s_nop 4':0 %t.s 2>&1 | FileCheck %s --check-prefix=NOP-MUT
 // RUN: %{link} && not %{run} 2>&1 | FileCheck %s --check-prefix=NOP
-// NOP-MUT: deleted: s_nop 5
+// NOP-MUT: deleted: s_nop 4
 // NOP: wait-state hazard: rule LLVM-GCNHazardRecognizer-
 
 // An LDS read moved above the wait for the LDS-DMA that fills its bytes.

@@ -171,22 +171,32 @@ module attributes {gpu.container_module} {
 //  IR-NEXT:     rocdl.s.barrier
 //  IR-NEXT:     arith.remui %[[K]], %c4 : index
 // One wave per M (subgroups_m = 1): each wave's B fragments are its own, so
-// they go from global memory straight to registers, one step ahead (one load
-// in each of rows 0-7), and only A is staged through LDS (8 copies per wave).
-// Rows 0-7: 8 MFMAs, a B load and 4 A reads each; rows 8-15: 8 MFMAs and
-// one copy into the fourth stage each (step k + 1's scales first, in row
-// 8), without a barrier and without LDS reads.
+// they go from global memory straight to registers, one step ahead (four
+// loads in each of rows 0 and 1, with step k + 1's scales in row 1), and
+// only A is staged through LDS (8 copies per wave). Rows 0-7: 8 MFMAs and 4
+// A reads each; rows 8-15: 8 MFMAs and one copy into the fourth stage each,
+// without a barrier and without LDS reads.
 //   IR-COUNT-8: amdgpu.scaled_mfma
-//       IR:   vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
+//   IR-COUNT-4: vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
 //   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-// Row 0 spreads the step's address arithmetic over its 8 MFMAs.
+// Row 0 spreads the step's address arithmetic and its B loads over its 8
+// MFMAs.
 //   IR-COUNT-8: rocdl.sched.group.barrier 6, 3, 0
+//      IR-NEXT:   rocdl.sched.group.barrier 32, 1, 0
 //      IR-NEXT:   rocdl.sched.group.barrier 8, 1, 0
 //      IR-NEXT:   amdgpu.sched_barrier
-//   IR-COUNT-7: amdgpu.sched_barrier
+// Row 1: the other four B loads, the scales, one of each per MFMA.
+//   IR-COUNT-8: amdgpu.scaled_mfma
+//   IR-COUNT-4: vector.load %{{.+}} : memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, vector<16xi8>
+//   IR-COUNT-4: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   vector.load %{{.+}} : memref<?x?x64x?xi8
+//   IR-COUNT-8: rocdl.sched.group.barrier 32, 1, 0
+//      IR-NEXT:   rocdl.sched.group.barrier 8, 1, 0
+//      IR-NEXT:   amdgpu.sched_barrier
+//   IR-COUNT-6: amdgpu.sched_barrier
 //   IR-COUNT-8: amdgpu.scaled_mfma
 //   IR-NOT:   amdgpu.lds_barrier
-//       IR:   vector.load %{{.+}} : memref<?x?x64x?xi8
+//   IR-NOT:   vector.load %{{.+}} : memref<?x?x64x?xi8
 //   IR-NOT:   vector.load %{{.+}} : memref<131072xi8
 //       IR:   amdgpu.gather_to_lds %{{.+}}, %arg5[%{{.+}}]
 //  IR-NEXT:   amdgpu.sched_barrier
