@@ -215,6 +215,17 @@ static Value matchScaleGeneric(linalg::GenericOp op, int &shift) {
   return resolveAmax(scaled->operand->get(), shift);
 }
 
+/// The reassociation that merges the last two of `rank` dimensions (a
+/// block dimension of size 1 into the one before it).
+static SmallVector<ReassociationIndices> getBlockGroups(unsigned rank) {
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned d = 0; d + 2 < rank; ++d)
+    groups.push_back({static_cast<int64_t>(d)});
+  if (rank >= 2)
+    groups.push_back({static_cast<int64_t>(rank - 2), rank - 1});
+  return groups;
+}
+
 namespace {
 /// A matched upstream quantization.
 struct QuantizePlan {
@@ -322,11 +333,7 @@ static QuantizeOp raise(RewriterBase &rewriter, linalg::GenericOp op,
       rewriter, loc, elementsType, RankedTensorType::get(scaleShape, e8m0),
       plan.input, rank - 1, ScaleRule::floor, plan.rounding);
   // The scales without the block dimension of size 1.
-  SmallVector<ReassociationIndices> groups;
-  for (unsigned d = 0; d + 2 < rank; ++d)
-    groups.push_back({static_cast<int64_t>(d)});
-  if (rank >= 2)
-    groups.push_back({static_cast<int64_t>(rank - 2), rank - 1});
+  SmallVector<ReassociationIndices> groups = getBlockGroups(rank);
   Value scales = tensor::CollapseShapeOp::create(rewriter, loc,
                                                  quantize.getScales(), groups);
   op->emitRemark() << "raised to mx.quantize (scale floor, rounding "
@@ -409,11 +416,7 @@ static FailureOr<Value> matchDequantize(RewriterBase &rewriter,
   auto scaleType = cast<RankedTensorType>(scale->get().getType());
   SmallVector<int64_t> shape(scaleType.getShape());
   shape.push_back(1);
-  SmallVector<ReassociationIndices> groups;
-  for (unsigned d = 0; d + 2 < rank; ++d)
-    groups.push_back({static_cast<int64_t>(d)});
-  if (rank >= 2)
-    groups.push_back({static_cast<int64_t>(rank - 2), rank - 1});
+  SmallVector<ReassociationIndices> groups = getBlockGroups(rank);
   return tensor::ExpandShapeOp::create(
              rewriter, op.getLoc(),
              RankedTensorType::get(shape, scaleType.getElementType()),
