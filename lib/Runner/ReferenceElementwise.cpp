@@ -67,8 +67,7 @@ static LogicalResult evaluateBody(Block *body,
       auto it = bodyValues.find(operand);
       // A scalar constant defined outside the body (as IREE writes them).
       if (auto constant = operand.getDefiningOp<arith::ConstantOp>();
-          it == bodyValues.end() && constant &&
-          constant->getBlock() != body) {
+          it == bodyValues.end() && constant && constant->getBlock() != body) {
         FailureOr<Scalar> value = evaluateScalar(constant, {});
         if (failed(value))
           return failure();
