@@ -16,6 +16,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <cstring>
+
 using namespace mlir;
 
 void mxRegisterPasses(void) { mx::registerMXPasses(); }
@@ -57,6 +59,16 @@ static_assert(MxAccumulatorAGPRsAuto ==
                       static_cast<int>(mx::AccumulatorAGPRs::Never),
               "MxAccumulatorAGPRs must mirror mlir::mx::AccumulatorAGPRs");
 
+/// The integer a C client stored in the enum field \p field: C enums may
+/// hold any int, and loading one outside the enumerators as the C++ enum
+/// type is undefined, so the bits are read as an int.
+template <typename Enum> static int getRawEnum(const Enum &field) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are ints here");
+  int value;
+  std::memcpy(&value, &field, sizeof(int));
+  return value;
+}
+
 /// The `quantize-in-gemm` value of \p mode, or null for an unknown one.
 static const char *getQuantizeInGEMMName(int mode) {
   switch (mode) {
@@ -93,15 +105,15 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
       (options->configTable.length && !options->configTable.data))
     return mlirLogicalResultFailure();
   const char *quantizeInGEMM =
-      getQuantizeInGEMMName(static_cast<int>(options->quantizeInGEMM));
-  int agprs = static_cast<int>(options->reserveAccumulatorAGPRs);
+      getQuantizeInGEMMName(getRawEnum(options->quantizeInGEMM));
+  int agprs = getRawEnum(options->reserveAccumulatorAGPRs);
   if (!quantizeInGEMM || agprs < MxAccumulatorAGPRsAuto ||
       agprs > MxAccumulatorAGPRsNever || options->splitK < 0 ||
       options->unrollK < 0 || options->unrollK > mx::gfx950::kMaxUKernelUnrollK)
     return mlirLogicalResultFailure();
   mx::GFX950PipelineOptions cxx;
   // C enums may hold any int: check, don't trust.
-  switch (static_cast<int>(options->intrinsic)) {
+  switch (getRawEnum(options->intrinsic)) {
   case MxScaledMMAIntrinsicDefault:
     break;
   case MxScaledMMAIntrinsic16x16x128:
@@ -113,8 +125,8 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   default:
     return mlirLogicalResultFailure();
   }
-  if (options->output < MxGFX950OutputGPU ||
-      options->output > MxGFX950OutputHSACO)
+  int output = getRawEnum(options->output);
+  if (output < MxGFX950OutputGPU || output > MxGFX950OutputHSACO)
     return mlirLogicalResultFailure();
   for (int64_t size :
        {options->intrinsicsM, options->intrinsicsN, options->intrinsicsK,
@@ -129,7 +141,7 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
   cxx.subgroupsM = options->subgroupsM;
   cxx.subgroupsN = options->subgroupsN;
   cxx.relayoutWorkgroupSize = options->relayoutWorkgroupSize;
-  cxx.output = static_cast<mx::GFX950Output>(options->output);
+  cxx.output = static_cast<mx::GFX950Output>(output);
   cxx.lld = unwrap(options->lld).str();
   cxx.splitK = options->splitK;
   cxx.configTable = unwrap(options->configTable).str();

@@ -359,7 +359,7 @@ static QuantizeOp raise(RewriterBase &rewriter, linalg::GenericOp op,
       replacement = arith::BitcastOp::create(rewriter, scaleOp.getLoc(),
                                              resultType, scales);
     scaleOp->emitRemark() << "raised to the scales of the mx.quantize at "
-                          << op.getLoc();
+                          << loc;
     rewriter.replaceOp(scaleOp, replacement);
   }
   return quantize;
