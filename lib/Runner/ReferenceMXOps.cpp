@@ -259,8 +259,9 @@ LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
     FailureOr<ElementKind> destKind = getKind(op, init);
     if (failed(initValue) || failed(destKind))
       return failure();
-    FailureOr<SmallVector<int64_t>> domain = op.getPaddedDomain(index);
-    if (failed(domain) || !HostTensorType(*destKind, *domain).hasStaticShape())
+    FailureOr<SmallVector<QuantizeIntoOp::DomainCover>> covers =
+        op.getDomainCovers(index);
+    if (failed(covers))
       return op.emitError() << "reference evaluator: the padded domain of "
                                "destination #"
                             << index << " is not known";
@@ -268,12 +269,20 @@ LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
     unsigned bitWidth =
         getBitWidth(isElements ? *kind : ElementKind::F8E8M0FNU);
     bool packed = isElements && *destKind == ElementKind::I8 && bitWidth < 8;
+    // The padded domain from the destination's run-time sizes, in elements
+    // (a packed i8 destination counts bytes innermost).
+    SmallVector<int64_t> destShape((*initValue)->type.shape);
+    if (packed && !destShape.empty())
+      destShape.back() = destShape.back() * 8 / bitWidth;
+    SmallVector<int64_t> domain;
+    for (QuantizeIntoOp::DomainCover cover : *covers)
+      domain.push_back(destShape[cover.result] * cover.tile);
     uint64_t padding =
         isElements ? 0 : uint8_t(op.getScalePadding()[index - numElements]);
     HostTensor dest(HostTensorType(*destKind, (*initValue)->type.shape));
-    if (failed(scatterThroughMap(op, index, isElements ? codes : scales,
-                                 *domain, op.getDestinationMap(index), padding,
-                                 bitWidth, packed, dest)))
+    if (failed(scatterThroughMap(op, index, isElements ? codes : scales, domain,
+                                 op.getDestinationMap(index), padding, bitWidth,
+                                 packed, dest)))
       return failure();
     values[op.getResult(index)] = std::move(dest);
   }

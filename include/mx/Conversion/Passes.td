@@ -43,6 +43,14 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
       valid row of the sum at its routed row; a routed row named by more
       than one valid position calls `mx_report_invalid_routing` and leaves
       `acc` unchanged.
+    * `mx.quantize_into` is an `mx.quantize` of its input and, per
+      destination, a loop nest over the destination's padded logical domain
+      that stores each code or scale at the map's position (code 0 or the
+      scale padding outside the input); an `i8` destination is then packed
+      into its bytes the way `mx-pack-to-bytes` stores them. Memref operands
+      go through `bufferization.to_tensor` and
+      `bufferization.materialize_in_destination`; dynamic sizes are read at
+      run time.
 
     Example:
 
@@ -57,6 +65,7 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect"

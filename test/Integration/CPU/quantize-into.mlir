@@ -19,6 +19,19 @@
 // CHECK-COUNT-2: bit-exact
 // CHECK: PASS
 
+// i8 destinations (fp6 packed four codes to three bytes, scale bytes), and the
+// same fp4 quantize on tensors, with dynamic sizes, and on memrefs. The
+// reference evaluator takes tensors only: the memref form is compared bit for
+// bit with the tensor form's results, which the reference checks.
+// RUN: mx-run %s --entry=bytes_fp6 --compare=reference --seed=5 --arg=random:normal,std=30,specials=0.02 | FileCheck %s --check-prefix=BYTES
+// BYTES-COUNT-4: bit-exact
+// BYTES: PASS
+// RUN: mx-run %s --entry=fp4_tensors --compare=reference --seed=6 --arg=random:normal,std=30,specials=0.02 --out=%t.e.npy --out=%t.s.npy | FileCheck %s
+// RUN: mx-run %s --entry=fp4_dynamic --compare=reference --seed=6 --arg=random:normal,std=30,specials=0.02 | FileCheck %s
+// RUN: mx-run %s --entry=fp4_memrefs --seed=6 --arg=random:normal,std=30,specials=0.02 --expect=npy:%t.e.npy --expect=npy:%t.s.npy | FileCheck %s --check-prefix=MEMREFS
+// MEMREFS-COUNT-2: bit-exact
+// MEMREFS-NOT: FAIL
+
 #identity = affine_map<(m, k) -> (m, k)>
 #tiled = affine_map<(m, k) -> (m floordiv 16, k floordiv 64, m mod 16, k mod 64)>
 #tiled_scales = affine_map<(m, kb) -> (m floordiv 16, kb floordiv 2, m mod 16, kb mod 2)>
@@ -69,4 +82,69 @@ func.func @aiter_shuffled(%w: tensor<64x512xbf16>)
       scales(%s0 : tensor<2x2x4x16x2x2xf8E8M0FNU>) maps [#aiter_e8m0_shuffle] padding [127]
       -> tensor<4x8x2x16x32xf4E2M1FN>, tensor<2x2x4x16x2x2xf8E8M0FNU>
   return %e, %s : tensor<4x8x2x16x32xf4E2M1FN>, tensor<2x2x4x16x2x2xf8E8M0FNU>
+}
+
+#transposed = affine_map<(m, kb) -> (kb, m)>
+
+func.func @bytes_fp6(%x: tensor<40x96xf32>)
+    -> (tensor<40x72xi8>, tensor<3x2x16x48xi8>, tensor<3x40xi8>,
+        tensor<3x2x16x2xi8>) {
+  %e0 = tensor.empty() : tensor<40x72xi8>
+  %e1 = tensor.empty() : tensor<3x2x16x48xi8>
+  %s0 = tensor.empty() : tensor<3x40xi8>
+  %s1 = tensor.empty() : tensor<3x2x16x2xi8>
+  %a, %b, %c, %d = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even)
+      : tensor<40x96xf32> -> f6E2M3FN
+      elements(%e0, %e1 : tensor<40x72xi8>, tensor<3x2x16x48xi8>)
+        maps [#identity, #tiled]
+      scales(%s0, %s1 : tensor<3x40xi8>, tensor<3x2x16x2xi8>)
+        maps [#transposed, #tiled_scales] padding [0, 127]
+      -> tensor<40x72xi8>, tensor<3x2x16x48xi8>, tensor<3x40xi8>,
+         tensor<3x2x16x2xi8>
+  return %a, %b, %c, %d : tensor<40x72xi8>, tensor<3x2x16x48xi8>,
+      tensor<3x40xi8>, tensor<3x2x16x2xi8>
+}
+
+func.func @fp4_tensors(%x: tensor<40x96xbf16>)
+    -> (tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>) {
+  %e0 = tensor.empty() : tensor<3x2x16x32xi8>
+  %s0 = tensor.empty() : tensor<3x40xf8E8M0FNU>
+  %a, %b = mx.quantize_into %x axis(1) scale(even) rounding(ties_away)
+      : tensor<40x96xbf16> -> f4E2M1FN
+      elements(%e0 : tensor<3x2x16x32xi8>) maps [#tiled]
+      scales(%s0 : tensor<3x40xf8E8M0FNU>) maps [#transposed] padding [0]
+      -> tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>
+  return %a, %b : tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>
+}
+
+func.func @fp4_dynamic(%x: tensor<40x96xbf16>)
+    -> (tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>) {
+  %c40 = arith.constant 40 : index
+  %xd = tensor.cast %x : tensor<40x96xbf16> to tensor<?x96xbf16>
+  %e0 = tensor.empty() : tensor<3x2x16x32xi8>
+  %s0 = tensor.empty(%c40) : tensor<3x?xf8E8M0FNU>
+  %a, %b = mx.quantize_into %xd axis(1) scale(even) rounding(ties_away)
+      : tensor<?x96xbf16> -> f4E2M1FN
+      elements(%e0 : tensor<3x2x16x32xi8>) maps [#tiled]
+      scales(%s0 : tensor<3x?xf8E8M0FNU>) maps [#transposed] padding [0]
+      -> tensor<3x2x16x32xi8>, tensor<3x?xf8E8M0FNU>
+  %bs = tensor.cast %b : tensor<3x?xf8E8M0FNU> to tensor<3x40xf8E8M0FNU>
+  return %a, %bs : tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>
+}
+
+func.func @fp4_memrefs(%x: tensor<40x96xbf16>)
+    -> (tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>) {
+  %xm = bufferization.to_buffer %x read_only
+      : tensor<40x96xbf16> to memref<40x96xbf16>
+  %e0 = memref.alloc() : memref<3x2x16x32xi8>
+  %s0 = memref.alloc() : memref<3x40xf8E8M0FNU>
+  mx.quantize_into %xm axis(1) scale(even) rounding(ties_away)
+      : memref<40x96xbf16> -> f4E2M1FN
+      elements(%e0 : memref<3x2x16x32xi8>) maps [#tiled]
+      scales(%s0 : memref<3x40xf8E8M0FNU>) maps [#transposed] padding [0]
+  %a = bufferization.to_tensor %e0 restrict
+      : memref<3x2x16x32xi8> to tensor<3x2x16x32xi8>
+  %b = bufferization.to_tensor %s0 restrict
+      : memref<3x40xf8E8M0FNU> to tensor<3x40xf8E8M0FNU>
+  return %a, %b : tensor<3x2x16x32xi8>, tensor<3x40xf8E8M0FNU>
 }

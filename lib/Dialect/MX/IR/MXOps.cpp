@@ -170,17 +170,16 @@ static SmallVector<int64_t> getShapeInElements(QuantizeIntoOp op, unsigned i) {
   return shape;
 }
 
-FailureOr<SmallVector<int64_t>>
-QuantizeIntoOp::getPaddedDomain(unsigned index) {
+FailureOr<SmallVector<QuantizeIntoOp::DomainCover>>
+QuantizeIntoOp::getDomainCovers(unsigned index) {
   AffineMap map = getDestinationMap(index);
-  SmallVector<int64_t> shape = getShapeInElements(*this, index);
-  SmallVector<int64_t> domain;
+  SmallVector<DomainCover> covers;
   for (unsigned d = 0; d < map.getNumDims(); ++d) {
-    std::optional<int64_t> size;
+    std::optional<DomainCover> cover;
     for (auto [r, expr] : llvm::enumerate(map.getResults())) {
       if (auto dim = dyn_cast<AffineDimExpr>(expr);
           dim && dim.getPosition() == d) {
-        size = shape[r];
+        cover = DomainCover{unsigned(r), 1};
         break;
       }
       auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
@@ -189,19 +188,32 @@ QuantizeIntoOp::getPaddedDomain(unsigned index) {
       auto dim = dyn_cast<AffineDimExpr>(binary.getLHS());
       auto tile = dyn_cast<AffineConstantExpr>(binary.getRHS());
       if (dim && tile && dim.getPosition() == d && tile.getValue() > 0) {
-        // An extent that does not fit in int64 is treated as unknown (the
-        // verifier then rejects the map), never overflowed.
-        int64_t product;
-        size = ShapedType::isDynamic(shape[r]) ||
-                       llvm::MulOverflow(shape[r], tile.getValue(), product)
-                   ? ShapedType::kDynamic
-                   : product;
+        cover = DomainCover{unsigned(r), tile.getValue()};
         break;
       }
     }
-    if (!size)
+    if (!cover)
       return failure();
-    domain.push_back(*size);
+    covers.push_back(*cover);
+  }
+  return covers;
+}
+
+FailureOr<SmallVector<int64_t>>
+QuantizeIntoOp::getPaddedDomain(unsigned index) {
+  FailureOr<SmallVector<DomainCover>> covers = getDomainCovers(index);
+  if (failed(covers))
+    return failure();
+  SmallVector<int64_t> shape = getShapeInElements(*this, index);
+  SmallVector<int64_t> domain;
+  for (DomainCover cover : *covers) {
+    // An extent that does not fit in int64 is treated as unknown (the
+    // verifier then rejects the map), never overflowed.
+    int64_t size = shape[cover.result], product;
+    domain.push_back(ShapedType::isDynamic(size) ||
+                             llvm::MulOverflow(size, cover.tile, product)
+                         ? ShapedType::kDynamic
+                         : product);
   }
   return domain;
 }
@@ -642,168 +654,6 @@ LogicalResult GroupedScaledContractionOp::verify() {
     }
   }
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// GatherRowTilesOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult GatherRowTilesOp::verify() {
-  ShapedType source = getSource().getType(), result = getResult().getType();
-  auto tiles = cast<ShapedType>(getTileGroups().getType());
-  if (source.getRank() != 2)
-    return emitOpError() << "source must have rank 2 (rows, columns), got "
-                         << source;
-  if (tiles.getRank() != 2 || tiles.getDimSize(1) != 3 ||
-      !tiles.getElementType().isInteger(32))
-    return emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "
-                            "first row, row count per tile), got "
-                         << tiles;
-  if (result.getRank() != 2 ||
-      result.getElementType() != source.getElementType())
-    return emitOpError() << "result must be a rank-2 tensor of "
-                         << source.getElementType() << ", got " << result;
-  int64_t tileRows = getTileRows();
-  auto mismatch = [](int64_t a, int64_t b) {
-    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
-  };
-  int64_t mo = tiles.getDimSize(0);
-  std::optional<int64_t> rows = ShapedType::isStatic(mo)
-                                    ? llvm::checkedMul(mo, tileRows)
-                                    : std::optional<int64_t>(mo);
-  if (!rows)
-    return emitOpError() << "tile_rows (" << tileRows << ") times the " << mo
-                         << " rows of tile_groups overflows int64";
-  if (mismatch(*rows, result.getDimSize(0)))
-    return emitOpError() << "result must have " << tileRows
-                         << " rows per row of tile_groups ("
-                         << (ShapedType::isStatic(mo) ? std::to_string(mo)
-                                                      : std::string("?"))
-                         << "), got " << result.getDimSize(0);
-  if (mismatch(source.getDimSize(1), result.getDimSize(1)))
-    return emitOpError() << "result must have the " << source.getDimSize(1)
-                         << " columns of source, got " << result.getDimSize(1);
-  return success();
-}
-
-LogicalResult GatherRowTilesOp::reifyResultShapes(
-    OpBuilder &b, ReifiedRankedShapedTypeDims &reifiedReturnShapes) {
-  Location loc = getLoc();
-  RankedTensorType type = getResult().getType();
-  OpFoldResult rows = b.getIndexAttr(type.getDimSize(0));
-  if (type.isDynamicDim(0))
-    rows = arith::MulIOp::create(
-               b, loc, tensor::DimOp::create(b, loc, getTileGroups(), 0),
-               arith::ConstantIndexOp::create(b, loc, getTileRows()))
-               .getResult();
-  OpFoldResult cols = b.getIndexAttr(type.getDimSize(1));
-  if (type.isDynamicDim(1))
-    cols = tensor::DimOp::create(b, loc, getSource(), 1).getResult();
-  reifiedReturnShapes.push_back({rows, cols});
-  return success();
-}
-
-/// Row `row` of a source of `sourceRows` rows, read where `valid` and `row`
-/// lies in the source: the row clamped into the source (so that the read is
-/// always in bounds) and whether it is read.
-static std::pair<Value, Value> guardSourceRow(OpBuilder &b, Location loc,
-                                              Value row, Value valid,
-                                              Value sourceRows) {
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  // Signed compares: a negative row is outside the source too.
-  Value aboveZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, row, zero);
-  Value belowEnd =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, sourceRows);
-  Value inBounds = arith::AndIOp::create(
-      b, loc, valid, arith::AndIOp::create(b, loc, aboveZero, belowEnd));
-  Value last = arith::SubIOp::create(b, loc, sourceRows, one);
-  Value clamped = arith::MaxSIOp::create(
-      b, loc, arith::MinSIOp::create(b, loc, row, last), zero);
-  return {clamped, inBounds};
-}
-
-std::pair<Value, Value> GatherRowTilesOp::buildSourceRow(OpBuilder &b,
-                                                         Location loc,
-                                                         Value sourceRows,
-                                                         Value row) {
-  Value tileGroups = getTileGroups();
-  int64_t tileRows = getTileRows();
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  auto entry = [&](Value tile, int64_t field) -> Value {
-    Value v = tensor::ExtractOp::create(b, loc, tileGroups,
-                                        ValueRange{tile, index(field)});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
-  Value tile = arith::DivUIOp::create(b, loc, row, index(tileRows));
-  Value r = arith::RemUIOp::create(b, loc, row, index(tileRows));
-  Value first = entry(tile, 1), count = entry(tile, 2);
-  Value source = arith::AddIOp::create(b, loc, first, r);
-  Value inTile =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, count);
-  return guardSourceRow(b, loc, source, inTile, sourceRows);
-}
-
-//===----------------------------------------------------------------------===//
-// GatherRowsOp
-//===----------------------------------------------------------------------===//
-
-LogicalResult GatherRowsOp::verify() {
-  ShapedType source = getSource().getType(), result = getResult().getType();
-  auto ids = cast<ShapedType>(getIds().getType());
-  if (source.getRank() != 2)
-    return emitOpError() << "source must have rank 2 (rows, columns), got "
-                         << source;
-  if (ids.getRank() != 1 || !ids.getElementType().isInteger(32))
-    return emitOpError() << "ids must be a 1-d tensor of i32, got " << ids;
-  if (result.getRank() != 2 ||
-      result.getElementType() != source.getElementType())
-    return emitOpError() << "result must be a rank-2 tensor of "
-                         << source.getElementType() << ", got " << result;
-  auto mismatch = [](int64_t a, int64_t b) {
-    return ShapedType::isStatic(a) && ShapedType::isStatic(b) && a != b;
-  };
-  if (mismatch(ids.getDimSize(0), result.getDimSize(0)))
-    return emitOpError() << "result must have one row per id ("
-                         << ids.getDimSize(0) << "), got "
-                         << result.getDimSize(0);
-  if (mismatch(source.getDimSize(1), result.getDimSize(1)))
-    return emitOpError() << "result must have the " << source.getDimSize(1)
-                         << " columns of source, got " << result.getDimSize(1);
-  return success();
-}
-
-LogicalResult GatherRowsOp::reifyResultShapes(
-    OpBuilder &b, ReifiedRankedShapedTypeDims &reifiedReturnShapes) {
-  Location loc = getLoc();
-  RankedTensorType type = getResult().getType();
-  OpFoldResult rows = b.getIndexAttr(type.getDimSize(0));
-  if (type.isDynamicDim(0))
-    rows = tensor::DimOp::create(b, loc, getIds(), 0).getResult();
-  OpFoldResult cols = b.getIndexAttr(type.getDimSize(1));
-  if (type.isDynamicDim(1))
-    cols = tensor::DimOp::create(b, loc, getSource(), 1).getResult();
-  reifiedReturnShapes.push_back({rows, cols});
-  return success();
-}
-
-std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b, Location loc,
-                                                     Value sourceRows,
-                                                     Value row) {
-  Value ids = getIds();
-  int64_t divisor = getDivisor();
-  Value id = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, ids, row));
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value nonNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id, zero);
-  // (A negative id is rejected before the division rounds it to 0.)
-  Value source = arith::DivSIOp::create(
-      b, loc, id, arith::ConstantIndexOp::create(b, loc, divisor));
-  return guardSourceRow(b, loc, source, nonNegative, sourceRows);
 }
 
 //===----------------------------------------------------------------------===//

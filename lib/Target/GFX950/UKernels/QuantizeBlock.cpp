@@ -128,32 +128,6 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
   return result;
 }
 
-SmallVector<Value> mlir::mx::gfx950::packCodes(OpBuilder &b, Location loc,
-                                               ArrayRef<Value> codes,
-                                               int64_t bits) {
-  int64_t groupCodes = getGroupCodes(bits);
-  if (groupCodes == 1)
-    return SmallVector<Value>(codes);
-  MXArithBuilder mx(b, loc);
-  Type i8 = b.getI8Type();
-  Type i32 = b.getI32Type();
-  int64_t groupBytes = groupCodes * bits / 8;
-  SmallVector<Value> bytes;
-  for (size_t start = 0; start < codes.size(); start += groupCodes) {
-    Value word = mx.i32(0);
-    for (int64_t j = 0; j < groupCodes; ++j)
-      word = arith::OrIOp::create(
-          b, loc, word,
-          arith::ShLIOp::create(
-              b, loc, arith::ExtUIOp::create(b, loc, i32, codes[start + j]),
-              mx.i32(j * bits)));
-    for (int64_t j = 0; j < groupBytes; ++j)
-      bytes.push_back(arith::TruncIOp::create(
-          b, loc, i8, arith::ShRUIOp::create(b, loc, word, mx.i32(8 * j))));
-  }
-  return bytes;
-}
-
 SmallVector<Value> mlir::mx::gfx950::getBlockBytes(OpBuilder &b, Location loc,
                                                    const QuantizedBlock &block,
                                                    FloatType elementType) {

@@ -112,11 +112,11 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     On tensors the op returns the filled destinations (elements first, then
     scales); on memrefs it writes them and has no result.
 
-    The CPU path (`convert-mx-to-linalg`) lowers the op on tensors with
-    MX-typed destinations (an `mx.quantize`, then a loop nest per destination
-    over its padded domain); `i8` destinations and memrefs are lowered only
-    by a target's lowering (e.g. gfx950's). The reference evaluator models every
-    destination kind on tensors.
+    The CPU path (`convert-mx-to-linalg`) lowers every form (an
+    `mx.quantize`, then a loop nest per destination over its padded domain,
+    `i8` destinations packed afterwards; tensors or memrefs, static or
+    dynamic sizes). The reference evaluator models every destination kind on
+    tensors.
 
     `in_consumer` says that a target computes the quantize inside the kernel
     of the one op that reads the destinations (e.g. gfx950's GEMM ukernel
@@ -164,6 +164,17 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     /// logical dimension appears as `d` or `d floordiv T`. Dynamic where the
     /// destination size is dynamic.
     FailureOr<SmallVector<int64_t>> getPaddedDomain(unsigned index);
+    /// Where a logical dimension's padded extent comes from: the map result
+    /// `result` of the destination is `d` (`tile` 1) or `d floordiv tile`,
+    /// so the extent is the destination's size there (in elements) times
+    /// `tile`.
+    struct DomainCover {
+      unsigned result;
+      int64_t tile;
+    };
+    /// The cover of every logical dimension of destination `index`'s map;
+    /// fails unless every dimension appears as `d` or `d floordiv T`.
+    FailureOr<SmallVector<DomainCover>> getDomainCovers(unsigned index);
     /// The map of destination `index` (elements, then scales).
     AffineMap getDestinationMap(unsigned index);
   }];

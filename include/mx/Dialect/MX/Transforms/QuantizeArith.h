@@ -106,6 +106,19 @@ private:
   Location loc;
 };
 
+/// Codes per packed byte group of `bits`-bit codes (its bytes: codes * bits
+/// / 8): fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
+inline int64_t getGroupCodes(int64_t bits) {
+  return bits == 4 ? 2 : bits == 6 ? 4 : 1;
+}
+
+/// The bytes of `codes` (i8 values of `bits`-bit codes) packed as a
+/// little-endian bit stream: element i in bits [bits * i, bits * i + bits),
+/// the packing of getPackedByteCount. `codes` holds a whole number of
+/// groups (getGroupCodes).
+SmallVector<Value> packCodes(OpBuilder &b, Location loc, ArrayRef<Value> codes,
+                             int64_t bits);
+
 } // namespace mlir::mx
 
 #endif // MX_DIALECT_MX_TRANSFORMS_QUANTIZEARITH_H

@@ -46,18 +46,6 @@ QuantizedBlock quantizeBlock(OpBuilder &b, Location loc, Value block,
                              ScaleRule scale, Rounding rounding,
                              FloatType elementType, bool packedConversions);
 
-/// Codes per packed byte group of `bits`-bit codes (its bytes: codes * bits
-/// / 8): fp4 2 -> 1, fp6 4 -> 3, fp8 1 -> 1.
-inline int64_t getGroupCodes(int64_t bits) {
-  return bits == 4 ? 2 : bits == 6 ? 4 : 1;
-}
-
-/// The bytes of `codes` (i8 values of `bits`-bit codes) packed as a
-/// little-endian bit stream: element i in bits [bits * i, bits * i + bits).
-/// `codes` holds a whole number of bytes' worth of codes.
-SmallVector<Value> packCodes(OpBuilder &b, Location loc, ArrayRef<Value> codes,
-                             int64_t bits);
-
 /// All bytes of a quantized block of `elementType`, in order.
 SmallVector<Value> getBlockBytes(OpBuilder &b, Location loc,
                                  const QuantizedBlock &block,
