@@ -126,3 +126,36 @@ func.func @one_to_one_bytes(%w: tensor<64x512xbf16>, %e: tensor<4x8x16x32xi8>) {
       -> tensor<4x8x16x32xi8>
   return
 }
+
+// -----
+
+// fp6 codes pack four to three bytes: 70 bytes hold no whole number of codes.
+func.func @fp6_bytes_partial(%x: tensor<1x96xf32>, %e: tensor<1x70xi8>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 packs 'f6E2M3FN' codes into bytes: 70 bytes hold no whole number of codes}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<1x96xf32> -> f6E2M3FN
+      elements(%e : tensor<1x70xi8>) maps [affine_map<(m, k) -> (m, k)>] scales() maps [] padding []
+      -> tensor<1x70xi8>
+  return
+}
+
+// -----
+
+// A dynamic byte count of fp6 codes may hold no whole number of them.
+func.func @fp6_bytes_dynamic(%x: tensor<1x96xf32>, %e: tensor<1x?xi8>) {
+  // expected-error @+1 {{'mx.quantize_into' op elements destination #0 packs 'f6E2M3FN' codes into bytes: its innermost size must be static}}
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<1x96xf32> -> f6E2M3FN
+      elements(%e : tensor<1x?xi8>) maps [affine_map<(m, k) -> (m, k)>] scales() maps [] padding []
+      -> tensor<1x?xi8>
+  return
+}
+
+// -----
+
+// Valid: any byte count holds a whole number of fp4 codes, so it may be
+// dynamic.
+func.func @fp4_bytes_dynamic(%x: tensor<1x96xf32>, %e: tensor<1x?xi8>) {
+  %r = mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : tensor<1x96xf32> -> f4E2M1FN
+      elements(%e : tensor<1x?xi8>) maps [affine_map<(m, k) -> (m, k)>] scales() maps [] padding []
+      -> tensor<1x?xi8>
+  return
+}

@@ -297,6 +297,23 @@ LogicalResult QuantizeIntoOp::verify() {
       return emitOpError() << name << " destination #" << index
                            << " must have element type " << expected
                            << " or i8 (bytes), got " << destElem;
+    // Sub-byte codes packed in bytes: the innermost byte count must hold a
+    // whole number of codes (fp6: a multiple of 3 bytes), so it must be
+    // known unless every byte count does (fp4).
+    if (isElements && destElem.isInteger(8) && isSubByteType(elementType) &&
+        type.getRank() > 0) {
+      int64_t bytes = type.getShape().back();
+      int64_t bits = elementType.getIntOrFloatBitWidth();
+      if (ShapedType::isDynamic(bytes) && 8 % bits != 0)
+        return emitOpError()
+               << "elements destination #" << index << " packs "
+               << elementType
+               << " codes into bytes: its innermost size must be static";
+      if (ShapedType::isStatic(bytes) && (bytes * 8) % bits != 0)
+        return emitOpError() << "elements destination #" << index << " packs "
+                             << elementType << " codes into bytes: "
+                             << bytes << " bytes hold no whole number of codes";
+    }
     AffineMap map = getDestinationMap(index);
     if (map.getNumDims() != rank || map.getNumSymbols() != 0 ||
         map.getNumResults() != type.getRank())

@@ -107,7 +107,8 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     A destination may be given as `i8` holding bytes: fp8 and E8M0 one per
     element, fp4/fp6 packed along the innermost destination dimension (which
     then counts bytes; element `i` of a row in bits `[w*i, w*i + w)`), as
-    `mx-pack-to-bytes` stores them. Maps always count elements.
+    `mx-pack-to-bytes` stores them; fp6 rows need a static byte count that
+    is a multiple of 3. Maps always count elements.
 
     On tensors the op returns the filled destinations (elements first, then
     scales); on memrefs it writes them and has no result.
