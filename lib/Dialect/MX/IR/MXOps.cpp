@@ -306,13 +306,12 @@ LogicalResult QuantizeIntoOp::verify() {
       int64_t bits = elementType.getIntOrFloatBitWidth();
       if (ShapedType::isDynamic(bytes) && 8 % bits != 0)
         return emitOpError()
-               << "elements destination #" << index << " packs "
-               << elementType
+               << "elements destination #" << index << " packs " << elementType
                << " codes into bytes: its innermost size must be static";
       if (ShapedType::isStatic(bytes) && (bytes * 8) % bits != 0)
         return emitOpError() << "elements destination #" << index << " packs "
-                             << elementType << " codes into bytes: "
-                             << bytes << " bytes hold no whole number of codes";
+                             << elementType << " codes into bytes: " << bytes
+                             << " bytes hold no whole number of codes";
     }
     AffineMap map = getDestinationMap(index);
     if (map.getNumDims() != rank || map.getNumSymbols() != 0 ||
