@@ -83,7 +83,15 @@ def ConvertLinalgToGPUDispatches
     shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points): it runs the
     body for each and stores them with one `vector.store` (into the output
     with those loops collapsed), so relayouts move 16 contiguous bytes per
-    thread. Ops already inside a
+    thread. When the body also loads one buffer at an innermost index linear
+    in the loop indices (possibly clamped to the buffer, as a fused pack's
+    pad is) and that buffer holds whole runs of 16 bytes, the thread reads
+    it in aligned runs of at least 16 bytes, one `vector.load` each, and
+    takes its points' elements out of them; if its output chunk does not
+    cover a run (a scale tile's chunk is 8 rows x 2 scales 4 apart), the
+    outer loops the run needs are dealt to the thread whole (up to 256
+    points), so it reads, e.g., 8 rows of 16 scales and writes 8 chunks.
+    Ops already inside a
     `gpu.launch` and ops with reduction iterators are left alone. After
     `gpu-kernel-outlining`, each launch is one kernel.
 

@@ -133,6 +133,8 @@ struct LinearIndex {
 struct SourceRuns {
   memref::LoadOp load;
   Value unclamped;
+  /// The values `unclamped` takes over the loops (static sizes), if known.
+  std::optional<std::pair<int64_t, int64_t>> range;
   bool clamped = false;
   int64_t length = 1;
   SmallVector<int64_t> extents;
@@ -300,20 +302,20 @@ static std::optional<SourceRuns> chooseRunLoops(const LinearIndex &linear,
   return runs;
 }
 
-/// Whether `linear` stays within [`lo`, `hi`] over the loop `sizes` (all
-/// static).
-static bool isWithin(const LinearIndex &linear, ArrayRef<OpFoldResult> sizes,
-                     int64_t lo, int64_t hi) {
+/// The least and greatest values of `linear` over the loop `sizes`, or
+/// nullopt unless all are static and positive.
+static std::optional<std::pair<int64_t, int64_t>>
+getRange(const LinearIndex &linear, ArrayRef<OpFoldResult> sizes) {
   int64_t min = linear.constant, max = linear.constant;
   for (auto [coeff, size] : llvm::zip_equal(linear.coeffs, sizes)) {
     std::optional<int64_t> constant = getConstantIntValue(size);
     if (!constant || *constant <= 0)
-      return false;
+      return std::nullopt;
     int64_t last = coeff * (*constant - 1);
     min += std::min<int64_t>(last, 0);
     max += std::max<int64_t>(last, 0);
   }
-  return lo <= min && max <= hi;
+  return std::make_pair(min, max);
 }
 
 /// The SourceRuns of `op`'s body when it loads one buffer, its last index
@@ -371,7 +373,9 @@ chooseSourceRuns(linalg::LinalgOp op, ArrayRef<OpFoldResult> sizes,
   runs->unclamped = unclamped;
   // A clamp that no point reaches (static loop sizes keep the unclamped
   // index inside the buffer) needs no run past the buffer's end.
-  runs->clamped = clamped && !isWithin(*linear, sizes, 0, innermost - 1);
+  runs->range = getRange(*linear, sizes);
+  runs->clamped = clamped && !(runs->range && runs->range->first >= 0 &&
+                               runs->range->second <= innermost - 1);
   return runs;
 }
 
@@ -435,12 +439,13 @@ static SmallVector<Value> getPointIndices(OpBuilder &b, Location loc,
 }
 
 /// Clones the body of `op` for the point `ivs` (its operands loaded from
-/// their memrefs) and returns the values it yields. `replaceLoad`, if given,
-/// supplies the value of the body's memref.load ops instead of a clone
-/// (null: clone it).
-static SmallVector<Value> cloneBodyAt(
-    OpBuilder &b, Location loc, linalg::LinalgOp op, ArrayRef<Value> ivs,
-    function_ref<Value(memref::LoadOp, IRMapping &)> replaceLoad = nullptr) {
+/// their memrefs) and returns the values it yields. `replace`, if given,
+/// supplies the value of a one-result body op instead of a clone (null:
+/// clone it).
+static SmallVector<Value>
+cloneBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
+            ArrayRef<Value> ivs,
+            function_ref<Value(Operation &, IRMapping &)> replace = nullptr) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -460,9 +465,9 @@ static SmallVector<Value> cloneBodyAt(
       mapping.map(index.getResult(), ivs[index.getDim()]);
       continue;
     }
-    if (auto load = dyn_cast<memref::LoadOp>(bodyOp); load && replaceLoad) {
-      if (Value value = replaceLoad(load, mapping)) {
-        mapping.map(load.getResult(), value);
+    if (replace && bodyOp.getNumResults() == 1) {
+      if (Value value = replace(bodyOp, mapping)) {
+        mapping.map(bodyOp.getResult(0), value);
         continue;
       }
     }
@@ -497,6 +502,26 @@ static void storeVector(OpBuilder &b, Location loc, ArrayRef<Value> values,
       VectorType::get({chunking.vector}, values.front().getType());
   Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
   vector::StoreOp::create(b, loc, packed, dest, indices);
+}
+
+/// The constant value of `cmp` when it compares the run's unclamped index
+/// with a constant and every value of its range gives the same answer (the
+/// pad's bounds check of an index that stays in bounds), else null.
+static Value foldRangeCompare(OpBuilder &b, Location loc,
+                              const SourceRuns &runs, arith::CmpIOp cmp) {
+  std::optional<int64_t> bound = getConstantIntValue(cmp.getRhs());
+  if (!runs.range || cmp.getLhs() != runs.unclamped || !bound)
+    return Value();
+  auto [min, max] = *runs.range;
+  bool below = max < *bound, above = min >= *bound;
+  std::optional<bool> result;
+  if (cmp.getPredicate() == arith::CmpIPredicate::slt && (below || above))
+    result = below;
+  if (cmp.getPredicate() == arith::CmpIPredicate::sge && (below || above))
+    result = above;
+  if (!result)
+    return Value();
+  return arith::ConstantIntOp::create(b, loc, *result, 1).getResult();
 }
 
 /// The run of `runs` that starts `offset` elements before the point whose
@@ -602,8 +627,12 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
           getPointIndices(b, loc, prefix, base, lane, chunking, groupSizes);
       // The point's run: its offsets along the other loops of the box; its
       // position in it: the run loops' offsets times their coefficients.
-      auto replaceLoad = [&](memref::LoadOp load, IRMapping &mapping) {
-        if (!runs || load != runs->load)
+      auto replace = [&](Operation &bodyOp, IRMapping &mapping) {
+        if (!runs)
+          return Value();
+        if (auto cmp = dyn_cast<arith::CmpIOp>(bodyOp))
+          return foldRangeCompare(b, loc, *runs, cmp);
+        if (&bodyOp != static_cast<Operation *>(runs->load))
           return Value();
         int64_t key = 0, position = 0;
         for (int64_t d = 0; d < rank; ++d) {
@@ -617,7 +646,7 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
         return vector::ExtractOp::create(b, loc, run, position).getResult();
       };
       for (auto [i, value] :
-           llvm::enumerate(cloneBodyAt(b, loc, op, ivs, replaceLoad)))
+           llvm::enumerate(cloneBodyAt(b, loc, op, ivs, replace)))
         yielded[i].push_back(value);
     }
     for (auto [values, init] :
