@@ -80,7 +80,9 @@ def ConvertLinalgToGPUDispatches
     in loop order (identity map and layout) and the static sizes of its
     innermost loops allow, a thread owns 16 bytes of consecutive points
     instead (of the innermost loop, or of the innermost few when that one is
-    shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points): it runs the
+    shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points; whole rows
+    of those, up to 64 bytes, when 16 bytes would split one, e.g. two
+    24-byte fp6 rows): it runs the
     body for each and stores them with one `vector.store` (into the output
     with those loops collapsed), so relayouts move 16 contiguous bytes per
     thread. When the body also loads one buffer at an innermost index linear

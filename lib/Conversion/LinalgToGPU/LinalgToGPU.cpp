@@ -18,6 +18,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <numeric>
+
 namespace mlir::mx {
 #define GEN_PASS_DEF_CONVERTLINALGTOGPUDISPATCHES
 #include "mx/Conversion/Passes.h.inc"
@@ -69,7 +71,8 @@ static FailureOr<SmallVector<OpFoldResult>> getLoopSizes(OpBuilder &b,
 
 /// Threads own `vector` consecutive points of the loop order when `op`
 /// writes one buffer in loop order (identity map and layout): 16 bytes per
-/// thread, stored at once. The points may span the innermost `groupRank`
+/// thread (or whole rows of the innermost loops, up to 64 bytes), stored at
+/// once. The points may span the innermost `groupRank`
 /// loops (static sizes whose product `vector` divides), e.g. a [.., 16, 2]
 /// scale tile: one 16-byte run covers 8 x 2 points.
 static ThreadChunking chooseThreadChunking(linalg::LinalgOp op,
@@ -91,9 +94,15 @@ static ThreadChunking chooseThreadChunking(linalg::LinalgOp op,
     std::optional<int64_t> size = getConstantIntValue(sizes[d]);
     if (!size || *size == 0 || !llvm::checkedMul(product, *size))
       break;
+    int64_t inner = product;
     product *= *size;
     if (product % want == 0) {
-      chunking.vector = want;
+      // Whole rows of the inner loops when a chunk would split one (24-byte
+      // fp6 rows: 48 bytes), so the chunk is a box (SourceRuns needs it).
+      int64_t rows = std::lcm(want, inner);
+      chunking.vector =
+          want % inner != 0 && product % rows == 0 && rows <= 4 * want ? rows
+                                                                       : want;
       chunking.groupRank = sizes.size() - d;
       chunking.groupSize = product;
       return chunking;
@@ -267,7 +276,7 @@ static std::optional<SourceRuns> chooseRunLoops(const LinearIndex &linear,
   runs.extents.assign(rank, 1);
   runs.runCoeffs.assign(rank, 0);
   SmallVector<bool> isRun(rank, false);
-  while (runs.length < want) {
+  while (runs.length < want || runs.length % want != 0) {
     int64_t d = -1;
     for (int64_t e = 0; e < rank; ++e) {
       if (linear.coeffs[e] != runs.length || isRun[e])
@@ -282,16 +291,22 @@ static std::optional<SourceRuns> chooseRunLoops(const LinearIndex &linear,
       return std::nullopt;
     int64_t extent = chunkExtents[d];
     if (d < groupBegin) {
-      extent = std::min<int64_t>(*size, llvm::divideCeil(want, runs.length));
-      if (*size % extent != 0)
-        return std::nullopt;
+      // The fewest points of loop d that end the run on a multiple of
+      // `want`, else all of them.
+      extent = *size;
+      for (int64_t e = 1; e < *size; ++e)
+        if (*size % e == 0 && runs.length * e >= want &&
+            runs.length * e % want == 0) {
+          extent = e;
+          break;
+        }
       runs.extents[d] = extent;
     }
     isRun[d] = true;
     runs.runCoeffs[d] = runs.length;
     runs.length *= extent;
     // A loop only partly in the run must be its last one.
-    if (extent < *size && runs.length < want)
+    if (extent < *size && (runs.length < want || runs.length % want != 0))
       return std::nullopt;
   }
   for (int64_t d = 0; d < rank; ++d)

@@ -77,6 +77,26 @@
 // CHECK-COUNT-16: memref.load %{{.+}} : memref<64x7xi8>
 //       CHECK:   vector.store %{{.+}} : memref<4x32xi8>, vector<16xi8>
 
+// fp6 in small: rows of 24 bytes (32 fp6 values), out[t, r, j] = src[r,
+// t * 24 + j]. A thread owns two whole rows (48 bytes: a 16-byte chunk would
+// split one) and two of t, so it reads 2 runs of 48 consecutive bytes
+// (3 x 16, aligned to 16) and stores 2 chunks of 48.
+// CHECK-LABEL: func.func @fp6_rows
+//  CHECK-SAME:   (%[[SRC:[^:]+]]: memref<8x96xi8>, %[[DST:[^:]+]]: memref<4x8x24xi8>)
+//       CHECK:     scf.if
+//  CHECK-NEXT:       %[[I:.+]]:2 = affine.delinearize_index %{{.+}} into (2, 4) : index, index
+//  CHECK-NEXT:       %[[BASE:.+]] = arith.muli %[[I]]#1, %{{.+}} : index
+//  CHECK-NEXT:       %[[T:.+]] = arith.muli %[[I]]#0, %{{.+}} : index
+//  CHECK-NEXT:       %[[P:.+]]:2 = affine.delinearize_index %[[BASE]] into (8, 24) : index, index
+//  CHECK-NEXT:       %[[COL:.+]] = affine.linearize_index disjoint [%[[T]], %[[P]]#1] by (4, 24) : index
+//  CHECK-NEXT:       %[[ROW0:.+]] = vector.load %[[SRC]][%[[P]]#0, %[[COL]]] : memref<8x96xi8>, vector<48xi8>
+//       CHECK:       %[[ROW1:.+]] = vector.load %[[SRC]][%{{.+}}, %{{.+}}] : memref<8x96xi8>, vector<48xi8>
+//   CHECK-NOT:       vector.load
+//   CHECK-NOT:       memref.load
+//       CHECK:       %[[OUT:.+]] = memref.collapse_shape %[[DST]] {{\[}}[0], [1, 2]] : memref<4x8x24xi8> into memref<4x192xi8>
+//       CHECK:       vector.store %{{.+}}, %[[OUT]][%[[T]], %[[BASE]]] : memref<4x192xi8>, vector<48xi8>
+//       CHECK:       vector.store %{{.+}}, %[[OUT]][%{{.+}}, %[[BASE]]] : memref<4x192xi8>, vector<48xi8>
+
 func.func @scale_runs(%src: memref<100x16xi8>, %dst: memref<1x2x4x16x8x2xi8>) {
   %c0 = arith.constant 0 : index
   %c100 = arith.constant 100 : index
@@ -152,6 +172,21 @@ func.func @no_runs(%src: memref<64x7xi8>, %dst: memref<4x16x2xi8>) {
     %4 = arith.minsi %3, %c6 : index
     %7 = memref.load %src[%1, %4] : memref<64x7xi8>
     linalg.yield %7 : i8
+  }
+  return
+}
+
+func.func @fp6_rows(%src: memref<8x96xi8>, %dst: memref<4x8x24xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      outs(%dst : memref<4x8x24xi8>) {
+  ^bb0(%out: i8):
+    %0 = linalg.index 0 : index
+    %1 = linalg.index 1 : index
+    %2 = linalg.index 2 : index
+    %3 = affine.linearize_index disjoint [%0, %2] by (4, 24) : index
+    %4 = memref.load %src[%1, %3] : memref<8x96xi8>
+    linalg.yield %4 : i8
   }
   return
 }
