@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -129,22 +130,57 @@ def measure(k, settings, tmp):
             "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
 
 
+# Bytes per lane of a global memory instruction, by its mnemonic's suffix.
+ACCESS_BYTES = {"ubyte": 1, "sbyte": 1, "byte": 1, "ushort": 2, "sshort": 2,
+                "short": 2, "dword": 4, "dwordx2": 8, "dwordx3": 12,
+                "dwordx4": 16}
+# MI350X's measured HBM bandwidth (TransferBench, 90% of the 8 TB/s peak;
+# reference/performance-anchors.md): the ceiling of a relayout at memory
+# speed.
+MEASURED_HBM = 7.2e12
+
+
+def relayout_accesses(mx_opt, shape, options):
+    """The global loads and stores of the seed program's relayout kernels
+    (their ISA): {("load" | "store", bytes per lane): count}."""
+    ir = ukernel_static_metrics.contraction(*shape, "f4E2M1FN", "f4E2M1FN")
+    isa, _ = ukernel_static_metrics.run(
+        [mx_opt, "-", "--mx-gfx950-pipeline=%s output=isa" % options], ir)
+    counts = {}
+    for name, asm in mx_perf_model.assemblies_from_ir(isa).items():
+        if "_relayout" not in name:
+            continue
+        for kind, suffix in re.findall(
+                r"^\s*(?:global|buffer)_(load|store)_(?:lds_)?(\w+)", asm,
+                re.M):
+            key = (kind, ACCESS_BYTES[suffix.split("_d16")[0]])
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
 def end_to_end(reports, k_sim, clock, efficiency, rate):
     """PF/s of mx's seed program end to end: its GEMM on the timing model
-    plus its relayout dispatches' bytes at `rate` bytes/s (issue 33: about
-    4 TB/s for the current relayouts, which load scales a byte per lane)."""
+    plus its relayout dispatches' bytes at `rate` bytes/s (issue 33's 4
+    TB/s, about half of HBM, as the best published MI35x relayout and
+    quantize kernels reach: reference/performance-anchors.md section 7), and
+    at MEASURED_HBM; with the relayout kernels' global memory instructions
+    (16 bytes per lane each since issue 33; the scales were loaded a byte
+    per lane before)."""
     rows = {}
     mx_opt = tool("mx-opt")
+    options = SEED_PINS.replace(" split-k=1", "")
     for label, shape in (("16384^3", (16384,) * 3),
                          ("seed", (10000, 16384, 16384))):
         # The seed program as written (its issue 33 target); AITER's
         # operands arrive in its layouts, so it has no such dispatches.
         moved = ukernel_static_metrics.program_relayout_bytes(
-            mx_opt, *shape, options=SEED_PINS.replace(" split-k=1", ""))
+            mx_opt, *shape, options=options)
         gemm = gemm_seconds(reports["seed"], k_sim, shape, clock, efficiency)
-        seconds = gemm + moved / rate
-        rows[("seed", label)] = (moved, gemm, moved / rate,
-                                 2 * math.prod(shape) / seconds / 1e15)
+        flops = 2 * math.prod(shape)
+        rows[("seed", label)] = (
+            moved, gemm, moved / rate, flops / (gemm + moved / rate) / 1e15,
+            flops / (gemm + moved / MEASURED_HBM) / 1e15,
+            sorted(relayout_accesses(mx_opt, shape, options).items()))
     return rows
 
 
@@ -234,12 +270,21 @@ def main():
         print(f"| {name} | {pf[(name, '16384^3')]:.2f} | "
               f"{pf[(name, 'seed')]:.2f} |")
     print(f"\nmx end to end: the GEMM plus its relayout dispatches at "
-          f"{args.relayout_rate / 1e12:g} TB/s")
-    print("| kernel | shape | relayout MB | GEMM us | relayouts us | PF/s |")
-    print("| --- | --- | ---: | ---: | ---: | ---: |")
-    for (name, label), (moved, gemm, relayout, p) in e2e.items():
+          f"{args.relayout_rate / 1e12:g} TB/s (and at "
+          f"{MEASURED_HBM / 1e12:g} TB/s, measured HBM); the relayout "
+          f"kernels' global memory instructions (count x bytes per lane)")
+    print("| kernel | shape | relayout MB | GEMM us | relayouts us | PF/s | "
+          f"PF/s at {MEASURED_HBM / 1e12:g} TB/s | relayout loads | "
+          "relayout stores |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+    for (name, label), (moved, gemm, relayout, p, p_hbm, accesses) in \
+            e2e.items():
+        def listed(kind):
+            return " + ".join(f"{n} x {w} B" for (k, w), n in accesses
+                              if k == kind) or "-"
         print(f"| {name} | {label} | {moved / 1e6:.1f} | {gemm * 1e6:.0f} | "
-              f"{relayout * 1e6:.0f} | {p:.2f} |")
+              f"{relayout * 1e6:.0f} | {p:.2f} | {p_hbm:.2f} | "
+              f"{listed('load')} | {listed('store')} |")
     print("\nAITER's published figures against the timing model:")
     print("| shape | published | predicted | error |")
     print("| --- | ---: | ---: | ---: |")

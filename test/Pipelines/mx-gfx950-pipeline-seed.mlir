@@ -3,6 +3,7 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=isa --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=ISA
+// RUN: mx-opt %s --mx-gfx950-pipeline=output=isa | FileCheck %s --check-prefix=STORES --implicit-check-not=global_load_ubyte
 
 // The seed workload: MXFP4 GEMM 10000 x 16384 x 16384, B (the weights) as
 // N x K, scales 10000 x 512 and 16384 x 512, compiled for gfx950 end to end.
@@ -35,16 +36,34 @@
 //         GPU:   return %[[C]] : memref<10000x16384xf32>
 // The padded rows of A read as fp4 zeros, those of its scales as 1.0
 // (0x7F), never NaN; blocks past A's run the next relayout. Each thread
-// writes 16 bytes (one lane's fragment row) at once.
+// reads 16 consecutive bytes of its source per load and writes 16 bytes
+// (one lane's fragment row) per store: A's thread one run of a row; a
+// scale thread 8 rows of 16 scales (two K tiles of 8) for 8 fragment rows
+// of 8 x 2 scales (issue 33: no byte loads).
 //         GPU:   gpu.module @[[RA]]
 //         GPU:     %[[ZERO:.+]] = arith.constant 0 : i8
 //         GPU:     %[[ONESCALE:.+]] = arith.constant 127 : i8
-//         GPU:     %[[VA:.+]] = memref.load %{{.+}} : memref<10000x8192xi8>
+//     GPU-NOT:     memref.load
+//         GPU:     %[[RUNA:.+]] = vector.load %{{.+}} : memref<10000x8192xi8>, vector<16xi8>
+//    GPU-NEXT:     %[[VA:.+]] = vector.extract %[[RUNA]][0] : i8 from vector<16xi8>
 //    GPU-NEXT:     %[[PA:.+]] = arith.select %{{.+}}, %[[VA]], %[[ZERO]] : i8
 //         GPU:     %[[FA:.+]] = vector.from_elements %[[PA]], {{.*}} : vector<16xi8>
 //    GPU-NEXT:     vector.store %[[FA]], %{{.+}} : memref<40x64x16x2x4x16x16xi8>, vector<16xi8>
-//         GPU:     %[[VSA:.+]] = memref.load %{{.+}} : memref<10000x512xi8>
+//     GPU-NOT:     memref.load
+//         GPU:     %[[RUNB:.+]] = vector.load %{{.+}} : memref<16384x8192xi8>, vector<16xi8>
+//    GPU-NEXT:     vector.store %[[RUNB]], %{{.+}} : memref<64x64x4x4x2x4x16x16xi8>, vector<16xi8>
+//     GPU-NOT:     memref.load
+//         GPU:     %[[RUNSA:.+]] = vector.load %{{.+}} : memref<10000x512xi8>, vector<16xi8>
+//    GPU-NEXT:     %[[VSA:.+]] = vector.extract %[[RUNSA]][0] : i8 from vector<16xi8>
 //    GPU-NEXT:     %[[PSA:.+]] = arith.select %{{.+}}, %[[VSA]], %[[ONESCALE]] : i8
+//         GPU:     %[[VSA4:.+]] = vector.extract %[[RUNSA]][4] : i8 from vector<16xi8>
+//    GPU-NEXT:     arith.select %{{.+}}, %[[VSA4]], %[[ONESCALE]] : i8
+// GPU-COUNT-7:     vector.load %{{.+}} : memref<10000x512xi8>, vector<16xi8>
+// GPU-COUNT-8:     vector.store %{{.+}} : memref<40x64x4x16x32xi8>, vector<16xi8>
+//     GPU-NOT:     memref.load
+// GPU-COUNT-8:     vector.load %{{.+}} : memref<16384x512xi8>, vector<16xi8>
+// GPU-COUNT-8:     vector.store %{{.+}} : memref<64x64x4x4x128xi8>, vector<16xi8>
+//     GPU-NOT:     memref.load
 //         GPU:   gpu.module @seed_mma0 [#rocdl.target<chip = "gfx950">]
 // The ukernel stages A through LDS in four stages (B goes from global
 // memory straight to registers) and peels the last of the 64 K steps; its
@@ -89,6 +108,18 @@
 // and of its prologue waits for all but the 8 copies of the last K step
 // issued (and for the wave's LDS reads): s_waitcnt vmcnt(8) lgkmcnt(0),
 // at most an MFMA, then s_barrier, with no wait for every load before it.
+// The relayout kernel's loads and stores are all 16 bytes a lane: A's and
+// B's run, 8 runs of each scale operand, and as many stores; no byte loads
+// (there were 32 global_load_ubyte).
+//     ISA-LABEL: gpu.binary @seed_relayout0_generic
+//       ISA-NOT: global_load_ubyte
+// ISA-COUNT-18: global_load_dwordx4
+//       ISA-NOT: global_load_{{[a-z]}}
+//  STORES-LABEL: gpu.binary @seed_relayout0_generic
+//    STORES-NOT: global_store_{{byte|short}}
+// STORES-COUNT-18: global_store_dwordx4
+//    STORES-NOT: global_store_
+//  STORES-LABEL: gpu.binary @seed_mma0
 //     ISA-LABEL: gpu.binary @seed_mma0
 // ISA-COUNT-3: s_waitcnt vmcnt(8) lgkmcnt(0)\0A\09{{(v_mfma[^\\]*\\0A\\09)?}}s_barrier
 //       ISA-NOT: gpu.binary

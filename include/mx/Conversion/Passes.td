@@ -89,10 +89,20 @@ def ConvertLinalgToGPUDispatches
     in loop order (identity map and layout) and the static sizes of its
     innermost loops allow, a thread owns 16 bytes of consecutive points
     instead (of the innermost loop, or of the innermost few when that one is
-    shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points): it runs the
+    shorter, e.g. a `[.., 16, 2]` scale tile's 8 x 2 points; whole rows
+    of those, up to 64 bytes, when 16 bytes would split one, e.g. two
+    24-byte fp6 rows): it runs the
     body for each and stores them with one `vector.store` (into the output
     with those loops collapsed), so relayouts move 16 contiguous bytes per
-    thread. Ops already inside a
+    thread. When the body also loads one buffer at an innermost index linear
+    in the loop indices (possibly clamped to the buffer, as a fused pack's
+    pad is) and that buffer holds whole runs of 16 bytes, the thread reads
+    it in aligned runs of at least 16 bytes, one `vector.load` each, and
+    takes its points' elements out of them; if its output chunk does not
+    cover a run (a scale tile's chunk is 8 rows x 2 scales 4 apart), the
+    outer loops the run needs are dealt to the thread whole (up to 256
+    points), so it reads, e.g., 8 rows of 16 scales and writes 8 chunks.
+    Ops already inside a
     `gpu.launch` and ops with reduction iterators are left alone. After
     `gpu-kernel-outlining`, each launch is one kernel.
 
