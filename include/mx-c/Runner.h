@@ -136,11 +136,13 @@ MLIR_CAPI_EXPORTED MxRunOptions mxRunOptionsGetDefault(void);
 /// a program a backend cannot compile, a budget exceeded), and at once
 /// without one when `module`, `options` or `resultCallback` is null, or
 /// `inputs` is null with `numInputs` > 0.
-MLIR_CAPI_EXPORTED MlirLogicalResult
-mxRun(MlirModule module, const MxRunOptions *options,
-      const MxTensorBuffer *inputs, intptr_t numInputs,
-      MxTensorCallback resultCallback, MlirStringCallback reportCallback,
-      void *userData, bool *passed);
+MLIR_CAPI_EXPORTED MlirLogicalResult mxRun(MlirModule module,
+                                           const MxRunOptions *options,
+                                           const MxTensorBuffer *inputs,
+                                           intptr_t numInputs,
+                                           MxTensorCallback resultCallback,
+                                           MlirStringCallback reportCallback,
+                                           void *userData, bool *passed);
 
 /// Prints the launch plan of the function `entry` of `module` (empty: the
 /// only function definition) compiled by mx-gfx950-pipeline with `options`
@@ -150,10 +152,10 @@ mxRun(MlirModule module, const MxRunOptions *options,
 /// `callback`. Nothing runs; the arguments are zeros. Fails with a
 /// diagnostic when the program cannot be compiled, at once when `module` or
 /// `callback` is null.
-MLIR_CAPI_EXPORTED MlirLogicalResult mxGFX950PrintLaunchPlan(
-    MlirModule module, MlirStringRef entry,
-    const MxGFX950PipelineOptions *options, MlirStringCallback callback,
-    void *userData);
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mxGFX950PrintLaunchPlan(MlirModule module, MlirStringRef entry,
+                        const MxGFX950PipelineOptions *options,
+                        MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus
 }

@@ -58,8 +58,7 @@ struct WrappedTypeStorage {
 MlirLogicalResult mxForEachEntryType(MlirModule module, MlirStringRef entry,
                                      MxTensorTypeCallback callback,
                                      void *userData) {
-  if (mlirModuleIsNull(module) || !callback ||
-      (entry.length && !entry.data))
+  if (mlirModuleIsNull(module) || !callback || (entry.length && !entry.data))
     return mlirLogicalResultFailure();
   FailureOr<EntrySignature> signature =
       getEntrySignature(unwrap(module), unwrap(entry));
@@ -123,8 +122,7 @@ createBackend(const MxRunOptions &options, Location loc) {
   StringRef name = unwrap(options.backend);
   if (name.empty())
     name = "cpu";
-  FailureOr<std::string> pipeline =
-      getPipelineOptionsText(options.gfx950, loc);
+  FailureOr<std::string> pipeline = getPipelineOptionsText(options.gfx950, loc);
   if (failed(pipeline))
     return nullptr;
   if (options.threads < 0 || options.maxWorkgroups < 0 ||
@@ -166,14 +164,12 @@ createBackend(const MxRunOptions &options, Location loc) {
 /// Reads the inputs of \p signature from \p buffers; emits an error at the
 /// function and fails on a wrong count or size.
 static FailureOr<SmallVector<HostTensor>>
-readInputs(const EntrySignature &signature,
-           ArrayRef<MxTensorBuffer> buffers) {
+readInputs(const EntrySignature &signature, ArrayRef<MxTensorBuffer> buffers) {
   func::FuncOp func = signature.func;
   if (buffers.size() != signature.arguments.size())
-    return func.emitError() << "@" << func.getName() << " takes "
-                            << signature.arguments.size()
-                            << " argument(s) but " << buffers.size()
-                            << " input(s) were given";
+    return func.emitError()
+           << "@" << func.getName() << " takes " << signature.arguments.size()
+           << " argument(s) but " << buffers.size() << " input(s) were given";
   SmallVector<HostTensor> inputs;
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
     const HostTensorType &type = signature.arguments[index];
@@ -194,10 +190,12 @@ readInputs(const EntrySignature &signature,
 
 /// Compares \p results with the reference evaluation of the entry and
 /// prints the report to \p os; returns whether all matched.
-static FailureOr<bool> compareWithReference(
-    llvm::raw_ostream &os, ExecutionBackend &backend, ModuleOp module,
-    StringRef entry, ArrayRef<HostTensor> inputs, ArrayRef<HostTensor> results,
-    const MxRunOptions &options) {
+static FailureOr<bool> compareWithReference(llvm::raw_ostream &os,
+                                            ExecutionBackend &backend,
+                                            ModuleOp module, StringRef entry,
+                                            ArrayRef<HostTensor> inputs,
+                                            ArrayRef<HostTensor> results,
+                                            const MxRunOptions &options) {
   ReferenceOptions referenceOptions;
   referenceOptions.perInstruction =
       roundsPerInstructionByDefault(backend.getName());
@@ -211,7 +209,8 @@ static FailureOr<bool> compareWithReference(
   compare.sumTol = options.sumTol;
   os << "comparing @" << entry << " on " << backend.getName()
      << " with the reference evaluator:\n";
-  bool passed = compareAll(os, results, reference->values, compare, &*reference);
+  bool passed =
+      compareAll(os, results, reference->values, compare, &*reference);
   os << (passed ? "PASS" : "FAIL") << "\n";
   return passed;
 }
@@ -281,10 +280,10 @@ MlirLogicalResult mxRun(MlirModule module, const MxRunOptions *options,
   return mlirLogicalResultSuccess();
 }
 
-MlirLogicalResult mxGFX950PrintLaunchPlan(
-    MlirModule module, MlirStringRef entry,
-    const MxGFX950PipelineOptions *options, MlirStringCallback callback,
-    void *userData) {
+MlirLogicalResult
+mxGFX950PrintLaunchPlan(MlirModule module, MlirStringRef entry,
+                        const MxGFX950PipelineOptions *options,
+                        MlirStringCallback callback, void *userData) {
   if (mlirModuleIsNull(module) || !callback || (entry.length && !entry.data))
     return mlirLogicalResultFailure();
   ModuleOp program = unwrap(module);

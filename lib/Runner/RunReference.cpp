@@ -22,10 +22,10 @@ using namespace mlir::mx;
 static constexpr StringLiteral kContractionTag = "mx-run.contraction.";
 
 LogicalResult
-mlir::mx::getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
-                ArrayRef<HostTensor> inputs,
-                function_ref<LogicalResult(ModuleOp)> preprocess,
-                DenseMap<Operation *, ContractionOrder> &orders) {
+mlir::mx::getKernelOrders(ExecutionBackend &backend, ModuleOp module,
+                          StringRef entry, ArrayRef<HostTensor> inputs,
+                          function_ref<LogicalResult(ModuleOp)> preprocess,
+                          DenseMap<Operation *, ContractionOrder> &orders) {
   auto contractionsOf = [&](ModuleOp m) {
     SmallVector<Operation *> ops;
     if (auto func = m.lookupSymbol<func::FuncOp>(entry))

@@ -26,11 +26,10 @@ namespace mlir::mx {
 /// \p entry in \p module, found by compiling a copy whose contractions carry
 /// their index in a location name (through \p preprocess first, when given).
 /// A contraction compiled twice with different orders gets none.
-LogicalResult
-getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
-                ArrayRef<HostTensor> inputs,
-                function_ref<LogicalResult(ModuleOp)> preprocess,
-                DenseMap<Operation *, ContractionOrder> &orders);
+LogicalResult getKernelOrders(ExecutionBackend &backend, ModuleOp module,
+                              StringRef entry, ArrayRef<HostTensor> inputs,
+                              function_ref<LogicalResult(ModuleOp)> preprocess,
+                              DenseMap<Operation *, ContractionOrder> &orders);
 
 /// Whether a reference for \p backendName rounds scaled contractions after
 /// every matrix instruction by default (`--reference-rounding=auto`): the
