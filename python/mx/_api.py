@@ -375,11 +375,16 @@ def run(program, *arrays, entry=None, backend="cpu", compare=None, rtol=0.0,
         run_options.optLevel = int(opt_level)
         results = Results()
 
+        errors = []
+
         @_capi.TensorCallback
         def on_result(index, pointer, _):
-            tensor = pointer.contents
-            results.append(from_buffer(tensor.data.bytes(),
-                                       TensorType(tensor.type)))
+            try:  # an exception must not cross into C
+                tensor = pointer.contents
+                results.append(from_buffer(tensor.data.bytes(),
+                                           TensorType(tensor.type)))
+            except Exception as error:
+                errors.append(error)
 
         report, pieces = _capi.collect_strings()
         passed = ctypes.c_bool(True)
@@ -387,6 +392,8 @@ def run(program, *arrays, entry=None, backend="cpu", compare=None, rtol=0.0,
             lib.mxRun(module, ctypes.byref(run_options), inputs, len(buffers),
                       on_result, report, None, ctypes.byref(passed)),
             "the run on %s failed" % backend)
+        if errors:
+            raise MXError("cannot read a result: %s" % errors[0])
         results.report = _capi.joined(pieces)
         if not passed.value:
             raise MismatchError(results.report, results)

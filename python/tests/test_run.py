@@ -39,6 +39,23 @@ def test_seed000_compiled_and_run_bit_exact(root, seed000, backend):
     print("seed000 on %s: %.2f s" % (backend, elapsed))
 
 
+def test_typed_options_reach_the_emulator(root, seed000):
+    """The program's pipeline options are the ones mx.run compiles with: the
+    reference's note names each intrinsic's K step."""
+    inputs = (seed000["A_bf16"], seed000["B_bf16"],
+              np.zeros((128, 96), np.float32))
+    for intrinsic, k_step in (("16x16x128", 128), ("32x32x64", 64)):
+        program = mx.compile(seed000_path(root), intrinsic=intrinsic)
+        results = mx.run(program, *inputs, backend="gfx950-emu",
+                         compare="reference")
+        assert "(K step %d)" % k_step in results.report
+        # The same keywords given to mx.run with a path.
+        results = mx.run(seed000_path(root), *inputs, backend="gfx950-emu",
+                         compare="reference", intrinsic=intrinsic)
+        assert "(K step %d)" % k_step in results.report
+        assert "seed000_gemm.mlir:13:8" in results.report
+
+
 def test_kernel_report_and_code_objects(root):
     program = mx.compile(seed000_path(root))
     gemm = [k for k in program.kernels if k.mfmas]
@@ -155,6 +172,12 @@ def test_bad_input_is_an_exception_not_a_crash(root):
                np.zeros((96, 512), np.uint16), np.zeros((128, 96)))
     with pytest.raises(mx.MXError, match="unknown backend"):
         mx.run(path, backend="tpu")
+    # No GPU here (or a runtime to load): an error, not a crash.
+    if not os.environ.get("MX_HIP_LIBRARY"):
+        with pytest.raises(mx.MXError, match="HIP|hip"):
+            mx.run(path, np.zeros((128, 512), np.uint16),
+                   np.zeros((96, 512), np.uint16),
+                   np.zeros((128, 96), np.float32), backend="hip")
     with pytest.raises(mx.MXError, match="no function named 'nope'|nope"):
         mx.run(path, entry="nope")
     with pytest.raises(mx.MXError, match="needs uint8"):
