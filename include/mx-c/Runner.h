@@ -108,7 +108,7 @@ typedef struct MxRunOptions {
   /// `--sum-tol`); 0: bit-exact.
   double rtol, atol, sumTol;
   /// Host threads of the gfx950-emu and gfx950-isa backends (`--threads`);
-  /// 0: one per hardware thread.
+  /// 0: one per hardware thread; at most 4096.
   int64_t threads;
   /// The launch budget (`--max-workgroups`); 0: the default (2^24).
   int64_t maxWorkgroups;

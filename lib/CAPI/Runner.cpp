@@ -19,6 +19,7 @@
 #include "mx/Runner/HIPBackend.h"
 #include "mx/Runner/RunReference.h"
 #include "mx/Runner/TensorIO.h"
+#include "mx/Target/GFX950/UKernels/UKernels.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
@@ -102,10 +103,11 @@ getPipelineOptionsText(const MxGFX950PipelineOptions *options, Location loc) {
     return std::string();
   GFX950PipelineOptions cxx;
   if (!capi::convertGFX950PipelineOptions(*options, cxx))
-    return emitError(loc) << "invalid mx-gfx950-pipeline options (an unknown "
-                             "enumerator, a negative size or split-k, an "
-                             "unroll-k outside [0, 8], a string with a "
-                             "length and no characters)";
+    return emitError(loc)
+           << "invalid mx-gfx950-pipeline options (an unknown enumerator, a "
+              "negative size or split-k, an unroll-k outside [0, "
+           << gfx950::kMaxUKernelUnrollK
+           << "], a string with a length and no characters)";
   std::string text;
   llvm::raw_string_ostream os(text);
   cxx.print(os);
@@ -125,10 +127,12 @@ createBackend(const MxRunOptions &options, Location loc) {
   FailureOr<std::string> pipeline = getPipelineOptionsText(options.gfx950, loc);
   if (failed(pipeline))
     return nullptr;
-  if (options.threads < 0 || options.maxWorkgroups < 0 ||
-      options.maxMemory < 0 || options.optLevel < 0 || options.optLevel > 3) {
-    emitError(loc) << "invalid run options: threads, maxWorkgroups and "
-                      "maxMemory must not be negative, optLevel must be 0-3";
+  if (options.threads < 0 || options.threads > 4096 ||
+      options.maxWorkgroups < 0 || options.maxMemory < 0 ||
+      options.optLevel < 0 || options.optLevel > 3) {
+    emitError(loc) << "invalid run options: threads must be 0-4096, "
+                      "maxWorkgroups and maxMemory must not be negative, "
+                      "optLevel must be 0-3";
     return nullptr;
   }
   GFX950EmulatorBackend::Options gfx950;

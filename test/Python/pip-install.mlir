@@ -1,7 +1,7 @@
 // `pip install --no-build-isolation ./python` works with Debian's setuptools
 // (no network: no index, no dependencies fetched), and the installed package
 // finds the library through MX_LIBRARY and runs a program.
-// REQUIRES: mx-python
+// REQUIRES: mx-python, mx-pip
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: cp -r %mx_src_root/python %t/src && rm -rf %t/src/build %t/src/*.egg-info
 // RUN: %mx_python -m pip install --quiet --no-build-isolation --no-deps --no-index --disable-pip-version-check --target %t/site %t/src
