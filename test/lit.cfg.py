@@ -104,7 +104,7 @@ if mx_python and "Address" not in config.mx_sanitizer:
     config.available_features.add("mx-python")
     config.substitutions.append(("%mx_python", mx_python))
     # pip and setuptools (python3-pip, python3-setuptools) install it.
-    if subprocess.run([mx_python, "-c", "import pip, setuptools"],
+    if subprocess.run([mx_python, "-c", "import setuptools, pip"],
                       capture_output=True).returncode == 0:
         config.available_features.add("mx-pip")
 config.substitutions.append(
