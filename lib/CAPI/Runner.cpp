@@ -211,10 +211,8 @@ static FailureOr<bool> compareWithReference(llvm::raw_ostream &os,
   compare.rtol = options.rtol;
   compare.atol = options.atol;
   compare.sumTol = options.sumTol;
-  os << "comparing @" << entry << " on " << backend.getName()
-     << " with the reference evaluator:\n";
-  bool passed =
-      compareAll(os, results, reference->values, compare, &*reference);
+  bool passed = printReferenceComparison(os, entry, backend.getName(), results,
+                                         *reference, compare);
   os << (passed ? "PASS" : "FAIL") << "\n";
   return passed;
 }

@@ -94,3 +94,13 @@ FailureOr<ReferenceResults> mlir::mx::evaluateReferenceFor(
     return failure();
   return evaluateReference(module, entry, inputs, options);
 }
+
+bool mlir::mx::printReferenceComparison(llvm::raw_ostream &os, StringRef entry,
+                                        StringRef backend,
+                                        ArrayRef<HostTensor> results,
+                                        const ReferenceResults &reference,
+                                        const CompareOptions &options) {
+  os << "comparing @" << entry << " on " << backend
+     << " with the reference evaluator:\n";
+  return compareAll(os, results, reference.values, options, &reference);
+}

@@ -742,10 +742,8 @@ static int runMain(ErrorTracker &errors) {
 
   bool passed = true;
   if (compareReference) {
-    os << "comparing @" << funcName << " on " << backend->getName()
-       << " with the reference evaluator:\n";
-    passed &=
-        compareAll(os, *results, reference.values, compareOptions, &reference);
+    passed &= printReferenceComparison(os, funcName, backend->getName(),
+                                       *results, reference, compareOptions);
   }
   if (!expected.empty()) {
     os << "comparing @" << funcName << " on " << backend->getName()

@@ -14,6 +14,7 @@
 #ifndef MX_RUNNER_RUNREFERENCE_H
 #define MX_RUNNER_RUNREFERENCE_H
 
+#include "mx/Runner/Compare.h"
 #include "mx/Runner/ExecutionBackend.h"
 #include "mx/Runner/ReferenceEvaluator.h"
 
@@ -46,6 +47,14 @@ evaluateReferenceFor(ExecutionBackend &backend, ModuleOp module,
                      StringRef entry, ArrayRef<HostTensor> inputs,
                      ReferenceOptions options,
                      function_ref<LogicalResult(ModuleOp)> preprocess = {});
+
+/// Prints "comparing @<entry> on <backend> with the reference evaluator:"
+/// and the report of every result of \p results against \p reference
+/// (compareAll); returns whether all matched.
+bool printReferenceComparison(llvm::raw_ostream &os, StringRef entry,
+                              StringRef backend, ArrayRef<HostTensor> results,
+                              const ReferenceResults &reference,
+                              const CompareOptions &options);
 
 } // namespace mlir::mx
 
