@@ -83,3 +83,19 @@ def test_layout_pictures():
     assert "<svg" in svg
     with pytest.raises(mx.MXError, match="mx-layout failed"):
         mx.layout(operand="middle", m=128, n=128)
+
+
+@pytest.mark.parametrize("fmt", ["fp4", "fp6_e2m3", "fp6_e3m2"])
+def test_codes_and_packed_bytes_agree(fmt):
+    """Packed bytes (as results come back) and one code per element are the
+    same tensor for an argument: unpacking and repacking round-trips."""
+    from mx import _tensors
+    x = np.random.default_rng(4).standard_normal((4, 64)).astype(np.float32)
+    packed, scales = mx.quantize(x, fmt)
+    bits = 4 if fmt == "fp4" else 6
+    codes = _tensors.unpack_codes(packed.tobytes(), bits, x.size)
+    assert codes.max() < (1 << bits)
+    assert np.array_equal(_tensors.pack_codes(codes, bits),
+                          packed.reshape(-1))
+    assert np.array_equal(mx.dequantize(codes.reshape(x.shape), scales, fmt),
+                          mx.dequantize(packed, scales, fmt))
