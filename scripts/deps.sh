@@ -7,7 +7,8 @@ set -euo pipefail
 PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   clang-22 lld-22 build-essential cmake ninja-build ccache libgtest-dev python3
-  python3-numpy  # bench/aiter_witness.py
+  python3-numpy  # bench/aiter_witness.py, the Python package (python/)
+  python3-pytest python3-setuptools python3-pip  # python/: tests, pip install
   "$@"  # extra packages the caller needs (scripts/test.sh: chromium)
 )
 

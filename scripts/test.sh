@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # README test command: installs dependencies, builds everything and runs every
-# test (lit files and GoogleTest units) through ctest.
+# test (lit files and GoogleTest units) through ctest. The Python package's
+# pytest suite (python/tests), its example and its pip install are lit tests
+# (test/Python), so they run here too.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${MX_BUILD_DIR:-$ROOT/build}"

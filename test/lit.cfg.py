@@ -78,6 +78,39 @@ config.substitutions.append(
 # A C client that misuses the C API (test/lib/CAPIMisuse).
 config.substitutions.append(
     ("%mx_capi_misuse", os.path.join(config.mx_tools_dir, "mx-capi-misuse")))
+# The Python package (python/): a Python that imports numpy and pytest
+# (Debian's python3-numpy, python3-pytest; $MX_PYTHON first) runs its tests
+# against the build tree's libMXCAPI.so. An AddressSanitizer build's library
+# cannot load into an uninstrumented Python: those tests are unsupported
+# there.
+def _find_python():
+    import sys
+    candidates = [os.environ.get("MX_PYTHON"), sys.executable,
+                  shutil.which("python3"), "/usr/bin/python3"]
+    for python in candidates:
+        if not python or not os.path.exists(python):
+            continue
+        try:
+            subprocess.run([python, "-c", "import numpy, pytest"], check=True,
+                           capture_output=True, timeout=120)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        return python
+    return None
+
+
+mx_python = _find_python()
+if mx_python and "Address" not in config.mx_sanitizer:
+    config.available_features.add("mx-python")
+    config.substitutions.append(("%mx_python", mx_python))
+    # pip and setuptools (python3-pip, python3-setuptools) install it.
+    if subprocess.run([mx_python, "-c", "import setuptools, pip"],
+                      capture_output=True).returncode == 0:
+        config.available_features.add("mx-pip")
+config.substitutions.append(
+    ("%mx_capi_library", os.path.join(config.mx_obj_root, "lib",
+                                      "libMXCAPI.so")))
+
 # The environment of the HIP backend comes from the caller only where a test
 # sets it.
 for name in ["MX_HIP_LIBRARY", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",

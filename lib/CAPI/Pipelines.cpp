@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx-c/Pipelines.h"
+#include "PipelineOptions.h"
 
 #include "mx/InitMX.h"
 #include "mx/Pipelines/Pipelines.h"
@@ -95,25 +96,21 @@ static bool canHoldModulePasses(MlirOpPassManager passManager) {
          anchor == OpPassManager::getAnyOpAnchorName();
 }
 
-MlirLogicalResult
-mxBuildGFX950Pipeline(MlirOpPassManager passManager,
-                      const MxGFX950PipelineOptions *options) {
-  if (!options || !canHoldModulePasses(passManager))
-    return mlirLogicalResultFailure();
+bool mlir::mx::capi::convertGFX950PipelineOptions(
+    const MxGFX950PipelineOptions &options, mx::GFX950PipelineOptions &cxx) {
   // A string with a length and no characters.
-  if ((options->lld.length && !options->lld.data) ||
-      (options->configTable.length && !options->configTable.data))
-    return mlirLogicalResultFailure();
+  if ((options.lld.length && !options.lld.data) ||
+      (options.configTable.length && !options.configTable.data))
+    return false;
   const char *quantizeInGEMM =
-      getQuantizeInGEMMName(getRawEnum(options->quantizeInGEMM));
-  int agprs = getRawEnum(options->reserveAccumulatorAGPRs);
+      getQuantizeInGEMMName(getRawEnum(options.quantizeInGEMM));
+  int agprs = getRawEnum(options.reserveAccumulatorAGPRs);
   if (!quantizeInGEMM || agprs < MxAccumulatorAGPRsAuto ||
-      agprs > MxAccumulatorAGPRsNever || options->splitK < 0 ||
-      options->unrollK < 0 || options->unrollK > mx::gfx950::kMaxUKernelUnrollK)
-    return mlirLogicalResultFailure();
-  mx::GFX950PipelineOptions cxx;
+      agprs > MxAccumulatorAGPRsNever || options.splitK < 0 ||
+      options.unrollK < 0 || options.unrollK > mx::gfx950::kMaxUKernelUnrollK)
+    return false;
   // C enums may hold any int: check, don't trust.
-  switch (getRawEnum(options->intrinsic)) {
+  switch (getRawEnum(options.intrinsic)) {
   case MxScaledMMAIntrinsicDefault:
     break;
   case MxScaledMMAIntrinsic16x16x128:
@@ -123,31 +120,42 @@ mxBuildGFX950Pipeline(MlirOpPassManager passManager,
     cxx.intrinsic = mx::gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64;
     break;
   default:
-    return mlirLogicalResultFailure();
+    return false;
   }
-  int output = getRawEnum(options->output);
+  int output = getRawEnum(options.output);
   if (output < MxGFX950OutputGPU || output > MxGFX950OutputHSACO)
-    return mlirLogicalResultFailure();
+    return false;
   for (int64_t size :
-       {options->intrinsicsM, options->intrinsicsN, options->intrinsicsK,
-        options->subgroupsM, options->subgroupsN})
+       {options.intrinsicsM, options.intrinsicsN, options.intrinsicsK,
+        options.subgroupsM, options.subgroupsN})
     if (size < 0)
-      return mlirLogicalResultFailure();
-  if (options->relayoutWorkgroupSize <= 0)
-    return mlirLogicalResultFailure();
-  cxx.intrinsicsM = options->intrinsicsM;
-  cxx.intrinsicsN = options->intrinsicsN;
-  cxx.intrinsicsK = options->intrinsicsK;
-  cxx.subgroupsM = options->subgroupsM;
-  cxx.subgroupsN = options->subgroupsN;
-  cxx.relayoutWorkgroupSize = options->relayoutWorkgroupSize;
+      return false;
+  if (options.relayoutWorkgroupSize <= 0)
+    return false;
+  cxx.intrinsicsM = options.intrinsicsM;
+  cxx.intrinsicsN = options.intrinsicsN;
+  cxx.intrinsicsK = options.intrinsicsK;
+  cxx.subgroupsM = options.subgroupsM;
+  cxx.subgroupsN = options.subgroupsN;
+  cxx.relayoutWorkgroupSize = options.relayoutWorkgroupSize;
   cxx.output = static_cast<mx::GFX950Output>(output);
-  cxx.lld = unwrap(options->lld).str();
-  cxx.splitK = options->splitK;
-  cxx.configTable = unwrap(options->configTable).str();
+  cxx.lld = unwrap(options.lld).str();
+  cxx.splitK = options.splitK;
+  cxx.configTable = unwrap(options.configTable).str();
   cxx.quantizeInGEMM = quantizeInGEMM;
-  cxx.unrollK = options->unrollK;
+  cxx.unrollK = options.unrollK;
   cxx.reserveAccumulatorAGPRs = static_cast<mx::AccumulatorAGPRs>(agprs);
+  return true;
+}
+
+MlirLogicalResult
+mxBuildGFX950Pipeline(MlirOpPassManager passManager,
+                      const MxGFX950PipelineOptions *options) {
+  if (!options || !canHoldModulePasses(passManager))
+    return mlirLogicalResultFailure();
+  mx::GFX950PipelineOptions cxx;
+  if (!mx::capi::convertGFX950PipelineOptions(*options, cxx))
+    return mlirLogicalResultFailure();
   mx::buildGFX950Pipeline(*unwrap(passManager), cxx);
   return mlirLogicalResultSuccess();
 }

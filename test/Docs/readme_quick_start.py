@@ -5,7 +5,11 @@
 (the code blocks naming build/bin/), with build/bin/ replaced by TOOLS, from
 ROOT. Prints each command's last output line; exits 1 if one fails.
 
-Usage: readme_quick_start.py ROOT TOOLS
+With --python PY LIBRARY, runs the section's ```python blocks instead, each
+as one program of the Python PY from ROOT, with the package of ROOT/python
+and the C API library LIBRARY (MX_LIBRARY).
+
+Usage: readme_quick_start.py ROOT TOOLS [--python PY LIBRARY]
 """
 import os
 import re
@@ -13,8 +17,34 @@ import subprocess
 import sys
 
 
+def quick_start(readme):
+    return readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+
+
+def python_blocks(readme):
+    return re.findall(r"```python\n(.*?)```", quick_start(readme), re.S)
+
+
+def run_python(root, python, library, readme):
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"),
+               MX_LIBRARY=library)
+    ran = 0
+    for block in python_blocks(readme):
+        result = subprocess.run([python, "-c", block], cwd=root, env=env,
+                                capture_output=True, text=True)
+        out = (result.stdout + result.stderr).strip().splitlines()
+        print("exit %d: %s" % (result.returncode, out[-1] if out else ""))
+        if result.returncode != 0:
+            print("\n".join(out[-20:]))
+            return 1
+        print("\n".join(out))
+        ran += 1
+    print("ran %d README Python blocks" % ran)
+    return 0 if ran else 1
+
+
 def commands(readme):
-    section = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    section = quick_start(readme)
     for block in re.findall(r"```sh\n(.*?)```", section, re.S):
         if "build/bin/" not in block:
             continue
@@ -29,6 +59,8 @@ def main():
     root, tools = sys.argv[1], sys.argv[2]
     with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
         readme = f.read()
+    if len(sys.argv) == 6 and sys.argv[3] == "--python":
+        return run_python(root, sys.argv[4], sys.argv[5], readme)
     ran = 0
     for command in commands(readme):
         command = command.replace("build/bin/", tools.rstrip("/") + "/")

@@ -23,6 +23,7 @@
 #include "mx/Runner/HIPBackend.h"
 #include "mx/Runner/InputSpec.h"
 #include "mx/Runner/ReferenceEvaluator.h"
+#include "mx/Runner/RunReference.h"
 #include "mx/Runner/TensorIO.h"
 #include "mx/Support/ErrorTracker.h"
 #include "mx/Support/FileIO.h"
@@ -393,72 +394,6 @@ static LogicalResult configurePassManager(PassManager &pm) {
   return applyPassManagerCLOptions(pm);
 }
 
-/// The prefix of the location names that tag contractions for
-/// getKernelOrders.
-static constexpr StringLiteral kContractionTag = "mx-run.contraction.";
-
-/// Fills \p orders with the K order that \p backend's kernels give the
-/// mx.scaled_contraction ops of \p entry in \p module, found by compiling a
-/// copy whose contractions carry their index in a location name (through
-/// \p preprocess first).
-static LogicalResult
-getKernelOrders(ExecutionBackend &backend, ModuleOp module, StringRef entry,
-                ArrayRef<HostTensor> inputs,
-                function_ref<LogicalResult(ModuleOp)> preprocess,
-                DenseMap<Operation *, ContractionOrder> &orders) {
-  auto contractionsOf = [&](ModuleOp m) {
-    SmallVector<Operation *> ops;
-    if (auto func = m.lookupSymbol<func::FuncOp>(entry))
-      func.walk([&](Operation *op) {
-        if (isa<ScaledContractionOp, GroupedScaledContractionOp,
-                RoutedScaledContractionOp>(op))
-          ops.push_back(op);
-      });
-    return ops;
-  };
-  SmallVector<Operation *> original = contractionsOf(module);
-  if (original.empty())
-    return success();
-  OwningOpRef<ModuleOp> tagged = module.clone();
-  for (auto [index, op] : llvm::enumerate(contractionsOf(*tagged)))
-    op->setLoc(
-        NameLoc::get(StringAttr::get(module.getContext(),
-                                     kContractionTag + std::to_string(index)),
-                     op->getLoc()));
-  if (failed(preprocess(*tagged)))
-    return failure();
-  FailureOr<SmallVector<LocatedContractionOrder>> located =
-      backend.getContractionOrders(*tagged, entry, inputs);
-  if (failed(located))
-    return failure();
-  // A contraction compiled twice with different orders has none.
-  DenseMap<Operation *, std::optional<ContractionOrder>> found;
-  for (const LocatedContractionOrder &item : *located) {
-    item.loc->walk([&](Location loc) {
-      auto name = dyn_cast<NameLoc>(loc);
-      unsigned index;
-      if (!name || !name.getName().strref().starts_with(kContractionTag) ||
-          name.getName()
-              .strref()
-              .drop_front(kContractionTag.size())
-              .getAsInteger(10, index) ||
-          index >= original.size())
-        return WalkResult::advance();
-      auto [it, inserted] = found.try_emplace(original[index], item.order);
-      if (!inserted && it->second &&
-          (it->second->kStep != item.order.kStep ||
-           it->second->kTile != item.order.kTile ||
-           it->second->parts != item.order.parts))
-        it->second.reset();
-      return WalkResult::advance();
-    });
-  }
-  for (auto [op, order] : found)
-    if (order)
-      orders[op] = *order;
-  return success();
-}
-
 static ::mx::ref::InstructionArithmetic
 toReference(MFMAArithmeticOption arithmetic) {
   return arithmetic == MFMAArithmeticOption::Exact
@@ -625,8 +560,7 @@ static int runMain(ErrorTracker &errors) {
   referenceOptions.perInstruction =
       referenceRounding == ReferenceRounding::PerInstruction ||
       (referenceRounding == ReferenceRounding::Auto &&
-       (backend->getName() == "gfx950-emu" ||
-        backend->getName() == "gfx950-isa" || backend->getName() == "hip"));
+       roundsPerInstructionByDefault(backend->getName()));
   referenceOptions.arithmetic = toReference(
       referenceArithmetic.getNumOccurrences() ? referenceArithmetic.getValue()
                                               : mfmaArithmetic.getValue());
@@ -781,12 +715,8 @@ static int runMain(ErrorTracker &errors) {
   ReferenceResults reference;
   if (compareReference) {
     startPhase("reference");
-    if (referenceOptions.perInstruction &&
-        failed(getKernelOrders(*backend, *module, funcName, inputs, preprocess,
-                               referenceOptions.orders)))
-      return kExitError;
-    FailureOr<ReferenceResults> evaluated =
-        evaluateReference(*module, funcName, inputs, referenceOptions);
+    FailureOr<ReferenceResults> evaluated = evaluateReferenceFor(
+        *backend, *module, funcName, inputs, referenceOptions, preprocess);
     if (failed(evaluated))
       return kExitError;
     reference = std::move(*evaluated);
@@ -812,10 +742,8 @@ static int runMain(ErrorTracker &errors) {
 
   bool passed = true;
   if (compareReference) {
-    os << "comparing @" << funcName << " on " << backend->getName()
-       << " with the reference evaluator:\n";
-    passed &=
-        compareAll(os, *results, reference.values, compareOptions, &reference);
+    passed &= printReferenceComparison(os, funcName, backend->getName(),
+                                       *results, reference, compareOptions);
   }
   if (!expected.empty()) {
     os << "comparing @" << funcName << " on " << backend->getName()

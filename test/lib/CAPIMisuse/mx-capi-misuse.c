@@ -7,18 +7,23 @@
 |* library can detect, and prints "<case>: success" or "<case>: failure"   *|
 |* per call (test/CAPI/misuse.mlir checks them). A call that aborts ends   *|
 |* the output early. The well-formed calls come first, as the control.     *|
+|* It also calls every function the mx C headers export at least once     *|
+|* (test/CAPI/coverage.mlir checks that it does), running small programs  *|
+|* through mxRun on the cpu and gfx950-emu backends.                       *|
 \*===----------------------------------------------------------------------===*/
 
 #include "mx-c/CodeObjects.h"
 #include "mx-c/Dialects.h"
 #include "mx-c/KernelReport.h"
 #include "mx-c/Pipelines.h"
+#include "mx-c/Runner.h"
 #include "mx-c/Version.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,6 +73,176 @@ static MlirLogicalResult captureDiagnostic(MlirDiagnostic diagnostic,
 static void onText(MlirStringRef text, void *userData) {
   (void)text;
   (void)userData;
+}
+
+/// A GEMM small enough for the emulator: 16x16 output, K = 128 (4 blocks).
+static const char *kGEMM =
+    "func.func @gemm(%a: tensor<16x128xf4E2M1FN>, %b: tensor<16x128xf4E2M1FN>,"
+    "    %sa: tensor<16x4xf8E8M0FNU>, %sb: tensor<16x4xf8E8M0FNU>,"
+    "    %c: tensor<16x16xf32>) -> tensor<16x16xf32> {\n"
+    "  %r = mx.scaled_contraction indexing_maps = ["
+    "    affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,"
+    "    affine_map<(m, n, k) -> (m, n)>]"
+    "    ins(%a, %b, %sa, %sb : tensor<16x128xf4E2M1FN>,"
+    "        tensor<16x128xf4E2M1FN>, tensor<16x4xf8E8M0FNU>,"
+    "        tensor<16x4xf8E8M0FNU>)"
+    "    outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>\n"
+    "  return %r : tensor<16x16xf32>\n}\n"
+    "func.func @tanh(%x: tensor<64xf32>) -> tensor<64xf32> {\n"
+    "  %e = tensor.empty() : tensor<64xf32>\n"
+    "  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,"
+    "    affine_map<(i) -> (i)>], iterator_types = [\"parallel\"]}"
+    "    ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {\n"
+    "  ^bb0(%v: f32, %o: f32):\n"
+    "    %y = math.tanh %v : f32\n"
+    "    linalg.yield %y : f32\n"
+    "  } -> tensor<64xf32>\n"
+    "  return %r : tensor<64xf32>\n}\n";
+
+static void printType(bool isResult, intptr_t index, const MxTensorType *type,
+                      void *userData) {
+  (void)userData;
+  printf("%s #%d: %.*s, %.*s of %" PRId64 " bits, rank %d, %" PRId64 " bytes\n",
+         isResult ? "result" : "argument", (int)index, (int)type->type.length,
+         type->type.data, (int)type->elementType.length, type->elementType.data,
+         type->elementBits, (int)type->rank, type->numBytes);
+}
+
+static void printResult(intptr_t index, const MxTensor *tensor,
+                        void *userData) {
+  (void)userData;
+  double sum = 0;
+  const float *values = (const float *)tensor->data.data;
+  for (size_t i = 0; i < tensor->data.length / sizeof(float); ++i)
+    sum += values[i];
+  printf("result #%d: %.*s, %d bytes, sum %g\n", (int)index,
+         (int)tensor->type.type.length, tensor->type.type.data,
+         (int)tensor->data.length, sum);
+}
+
+/// Prints the last line of a report or plan (its verdict) and its length.
+static void printLastLine(MlirStringRef text, void *userData) {
+  const char *name = (const char *)userData;
+  size_t end = text.length;
+  while (end > 0 && text.data[end - 1] == '\n')
+    --end;
+  size_t begin = end;
+  while (begin > 0 && text.data[begin - 1] != '\n')
+    --begin;
+  printf("%s: %.*s\n", name, (int)(end - begin), text.data + begin);
+}
+
+static void printFirstLine(MlirStringRef text, void *userData) {
+  const char *name = (const char *)userData;
+  size_t end = 0;
+  while (end < text.length && text.data[end] != '\n')
+    ++end;
+  printf("%s: %.*s\n", name, (int)end, text.data);
+}
+
+/// mxForEachEntryType, mxRun and mxGFX950PrintLaunchPlan on a GEMM (on the
+/// gfx950 emulator, bit-exact against the reference) and on tanh (the CPU
+/// path's approximation differs from the reference: passed is false, not a
+/// failure), then their misuse.
+static void runPrograms(MlirContext context) {
+  static char gemmReport[] = "gemm report", gemmPlan[] = "gemm plan",
+              tanhReport[] = "tanh report";
+  static char captured[1024];
+  MlirDiagnosticHandlerID handler = mlirContextAttachDiagnosticHandler(
+      context, captureDiagnostic, captured, NULL);
+  MlirModule module =
+      mlirModuleCreateParse(context, mlirStringRefCreateFromCString(kGEMM));
+  MlirStringRef gemm = mlirStringRefCreateFromCString("gemm");
+  report("gemm: mxForEachEntryType",
+         mxForEachEntryType(module, gemm, printType, NULL));
+
+  // Bytes in the buffer convention: fp4 two per byte, scales one byte per
+  // block (different per block), the accumulator as f32.
+  static uint8_t a[16 * 64], b[16 * 64], sa[16 * 4], sb[16 * 4];
+  static float c[16 * 16];
+  for (int i = 0; i < 16 * 64; ++i) {
+    a[i] = (uint8_t)(i * 37 + 11);
+    b[i] = (uint8_t)(i * 53 + 5);
+  }
+  for (int i = 0; i < 16 * 4; ++i) {
+    sa[i] = (uint8_t)(124 + i % 5);
+    sb[i] = (uint8_t)(125 + i % 3);
+  }
+  MxTensorBuffer inputs[5] = {{a, sizeof(a)},
+                              {b, sizeof(b)},
+                              {sa, sizeof(sa)},
+                              {sb, sizeof(sb)},
+                              {c, sizeof(c)}};
+  MxGFX950PipelineOptions pipeline = mxGFX950PipelineOptionsGetDefault();
+  pipeline.intrinsic = MxScaledMMAIntrinsic16x16x128;
+  MxRunOptions options = mxRunOptionsGetDefault();
+  options.entry = gemm;
+  options.backend = mlirStringRefCreateFromCString("gfx950-emu");
+  options.gfx950 = &pipeline;
+  options.compareReference = true;
+  bool passed = false;
+  report("gemm on gfx950-emu: mxRun",
+         mxRun(module, &options, inputs, 5, printResult, printLastLine,
+               gemmReport, &passed));
+  printf("gemm passed: %d\n", passed);
+  report("gemm: mxGFX950PrintLaunchPlan",
+         mxGFX950PrintLaunchPlan(module, gemm, &pipeline, printFirstLine,
+                                 gemmPlan));
+
+  static float x[64];
+  for (int i = 0; i < 64; ++i)
+    x[i] = (float)(i - 32) / 7.0f;
+  MxTensorBuffer input = {x, sizeof(x)};
+  options = mxRunOptionsGetDefault();
+  options.entry = mlirStringRefCreateFromCString("tanh");
+  options.compareReference = true;
+  passed = true;
+  report("tanh on cpu: mxRun", mxRun(module, &options, &input, 1, printResult,
+                                     printLastLine, tanhReport, &passed));
+  printf("tanh passed: %d\n", passed);
+
+  // Misuse: each a failure with a diagnostic, or at once without one.
+  MlirModule nullModule = {NULL};
+  report("null module: mxForEachEntryType",
+         mxForEachEntryType(nullModule, gemm, printType, NULL));
+  report("null callback: mxForEachEntryType",
+         mxForEachEntryType(module, gemm, NULL, NULL));
+  captured[0] = '\0';
+  report("unknown entry: mxForEachEntryType",
+         mxForEachEntryType(module, mlirStringRefCreateFromCString("nope"),
+                            printType, NULL));
+  printf("captured: %s\n", captured);
+  report("null options: mxRun",
+         mxRun(module, NULL, &input, 1, printResult, NULL, NULL, NULL));
+  report("null inputs: mxRun",
+         mxRun(module, &options, NULL, 1, printResult, NULL, NULL, NULL));
+  captured[0] = '\0';
+  MxTensorBuffer shortInput = {x, 7};
+  report(
+      "7 bytes for tensor<64xf32>: mxRun",
+      mxRun(module, &options, &shortInput, 1, printResult, NULL, NULL, NULL));
+  printf("captured: %s\n", captured);
+  captured[0] = '\0';
+  options.backend = mlirStringRefCreateFromCString("tpu");
+  report("unknown backend: mxRun",
+         mxRun(module, &options, &input, 1, printResult, NULL, NULL, NULL));
+  printf("captured: %s\n", captured);
+  captured[0] = '\0';
+  options = mxRunOptionsGetDefault();
+  options.entry = gemm;
+  options.backend = mlirStringRefCreateFromCString("gfx950-emu");
+  pipeline.unrollK = 9;
+  options.gfx950 = &pipeline;
+  report("unroll-k 9: mxRun",
+         mxRun(module, &options, inputs, 5, printResult, NULL, NULL, NULL));
+  printf("captured: %s\n", captured);
+  report(
+      "unroll-k 9: mxGFX950PrintLaunchPlan",
+      mxGFX950PrintLaunchPlan(module, gemm, &pipeline, printFirstLine, NULL));
+  report("null callback: mxGFX950PrintLaunchPlan",
+         mxGFX950PrintLaunchPlan(module, gemm, NULL, NULL, NULL));
+  mlirModuleDestroy(module);
+  mlirContextDetachDiagnosticHandler(context, handler);
 }
 
 /// Builds both pipelines into a fresh pass manager anchored on `anchor`
@@ -192,6 +367,15 @@ int main(void) {
   report("null callback: mxGFX950ForEachCodeObject",
          mxGFX950ForEachCodeObject(root, NULL, NULL));
   mlirModuleDestroy(module);
+
+  runPrograms(context);
+
+  // Registration: the passes for textual pipelines, the dialect handle.
+  mxRegisterPasses();
+  MlirDialectHandle handle = mlirGetDialectHandle__mx__();
+  MlirStringRef dialect = mlirDialectHandleGetNamespace(handle);
+  printf("mlirGetDialectHandle__mx__: %.*s\n", (int)dialect.length,
+         dialect.data);
   mlirContextDestroy(context);
   printf("done\n");
   return 0;
