@@ -77,7 +77,7 @@
 // scales are loaded (global, wide) one step ahead. Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two or
+// Pipelined (A fp4, any B; the seed's MXFP4). The copies run two or
 // three steps ahead, the fragment reads one step ahead. Iteration k waits
 // for its copies of step k + 1 and meets the other waves at a barrier, then
 // runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
@@ -112,8 +112,9 @@
 // mx.unroll_k: the register schedule of the configuration
 // (mx.ukernel.register_schedules below) may unroll it.
 //
-// Simple (the other pairs: with wider A or fp6 operands the pipelined
-// schedule makes LLVM spill). Iteration k reads its fragments from stage k
+// Simple (the other pairs: with wider A the pipelined schedule makes LLVM
+// spill, 274 to 382 VGPRs at the seed layout, and fp8 x fp8 on the tiles
+// that do not spill measured slower). Iteration k reads its fragments from stage k
 // mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
 // the other stage, then runs its MFMAs; the copies complete behind them.
 // Reading before issuing the copies keeps LLVM from waiting for the copies
@@ -209,8 +210,10 @@ func.func private @mx_uk_scaled_mma(
                 // types (bench/README.md, "Register schedules"): with
                 // accumulators from memory (C += A x B) on 16x16x128, the
                 // accumulators in AGPRs (no spills, fewer moves), and for
-                // the software-pipelined pairs (fp4 A, fp4 or fp8 B) the K
-                // loop unrolled by 2 as well. The same pairs from
+                // the software-pipelined pairs (fp4 A, any B) the K
+                // loop unrolled by 2 as well (fp4 x fp6, seed, C += A x B:
+                // 1699 cycles per step -> 3242 per two, 3.52 -> 3.68 PFLOP/s;
+                // bench/README.md, "fp6 B in the pipelined schedule"). The same pairs from
                 // zero-filled accumulators take the same schedule with the
                 // K loop's first step peeled (peel_first_k): its MFMAs
                 // take the +0.0 start as a constant, so no loop-carried
@@ -229,11 +232,9 @@ func.func private @mx_uk_scaled_mma(
                 // on 32x32x64.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
                    accumulators = "zero", min_k_steps = 16 : i64,
                    unroll_k = 2 : i64, accumulator_agprs = true,
                    peel_first_k = true},
@@ -281,12 +282,10 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
-  // pairs keep the simple one (with wider A fragments or fp6 operands the
-  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
-  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
-  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
-  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  // The software-pipelined schedule for fp4 A (any B); the other pairs keep
+  // the simple one (with wider A fragments the pipelined schedule makes LLVM
+  // spill: 274 to 382 VGPRs at the seed layout, see docs/guides/ukernels.md).
+  %pipelined = arith.cmpi eq, %lane_bytes_a, %c16 : index
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
   // registers, one step ahead, without LDS.
