@@ -61,18 +61,26 @@ def constant_flags(settings, flag):
     return [f"{flag}={k}={v}" for k, v in settings.items()]
 
 
-def time_mx(k, acc, result, settings, tmp):
-    text = ukernel_static_metrics.contraction(TILE, TILE, k, "f4E2M1FN",
-                                              "f4E2M1FN", acc=acc,
-                                              result=result)
-    path = os.path.join(tmp, f"mx_{acc}_{result}.mlir")
+def seed_pins(lhs, rhs):
+    """The seed's pins for a pair of element types: a K step is 128 bytes of
+    the wider row, so intrinsics_k is 2 for fp4 x fp4 and 1 otherwise (the
+    resolver's rule at the seed layout)."""
+    if lhs == rhs == "f4E2M1FN":
+        return SEED_PINS
+    return SEED_PINS.replace("intrinsics-k=2", "intrinsics-k=1")
+
+
+def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
+    text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
+                                              acc=acc, result=result)
+    path = os.path.join(tmp, f"mx_{acc}_{result}_{lhs}_{rhs}.mlir")
     with open(path, "w") as f:
         f.write(text)
     report = os.path.join(tmp, "mx.json")
     args = ["--arg=zeros"] * (4 + (acc == "arg"))
     cmd = [tool("mx-run"), path, "--backend=gfx950-isa", "--threads=1",
            "--progress=false", "--timing-model", "--timing-json=" + report,
-           "--gfx950-options=" + SEED_PINS] + args + \
+           "--gfx950-options=" + seed_pins(lhs, rhs)] + args + \
         constant_flags(settings, "--timing-constant")
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:
@@ -124,10 +132,19 @@ def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256):
     return rounds * tile / clock / efficiency
 
 
-def measure(k, settings, tmp):
-    return {"aiter": time_aiter(k, settings, tmp),
-            "seed": time_mx(k, "arg", "f32", settings, tmp),
-            "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
+def measure(k, settings, tmp, types=()):
+    """The reports of AITER and of mx's seed and aiter-like kernels, and of
+    mx's two kernels for each further (lhs, rhs) pair of `types`."""
+    reports = {"aiter": time_aiter(k, settings, tmp),
+               "seed": time_mx(k, "arg", "f32", settings, tmp),
+               "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
+    for lhs, rhs in types:
+        pair = f"{lhs} x {rhs}"
+        reports[f"seed {pair}"] = time_mx(k, "arg", "f32", settings, tmp,
+                                          lhs, rhs)
+        reports[f"aiter-like {pair}"] = time_mx(k, "zero", "bf16", settings,
+                                                tmp, lhs, rhs)
+    return reports
 
 
 # Bytes per lane of a global memory instruction, by its mnemonic's suffix.
@@ -212,15 +229,21 @@ def main():
                         help="bytes/s of the relayout dispatches end to end "
                         "(default 4e12: issue 33's estimate)")
     parser.add_argument("--no-sweep", action="store_true")
+    parser.add_argument("--types", default="",
+                        help="comma-separated lhs:rhs element type pairs "
+                        "(e.g. f8E4M3FN:f8E4M3FN) whose seed and aiter-like "
+                        "kernels (the seed tile, intrinsics_k 1 unless fp4 x "
+                        "fp4) are timed too")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    types = [tuple(t.split(":")) for t in args.types.split(",") if t]
     base = dict(s.split("=", 1) for s in args.set)
     # MachineModel.def's rows, as the static model reads them.
     rows = mx_perf_model.machine_rows()
     clock = next(v for n, _, v, *_ in rows if n == "ClockHz")
     clock = float(base.get("ClockHz", base.get("clock_hz", clock)))
     with tempfile.TemporaryDirectory() as tmp:
-        reports = measure(args.k, base, tmp)
+        reports = measure(args.k, base, tmp, types)
         efficiency, pf, checks = evaluate(reports, args.k, clock)
         e2e = end_to_end(reports, args.k, clock, efficiency,
                          args.relayout_rate)

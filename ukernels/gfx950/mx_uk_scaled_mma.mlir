@@ -77,7 +77,7 @@
 // scales are loaded (global, wide) one step ahead. Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, B fp4 or fp8; the seed's MXFP4). The copies run two or
+// Pipelined (A fp4, any B; the seed's MXFP4). The copies run two or
 // three steps ahead, the fragment reads one step ahead. Iteration k waits
 // for its copies of step k + 1 and meets the other waves at a barrier, then
 // runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
@@ -90,8 +90,8 @@
 // barrier). amdgpu.sched_barrier after each row keeps this order. When
 // one wave per M (subgroups_m = 1) makes each wave's B fragments its own,
 // B goes from global memory straight to registers one
-// step ahead (one fragment after each row of the first half; for fp4 B on
-// 16x16x128, the seed's, half of them in row 0 and half in row 1 with step
+// step ahead (one fragment after each row of the first half; for fp4 or fp6
+// B on 16x16x128, the seed's, half of them in row 0 and half in row 1 with step
 // k + 1's scales, each load between two of the row's MFMAs, so that they
 // are issued about a whole step before their use) and only A is staged: with four stages in the LDS
 // the launch gives, the copies of step k + 3 go into step k - 1's stage,
@@ -112,8 +112,9 @@
 // mx.unroll_k: the register schedule of the configuration
 // (mx.ukernel.register_schedules below) may unroll it.
 //
-// Simple (the other pairs: with wider A or fp6 operands the pipelined
-// schedule makes LLVM spill). Iteration k reads its fragments from stage k
+// Simple (the other pairs: with wider A the pipelined schedule makes LLVM
+// spill, 274 to 382 VGPRs at the seed layout, and fp8 x fp8 on the tiles
+// that do not spill measured slower). Iteration k reads its fragments from stage k
 // mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
 // the other stage, then runs its MFMAs; the copies complete behind them.
 // Reading before issuing the copies keeps LLVM from waiting for the copies
@@ -209,8 +210,10 @@ func.func private @mx_uk_scaled_mma(
                 // types (bench/README.md, "Register schedules"): with
                 // accumulators from memory (C += A x B) on 16x16x128, the
                 // accumulators in AGPRs (no spills, fewer moves), and for
-                // the software-pipelined pairs (fp4 A, fp4 or fp8 B) the K
-                // loop unrolled by 2 as well. The same pairs from
+                // the software-pipelined pairs (fp4 A, any B) the K
+                // loop unrolled by 2 as well (fp4 x fp6, seed, C += A x B:
+                // 1699 cycles per step -> 3242 per two, 3.52 -> 3.68 PFLOP/s;
+                // bench/README.md, "fp6 B in the pipelined schedule"). The same pairs from
                 // zero-filled accumulators take the same schedule with the
                 // K loop's first step peeled (peel_first_k): its MFMAs
                 // take the +0.0 start as a constant, so no loop-carried
@@ -229,11 +232,9 @@ func.func private @mx_uk_scaled_mma(
                 // on 32x32x64.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f4E2M1FN, f8E4M3FN, f8E5M2],
                    accumulators = "zero", min_k_steps = 16 : i64,
                    unroll_k = 2 : i64, accumulator_agprs = true,
                    peel_first_k = true},
@@ -247,6 +248,7 @@ func.func private @mx_uk_scaled_mma(
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c24 = arith.constant 24 : index
+  %c32 = arith.constant 32 : index
   %k_tiles = memref.dim %lhs, %c0 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_m = memref.dim %lhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -281,12 +283,10 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  // The software-pipelined schedule for fp4 A with fp4 or fp8 B; the other
-  // pairs keep the simple one (with wider A fragments or fp6 operands the
-  // pipelined schedule makes LLVM spill, see docs/guides/ukernels.md).
-  %a_fp4 = arith.cmpi eq, %lane_bytes_a, %c16 : index
-  %b_not_fp6 = arith.cmpi ne, %lane_bytes_b, %c24 : index
-  %pipelined = arith.andi %a_fp4, %b_not_fp6 : i1
+  // The software-pipelined schedule for fp4 A (any B); the other pairs keep
+  // the simple one (with wider A fragments the pipelined schedule makes LLVM
+  // spill: 274 to 382 VGPRs at the seed layout, see docs/guides/ukernels.md).
+  %pipelined = arith.cmpi eq, %lane_bytes_a, %c16 : index
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
   // registers, one step ahead, without LDS.
@@ -462,7 +462,9 @@ func.func private @mx_uk_scaled_mma(
     %mid = arith.minui %h, %intrinsics_m_1 : index
     %rest_rows = arith.subi %intrinsics_m, %mid : index
     %span = arith.select %three, %rest_rows, %c1 : index
-    // Private B on 16x16x128 with fp4 B (the seed's pair): B's loads after
+    // Private B on 16x16x128 with fp4 or fp6 B (the seed's pair; fp4 x fp6
+    // at the seed layout: 3242 -> 2407 cycles per two K steps on the static
+    // model, 3.68 -> 4.88 PFLOP/s, 0 spills): B's loads after
     // the first two rows (b_rows; one if h = 1), and the scales' after row 1
     // (at most mid, before the copies), interleaved with the rows' MFMAs
     // (`early`). Elsewhere (fp8 B, 32x32x64) that placement measured slower
@@ -471,10 +473,10 @@ func.func private @mx_uk_scaled_mma(
     // 2365 -> 2848), so they keep B's loads spread over the first half
     // (after row f mod h) and the scales in row mid.
     %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
-    %b_fp4 = arith.cmpi eq, %lane_bytes_b, %c16 : index
+    %b_not_fp8 = arith.cmpi ult, %lane_bytes_b, %c32 : index
     %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
-    %b_fp4_16 = arith.andi %b_fp4, %acc_4 : i1
-    %early = arith.andi %b_private, %b_fp4_16 : i1
+    %b_narrow_16 = arith.andi %b_not_fp8, %acc_4 : i1
+    %early = arith.andi %b_private, %b_narrow_16 : i1
     %b_rows_early = arith.minui %h, %c2 : index
     %b_rows = arith.select %early, %b_rows_early, %h : index
     %mid_1 = arith.minui %mid, %c1 : index
@@ -674,7 +676,7 @@ func.func private @mx_uk_scaled_mma(
         }
         // Row 0: the step's scalar and vector address arithmetic between its
         // MFMAs, not in front of them.
-        // With `early` (private fp4 B on 16x16x128), rows 0 and 1 also
+        // With `early` (private fp4 or fp6 B on 16x16x128), rows 0 and 1 also
         // interleave B's loads (and the scales') with their MFMAs, one per
         // MFMA (the seed tile: 4335 -> 4315 cycles per iteration at the
         // baseline constants, where all of them after row 0 without the
