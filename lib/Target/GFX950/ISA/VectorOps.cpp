@@ -147,6 +147,10 @@ static Step lanewise(Context &ctx, const Instruction &inst) {
                      });
 }
 
+/// The low 24 bits of \p x as a signed integer (the i24 operand of
+/// v_mul_i32_i24 and v_mad_i32_i24).
+static int64_t signExtend24(uint32_t x) { return int32_t(x << 8) >> 8; }
+
 static float f(uint32_t bits) { return toF32(bits); }
 static uint32_t u(float value) { return fromF32(value); }
 
@@ -169,10 +173,7 @@ static void addIntegerOps(OpTable &t) {
   addForms(t, "v_add_i32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>);
   addForms(t, "v_mul_i32_i24", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
-             auto sext24 = [](uint32_t x) {
-               return int64_t(int32_t(x << 8) >> 8);
-             };
-             return uint32_t(sext24(a) * sext24(b));
+             return uint32_t(signExtend24(a) * signExtend24(b));
            }>);
   addForms(t, "v_sub_u32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a - b; }>);
@@ -223,6 +224,9 @@ static void addIntegerOps(OpTable &t) {
 static void addTernaryOps(OpTable &t) {
   addForms(t, "v_mad_u32_u24", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
              return (a & 0xffffff) * (b & 0xffffff) + c;
+           }>);
+  addForms(t, "v_mad_i32_i24", lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
+             return uint32_t(signExtend24(a) * signExtend24(b)) + c;
            }>);
   addForms(t, "v_lshl_add_u32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t c) {
