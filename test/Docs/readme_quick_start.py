@@ -25,22 +25,30 @@ def python_blocks(readme):
     return re.findall(r"```python\n(.*?)```", quick_start(readme), re.S)
 
 
-def run_python(root, python, library, readme):
-    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"),
-               MX_LIBRARY=library)
+def run_all(runs, what, echo=False, **kwargs):
+    """Runs each subprocess.run argument of `runs` (with `kwargs`), printing
+    its exit status and last line (all its output with `echo`); stops at the
+    first failure."""
     ran = 0
-    for block in python_blocks(readme):
-        result = subprocess.run([python, "-c", block], cwd=root, env=env,
-                                capture_output=True, text=True)
+    for args in runs:
+        result = subprocess.run(args, capture_output=True, text=True, **kwargs)
         out = (result.stdout + result.stderr).strip().splitlines()
         print("exit %d: %s" % (result.returncode, out[-1] if out else ""))
         if result.returncode != 0:
             print("\n".join(out[-20:]))
             return 1
-        print("\n".join(out))
+        if echo:
+            print("\n".join(out))
         ran += 1
-    print("ran %d README Python blocks" % ran)
+    print("ran %d README %s" % (ran, what))
     return 0 if ran else 1
+
+
+def run_python(root, python, library, readme):
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"),
+               MX_LIBRARY=library)
+    return run_all(([python, "-c", block] for block in python_blocks(readme)),
+                   "Python blocks", echo=True, cwd=root, env=env)
 
 
 def commands(readme):
@@ -61,20 +69,10 @@ def main():
         readme = f.read()
     if len(sys.argv) == 6 and sys.argv[3] == "--python":
         return run_python(root, sys.argv[4], sys.argv[5], readme)
-    ran = 0
-    for command in commands(readme):
-        command = command.replace("build/bin/", tools.rstrip("/") + "/")
-        result = subprocess.run(command, shell=True, cwd=root,
-                                capture_output=True, text=True)
-        out = (result.stdout + result.stderr).strip().splitlines()
-        print("exit %d: %s" % (result.returncode, out[-1] if out else ""))
-        if result.returncode != 0:
-            print("\n".join(out[-20:]))
-            return 1
-        ran += 1
-    print("ran %d README commands" % ran)
-    return 0 if ran else 1
-
+    prefix = tools.rstrip("/") + "/"
+    return run_all((command.replace("build/bin/", prefix)
+                    for command in commands(readme)),
+                   "commands", shell=True, cwd=root)
 
 if __name__ == "__main__":
     sys.exit(main())
