@@ -24,8 +24,9 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
-#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -37,22 +38,9 @@ namespace {
 /// The sizes of \p shaped (a tensor or memref): attributes where static.
 static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
                                           Value shaped) {
-  auto type = cast<ShapedType>(shaped.getType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
-    sizes.push_back(
-        type.isDynamicDim(d)
-            ? OpFoldResult(linalg::createOrFoldDimOp(b, loc, shaped, d))
-            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
-  return sizes;
-}
-
-/// \p sizes as index values.
-static SmallVector<Value> getValues(OpBuilder &b, Location loc,
-                                    ArrayRef<OpFoldResult> sizes) {
-  return llvm::map_to_vector(sizes, [&](OpFoldResult size) {
-    return getValueOrCreateConstantIndexOp(b, loc, size);
-  });
+  if (isa<MemRefType>(shaped.getType()))
+    return memref::getMixedSizes(b, loc, shaped);
+  return tensor::getMixedSizes(b, loc, shaped);
 }
 
 /// Fills \p dest with \p source (a code or scale tensor in the logical index
@@ -64,9 +52,11 @@ static Value scatter(OpBuilder &b, Location loc, Value source, Value dest,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> lbs(domain.size(), zero), steps(domain.size(), one);
-  SmallVector<Value> sourceSizes = getValues(b, loc, getSizes(b, loc, source));
+  SmallVector<Value> sourceSizes =
+      getValueOrCreateConstantIndexOp(b, loc, getSizes(b, loc, source));
   scf::LoopNest nest = scf::buildLoopNest(
-      b, loc, lbs, getValues(b, loc, domain), steps, ValueRange{dest},
+      b, loc, lbs, getValueOrCreateConstantIndexOp(b, loc, domain), steps,
+      ValueRange{dest},
       [&](OpBuilder &b, Location loc, ValueRange ivs,
           ValueRange args) -> scf::ValueVector {
         // Inside the input: every index below the logical size; outside,
@@ -102,7 +92,8 @@ static Value packToBytes(OpBuilder &b, Location loc, Value values, Value bytes,
   int64_t groupBytes = groupCodes * bits / 8;
   Type codeType = b.getIntegerType(bits);
   Type i8 = b.getI8Type();
-  SmallVector<Value> ubs = getValues(b, loc, getSizes(b, loc, bytes));
+  SmallVector<Value> ubs =
+      getValueOrCreateConstantIndexOp(b, loc, getSizes(b, loc, bytes));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> lbs(ubs.size(), zero), steps(ubs.size(), one);
