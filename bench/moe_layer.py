@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""A whole MXFP4 mixture-of-experts FFN layer as one mx program (issue 38).
+
+    out[t] = sum_j w[t, j] * down_e(SwiGLU(gate_up_e(x_t))),  e = ids[t, j]
+
+The one home of the layer's program: `program()` writes it for any shape;
+examples/moe_layer_mxfp4.mlir is its rendering for the small configuration
+(`example` prints it; test/Examples/moe-layer-mxfp4.mlir checks that the file
+is current).
+
+Conventions (docs in the example's header):
+  tokens    x [T, H] bf16, quantized in the program to MXFP4 along H
+            (scale(even) rounding(nearest_even));
+  weights   W_gate_up [E, 2I, H] and W_down [E, H, I] in MXFP4 with E8M0
+            scales [E, 2I, H/32], [E, H, I/32]: the unshuffled layout of the
+            model files (gpt-oss's `*_blocks` [E, N, K/32, 16] bytes, two fp4
+            codes per byte, element 2i in the low nibble, and `*_scales`
+            [E, N, K/32]; AITER's weights before `shuffle_weight`). Rows
+            [0, I) of W_gate_up are the gate, rows [I, 2I) the up projection
+            (AITER's / DeepSeek's stacking; gpt-oss interleaves them and clamps
+            its SwiGLU, which this layer does not model);
+  routing   top-k ids and weights [T, k] as the router gives them, and their
+            sorted form (moe_align_block_size / AITER moe_sorting, computed by
+            `align_block_size` on the host): sorted_ids [P] lists the routed
+            rows r = t * k + j expert by expert, each expert's list padded to a
+            multiple of the block with the id T * k, expert_ids [P / block]
+            names each block's expert (-1 for the unused tail).
+The intermediate SwiGLU(gate, up) = gate / (1 + exp(-gate)) * up is rounded
+to bf16 and quantized to MXFP4 along I (the down GEMM's K), as AITER's a4w4
+fused MoE does between its two stages.
+
+Subcommands:
+  example           print the program for the small configuration
+  check             run the small configuration (T=33, E=8, top-2, H=512,
+                    I=256, expert 5 empty) on --backend against the
+                    independent reference (bit-exact) and against this
+                    file's numpy reference of the layer (its tolerance is
+                    stated in `check`); --control swaps token 0's router
+                    weights in the numpy reference only, which must FAIL
+
+Usage: bench/moe_layer.py example|check [--backend cpu|gfx950-emu|gfx950-isa]
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The small configuration of the issue's proof.
+SMALL = dict(t=33, e=8, top_k=2, h=512, i=256, block=16)
+SMALL_EMPTY_EXPERT = 5
+
+
+def positions(t, e, top_k, block):
+    """P, the sorted positions' bound: every routed row once, and each
+    expert that can have rows padded to whole blocks."""
+    rows = t * top_k
+    bound = rows + min(e, rows) * (block - 1)
+    return -(-bound // block) * block
+
+
+def program(t, e, top_k, h, i, block):
+    """The layer as an mx program (MLIR text) for one static shape."""
+    p = positions(t, e, top_k, block)
+    nb = p // block
+    r = t * top_k
+    fp4, e8 = "f4E2M1FN", "f8E8M0FNU"
+    kh, ki = h // 32, i // 32
+    x, w1, s1 = ("%dx%dxbf16" % (t, h), "%dx%dx%dx%s" % (e, 2 * i, h, fp4),
+                 "%dx%dx%dx%s" % (e, 2 * i, kh, e8))
+    w2, s2 = "%dx%dx%dx%s" % (e, h, i, fp4), "%dx%dx%dx%s" % (e, h, ki, e8)
+    lines = []
+    out = lines.append
+    out("#id = affine_map<(m, n) -> (m, n)>")
+    out("func.func @moe_layer(%%x: tensor<%s>," % x)
+    out("    %%w_gate_up: tensor<%s>, %%s_gate_up: tensor<%s>," % (w1, s1))
+    out("    %%w_down: tensor<%s>, %%s_down: tensor<%s>," % (w2, s2))
+    out("    %%sorted_ids: tensor<%dxi32>, %%expert_ids: tensor<%dxi32>," %
+        (p, nb))
+    out("    %%topk_weights: tensor<%dx%dxf32>) -> tensor<%dx%dxbf16> {" %
+        (t, top_k, t, h))
+    out("  %zero = arith.constant 0.0 : f32")
+    out("  // The tokens in MXFP4 (quantized inside the program).")
+    out("  %xq, %xs = mx.quantize %x axis(1) scale(even) "
+        "rounding(nearest_even)")
+    out("      : tensor<%s> -> tensor<%dx%dx%s>, tensor<%dx%dx%s>" %
+        (x, t, h, fp4, t, kh, e8))
+    out("  // gate_up: each routed row r = t * %d + j times its expert's "
+        "W_gate_up." % top_k)
+    out("  %%e0 = tensor.empty() : tensor<%dx%dxf32>" % (r, 2 * i))
+    out("  %%z0 = linalg.fill ins(%%zero : f32) outs(%%e0 : tensor<%dx%dxf32>)"
+        " -> tensor<%dx%dxf32>" % (r, 2 * i, r, 2 * i))
+    out("  %%gu = mx.routed_scaled_contraction top_k = %d" % top_k)
+    out("      ins(%%xq, %%w_gate_up, %%xs, %%s_gate_up : tensor<%dx%dx%s>, "
+        "tensor<%s>," % (t, h, fp4, w1))
+    out("          tensor<%dx%dx%s>, tensor<%s>)" % (t, kh, e8, s1))
+    out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
+        "tensor<%dxi32>)" % (p, nb))
+    out("      outs(%%z0 : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
+        (r, 2 * i, r, 2 * i))
+    out("  // SwiGLU(gate, up) = silu(gate) * up, rounded to bf16.")
+    for name, offset in (("gate", 0), ("up", i)):
+        out("  %%%s = tensor.extract_slice %%gu[0, %d] [%d, %d] [1, 1]"
+            " : tensor<%dx%dxf32> to tensor<%dx%dxf32>" %
+            (name, offset, r, i, r, 2 * i, r, i))
+    out("  %%e1 = tensor.empty() : tensor<%dx%dxbf16>" % (r, i))
+    out("  %act = linalg.generic {indexing_maps = [#id, #id, #id], "
+        "iterator_types = [\"parallel\", \"parallel\"]}")
+    out("      ins(%%gate, %%up : tensor<%dx%dxf32>, tensor<%dx%dxf32>) "
+        "outs(%%e1 : tensor<%dx%dxbf16>) {" % (r, i, r, i, r, i))
+    out("  ^bb0(%g: f32, %u: f32, %o: bf16):")
+    out("    %one = arith.constant 1.0 : f32")
+    out("    %ng = arith.negf %g : f32")
+    out("    %ex = math.exp %ng : f32")
+    out("    %den = arith.addf %ex, %one : f32")
+    out("    %silu = arith.divf %g, %den : f32")
+    out("    %prod = arith.mulf %silu, %u : f32")
+    out("    %b = arith.truncf %prod : f32 to bf16")
+    out("    linalg.yield %b : bf16")
+    out("  } -> tensor<%dx%dxbf16>" % (r, i))
+    out("  // The intermediate in MXFP4 along I, the down GEMM's K.")
+    out("  %aq, %as = mx.quantize %act axis(1) scale(even) "
+        "rounding(nearest_even)")
+    out("      : tensor<%dx%dxbf16> -> tensor<%dx%dx%s>, tensor<%dx%dx%s>" %
+        (r, i, r, i, fp4, r, ki, e8))
+    out("  // down: routed row r times its expert's W_down (top_k = 1: the "
+        "rows are the routed rows).")
+    out("  %%e2 = tensor.empty() : tensor<%dx%dxf32>" % (r, h))
+    out("  %%z2 = linalg.fill ins(%%zero : f32) outs(%%e2 : tensor<%dx%dxf32>)"
+        " -> tensor<%dx%dxf32>" % (r, h, r, h))
+    out("  %y = mx.routed_scaled_contraction top_k = 1")
+    out("      ins(%%aq, %%w_down, %%as, %%s_down : tensor<%dx%dx%s>, "
+        "tensor<%s>," % (r, i, fp4, w2))
+    out("          tensor<%dx%dx%s>, tensor<%s>)" % (r, ki, e8, s2))
+    out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
+        "tensor<%dxi32>)" % (p, nb))
+    out("      outs(%%z2 : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
+        (r, h, r, h))
+    out("  // The weighted combine: out[t] = sum_j w[t, j] * y[t * %d + j], "
+        "in f32, rounded to bf16." % top_k)
+    out("  %%y3 = tensor.expand_shape %%y [[0, 1], [2]] output_shape "
+        "[%d, %d, %d] : tensor<%dx%dxf32> into tensor<%dx%dx%dxf32>" %
+        (t, top_k, h, r, h, t, top_k, h))
+    out("  %%e3 = tensor.empty() : tensor<%dx%dxbf16>" % (t, h))
+    maps = ", ".join(["affine_map<(m, n) -> (m, %d, n)>" % j
+                      for j in range(top_k)] +
+                     ["affine_map<(m, n) -> (m, %d)>" % j
+                      for j in range(top_k)] + ["#id"])
+    types = ", ".join(["tensor<%dx%dx%dxf32>" % (t, top_k, h)] * top_k +
+                      ["tensor<%dx%dxf32>" % (t, top_k)] * top_k)
+    ins = ", ".join(["%y3"] * top_k)
+    wins = ", ".join(["%topk_weights"] * top_k)
+    out("  %%out = linalg.generic {indexing_maps = [%s], "
+        "iterator_types = [\"parallel\", \"parallel\"]}" % maps)
+    out("      ins(%s, %s : %s) outs(%%e3 : tensor<%dx%dxbf16>) {" %
+        (ins, wins, types, t, h))
+    args = ", ".join(["%%v%d: f32" % j for j in range(top_k)] +
+                     ["%%c%d: f32" % j for j in range(top_k)] + ["%o: bf16"])
+    out("  ^bb0(%s):" % args)
+    for j in range(top_k):
+        out("    %%p%d = arith.mulf %%c%d, %%v%d : f32" % (j, j, j))
+    acc = "%p0"
+    for j in range(1, top_k):
+        out("    %%s%d = arith.addf %s, %%p%d : f32" % (j, acc, j))
+        acc = "%%s%d" % j
+    out("    %%rb = arith.truncf %s : f32 to bf16" % acc)
+    out("    linalg.yield %rb : bf16")
+    out("  } -> tensor<%dx%dxbf16>" % (t, h))
+    out("  return %%out : tensor<%dx%dxbf16>" % (t, h))
+    out("}")
+    return "\n".join(lines) + "\n"
+
+
+HEADER = """\
+// A whole MXFP4 mixture-of-experts FFN layer in mx ops (issue 38):
+//   out[t] = sum_j topk_weights[t, j] * down_e(SwiGLU(gate_up_e(x_t))),
+//   e = the j-th expert of token t,
+// for T = 33 tokens, E = 8 experts, top 2, H = 512, I = 256, blocks of 16
+// sorted positions. Generated by `python3 bench/moe_layer.py example` (the
+// one home of the program: the benchmark writes it for the model shapes);
+// bench/moe_layer.py's docstring states the conventions (weights in the
+// model files' unshuffled MXFP4 layout, gate rows then up rows, the sorted
+// routing of moe_align_block_size). Run it, bit-exact against the reference:
+//   python3 bench/moe_layer.py check --backend=gfx950-emu
+"""
+
+
+# --- routing ----------------------------------------------------------------
+
+def align_block_size(topk_ids, e, block, p):
+    """vLLM's moe_align_block_size / AITER's moe_sorting: the routed rows
+    r = t * k + j expert by expert in increasing r, each expert's list padded
+    to a multiple of `block` with the id T * k; the blocks' experts; unused
+    blocks of expert -1."""
+    t, k = topk_ids.shape
+    pad = t * k
+    ids, experts = [], []
+    flat = topk_ids.reshape(-1)
+    for expert in range(e):
+        rows = [r for r in range(pad) if flat[r] == expert]
+        if not rows:
+            continue
+        blocks = -(-len(rows) // block)
+        ids += rows + [pad] * (blocks * block - len(rows))
+        experts += [expert] * blocks
+    assert len(ids) <= p
+    experts += [-1] * ((p - len(ids)) // block)
+    ids += [pad] * (p - len(ids))
+    return np.array(ids, np.int32), np.array(experts, np.int32)
+
+
+def small_inputs(seed=38):
+    """Inputs of the small configuration: tokens ~ N(0, 1) in bf16, random
+    fp4 codes, weight scales in [118, 121] (so every GEMM sum stays exact in
+    f32: see numpy_layer), distinct top-2 experts per token avoiding
+    SMALL_EMPTY_EXPERT, router weights from a softmax."""
+    c = SMALL
+    rng = np.random.default_rng(seed)
+    t, e, k, h, i = c["t"], c["e"], c["top_k"], c["h"], c["i"]
+    x = rng.standard_normal((t, h)).astype(np.float32)
+    w1 = rng.integers(0, 16, (e, 2 * i, h), dtype=np.uint8)
+    s1 = rng.integers(118, 122, (e, 2 * i, h // 32), dtype=np.uint8)
+    w2 = rng.integers(0, 16, (e, h, i), dtype=np.uint8)
+    s2 = rng.integers(118, 122, (e, h, i // 32), dtype=np.uint8)
+    experts = [x_ for x_ in range(e) if x_ != SMALL_EMPTY_EXPERT]
+    topk = np.array([rng.choice(experts, k, replace=False) for _ in range(t)],
+                    np.int32)
+    logits = rng.standard_normal((t, k)).astype(np.float32)
+    weights = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
+    weights = weights.astype(np.float32)
+    p = positions(t, e, k, c["block"])
+    ids, block_experts = align_block_size(topk, e, c["block"], p)
+    return dict(x=x, w1=w1, s1=s1, w2=w2, s2=s2, topk=topk, weights=weights,
+                ids=ids, experts=block_experts)
+
+
+# --- the numpy reference of the layer ---------------------------------------
+
+E2M1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4,
+                 -6])
+
+
+def bf16_round(values):
+    """f32 values rounded to bf16 (nearest even), as float32."""
+    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def quantize_fp4(values):
+    """MXFP4 along the last axis in blocks of 32 with scale(even) and
+    nearest-even rounding (the OCP spec's shared exponent from the block's
+    amax rounded to the element type's precision, AITER's and Triton's rule;
+    docs of mx.quantize): the dequantized values, float64. Inputs here are
+    finite."""
+    v = np.asarray(values, np.float64)
+    blocks = v.reshape(v.shape[:-1] + (v.shape[-1] // 32, 32))
+    amax = np.abs(blocks).max(-1, keepdims=True)
+    # even: round amax to fp4's 2 significant bits (nearest even), then
+    # floor(log2) - emax(2).
+    mant, ex = np.frexp(amax)  # amax = mant * 2^ex, mant in [0.5, 1)
+    rounded = np.round(mant * 4) / 4 * np.exp2(ex)  # 2 significant bits
+    scale = np.where(amax > 0, np.floor(np.log2(np.where(rounded > 0, rounded,
+                                                         1))) - 2, -127)
+    scale = np.clip(scale, -127, 127)
+    scaled = blocks / np.exp2(scale)
+    grid = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6])
+    mag = np.minimum(np.abs(scaled), 6)
+    # Nearest grid point, ties to the even code (codes 0..7: even = last bit
+    # 0).
+    idx = np.searchsorted(grid, mag)
+    lo = np.clip(idx - 1, 0, 7)
+    hi = np.clip(idx, 0, 7)
+    dlo, dhi = mag - grid[lo], grid[hi] - mag
+    pick = np.where(dlo < dhi, lo, np.where(dhi < dlo, hi,
+                                            np.where(lo % 2 == 0, lo, hi)))
+    q = np.copysign(grid[pick], scaled) * np.exp2(scale)
+    return q.reshape(v.shape)
+
+
+def dequantize_weights(codes, scales):
+    """[.., N, K] fp4 codes (one per byte) and [.., N, K/32] E8M0 bytes to
+    float64 values."""
+    values = E2M1[codes]
+    factor = np.exp2(scales.astype(np.float64) - 127)
+    return values * np.repeat(factor, 32, axis=-1)
+
+
+def numpy_layer(inputs):
+    """The layer in numpy, from the definitions (no mx code): GEMM sums in
+    float64 rounded once to f32, the elementwise steps in f32 in the program's
+    order (exp in double rounded to f32, as the reference evaluates
+    math.exp). With the small configuration's data the gate_up sums are
+    exact in f32 (512 products of fp4 values with scales within 8 binades),
+    so the intermediate is bit-identical; the down sums may round in f32 on
+    the GPU in an order this reference does not follow, so `out` is compared
+    within a bound (check())."""
+    x = bf16_round(inputs["x"])
+    topk, weights = inputs["topk"], inputs["weights"]
+    t, k = topk.shape
+    w1 = dequantize_weights(inputs["w1"], inputs["s1"])
+    w2 = dequantize_weights(inputs["w2"], inputs["s2"])
+    i = w1.shape[1] // 2
+    xq = quantize_fp4(x)
+    rows = t * k
+    gu = np.stack([w1[topk[r // k, r % k]] @ xq[r // k] for r in range(rows)])
+    gu = gu.astype(np.float32)
+    gate, up = gu[:, :i], gu[:, i:]
+    ex = np.exp(-gate.astype(np.float64)).astype(np.float32)
+    silu = gate / (ex + np.float32(1))
+    act = bf16_round(silu * up)
+    aq = quantize_fp4(act)
+    y64 = np.stack([w2[topk[r // k, r % k]] @ aq[r] for r in range(rows)])
+    terms = np.stack([np.abs(w2[topk[r // k, r % k]]) @ np.abs(aq[r])
+                      for r in range(rows)])
+    y = y64.astype(np.float32).reshape(t, k, -1)
+    acc = weights[:, 0:1] * y[:, 0]
+    for j in range(1, k):
+        acc = acc + weights[:, j:j + 1] * y[:, j]
+    bound = (np.abs(weights)[:, :, None] *
+             terms.reshape(t, k, -1)).sum(1)
+    return bf16_round(acc), bound
+
+
+def check(backend, threads, control=False):
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    import mx  # noqa: E402
+    inputs = small_inputs()
+    text = program(**SMALL)
+    arrays = [mx.float_to_bf16(inputs["x"]), inputs["w1"], inputs["s1"],
+              inputs["w2"], inputs["s2"], inputs["ids"], inputs["experts"],
+              inputs["weights"]]
+    results = mx.run(text, *arrays, backend=backend, compare="reference",
+                     threads=threads)
+    print(results.report.strip())
+    got = mx.bf16_to_float(results[0])
+    if control:
+        # A control: the numpy reference with token 0's two router weights
+        # swapped must be told apart (FAIL).
+        inputs["weights"][0] = inputs["weights"][0, ::-1].copy()
+    want, bound = numpy_layer(inputs)
+    # Tolerance: the down GEMM's f32 sums may round (at most 2^-24 relative
+    # per addition over I = 256 terms, bounded by 2^-16 * sum |a b|), then
+    # the combine in f32 and the bf16 rounding: one bf16 ulp of the larger
+    # of the two results (2^-8 relative) plus w-weighted 2^-16 sum |a b|.
+    tol = np.maximum(np.abs(got), np.abs(want)) * 2.0**-8 + bound * 2.0**-16
+    diff = np.abs(got.astype(np.float64) - want)
+    exact = int((got == want).sum())
+    worst = float((diff / np.maximum(tol, 1e-30)).max())
+    print("numpy reference: %d/%d bit-exact, worst |diff|/tolerance %.3g" %
+          (exact, got.size, worst))
+    if worst > 1:
+        print("numpy reference: FAIL")
+        return 1
+    print("numpy reference: PASS")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["example", "check"])
+    parser.add_argument("--backend", default="gfx950-emu")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--control", action="store_true",
+                        help="check: swap token 0's router weights in the "
+                        "numpy reference only (must FAIL)")
+    args = parser.parse_args()
+    if args.command == "example":
+        sys.stdout.write(HEADER + "\n" + program(**SMALL))
+        return 0
+    return check(args.backend, args.threads, args.control)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
