@@ -42,12 +42,16 @@ Usage: bench/moe_layer.py example|check [--backend cpu|gfx950-emu|gfx950-isa]
 """
 
 import argparse
+import math
 import os
 import sys
+import tempfile
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
 
 # The small configuration of the issue's proof.
 SMALL = dict(t=33, e=8, top_k=2, h=512, i=256, block=16)
@@ -325,6 +329,107 @@ def numpy_layer(inputs):
     return bf16_round(acc), bound
 
 
+# --- the benchmark ------------------------------------------------------------
+
+# (name, E, top_k, H, I, tokens, published): gpt-oss-120b's and DeepSeek-R1's
+# expert shapes (the models' configs: 128 experts, top 4, hidden and
+# intermediate 2880; 256 experts, top 8, hidden 7168, intermediate 2048),
+# and the DeepSeek-R1 shape AITER's tuned fused_moe table publishes (TP 8:
+# 257 experts with the shared one, top 9, intermediate 256; its times
+# include the activation's quantize and the sorting;
+# reference/performance-anchors.md section 6: 65.5 / 161.5 us at 16 / 512
+# tokens).
+CONFIGS = [
+    ("gpt-oss-120b", 128, 4, 2880, 2880, (1, 4, 64, 1024), {}),
+    ("DeepSeek-R1", 256, 8, 7168, 2048, (1, 4, 64, 1024), {}),
+    ("DeepSeek-R1 TP8", 257, 9, 7168, 256, (16, 512),
+     {16: 65.5, 512: 161.5}),
+]
+HBM_PEAK = 8e12  # MI355X, bytes/s (the static model's hbm_bytes_per_s)
+
+
+def block_rows(rows):
+    """The sorted form's block: 16 rows for decode, 64 for prefill (AITER's
+    moe_sorting block_m choices)."""
+    return 16 if rows <= 1024 else 64
+
+
+def layer_dispatches(mx_opt, config):
+    """The gpu.launch_func kernels of the layer's program at `config`."""
+    import ukernel_static_metrics as usm
+    ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
+                    program(**config))
+    return [name for name, *_ in usm.parse_launches(ir)]
+
+
+def timed_gemm(config, gemm, tmp):
+    """The timing model's seconds of a routed GEMM of the layer: its kernel
+    (the same layout, pinned) timed on one workgroup's tile over the whole
+    K (`mx-run --backend=gfx950-isa --timing-model`), then in rounds of the
+    CUs over its active tiles (as bench/mx_timing.py does), with
+    mx_timing's efficiency fitted on AITER."""
+    import json
+    import subprocess
+    import mx_timing
+    import moe_metrics
+    (tile_m, tile_n, _), k = gemm["tile_mnk"], gemm["k"]
+    text = moe_metrics.ROUTED.format(
+        T=tile_m, TOK=tile_m, TOPK=1, E=1, N=tile_n, K=k, KB=k // 32,
+        A=moe_metrics.FP4, B=moe_metrics.FP4, P=tile_m, NB=1)
+    path = os.path.join(tmp, "gemm.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    report = os.path.join(tmp, "gemm.json")
+    subprocess.run([mx_timing.tool("mx-run"), path, "--backend=gfx950-isa",
+                    "--threads=1", "--progress=false", "--timing-model",
+                    "--timing-json=" + report,
+                    "--gfx950-options=" + gemm["pins"]] + ["--arg=zeros"] * 7,
+                   capture_output=True, text=True, check=True)
+    with open(report) as f:
+        r = [json.loads(line) for line in f if line.strip()]
+    r = max(r, key=lambda x: x["mfmas_per_wave"])
+    tile = r["fixed_cycles"] + r["loop_iterations"] * r["cycles_per_iteration"]
+    rounds = math.ceil(gemm["active"] / (256 * r["workgroups_per_cu"]))
+    return rounds * tile / config["clock"] / config["efficiency"]
+
+
+def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
+    import moe_metrics
+    rows = t * top_k
+    block = block_rows(rows)
+    config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
+    dispatches = layer_dispatches(mx_opt, config)
+    gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
+                                moe_metrics.FP4, (top_k, block))
+    gate["k"] = h
+    down = moe_metrics.evaluate(mx_opt, rows, e, h, i, moe_metrics.FP4,
+                                moe_metrics.FP4, (1, block))
+    down["k"] = i
+    # The elementwise dispatches at HBM speed: the tokens' quantize (bf16
+    # read, fp4 and scales written), SwiGLU (f32 gate and up read, bf16
+    # written), the intermediate's quantize, the combine (f32 rows and the
+    # weights read, bf16 written).
+    fp4 = lambda n: n // 2 + n // 32  # noqa: E731
+    elementwise = (t * h * 2 + t * fp4(h) + rows * 2 * i * 4 + rows * i * 2 +
+                   rows * i * 2 + rows * fp4(i) + rows * h * 4 + rows * 4 +
+                   t * h * 2)
+    other = (elementwise / HBM_PEAK * 1e6 + gate["gather_us"] +
+             down["gather_us"])
+    static = gate["gemm_us"] + down["gemm_us"] + other
+    experts = min(e, rows)
+    weights = experts * (fp4(2 * i * h) + fp4(h * i))
+    bound = weights / HBM_PEAK * 1e6
+    row = dict(name=name, t=t, block=block, dispatches=dispatches,
+               gate=gate, down=down, other=other, static=static, bound=bound)
+    if timing:
+        # Each GEMM floored by its unique bytes at HBM speed, as the static
+        # model's figure is.
+        times = [max(timed_gemm(timing, gemm, tmp), gemm["unique_s"]) * 1e6
+                 for gemm in (gate, down)]
+        row["timing"] = sum(times) + other
+    return row
+
+
 def check(backend, threads, control=False):
     sys.path.insert(0, os.path.join(ROOT, "python"))
     import mx  # noqa: E402
@@ -359,18 +464,71 @@ def check(backend, threads, control=False):
     return 0
 
 
+def timing_calibration(tmp):
+    """The timing model's clock and the efficiency bench/mx_timing.py fits on
+    AITER's published 16384^3 time."""
+    import mx_perf_model
+    import mx_timing
+    clock = next(v for n, _, v, *_ in mx_perf_model.machine_rows()
+                 if n == "ClockHz")
+    aiter = mx_timing.time_aiter(8192, {}, tmp)
+    efficiency, _, _ = mx_timing.evaluate({"aiter": aiter}, 8192, clock)
+    return dict(clock=clock, efficiency=efficiency)
+
+
+TABLE_HEADER = ["layer", "T", "block", "disp", "gate_up tile", "down tile",
+                "gate_up us", "down us", "other us", "static us",
+                "timing us", "bound us", "x bound (static / timing)",
+                "published"]
+
+
+def table(mx_opt, with_timing):
+    import ukernel_static_metrics as usm
+    rows, lists = [], {}
+    with tempfile.TemporaryDirectory() as tmp:
+        timing = timing_calibration(tmp) if with_timing else None
+        for name, e, top_k, h, i, tokens, published in CONFIGS:
+            for t in tokens:
+                r = evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp,
+                                   timing)
+                lists[len(r["dispatches"])] = r["dispatches"]
+                timed = r.get("timing")
+                rows.append([
+                    "%s (E=%d top-%d H=%d I=%d)" % (name, e, top_k, h, i),
+                    str(t), str(r["block"]), str(len(r["dispatches"])),
+                    r["gate"]["tile"], r["down"]["tile"],
+                    "%.1f" % r["gate"]["gemm_us"],
+                    "%.1f" % r["down"]["gemm_us"], "%.1f" % r["other"],
+                    "%.1f" % r["static"],
+                    "%.1f" % timed if timed else "-", "%.1f" % r["bound"],
+                    "%.2f / %s" % (r["static"] / r["bound"],
+                                   "%.2f" % (timed / r["bound"])
+                                   if timed else "-"),
+                    "AITER %.1f" % published[t] if t in published else ""])
+    usm.print_columns(TABLE_HEADER, rows)
+    for count, names in sorted(lists.items()):
+        print("\n%d dispatches: %s" % (count, ", ".join(names)))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["example", "check"])
+    parser.add_argument("command", choices=["example", "check", "table"])
     parser.add_argument("--backend", default="gfx950-emu")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--control", action="store_true",
                         help="check: swap token 0's router weights in the "
                         "numpy reference only (must FAIL)")
+    parser.add_argument("--mx-opt", default=os.path.join(ROOT, "build", "bin",
+                                                         "mx-opt"))
+    parser.add_argument("--no-timing", action="store_true",
+                        help="table: the static model only")
     args = parser.parse_args()
     if args.command == "example":
         sys.stdout.write(HEADER + "\n" + program(**SMALL))
         return 0
+    if args.command == "table":
+        return table(args.mx_opt, not args.no_timing)
     return check(args.backend, args.threads, args.control)
 
 

@@ -153,6 +153,12 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
     row = dict(disp=len(launches), wgs=blocks[0] * blocks[1] * blocks[2],
                active=active_tiles * n_tiles,
                tile="%dx%dx%d w%d" % (tile_m, tile_n, tile_k, waves),
+               tile_mnk=(tile_m, tile_n, tile_k),
+               # The pipeline options that pin this GEMM's layout (to time
+               # the same kernel on a smaller problem).
+               pins="intrinsic=%dx%dx%d intrinsics-m=%d intrinsics-n=%d "
+               "intrinsics-k=%d subgroups-m=%d subgroups-n=%d split-k=1" %
+               (tuple(layout["shape"]) + (im, inn, ik, sm, sn)),
                spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]))
     row["pad"] = active_tiles * tile_m / t - 1
     cus = mx_perf_model.Machine.cus
@@ -166,6 +172,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
     body = mx_perf_model.main_loop(instrs, labels) or instrs
     wgs_cu = mx_perf_model.resident_workgroups(int(stats["waves_per_simd"]),
                                                waves, row["wgs"], machine)
+    row["wgs_per_cu"] = wgs_cu
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
@@ -179,6 +186,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
         c_load_bytes=4)
     hbm = machine.hbm_bytes_per_s
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
+    row["unique_s"] = unique / hbm
     bound_rows = (t + e * (unit - 1)) // unit * unit
     row["gather_us"] = (a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)
                         ) / hbm * 1e6
