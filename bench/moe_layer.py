@@ -44,6 +44,7 @@ Usage: bench/moe_layer.py example|check [--backend cpu|gfx950-emu|gfx950-isa]
 import argparse
 import math
 import os
+import re
 import sys
 import tempfile
 
@@ -345,6 +346,8 @@ CONFIGS = [
     ("DeepSeek-R1 TP8", 257, 9, 7168, 256, (16, 512),
      {16: 65.5, 512: 161.5}),
 ]
+# The configurations whose dispatch lists the table prints.
+LISTED_TOKENS = (4, 1024)
 HBM_PEAK = 8e12  # MI355X, bytes/s (the static model's hbm_bytes_per_s)
 
 
@@ -354,12 +357,38 @@ def block_rows(rows):
     return 16 if rows <= 1024 else 64
 
 
+ELEMENT_BITS = {"i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+                "bf16": 16, "f16": 16, "f32": 32, "f4E2M1FN": 4,
+                "f8E8M0FNU": 8, "f8E4M3FN": 8}
+
+
+def memref_bytes(memref):
+    """The bytes a static memref type views."""
+    dims = memref[len("memref<"):].split(",")[0].rstrip(">").split("x")
+    return math.prod(int(d) for d in dims[:-1]) * ELEMENT_BITS[dims[-1]] // 8
+
+
 def layer_dispatches(mx_opt, config):
-    """The gpu.launch_func kernels of the layer's program at `config`."""
+    """The layer's dispatches at `config`: (kernel, workgroups, bytes its
+    buffers view, bytes of those that are the weights' arguments)."""
     import ukernel_static_metrics as usm
     ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
                     program(**config))
-    return [name for name, *_ in usm.parse_launches(ir)]
+    out = []
+    args_of = re.findall(r"gpu\.launch_func\s+@[\w.]+::@\w+ .*args\((.*)\)"
+                         r"\s*$", ir, re.M)
+    for (name, blocks, _, _), args in zip(usm.parse_launches(ir), args_of):
+        viewed = weights = 0
+        for arg in usm.split_args(args):
+            value, memref = arg.split(" : ", 1)
+            size = memref_bytes(memref)
+            viewed += size
+            # %arg1 .. %arg4: W_gate_up, its scales, W_down, its scales.
+            if value.strip() in ("%arg1", "%arg2", "%arg3", "%arg4"):
+                weights += size
+        groups = math.prod(int(b) for b in blocks)
+        out.append((name, groups, viewed, weights))
+    return out
 
 
 def timed_gemm(config, gemm, tmp):
@@ -491,7 +520,8 @@ def table(mx_opt, with_timing):
             for t in tokens:
                 r = evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp,
                                    timing)
-                lists[len(r["dispatches"])] = r["dispatches"]
+                if t in LISTED_TOKENS:
+                    lists["%s at T = %d" % (name, t)] = r["dispatches"]
                 timed = r.get("timing")
                 rows.append([
                     "%s (E=%d top-%d H=%d I=%d)" % (name, e, top_k, h, i),
@@ -506,8 +536,13 @@ def table(mx_opt, with_timing):
                                    if timed else "-"),
                     "AITER %.1f" % published[t] if t in published else ""])
     usm.print_columns(TABLE_HEADER, rows)
-    for count, names in sorted(lists.items()):
-        print("\n%d dispatches: %s" % (count, ", ".join(names)))
+    for label, dispatches in lists.items():
+        print("\nThe dispatches of %s: workgroups, MB their buffers view "
+              "(of which the weights' arguments, relaid out per call unless "
+              "pre-packed)" % label)
+        for name, groups, viewed, weights in dispatches:
+            print("  %-32s %8d  %10.2f MB  (%.2f MB weights)" %
+                  (name, groups, viewed / 1e6, weights / 1e6))
     return 0
 
 
