@@ -230,6 +230,7 @@ public:
              Value lane) override;
   void store(int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
              Value v) override;
+  void prepareStores(Value waveM, Value waveN, Value lane) override;
   void forLoads(function_ref<void()> body) override;
   void forStores(function_ref<void()> body) override;
 
@@ -289,6 +290,10 @@ private:
   /// A routed GEMM's row ids (in global memory), the tile's first entry and
   /// its row count.
   Value rowIds, firstRowId, rowCount;
+  /// The rows prepareStores looked up: for the lane given there, the row
+  /// of acc at each row offset of the runs.
+  SmallVector<Value, 3> preparedLane;
+  DenseMap<int64_t, Value> preparedRows;
   Value buffer;
   SmallVector<Value> epilogueInputs;
   Value colBase;
@@ -485,14 +490,28 @@ Value UserLayoutAccess::accessRun(
   return pack(results);
 }
 
+void UserLayoutAccess::prepareStores(Value waveM, Value waveN, Value lane) {
+  if (!rowIds)
+    return;
+  Value row0 = getBase(waveM, waveN, lane).first;
+  preparedLane = {waveM, waveN, lane};
+  for (const AccessRun &run : runs)
+    if (!preparedRows.count(run.dr))
+      preparedRows[run.dr] =
+          rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+}
+
 void UserLayoutAccess::forEachRun(
     int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
     function_ref<void(const AccessRun &, Value row, Value col)> body) {
   auto [row0, col0] = getBase(waveM, waveN, lane);
+  bool prepared = preparedLane == ArrayRef<Value>{waveM, waveN, lane};
   for (const AccessRun &run : runs) {
     if (run.i != i || run.j != j)
       continue;
-    Value row = rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+    Value row = prepared
+                    ? preparedRows.lookup(run.dr)
+                    : rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
     Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
     body(run, row, col);
   }

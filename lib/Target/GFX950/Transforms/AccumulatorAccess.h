@@ -38,6 +38,12 @@ public:
   /// Emits `body`, the loads (stores) of all vectors: once, or for stores
   /// whose width depends on where the tile lies, once in each branch of a
   /// workgroup-uniform scf.if.
+  /// Called once before forStores, with the wave and lane indices every
+  /// store then gets: an access may compute up front what the stores need
+  /// (a routed GEMM's row ids, all loaded before the first store: a load
+  /// after a store to another buffer cannot be moved above it, so loading
+  /// each id before its row's store costs one memory latency per row).
+  virtual void prepareStores(Value waveM, Value waveN, Value lane) {}
   virtual void forLoads(function_ref<void()> body) { body(); }
   virtual void forStores(function_ref<void()> body) { body(); }
 };

@@ -576,6 +576,7 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
   // (gpu.lane_id): sharing the prologue's addresses would keep one register
   // pair per accumulator group alive through the K loop.
   Value laneOut = gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr);
+  access->prepareStores(waveM, waveN, laneOut);
   access->forStores([&] {
     for (int64_t i = 0; i < intrinsicsM; ++i)
       for (int64_t j = 0; j < intrinsicsN; ++j) {

@@ -89,3 +89,30 @@ func.func @routed(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
       outs(%c : memref<20x24xf32>) layout = #l
   return
 }
+
+// -----
+
+// A routed tile of two N intrinsics: each of the lane's rows is looked up
+// once (both vectors (0, j) of a row share its id), and every id is loaded
+// before the first store (a load after a store to another buffer cannot be
+// moved above it: one memory latency per row otherwise).
+#l2 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_n = 2, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @routed_two_n
+//  CHECK-SAME:   %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
+//       CHECK:   %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]]
+//       CHECK:   func.call @mx_uk_scaled_mma(
+//       CHECK:   memref.load %[[GIDS]]
+//   CHECK-NOT:   memref.load %[[GIDS]]
+//       CHECK:   vector.store
+//   CHECK-NOT:   memref.load %[[GIDS]]
+//       CHECK:   vector.store
+//   CHECK-NOT:   memref.load %[[GIDS]]
+//       CHECK:   return
+func.func @routed_two_n(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x16xi8>,
+                        %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x1x1x4x16x2x4xi8>,
+                        %tiles: memref<4x3xi32>, %ids: memref<64xi32>, %c: memref<20x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x1x1x2x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x1x1x4x16x2x4xi8>)
+      tile_groups(%tiles : memref<4x3xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x24xf32>) layout = #l2
+  return
+}
