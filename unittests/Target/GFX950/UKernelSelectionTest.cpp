@@ -209,6 +209,26 @@ TEST_F(UKernelSelectionTest, GroupedFillCountsTheExperts) {
   EXPECT_GE(32 * (4096 / all.n), gfx950::kNumCUs);
 }
 
+/// A K shorter than every tile's K step (a routed down GEMM of a TP-sharded
+/// MoE layer: K = I = 256, blocks of 16 rows, 144 blocks) pads K, and only
+/// K: N (7168) still gets a wide tile, not the smallest one there is (the
+/// 16 x 16 tile over 64,512 workgroups the resolver picked before).
+TEST_F(UKernelSelectionTest, ShortKStillTilesN) {
+  gfx950::TargetAttr target = pins({}, 0, 0, 0, true);
+  DataTiledLayoutAttr layout = gfx950::resolveLayout(
+      &ctx, f4(), f4(), 16, 7168, 256, target, /*groups=*/144,
+      /*splitK=*/false);
+  ASSERT_TRUE(gfx950::selectUKernel(layout).name.has_value());
+  gfx950::TileSizes tile = gfx950::getTileSizes(layout);
+  EXPECT_EQ(tile.m, 16);
+  EXPECT_GT(tile.k, 256);
+  EXPECT_GE(tile.n, 128);
+  // Past M, the smallest tile still wins: a 4-row problem with K = 256.
+  DataTiledLayoutAttr tiny =
+      gfx950::resolveLayout(&ctx, f4(), f4(), 4, 16, 256, target);
+  EXPECT_EQ(gfx950::getTileSizes(tiny).n, 16);
+}
+
 /// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins
 /// round down to a divisor; enough tiles or too few K tiles: no split.
 TEST(SplitKTest, ChoosesTheFewestPartsThatFillTheCUs) {

@@ -172,6 +172,32 @@ static SmallVector<int64_t> powersOfTwo(int64_t max) {
   return result;
 }
 
+namespace {
+/// How hard the resolver's limits are: all of them; all but the problem's
+/// K (a K shorter than every tile's K step); only the hardware's (registers,
+/// LDS), tiles may exceed the problem; none (the pins win).
+enum class Limits { All, AllButK, Hardware, None };
+} // namespace
+
+/// The first key of a candidate `tile` for an M x N x K problem: with tiles
+/// larger than the problem, the least padding first. Past K only, the least
+/// padded work (M x N x K rounded up to whole tiles, a dynamic size one
+/// tile), so that M and N still get their tiles by the keys after it; past
+/// M or N, the smallest tile; 0 within the problem.
+static double getPaddingKey(Limits limits, int64_t m, int64_t n, int64_t k,
+                            TileSizes tile) {
+  auto padded = [](int64_t size, int64_t unit) {
+    return ShapedType::isDynamic(size)
+               ? double(unit)
+               : double(llvm::divideCeil(size, unit) * unit);
+  };
+  if (limits == Limits::AllButK)
+    return -padded(m, tile.m) * padded(n, tile.n) * padded(k, tile.k);
+  if (limits == Limits::Hardware)
+    return -double(tile.m) * double(tile.n);
+  return 0.0;
+}
+
 /// The CUs (up to all of them) that a GEMM of `groups` x M x N x K (static
 /// M and N) gives a workgroup with `tile`, counting the parts chooseSplitK
 /// would split K into (with `splitK`).
@@ -236,12 +262,9 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
       std::max<int64_t>(4, std::max<int64_t>(1, target.getSubgroupsM()) *
                                std::max<int64_t>(1, target.getSubgroupsN()));
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
-  // How hard the limits are: all of them; only the hardware's (registers,
-  // LDS), tiles may exceed the problem; none (the pins win).
-  enum class Limits { All, Hardware, None };
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<int64_t, int64_t, double, int64_t, int64_t, int64_t, int64_t>
+    std::tuple<double, int64_t, double, int64_t, int64_t, int64_t, int64_t>
         bestKey;
     for (int64_t sm : pick(target.getSubgroupsM(), waves))
       for (int64_t sn : pick(target.getSubgroupsN(), waves))
@@ -259,15 +282,14 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                   (cost.accRegisters > kAccRegisters ||
                    cost.ldsBytes > kLDSBytes))
                 continue;
-              if (limits == Limits::All &&
-                  (tile.m > maxM || tile.n > maxN || tile.k > maxK))
+              if ((limits == Limits::All || limits == Limits::AllButK) &&
+                  (tile.m > maxM || tile.n > maxN ||
+                   (limits == Limits::All && tile.k > maxK)))
                 continue;
               double intensity = double(tile.m) * tile.n /
                                  (double(tile.m) * getBitWidth(lhsType) +
                                   double(tile.n) * getBitWidth(rhsType));
-              // Tiles larger than the problem: the least padding first.
-              int64_t padding =
-                  limits == Limits::Hardware ? -tile.m * tile.n : int64_t(0);
+              double padding = getPaddingKey(limits, m, n, k, tile);
               // Small M: the workgroups that find a CU (up to all of
               // them), with the parts chooseSplitK will split K into.
               int64_t fill = smallM && !ShapedType::isDynamic(n)
@@ -288,6 +310,8 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   // fits the hardware wins. Pinned parameters may make every candidate
   // exceed a hardware limit; then the limits give way to the pins.
   DataTiledLayoutAttr best = search(Limits::All);
+  if (!best)
+    best = search(Limits::AllButK);
   if (!best)
     best = search(Limits::Hardware);
   if (!best)
