@@ -75,3 +75,27 @@ func.func @fill_other(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf
       outs(%o : tensor<4x3x4x16x4xf32>) layout = #layout -> tensor<4x3x4x16x4xf32>
   return %r0, %r1 : tensor<4x3x4x16x4xf32>, tensor<4x3x4x16x4xf32>
 }
+
+// -----
+
+// A grouped GEMM (tile_groups) whose accumulator is a +0.0 fill starts its
+// tiles' rows from zero too, but keeps the fill as acc: the rows that no
+// tile names keep its zeros.
+// CHECK-LABEL: func.func @grouped_fill_zero
+//       CHECK:   %[[FILL:.+]] = linalg.fill
+//       CHECK:   mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : tensor<8x3xi32>) outs(%[[FILL]] : tensor<40x48xf32>) layout = #{{.+}} zero_acc
+func.func @grouped_fill_zero(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                             %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                             %tiles: tensor<8x3xi32>) -> tensor<40x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x48xf32>) -> tensor<40x48xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>)
+      outs(%c : tensor<40x48xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<40x48xf32>
+  return %r : tensor<40x48xf32>
+}

@@ -16,6 +16,8 @@
 // RUN: mx-run %s --entry=routed_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --entry=routed_fp8_fp4 %{exact} | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --entry=routed_fp4_k512 %{exact} | FileCheck %s --check-prefix=EXACT
+// DEFINE: %{exact4} = --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales --compare=reference
+// RUN: mx-run %s --entry=routed_fp4_zero %{exact4} | FileCheck %s --check-prefix=EXACT
 // EXACT: result #0 tensor<20x24xf32>: {{.*}}mismatches=0/480{{.*}}: bit-exact
 // EXACT: PASS
 
@@ -94,6 +96,28 @@ func.func @routed_args(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN
       ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
                             tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
       routing(%ids, %experts : tensor<32xi32>, tensor<2xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+// From a +0.0 fill (the GEMM starts its tiles' rows at zero and reads no
+// accumulator): rows 17..19, named by the block of expert -1, and no
+// others, keep the fill's zeros.
+func.func @routed_fp4_zero(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                           %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>)
+    -> tensor<20x24xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<64xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x24xf32>) -> tensor<20x24xf32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }

@@ -21,6 +21,16 @@
 // RUN: %{run} --entry=routed_fp4_k512 %{codes} | FileCheck %s
 // RUN: %{run} --entry=routed_fp8_fp4 %{ints} | FileCheck %s
 // RUN: %{run} --entry=routed_fp8_fp4 %{codes} | FileCheck %s
+// From a +0.0 fill: zero_acc (no accumulator read; the tile's rows start
+// at zero), the rows of the block of expert -1 keep the fill's zeros.
+// RUN: mx-run %S/../CPU/routed-scaled-contraction.mlir --backend=gfx950-emu --compare=reference --entry=routed_fp4_zero --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales | FileCheck %s
+// RUN: mx-opt %S/../CPU/routed-scaled-contraction.mlir --mx-gfx950-pipeline=output=gpu --mlir-print-ir-before=mx-gfx950-lower-tiled-mma 2>&1 >/dev/null | FileCheck %s --check-prefix=ZERO
+// ZERO-LABEL: func.func @routed_fp4_zero
+// ZERO: %[[ACC:.+]] = memref.alloc() {{.*}} : memref<20x24xf32>
+// ZERO: gpu.launch {{.*}} module(@routed_fp4_zero_relayout0_fill)
+// ZERO: vector.store %{{.+}}, %[[ACC]]
+// ZERO: mx.tiled_scaled_mma {{.*}} row_ids(%{{.+}} : memref<64xi32>) outs(%[[ACC]] : memref<20x24xf32>) {{.*}} zero_acc
+// ZERO: return %[[ACC]]
 // Routing at run time: all padding; all blocks of an expert outside [0, E).
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:20 --arg=fill:1 | FileCheck %s
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:3 --arg=fill:4 | FileCheck %s

@@ -160,7 +160,8 @@ void TiledScaledMMAOp::getEffects(
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
     bool isAcc = &operand == &getAccMutable();
-    if (!isAcc || !getZeroAcc())
+    // With tile_groups, acc's rows that no tile names are kept.
+    if (!isAcc || !getZeroAcc() || isGrouped())
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
     if (isAcc)
@@ -198,14 +199,16 @@ struct ZeroFilledAccumulator : public OpRewritePattern<TiledScaledMMAOp> {
 
   LogicalResult matchAndRewrite(TiledScaledMMAOp op,
                                 PatternRewriter &rewriter) const override {
-    // With tile_groups, rows that no tile names must keep acc's value.
-    if (op.getZeroAcc() || op.getResults().empty() || op.isGrouped())
+    if (op.getZeroAcc() || op.getResults().empty())
       return failure();
     Value destination = getZeroFillDestination(op.getAcc());
     if (!destination)
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
-      op.getAccMutable().assign(destination);
+      // With tile_groups, rows that no tile names keep acc's value: acc
+      // stays the fill (its tiles' rows are not read).
+      if (!op.isGrouped())
+        op.getAccMutable().assign(destination);
       op.setZeroAcc(true);
     });
     return success();

@@ -38,11 +38,13 @@ namespace {
 struct TiledScaledMMAOpInterface
     : public DstBufferizableOpInterfaceExternalModel<TiledScaledMMAOpInterface,
                                                      TiledScaledMMAOp> {
-  /// A zero-started accumulator is only written.
+  /// A zero-started accumulator is only written (but for a grouped GEMM's,
+  /// whose rows that no tile names keep their values).
   bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
                               const AnalysisState &state) const {
     auto mma = cast<TiledScaledMMAOp>(op);
-    return !(&opOperand == &mma.getAccMutable() && mma.getZeroAcc());
+    return !(&opOperand == &mma.getAccMutable() && mma.getZeroAcc() &&
+             !mma.isGrouped());
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,

@@ -37,6 +37,9 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
            "rounded to f32 before the epilogue, as it is now)";
   if (!op.hasUserLayoutAcc())
     return "the accumulator is data-tiled";
+  if (op.isGrouped())
+    return "the GEMM is grouped: rows that no tile names keep the "
+           "accumulator's values, which the epilogue would not see";
   if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
     return "the consumer has more than one output";
   if (generic.getNumParallelLoops() != generic.getNumLoops())

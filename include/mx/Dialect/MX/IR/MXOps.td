@@ -628,7 +628,9 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     rows `f .. f + c - 1` of `acc`, which must be in the user's layout
     (`[T, N]`, any T), and are contracted with `rhs[e]`. Tiles with `c == 0`
     compute nothing, and rows of `acc` that no tile names keep their value
-    (so `zero_acc` is not set by the canonicalizer). The producer guarantees
+    (with `zero_acc` the tiles' rows start at +0.0 and are not read, and
+    the others keep `acc`'s: the canonicalizer sets it when `acc` is a +0.0
+    fill and keeps the fill as `acc`; no epilogue). The producer guarantees
     `c <= ` the tile's rows, `0 <= f`, `f + c <= T` and `0 <= e < E` where
     `c > 0`. Tiles of different groups may lie in one `lhs`, which is how one
     launch serves every expert. With `row_ids` too (`[Mo * tile rows]` of
