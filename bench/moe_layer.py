@@ -402,7 +402,7 @@ def timed_gemm(config, gemm, tmp):
     import mx_timing
     import moe_metrics
     (tile_m, tile_n, _), k = gemm["tile_mnk"], gemm["k"]
-    text = moe_metrics.ROUTED.format(
+    text = moe_metrics.ROUTED_ZERO.format(
         T=tile_m, TOK=tile_m, TOPK=1, E=1, N=tile_n, K=k, KB=k // 32,
         A=moe_metrics.FP4, B=moe_metrics.FP4, P=tile_m, NB=1)
     path = os.path.join(tmp, "gemm.mlir")
@@ -412,7 +412,7 @@ def timed_gemm(config, gemm, tmp):
     subprocess.run([mx_timing.tool("mx-run"), path, "--backend=gfx950-isa",
                     "--threads=1", "--progress=false", "--timing-model",
                     "--timing-json=" + report,
-                    "--gfx950-options=" + gemm["pins"]] + ["--arg=zeros"] * 7,
+                    "--gfx950-options=" + gemm["pins"]] + ["--arg=zeros"] * 6,
                    capture_output=True, text=True, check=True)
     with open(report) as f:
         r = [json.loads(line) for line in f if line.strip()]
@@ -429,19 +429,20 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
     config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
     dispatches = layer_dispatches(mx_opt, config)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
-                                moe_metrics.FP4, (top_k, block))
+                                moe_metrics.FP4, (top_k, block),
+                                zero_acc=True)
     gate["k"] = h
     down = moe_metrics.evaluate(mx_opt, rows, e, h, i, moe_metrics.FP4,
-                                moe_metrics.FP4, (1, block))
+                                moe_metrics.FP4, (1, block), zero_acc=True)
     down["k"] = i
-    # The elementwise dispatches at HBM speed: the tokens' quantize (bf16
-    # read, fp4 and scales written), SwiGLU (f32 gate and up read, bf16
-    # written), the intermediate's quantize, the combine (f32 rows and the
-    # weights read, bf16 written).
+    # The elementwise work at HBM speed: the tokens' quantize (bf16 read,
+    # fp4 and scales written), the GEMMs' two zero fills (f32 written),
+    # SwiGLU (f32 gate and up read, bf16 written), the intermediate's
+    # quantize, the combine (f32 rows and the weights read, bf16 written).
     fp4 = lambda n: n // 2 + n // 32  # noqa: E731
-    elementwise = (t * h * 2 + t * fp4(h) + rows * 2 * i * 4 + rows * i * 2 +
-                   rows * i * 2 + rows * fp4(i) + rows * h * 4 + rows * 4 +
-                   t * h * 2)
+    elementwise = (t * h * 2 + t * fp4(h) + rows * (2 * i + h) * 4 +
+                   rows * 2 * i * 4 + rows * i * 2 + rows * i * 2 +
+                   rows * fp4(i) + rows * h * 4 + rows * 4 + t * h * 2)
     other = (elementwise / HBM_PEAK * 1e6 + gate["gather_us"] +
              down["gather_us"])
     static = gate["gemm_us"] + down["gemm_us"] + other

@@ -81,6 +81,17 @@ func.func @moe(%a: tensor<{TOK}x{K}x{A}>, %b: tensor<{E}x{N}x{K}x{B}>,
 }}
 """
 
+# The routed GEMM from zero (a +0.0 fill: the kernel reads no accumulator,
+# zero_acc), as the MoE layer's GEMMs run (bench/moe_layer.py).
+ROUTED_ZERO = ROUTED.replace(
+    ",\n               %acc: tensor<{T}x{N}xf32>)", ")").replace(
+    "  %r = mx.routed_scaled_contraction",
+    "  %zero = arith.constant 0.0 : f32\n"
+    "  %e = tensor.empty() : tensor<{T}x{N}xf32>\n"
+    "  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{T}x{N}xf32>)"
+    " -> tensor<{T}x{N}xf32>\n"
+    "  %r = mx.routed_scaled_contraction")
+
 # (name, T, E, N, K, A, B, routed): DeepSeek-V3's routed experts (hidden 7168,
 # expert intermediate 2048: gate+up N = 4096, down K = 2048) with 32 local
 # experts (expert parallelism 8) and top 8, for 8, 64 and 1024 tokens;
@@ -106,12 +117,14 @@ def even_rows(t, e):
     return [t // e + (1 if i < t % e else 0) for i in range(e)]
 
 
-def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
-    """`routed`: (top_k, block rows) for the sorted-token-ids form."""
+def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
+             zero_acc=False):
+    """`routed`: (top_k, block rows) for the sorted-token-ids form;
+    `zero_acc`: the routed GEMM from a +0.0 fill (no C read)."""
     if routed:
         top_k, block = routed
         positions = (t + e * (block - 1)) // block * block
-        ir = ROUTED.format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
+        ir = (ROUTED_ZERO if zero_acc else ROUTED).format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
                            KB=k // 32, A=lhs, B=rhs, P=positions,
                            NB=positions // block)
     else:
@@ -178,12 +191,13 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options=""):
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
     a_bytes = (t // routed[0] if routed else t) * (k * BITS[lhs] // 8 +
                                                     k // 32)
-    unique = weights + a_bytes + 2 * t * n * 4
+    unique = weights + a_bytes + (1 if zero_acc else 2) * t * n * 4
     gemm = mx_perf_model.predict_gemm(
         loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
         waves, wgs_cu, 4, machine,
-        # The GEMM accumulates into %acc: it reads its f32 C tile.
-        c_load_bytes=4)
+        # The GEMM accumulates into %acc: it reads its f32 C tile (not
+        # from zero).
+        c_load_bytes=0 if zero_acc else 4)
     hbm = machine.hbm_bytes_per_s
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     row["unique_s"] = unique / hbm
