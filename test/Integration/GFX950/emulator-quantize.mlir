@@ -6,6 +6,15 @@
 
 // RUN: mx-run %s --backend=gfx950-emu --entry=gemm_padded --seed=6 --arg=random:int,lo=-50,hi=50 --arg=random:int,lo=-4,hi=4 --arg=random:scales,lo=124,hi=130 --arg=zeros --compare=reference | FileCheck %s --check-prefix=PADDED
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=FUSED
+// An elementwise producer computed in the quantize kernel (one launch):
+// SwiGLU over the two halves of its input rounded to bf16 (a MoE layer's
+// intermediate), and an outer product of a row and a column vector (the
+// row's value broadcast along the axis: a load per value).
+// RUN: mx-run %s --backend=gfx950-emu --entry=swiglu_quantize --seed=9 --arg=random:normal,std=4 --compare=reference | FileCheck %s --check-prefix=PRODUCER
+// RUN: mx-run %s --backend=gfx950-emu --entry=ramp_quantize --seed=9 --arg=random:normal,std=4 --arg=random:normal --compare=reference | FileCheck %s --check-prefix=PRODUCER
+// PRODUCER: result #0 {{.*}}: bit-exact
+// PRODUCER: result #1 {{.*}}: bit-exact
+// PRODUCER: PASS
 // RUN: mx-run %s --backend=gfx950-emu --entry=experts --seed=5 --arg=random:normal,std=100,specials=0.03 --compare=reference | FileCheck %s --check-prefix=EXPERTS
 
 // PADDED-COUNT-3: : bit-exact
@@ -117,4 +126,49 @@ func.func @dynamic_m_70(%a0: tensor<70x512xbf16>, %b: tensor<64x512xf4E2M1FN>,
                              tensor<?x16xf8E8M0FNU>, tensor<64x16xf8E8M0FNU>)
       outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %r, %qa, %sa : tensor<?x64xf32>, tensor<?x512xf4E2M1FN>, tensor<?x16xf8E8M0FNU>
+}
+
+// FUSED-LABEL: func.func @swiglu_quantize
+//       FUSED:   gpu.launch_func @swiglu_quantize_quantize0
+//   FUSED-NOT:   gpu.launch_func
+//       FUSED:   return
+#id = affine_map<(m, n) -> (m, n)>
+func.func @swiglu_quantize(%gu: tensor<33x512xf32>)
+    -> (tensor<33x256xf4E2M1FN>, tensor<33x8xf8E8M0FNU>) {
+  %gate = tensor.extract_slice %gu[0, 0] [33, 256] [1, 1] : tensor<33x512xf32> to tensor<33x256xf32>
+  %up = tensor.extract_slice %gu[0, 256] [33, 256] [1, 1] : tensor<33x512xf32> to tensor<33x256xf32>
+  %e = tensor.empty() : tensor<33x256xbf16>
+  %act = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%gate, %up : tensor<33x256xf32>, tensor<33x256xf32>) outs(%e : tensor<33x256xbf16>) {
+  ^bb0(%g: f32, %u: f32, %o: bf16):
+    %one = arith.constant 1.0 : f32
+    %ng = arith.negf %g : f32
+    %ex = math.exp %ng : f32
+    %den = arith.addf %ex, %one : f32
+    %silu = arith.divf %g, %den : f32
+    %p = arith.mulf %silu, %u : f32
+    %b = arith.truncf %p : f32 to bf16
+    linalg.yield %b : bf16
+  } -> tensor<33x256xbf16>
+  %q, %s = mx.quantize %act axis(1) scale(even) rounding(nearest_even)
+      : tensor<33x256xbf16> -> tensor<33x256xf4E2M1FN>, tensor<33x8xf8E8M0FNU>
+  return %q, %s : tensor<33x256xf4E2M1FN>, tensor<33x8xf8E8M0FNU>
+}
+
+// FUSED-LABEL: func.func @ramp_quantize
+//       FUSED:   gpu.launch_func @ramp_quantize_quantize0
+//   FUSED-NOT:   gpu.launch_func
+//       FUSED:   return
+func.func @ramp_quantize(%row: tensor<40xf32>, %col: tensor<64xf32>)
+    -> (tensor<40x64xf8E4M3FN>, tensor<40x2xf8E8M0FNU>) {
+  %e = tensor.empty() : tensor<40x64xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%row, %col : tensor<40xf32>, tensor<64xf32>) outs(%e : tensor<40x64xf32>) {
+  ^bb0(%r: f32, %c: f32, %o: f32):
+    %v = arith.mulf %r, %c : f32
+    linalg.yield %v : f32
+  } -> tensor<40x64xf32>
+  %q, %s = mx.quantize %x axis(1) scale(floor) rounding(nearest_even)
+      : tensor<40x64xf32> -> tensor<40x64xf8E4M3FN>, tensor<40x2xf8E8M0FNU>
+  return %q, %s : tensor<40x64xf8E4M3FN>, tensor<40x2xf8E8M0FNU>
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelNames.h"
+#include "QuantizeProducer.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 #include "mx/Dialect/MX/Transforms/QuantizeArith.h"
@@ -613,11 +614,20 @@ mlir::mx::gfx950::lowerQuantize(RewriterBase &rewriter, QuantizeIntoOp op,
 
   SmallVector<Value> base =
       createThreadBase(b, loc, plan, axis, id, threadBasis);
-  emitBlocks(b, loc, *planned, base,
-             [&](OpBuilder &b, ArrayRef<Value> clamped) {
-               return loadGlobalBlock(b, loc, op, clamped);
-             });
+  // An elementwise producer of the input is computed here, block by block.
+  linalg::GenericOp producer = detail::getFusableProducer(op);
+  emitBlocks(
+      b, loc, *planned, base, [&](OpBuilder &b, ArrayRef<Value> clamped) {
+        return producer
+                   ? detail::emitProducerBlock(b, loc, producer, axis, clamped)
+                   : loadGlobalBlock(b, loc, op, clamped);
+      });
+  Value input = op.getInput();
   rewriter.eraseOp(op);
+  if (producer) {
+    rewriter.eraseOp(producer);
+    rewriter.eraseOp(input.getDefiningOp());
+  }
   return launch;
 }
 

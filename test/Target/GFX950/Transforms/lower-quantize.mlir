@@ -166,3 +166,98 @@ func.func @rows_fp4_ties_away_f32(%x: memref<4x128xf32>, %e: memref<4x64xi8>, %s
       scales(%s : memref<4x4xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
   return
 }
+
+// -----
+
+// An elementwise producer of the input (SwiGLU over the two halves of a
+// GEMM's result, rounded to bf16) is computed in the quantize kernel: each
+// block loads the 32 gate and up values (one vector load each: the axis is
+// their unit-stride innermost dimension) and applies the body to each
+// value; the producer and its buffer are gone.
+// CHECK-LABEL: func.func @swiglu_producer
+//  CHECK-SAME:   (%[[GU:.+]]: memref<64x512xf32>,
+//   CHECK-NOT:   linalg.generic
+//   CHECK-NOT:   memref.alloc
+//       CHECK:   %[[GATE:.+]] = memref.subview %[[GU]][0, 0] [64, 256]
+//       CHECK:   %[[UP:.+]] = memref.subview %[[GU]][0, 256] [64, 256]
+//       CHECK:   gpu.launch blocks
+//       CHECK:     vector.load %[[GATE]][{{.*}}] : memref<64x256xf32, strided<[512, 1]>>, vector<32xf32>
+//       CHECK:     vector.load %[[UP]][{{.*}}] : memref<64x256xf32, strided<[512, 1], offset: 256>>, vector<32xf32>
+// CHECK-COUNT-32:     math.exp
+//   CHECK-NOT:     math.exp
+//       CHECK:     gpu.terminator
+//   CHECK-NOT:   linalg.generic
+#id = affine_map<(m, n) -> (m, n)>
+func.func @swiglu_producer(%gu: memref<64x512xf32>, %e: memref<64x128xi8>, %s: memref<64x8xi8>) {
+  %gate = memref.subview %gu[0, 0] [64, 256] [1, 1] : memref<64x512xf32> to memref<64x256xf32, strided<[512, 1]>>
+  %up = memref.subview %gu[0, 256] [64, 256] [1, 1] : memref<64x512xf32> to memref<64x256xf32, strided<[512, 1], offset: 256>>
+  %act = memref.alloc() : memref<64x256xbf16>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%gate, %up : memref<64x256xf32, strided<[512, 1]>>, memref<64x256xf32, strided<[512, 1], offset: 256>>)
+      outs(%act : memref<64x256xbf16>) {
+  ^bb0(%g: f32, %u: f32, %o: bf16):
+    %one = arith.constant 1.0 : f32
+    %ng = arith.negf %g : f32
+    %ex = math.exp %ng : f32
+    %den = arith.addf %ex, %one : f32
+    %silu = arith.divf %g, %den : f32
+    %p = arith.mulf %silu, %u : f32
+    %b = arith.truncf %p : f32 to bf16
+    linalg.yield %b : bf16
+  }
+  mx.quantize_into %act axis(1) scale(even) rounding(nearest_even) : memref<64x256xbf16> -> f4E2M1FN
+      elements(%e : memref<64x128xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<64x8xi8>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
+  return
+}
+
+// -----
+
+// A producer that broadcasts along the axis (one value per row) and reads
+// its index: a load per value (no vector), linalg.index becomes the point's
+// coordinate.
+// CHECK-LABEL: func.func @broadcast_producer
+//  CHECK-SAME:   (%[[ROW:.+]]: memref<64xf32>,
+//       CHECK:   gpu.launch blocks
+// CHECK-COUNT-32:     memref.load %[[ROW]][%{{.+}}] : memref<64xf32>
+//   CHECK-NOT:     linalg.index
+//       CHECK:     gpu.terminator
+func.func @broadcast_producer(%row: memref<64xf32>, %e: memref<64x32xi8>, %s: memref<64x2xi8>) {
+  %x = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%row : memref<64xf32>) outs(%x : memref<64x64xf32>) {
+  ^bb0(%r: f32, %o: f32):
+    %n = linalg.index 1 : index
+    %ni = arith.index_cast %n : index to i32
+    %nf = arith.sitofp %ni : i32 to f32
+    %v = arith.mulf %r, %nf : f32
+    linalg.yield %v : f32
+  }
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : memref<64x64xf32> -> f4E2M1FN
+      elements(%e : memref<64x32xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<64x2xi8>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
+  return
+}
+
+// -----
+
+// A producer whose buffer is read by another op stays a producer (its own
+// dispatch): the quantize loads its input.
+// CHECK-LABEL: func.func @shared_producer
+//       CHECK:   linalg.generic
+//       CHECK:   gpu.launch blocks
+//       CHECK:     vector.load %{{.+}} : memref<64x64xf32>, vector<32xf32>
+func.func @shared_producer(%in: memref<64x64xf32>, %e: memref<64x32xi8>, %s: memref<64x2xi8>, %copy: memref<64x64xf32>) {
+  %x = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%in : memref<64x64xf32>) outs(%x : memref<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %w = arith.addf %v, %v : f32
+    linalg.yield %w : f32
+  }
+  mx.quantize_into %x axis(1) scale(floor) rounding(nearest_even) : memref<64x64xf32> -> f4E2M1FN
+      elements(%e : memref<64x32xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<64x2xi8>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
+  memref.copy %x, %copy : memref<64x64xf32> to memref<64x64xf32>
+  return
+}

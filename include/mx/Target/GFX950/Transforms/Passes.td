@@ -303,6 +303,24 @@ def MXGFX950LowerQuantize
     barrier quantize its column blocks from LDS (Transformer Engine's
     cast-transpose).
 
+    An elementwise `linalg.generic` that only writes the quantize's input
+    buffer (its one output, identity map, not read; projected-permutation
+    input maps; scalar pure body), with only allocations between the two,
+    is computed in the quantize kernel instead of a dispatch of its own:
+    each block's 32 values come from the generic's body applied to its
+    inputs (one `vector.load` per input whose map sends the axis to a
+    unit-stride innermost dimension, else a load per value), and the
+    generic and its buffer are erased. E.g. a MoE layer's SwiGLU over the
+    two halves of the gate/up GEMM's result, rounded to bf16, before the
+    intermediate is quantized for the down GEMM:
+
+    ```mlir
+    linalg.generic {...} ins(%gate, %up : memref<64x256xf32, strided<[512, 1]>>, ...)
+        outs(%act : memref<64x256xbf16>) { ... silu(g) * u, truncf ... }
+    mx.quantize_into %act axis(1) ... elements(%e : memref<64x128xi8>) ...
+    // -> one gpu.launch: vector.load of 32 gate and 32 up values per block
+    ```
+
     Example: `mx.quantize_into %x ... : memref<128x512xbf16> -> f4E2M1FN
     elements(%e : memref<1x2x2x4x2x4x16x16xi8>) ... scales(%s :
     memref<1x2x2x4x16x4x2xi8>) ...` becomes a `gpu.launch` of 8 workgroups
