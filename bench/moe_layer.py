@@ -436,13 +436,14 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
                                 moe_metrics.FP4, (1, block), zero_acc=True)
     down["k"] = i
     # The elementwise work at HBM speed: the tokens' quantize (bf16 read,
-    # fp4 and scales written), the GEMMs' two zero fills (f32 written),
-    # SwiGLU (f32 gate and up read, bf16 written), the intermediate's
-    # quantize, the combine (f32 rows and the weights read, bf16 written).
+    # fp4 and scales written), the GEMMs' two zero fills (f32 written), the
+    # intermediate's quantize with SwiGLU computed in it (f32 gate and up
+    # read, fp4 and scales written), the combine (f32 rows and the weights
+    # read, bf16 written).
     fp4 = lambda n: n // 2 + n // 32  # noqa: E731
     elementwise = (t * h * 2 + t * fp4(h) + rows * (2 * i + h) * 4 +
-                   rows * 2 * i * 4 + rows * i * 2 + rows * i * 2 +
-                   rows * fp4(i) + rows * h * 4 + rows * 4 + t * h * 2)
+                   rows * 2 * i * 4 + rows * fp4(i) + rows * h * 4 +
+                   rows * 4 + t * h * 2)
     other = (elementwise / HBM_PEAK * 1e6 + gate["gather_us"] +
              down["gather_us"])
     static = gate["gemm_us"] + down["gemm_us"] + other
