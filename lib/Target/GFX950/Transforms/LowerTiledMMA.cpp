@@ -323,8 +323,8 @@ LogicalResult TiledMMALowering::checkOperands() {
 }
 
 FailureOr<int64_t> TiledMMALowering::getLDSBytes() {
-  // The ukernels stage one K step of the workgroup's A and B tiles through
-  // LDS, double-buffered (the scales go to registers); the one quantizing A
+  // The ukernels stage one K step of the workgroup's A and B tiles and A's
+  // scales through LDS, double-buffered; the one quantizing A
   // stages the quantized A of a K step (getQuantizedLhsStageBytes).
   int64_t stageBytes = quantizedLhs ? getQuantizedLhsStageBytes(layout)
                                     : getUKernelStageBytes(layout);
@@ -332,7 +332,8 @@ FailureOr<int64_t> TiledMMALowering::getLDSBytes() {
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
            << "the layout " << layout << " stages " << stageBytes
-           << " bytes of A and B per K step through LDS, double-buffered "
+           << " bytes of A, B and A's scales per K step through LDS, "
+              "double-buffered "
            << ldsBytes << " bytes: more than the " << kLDSBytes
            << " bytes of LDS of a gfx950 workgroup; pick a smaller tile "
               "(intrinsics_m/n/k, subgroups_m/n)";

@@ -249,6 +249,12 @@ int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
     int64_t fragments = shape[0] * shape[1] * shape[2];
     bytes += fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
   }
+  // A's scales of the K step ([subgroups, 64 lanes, bytes per lane]): the
+  // pipelined schedule copies them once per workgroup into a ring at the end
+  // of the LDS when several waves share them.
+  SmallVector<int64_t> scales =
+      getUKernelTileShape(layout, OperandRole::lhs_scales);
+  bytes += scales[0] * scales[1] * scales[2];
   return bytes;
 }
 
