@@ -357,8 +357,9 @@ func.func private @mx_uk_scaled_mma(
   // the L2 path (the seed tile: 12 of its 148 KiB per two K steps). Instead
   // the workgroup copies each K step's A scales once (LDS DMA, 4 bytes per
   // lane, the copies shared by the waves) into a ring of two slots at the
-  // end of the LDS (getUKernelStageBytes counts them), laid out [wave_m,
-  // groups_a / 4, 64 lanes, 16 B], and each wave reads its 4-byte groups
+  // end of the LDS (the launch makes room for it where it fits,
+  // getUKernelLDSBytes), laid out [wave_m, groups_a / 4, 64 lanes, 16 B],
+  // and each wave reads its 4-byte groups
   // with 16-byte LDS reads at a 16-byte lane stride (no bank conflict).
   // Iteration k reads step k + 1's (slot (k + 1) mod 2, copied in iteration
   // k - 1 or the prologue, before the copies the wait at the top leaves in

@@ -323,17 +323,18 @@ LogicalResult TiledMMALowering::checkOperands() {
 }
 
 FailureOr<int64_t> TiledMMALowering::getLDSBytes() {
-  // The ukernels stage one K step of the workgroup's A and B tiles and A's
-  // scales through LDS, double-buffered; the one quantizing A
-  // stages the quantized A of a K step (getQuantizedLhsStageBytes).
+  // The ukernels stage one K step of the workgroup's A and B tiles through
+  // LDS, double-buffered (and, where it fits, A's scales:
+  // getUKernelLDSBytes); the one quantizing A stages the quantized A of a K
+  // step (getQuantizedLhsStageBytes).
   int64_t stageBytes = quantizedLhs ? getQuantizedLhsStageBytes(layout)
                                     : getUKernelStageBytes(layout);
-  int64_t ldsBytes = 2 * stageBytes;
+  int64_t ldsBytes =
+      quantizedLhs ? 2 * stageBytes : getUKernelLDSBytes(layout);
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
            << "the layout " << layout << " stages " << stageBytes
-           << " bytes of A, B and A's scales per K step through LDS, "
-              "double-buffered "
+           << " bytes of A and B per K step through LDS, double-buffered "
            << ldsBytes << " bytes: more than the " << kLDSBytes
            << " bytes of LDS of a gfx950 workgroup; pick a smaller tile "
               "(intrinsics_m/n/k, subgroups_m/n)";

@@ -3,8 +3,9 @@
 // The gfx950 ukernels stage the A and B tiles of a workgroup and A's scales
 // through LDS, two K steps of them (double buffering):
 // mx-gfx950-lower-tiled-mma gives each launch a workgroup attribution of
-// 2 * (A + B + A's scale bytes per K step) and passes
-// it to the ukernel after the accumulator view. A layout whose staging does
+// 2 * (A + B bytes per K step), plus 2 * A's scale bytes per K step where
+// that fits and leaves as many workgroups per CU (getUKernelLDSBytes), and
+// passes it to the ukernel after the accumulator view. A layout whose staging does
 // not fit the 160 KiB of LDS of a gfx950 workgroup is an error.
 
 // The seed shape's layout: 1 x 4 waves of 16 x 4 x 2 fp4 intrinsics, 32 A
@@ -47,12 +48,12 @@ func.func @mixed(%a: memref<1x2x2x4x2x4x16x2x16xi8>, %b: memref<1x2x2x4x2x4x16x1
 // -----
 
 // fp8 on 2 x 2 waves of 16 x 16 x 2 intrinsics: 64 + 64 fragments of 2 KiB
-// and 4 KiB of A's scales per K step, 520 KiB double-buffered.
+// per K step, 512 KiB double-buffered (no room for A's scales' ring).
 #big = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 16, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @too_big(%a: memref<1x1x2x16x2x4x16x2x16xi8>, %b: memref<1x1x2x16x2x4x16x2x16xi8>,
                    %sa: memref<1x1x2x4x16x16x2xi8>, %sb: memref<1x1x2x4x16x16x2xi8>,
                    %c: memref<1x1x2x2x16x16x4x16x4xf32>) {
-  // expected-error @below {{stages 266240 bytes of A, B and A's scales per K step through LDS, double-buffered 532480 bytes: more than the 163840 bytes of LDS of a gfx950 workgroup; pick a smaller tile (intrinsics_m/n/k, subgroups_m/n)}}
+  // expected-error @below {{stages 262144 bytes of A and B per K step through LDS, double-buffered 524288 bytes: more than the 163840 bytes of LDS of a gfx950 workgroup; pick a smaller tile (intrinsics_m/n/k, subgroups_m/n)}}
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<1x1x2x16x2x4x16x2x16xi8>, memref<1x1x2x16x2x4x16x2x16xi8>,
                                              memref<1x1x2x4x16x16x2xi8>, memref<1x1x2x4x16x16x2xi8>)
       outs(%c : memref<1x1x2x2x16x16x4x16x4xf32>) layout = #big

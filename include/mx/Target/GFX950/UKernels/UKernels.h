@@ -194,10 +194,16 @@ instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
 /// Bytes of LDS through which the ukernels stage one K step of the
 /// workgroup's A and B tiles: each fragment (one intrinsic's operand, 64
 /// lanes) as ceil(lane bytes / 16) chunks of 64 lanes x 16 bytes (fp4: 1
-/// KiB, fp6 and fp8: 2 KiB; see ukernels/gfx950/mx_uk_scaled_mma.mlir),
-/// and A's scales (which the pipelined schedule stages once per workgroup
-/// when several waves share them). The staging buffer holds two K steps.
+/// KiB, fp6 and fp8: 2 KiB; see ukernels/gfx950/mx_uk_scaled_mma.mlir).
+/// The staging buffer holds two K steps.
 int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
+
+/// Bytes of LDS a launch of the ukernels gets: two K steps of staging
+/// (getUKernelStageBytes), and after them a ring of two K steps of A's
+/// scales (which the pipelined schedule copies once per workgroup when
+/// several waves share them) where the ring fits the LDS of a workgroup and
+/// leaves as many workgroups per CU as the staging alone.
+int64_t getUKernelLDSBytes(DataTiledLayoutAttr layout);
 
 /// Bytes of LDS through which the ukernel that quantizes A
 /// (mx_uk_scaled_mma_quantized_lhs) shares one K step of the workgroup's
