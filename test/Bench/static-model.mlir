@@ -10,5 +10,5 @@
 // RUN: python3 %mx_src_root/bench/ukernel_static_metrics.py --mx-opt %mx_tools_dir/mx-opt --shapes "seed,16384^3" --configs default --repeat 1 --acc arg --result f32 | FileCheck %s
 //
 // CHECK:  shape {{.*}} scratch spills waves/SIMD code B disp relayout MB o/MFMA LDS B/clk cyc/iter pred us PF/s
-// CHECK-NEXT: seed 10000x16384x16384 {{.*}}16x16x128 16x4x2 w1x4 256x256x256 {{.*}} 0 0 {{.*}} 2 {{[0-9.]+}} 0.73 80 4304/4096 991 5.42
-// CHECK-NEXT: 16384^3 16384x16384x16384 {{.*}}16x16x128 16x4x2 w1x4 256x256x256 {{.*}} 0 0 {{.*}} 2 {{[0-9.]+}} 0.73 80 4304/4096 1585 5.55
+// CHECK-NEXT: seed 10000x16384x16384 {{.*}}16x16x128 16x4x2 w1x4 256x256x256 {{.*}} 0 0 {{.*}} 2 {{[0-9.]+}} 0.78 85 4288/4096 987 5.44
+// CHECK-NEXT: 16384^3 16384x16384x16384 {{.*}}16x16x128 16x4x2 w1x4 256x256x256 {{.*}} 0 0 {{.*}} 2 {{[0-9.]+}} 0.78 85 4288/4096 1580 5.57

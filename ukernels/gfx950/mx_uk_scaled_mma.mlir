@@ -74,7 +74,9 @@
 // amdgpu.fat_raw_buffer_cast resetOffset: the step's base advances in scalar
 // registers, each lane keeps a fixed 32-bit offset). The accumulators and
 // the current scales stay in registers for the whole K loop; each step's
-// scales are loaded (global, wide) one step ahead. Two schedules, chosen by
+// scales are loaded (global, wide) one step ahead, except that the pipelined
+// schedule copies A's once per workgroup into a two-slot LDS ring when
+// several waves share them (`a_scales_lds`, below). Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
 // Pipelined (A fp4, any B; the seed's MXFP4). The copies run two or
@@ -349,10 +351,83 @@ func.func private @mx_uk_scaled_mma(
   %copies = arith.addi %rounds_a, %rounds_b : index
   %ahead_2 = arith.subi %ahead, %c2 : index
   %in_flight = arith.muli %ahead_2, %copies : index
+  // A's scales through LDS (pipelined schedule; `a_scales_lds`). When
+  // several waves along N share a wave_m's A scales (subgroups_n > 1), each
+  // wave loading them from global memory moves them subgroups_n times over
+  // the L2 path (the seed tile: 12 of its 148 KiB per two K steps). Instead
+  // the workgroup copies each K step's A scales once (LDS DMA, 4 bytes per
+  // lane, the copies shared by the waves) into a ring of two slots at the
+  // end of the LDS (the launch makes room for it where it fits,
+  // getUKernelLDSBytes), laid out [wave_m, groups_a / 4, 64 lanes, 16 B],
+  // and each wave reads its 4-byte groups
+  // with 16-byte LDS reads at a 16-byte lane stride (no bank conflict).
+  // Iteration k reads step k + 1's (slot (k + 1) mod 2, copied in iteration
+  // k - 1 or the prologue, before the copies the wait at the top leaves in
+  // flight) and copies step k + 2's into slot k mod 2 (read in iteration
+  // k - 1, before the barrier at the top). Only where the ring leaves the
+  // number of stages unchanged, groups_a is a multiple of 4, and on
+  // 16x16x128.
+  %sa_step = affine.apply affine_map<()[s, i, k] -> (s * i * k * 64)>()[%subgroups_m, %intrinsics_m, %intrinsics_k]
+  %sa_ring = arith.muli %sa_step, %c2 : index
+  %ring_fits = arith.cmpi ule, %sa_ring, %lds_size : index
+  %lds_left = arith.subi %lds_size, %sa_ring : index
+  %lds_rest = arith.select %ring_fits, %lds_left, %c0 : index
+  %two_size = arith.muli %stage, %c2 : index
+  %two_r = arith.cmpi ule, %two_size, %lds_rest : index
+  %three_r = arith.cmpi ule, %three_size, %lds_rest : index
+  %four_r = arith.cmpi ule, %four_size, %lds_rest : index
+  %same_3 = arith.cmpi eq, %three_r, %three : i1
+  %same_4 = arith.cmpi eq, %four_r, %four : i1
+  %same_34 = arith.andi %same_3, %same_4 : i1
+  %same = arith.andi %same_34, %two_r : i1
+  %shared_a = arith.cmpi ugt, %subgroups_n, %c1 : index
+  %groups_a_4 = affine.apply affine_map<()[g] -> (g mod 4)>()[%groups_a]
+  %whole_4 = arith.cmpi eq, %groups_a_4, %c0 : index
+  %sa_fits = arith.andi %ring_fits, %same : i1
+  %sa_shared = arith.andi %shared_a, %whole_4 : i1
+  %sa_ok = arith.andi %sa_fits, %sa_shared : i1
+  // 16x16x128 only: on 32x32x64 (fp4 x fp4 at 8 x 2 x 4 intrinsics per
+  // wave, 1 x 4 waves) the ring's addresses made LLVM spill 3 VGPRs.
+  %acc_values_sa = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
+  %acc_4_sa = arith.cmpi eq, %acc_values_sa, %c4 : index
+  %sa_16 = arith.andi %sa_ok, %acc_4_sa : i1
+  %a_scales_lds = arith.andi %pipelined, %sa_16 : i1
+  // Copies of 64 lanes x 4 bytes per step, shared by the waves.
+  %sa_copies = arith.muli %subgroups_m, %groups_a : index
+  %sa_rounds = arith.divui %sa_copies, %waves : index
+  %sa_rest = arith.remui %sa_copies, %waves : index
+  %has_sa_rest = arith.cmpi ult, %wave, %sa_rest : index
+  %sa_chunks = affine.apply affine_map<()[g] -> (g floordiv 4)>()[%groups_a]
+  %lhs_scales_rows = memref.collapse_shape %lhs_scales [[0], [1, 2, 3]]
+      : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1> into memref<?x?xi8, strided<[?, ?], offset: ?>, 1>
+  %lhs_scales_flat = memref.cast %lhs_scales_rows : memref<?x?xi8, strided<[?, ?], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
   scf.if %pipelined {
     // Prologue: K steps 0 and 1 into stages 0 and 1, step 0's scales into
     // registers, then step 0's fragments into registers.
     scf.if %any {
+      // Step 1's A scales into slot 1 of their ring (step 0's go to
+      // registers below).
+      %sa_first = affine.min affine_map<()[n] -> (1, n - 1)>()[%k_tiles]
+      scf.if %a_scales_lds {
+        %sa_src_v = memref.subview %lhs_scales_flat[%sa_first, 0] [%c1, %sa_step] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+        %sa_src = amdgpu.fat_raw_buffer_cast %sa_src_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+        scf.for %r = %c0 to %sa_rounds step %c1 {
+          %c = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+          %o = affine.apply affine_map<(c, t)[g, g4] -> ((((c floordiv g) * 64 + (c * 16 + t floordiv 4) mod 64) * g + ((c floordiv 4) mod g4) * 4 + t mod 4) * 4)>
+              (%c, %lane)[%groups_a, %sa_chunks]
+          %d = affine.apply affine_map<(c)[b, s, z] -> (b + s * z + c * 256)>(%c)[%lds_rest, %c1, %sa_step]
+          amdgpu.gather_to_lds %sa_src[%c0, %o], %lds[%d]
+              : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+        } {mx.unroll}
+        scf.if %has_sa_rest {
+          %c = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%sa_rounds, %waves]
+          %o = affine.apply affine_map<(c, t)[g, g4] -> ((((c floordiv g) * 64 + (c * 16 + t floordiv 4) mod 64) * g + ((c floordiv 4) mod g4) * 4 + t mod 4) * 4)>
+              (%c, %lane)[%groups_a, %sa_chunks]
+          %d = affine.apply affine_map<(c)[b, s, z] -> (b + s * z + c * 256)>(%c)[%lds_rest, %c1, %sa_step]
+          amdgpu.gather_to_lds %sa_src[%c0, %o], %lds[%d]
+              : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+        }
+      }
       scf.for %g = %c0 to %groups_a step %c1 {
         %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
         %v = vector.load %lhs_scales[%c0, %wave_m, %lane, %o]
@@ -378,6 +453,9 @@ func.func private @mx_uk_scaled_mma(
           } {mx.unroll}
         } {mx.unroll}
       }
+      // The scales and B's loads before the copies: the waits of the K loop
+      // leave the last copies in flight, which must come after them.
+      amdgpu.sched_barrier allow = <none>
       scf.for %s = %c0 to %ahead step %c1 {
         // Fewer K steps than stages ahead: the last one again, so that every
         // wave has issued the same copies when it waits for all but the
@@ -616,19 +694,65 @@ func.func private @mx_uk_scaled_mma(
           // With private B, after row 1 with B's second half (between its
           // MFMAs), a whole step ahead like B; otherwise late (row mid), so
           // that their registers are free for half the step.
-          scf.for %g = %c0 to %groups_a step %c1 {
-            %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
-            %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
-                : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
-            %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
-            memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
-          } {mx.unroll}
+          // A's: step k + 2's copied into their LDS ring (step k + 1's are
+          // read from it in row mid, below), or step k + 1's loaded from
+          // global memory.
+          scf.if %a_scales_lds {
+            %k2_sa = affine.min affine_map<(k)[n] -> (k + 2, n - 1)>(%k)[%k_tiles]
+            %slot_copy_sa = arith.remui %k, %c2 : index
+            %sa_src_v = memref.subview %lhs_scales_flat[%k2_sa, 0] [%c1, %sa_step] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
+            %sa_src = amdgpu.fat_raw_buffer_cast %sa_src_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
+            scf.for %r = %c0 to %sa_rounds step %c1 {
+              %c = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
+              %o = affine.apply affine_map<(c, t)[g, g4] -> ((((c floordiv g) * 64 + (c * 16 + t floordiv 4) mod 64) * g + ((c floordiv 4) mod g4) * 4 + t mod 4) * 4)>
+                  (%c, %lane)[%groups_a, %sa_chunks]
+              %d = affine.apply affine_map<(c)[b, s, z] -> (b + s * z + c * 256)>(%c)[%lds_rest, %slot_copy_sa, %sa_step]
+              amdgpu.gather_to_lds %sa_src[%c0, %o], %lds[%d]
+                  : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+            } {mx.unroll}
+            scf.if %has_sa_rest {
+              %c = affine.apply affine_map<(w)[r, n] -> (r * n + w)>(%wave)[%sa_rounds, %waves]
+              %o = affine.apply affine_map<(c, t)[g, g4] -> ((((c floordiv g) * 64 + (c * 16 + t floordiv 4) mod 64) * g + ((c floordiv 4) mod g4) * 4 + t mod 4) * 4)>
+                  (%c, %lane)[%groups_a, %sa_chunks]
+              %d = affine.apply affine_map<(c)[b, s, z] -> (b + s * z + c * 256)>(%c)[%lds_rest, %slot_copy_sa, %sa_step]
+              amdgpu.gather_to_lds %sa_src[%c0, %o], %lds[%d]
+                  : vector<4xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, memref<?xi8, #gpu.address_space<workgroup>>
+            }
+          } else {
+            scf.for %g = %c0 to %groups_a step %c1 {
+              %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
+              %v = vector.load %lhs_scales[%k1, %wave_m, %lane, %o]
+                  : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
+              %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
+              memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+            } {mx.unroll}
+          }
           scf.for %g = %c0 to %groups_b step %c1 {
             %o = affine.apply affine_map<(g) -> (g * 4)>(%g)
             %v = vector.load %rhs_scales[%k1, %wave_n, %lane, %o]
                 : memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>, vector<4xi8>
             %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
             memref.store %w, %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
+          } {mx.unroll}
+        }
+        // Step k + 1's A scales from their LDS ring, in row mid (the second
+        // half reads no other LDS: these reads do not hold up the lgkmcnt
+        // waits of the first half's fragment reads).
+        %at_mid = arith.cmpi eq, %i, %mid : index
+        %sa_read = arith.andi %at_mid, %a_scales_lds : i1
+        scf.if %sa_read {
+          %slot_sa = arith.remui %k1, %c2 : index
+          scf.for %t = %c0 to %sa_chunks step %c1 {
+            %o = affine.apply affine_map<(t, l)[b, s, z, w, g4] -> (b + s * z + ((w * g4 + t) * 64 + l) * 16)>
+                (%t, %lane)[%lds_rest, %slot_sa, %sa_step, %wave_m_u, %sa_chunks]
+            %v = vector.load %lds[%o] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+            %v4 = vector.bitcast %v : vector<16xi8> to vector<4xi32>
+            scf.for %u = %c0 to %c4 step %c1 {
+              %e = vector.extract %v4[%u] : i32 from vector<4xi32>
+              %w = vector.broadcast %e : i32 to vector<1xi32>
+              %g = affine.apply affine_map<(t, u) -> (t * 4 + u)>(%t, %u)
+              memref.store %w, %next_scales_a[%g] : memref<?xvector<1xi32>, 5>
+            } {mx.unroll}
           } {mx.unroll}
         }
         // A's copies of step k + `ahead`, from the middle on: copy r after

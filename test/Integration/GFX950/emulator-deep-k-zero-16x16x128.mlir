@@ -22,6 +22,9 @@
 // DEFINE: %{tile} = split-k=1 intrinsic=16x16x128 intrinsics-m=4 intrinsics-n=4 intrinsics-k=1
 // DEFINE: %{one_m} = --gfx950-options="%{tile} subgroups-m=1 subgroups-n=2"
 // DEFINE: %{two_m} = --gfx950-options="%{tile} subgroups-m=2 subgroups-n=1"
+// A's scales staged once per workgroup through LDS (see
+// emulator-deep-k-16x16x128.mlir).
+// DEFINE: %{lds_scales} = --gfx950-options="split-k=1 intrinsic=16x16x128 intrinsics-m=16 intrinsics-n=4 intrinsics-k=1 subgroups-m=1 subgroups-n=2"
 
 // RUN: %{run} --entry=zero_e2m1_e2m1 %{data} %{one_m} | FileCheck %s
 // RUN: %{run} --entry=zero_e2m1_e2m1 %{data} %{two_m} | FileCheck %s
@@ -73,6 +76,11 @@
 // RUN: %{run} --entry=zero_e5m2_e4m3 %{data} %{two_m} | FileCheck %s
 // RUN: %{run} --entry=zero_e5m2_e5m2 %{data} %{one_m} | FileCheck %s
 // RUN: %{run} --entry=zero_e5m2_e5m2 %{data} %{two_m} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m1_e2m1 %{data} %{lds_scales} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m1_e2m3 %{data} %{lds_scales} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m1_e3m2 %{data} %{lds_scales} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m1_e4m3 %{data} %{lds_scales} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m1_e5m2 %{data} %{lds_scales} | FileCheck %s
 
 // CHECK: result #0 tensor<48x40xf32>: max_abs_err=0 max_rel_err=0 mismatches=0/1920 (rtol=0, atol=0): bit-exact
 // CHECK-NEXT: PASS

@@ -158,7 +158,7 @@ LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
   LayoutCost cost;
   cost.accRegisters =
       layout.getIntrinsicsM() * layout.getIntrinsicsN() * info.accPerLane;
-  cost.ldsBytes = 2 * getUKernelStageBytes(layout);
+  cost.ldsBytes = getUKernelLDSBytes(layout);
   cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
                        layout.getIntrinsicsM() * layout.getIntrinsicsN() *
                        layout.getIntrinsicsK();

@@ -324,11 +324,13 @@ LogicalResult TiledMMALowering::checkOperands() {
 
 FailureOr<int64_t> TiledMMALowering::getLDSBytes() {
   // The ukernels stage one K step of the workgroup's A and B tiles through
-  // LDS, double-buffered (the scales go to registers); the one quantizing A
-  // stages the quantized A of a K step (getQuantizedLhsStageBytes).
+  // LDS, double-buffered (and, where it fits, A's scales:
+  // getUKernelLDSBytes); the one quantizing A stages the quantized A of a K
+  // step (getQuantizedLhsStageBytes).
   int64_t stageBytes = quantizedLhs ? getQuantizedLhsStageBytes(layout)
                                     : getUKernelStageBytes(layout);
-  int64_t ldsBytes = 2 * stageBytes;
+  int64_t ldsBytes =
+      quantizedLhs ? 2 * stageBytes : getUKernelLDSBytes(layout);
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
            << "the layout " << layout << " stages " << stageBytes

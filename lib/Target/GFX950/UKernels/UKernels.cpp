@@ -8,6 +8,7 @@
 #include "mx/Target/GFX950/UKernels/UKernels.h"
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/IR/GFX950Dialect.h"
+#include "mx/Target/GFX950/Layout/Layout.h"
 #include "mx/Target/GFX950/UKernels/QuantizeBlock.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -250,6 +251,21 @@ int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
     bytes += fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
   }
   return bytes;
+}
+
+int64_t mlir::mx::gfx950::getUKernelLDSBytes(DataTiledLayoutAttr layout) {
+  int64_t staging = 2 * getUKernelStageBytes(layout);
+  // Two K steps of A's scales ([subgroups, 64 lanes, bytes per lane]), the
+  // ring the pipelined schedule copies them into once per workgroup when
+  // several waves share them: only where it fits and leaves as many
+  // workgroups per CU as the staging alone.
+  SmallVector<int64_t> scales =
+      getUKernelTileShape(layout, OperandRole::lhs_scales);
+  int64_t withRing = staging + 2 * scales[0] * scales[1] * scales[2];
+  if (staging <= 0 || withRing > kLDSBytes ||
+      kLDSBytes / withRing != kLDSBytes / staging)
+    return staging;
+  return withRing;
 }
 
 int64_t

@@ -13,7 +13,7 @@
 
 // Every opcode of the seed tile's kernel is covered.
 // RUN: %{asm} none %t.s && %{link} && mx-isa %t.co | FileCheck %s --check-prefix=COVERED
-// COVERED: kernel seed_tile_mma0: {{[0-9]+}} instructions, LDS 131072 bytes
+// COVERED: kernel seed_tile_mma0: {{[0-9]+}} instructions, LDS 135168 bytes
 // COVERED: v_mfma_scale_f32_16x16x128_f8f6f4 {{[0-9]+$}}
 // COVERED-NOT: NOT COVERED
 
@@ -37,9 +37,9 @@
 
 // A global load outside every buffer of the launch: the B scales' base
 // pointer, loaded from the kernel arguments, replaced by address 0x1000.
-// RUN: %{asm} replace:'s_load_dwordx2 s\[14':0:'s_mov_b64 s[14:15], 0x1000' %t.s 2>/dev/null && %{link}
+// RUN: %{asm} replace:'s_load_dwordx2 s\[16':0:'s_mov_b64 s[16:17], 0x1000' %t.s 2>/dev/null && %{link}
 // RUN: not %{run} --isa-code-object=seed_tile_mma0=%t.co 2>&1 | FileCheck %s --check-prefix=OOB
-// OOB: global_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], v{{[0-9]+}}, s[14:15]: lane 0 loads 8 bytes at {{0x[0-9a-f]+}} outside the launch's buffers: no buffer
+// OOB: global_load_dwordx2 v[{{[0-9]+}}:{{[0-9]+}}], v{{[0-9]+}}, s[16:17]: lane 0 loads 8 bytes at {{0x[0-9a-f]+}} outside the launch's buffers: no buffer
 
 // The option needs its backend.
 // RUN: not mx-run %S/../../../Integration/GFX950/emulator-seed-tile.mlir --isa-code-object=a=b 2>&1 | FileCheck %s --check-prefix=OPTION

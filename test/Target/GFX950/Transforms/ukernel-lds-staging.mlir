@@ -1,18 +1,20 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-lower-tiled-mma --canonicalize -verify-diagnostics | FileCheck %s
 
-// The gfx950 ukernels stage the A and B tiles of a workgroup through LDS, two
-// K steps of them (double buffering): mx-gfx950-lower-tiled-mma gives each
-// launch a workgroup attribution of 2 * (A + B bytes per K step) and passes
-// it to the ukernel after the accumulator view. A layout whose staging does
+// The gfx950 ukernels stage the A and B tiles of a workgroup and A's scales
+// through LDS, two K steps of them (double buffering):
+// mx-gfx950-lower-tiled-mma gives each launch a workgroup attribution of
+// 2 * (A + B bytes per K step), plus 2 * A's scale bytes per K step where
+// that fits and leaves as many workgroups per CU (getUKernelLDSBytes), and
+// passes it to the ukernel after the accumulator view. A layout whose staging does
 // not fit the 160 KiB of LDS of a gfx950 workgroup is an error.
 
 // The seed shape's layout: 1 x 4 waves of 16 x 4 x 2 fp4 intrinsics, 32 A
-// and 32 B fragments of 1 KiB per K step: 2 x 64 KiB.
+// and 32 B fragments of 1 KiB and 2 KiB of A's scales per K step: 2 x 66 KiB.
 #seed = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 16, intrinsics_n = 4, intrinsics_k = 2, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @seed
 //       CHECK:   gpu.launch
-//  CHECK-SAME:     workgroup(%[[LDS:.+]] : memref<131072xi8, #gpu.address_space<workgroup>>)
-//       CHECK:     %[[L:.+]] = memref.cast %[[LDS]] : memref<131072xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+//  CHECK-SAME:     workgroup(%[[LDS:.+]] : memref<135168xi8, #gpu.address_space<workgroup>>)
+//       CHECK:     %[[L:.+]] = memref.cast %[[LDS]] : memref<135168xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
 //       CHECK:     call @mx_uk_scaled_mma(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[L]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
 //       CHECK:   func.func private @mx_uk_scaled_mma(
 //  CHECK-SAME:     memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
@@ -28,11 +30,12 @@ func.func @seed(%a: memref<2x3x16x2x4x16x16xi8>, %b: memref<4x3x4x4x2x4x16x16xi8
 // -----
 
 // Mixed fp8 x fp4 on 2 x 2 waves of 4 x 4 x 2 intrinsics: 16 A fragments of
-// 2 KiB and 16 B fragments of 1 KiB per K step: 2 x 48 KiB.
+// 2 KiB, 16 B fragments of 1 KiB and 1 KiB of A's scales per K step: 2 x 49
+// KiB.
 #mixed = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @mixed
 //       CHECK:   gpu.launch
-//  CHECK-SAME:     workgroup(%{{.+}} : memref<98304xi8, #gpu.address_space<workgroup>>)
+//  CHECK-SAME:     workgroup(%{{.+}} : memref<100352xi8, #gpu.address_space<workgroup>>)
 func.func @mixed(%a: memref<1x2x2x4x2x4x16x2x16xi8>, %b: memref<1x2x2x4x2x4x16x16xi8>,
                  %sa: memref<1x2x2x4x16x4x2xi8>, %sb: memref<1x2x2x4x16x4x2xi8>,
                  %c: memref<1x1x2x2x4x4x4x16x4xf32>) {
@@ -45,7 +48,7 @@ func.func @mixed(%a: memref<1x2x2x4x2x4x16x2x16xi8>, %b: memref<1x2x2x4x2x4x16x1
 // -----
 
 // fp8 on 2 x 2 waves of 16 x 16 x 2 intrinsics: 64 + 64 fragments of 2 KiB
-// per K step, 512 KiB double-buffered.
+// per K step, 512 KiB double-buffered (no room for A's scales' ring).
 #big = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 16, intrinsics_n = 16, intrinsics_k = 2, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 func.func @too_big(%a: memref<1x1x2x16x2x4x16x2x16xi8>, %b: memref<1x1x2x16x2x4x16x2x16xi8>,
                    %sa: memref<1x1x2x4x16x16x2xi8>, %sb: memref<1x1x2x4x16x16x2xi8>,

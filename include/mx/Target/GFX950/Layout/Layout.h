@@ -112,8 +112,8 @@ SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
 struct LayoutCost {
   /// Accumulator registers per lane.
   int64_t accRegisters;
-  /// LDS bytes of the ukernels' staging of A and B: two K steps
-  /// (getUKernelStageBytes).
+  /// LDS bytes of the ukernels' staging of A and B (two K steps) and, where
+  /// it fits, of A's scales (getUKernelLDSBytes).
   int64_t ldsBytes;
   /// Intrinsics (MFMAs) per K step of the workgroup tile.
   int64_t mfmasPerKStep;

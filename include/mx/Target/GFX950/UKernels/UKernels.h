@@ -198,6 +198,13 @@ instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
 /// The staging buffer holds two K steps.
 int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
 
+/// Bytes of LDS a launch of the ukernels gets: two K steps of staging
+/// (getUKernelStageBytes), and after them a ring of two K steps of A's
+/// scales (which the pipelined schedule copies once per workgroup when
+/// several waves share them) where the ring fits the LDS of a workgroup and
+/// leaves as many workgroups per CU as the staging alone.
+int64_t getUKernelLDSBytes(DataTiledLayoutAttr layout);
+
 /// Bytes of LDS through which the ukernel that quantizes A
 /// (mx_uk_scaled_mma_quantized_lhs) shares one K step of the workgroup's
 /// quantized A tile between its waves: each fragment's codes (64 lanes x 16
