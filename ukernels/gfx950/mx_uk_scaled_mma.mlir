@@ -77,9 +77,9 @@
 // scales are loaded (global, wide) one step ahead. Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, any B; the seed's MXFP4; and fp8 A with fp4 or fp6 B on
-// 16x16x128 with private B, its A read one row ahead: see `a_wide`
-// below). The copies run two or
+// Pipelined (A fp4, any B; the seed's MXFP4; and fp6 or fp8 A on 16x16x128
+// with private B, its A read one row ahead: see `a_wide` below). The copies
+// run two or
 // three steps ahead, the fragment reads one step ahead. Iteration k waits
 // for its copies of step k + 1 and meets the other waves at a barrier, then
 // runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
@@ -114,9 +114,8 @@
 // mx.unroll_k: the register schedule of the configuration
 // (mx.ukernel.register_schedules below) may unroll it.
 //
-// Simple (the other pairs: with wider A the pipelined schedule makes LLVM
-// spill, 274 to 382 VGPRs at the seed layout, and fp8 x fp8 on the tiles
-// that do not spill, or with A one row ahead, measured slower). Iteration k reads its fragments from stage k
+// Simple (the other pairs: wide A with B staged, or on 32x32x64, where the
+// pipelined schedule makes LLVM spill). Iteration k reads its fragments from stage k
 // mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
 // the other stage, then runs its MFMAs; the copies complete behind them.
 // Reading before issuing the copies keeps LLVM from waiting for the copies
@@ -233,11 +232,11 @@ func.func private @mx_uk_scaled_mma(
                 // 6.4 us; M=64 N=K=16384, 16 steps, 18.8 -> 18.4). Not
                 // listed, because LLVM then spills hundreds of VGPRs: AGPRs
                 // for zero-filled accumulators without the peel, and AGPRs
-                // on 32x32x64. fp8 A with fp4 or fp6 B (pipelined, A one
-                // row ahead) from zero takes the AGPRs and the peel too, not
-                // the unroll (from memory, unrolled: 3516 cycles per 128 K
+                // on 32x32x64. fp6 and fp8 A (pipelined, A one row ahead)
+                // from zero take the AGPRs and the peel too, not the unroll
+                // (from memory, unrolled: fp8 x fp4 3516 cycles per 128 K
                 // -> 9403 per 256 K): fp8 x fp4, bf16, 16384^3, 4843 ->
-                // 3516 cycles per 128 K, 1.32 -> 1.81 PFLOP/s, 0 spills.
+                // 3516 cycles per 128 K, 0 spills.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
@@ -247,8 +246,7 @@ func.func private @mx_uk_scaled_mma(
                    unroll_k = 2 : i64, accumulator_agprs = true,
                    peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128",
-                   lhs_type = [f8E4M3FN, f8E5M2],
-                   rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN],
+                   lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
                    accumulators = "zero", min_k_steps = 16 : i64,
                    accumulator_agprs = true, peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
@@ -296,18 +294,15 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  // The software-pipelined schedule for fp4 A (any B), and for fp8 A with
-  // fp4 or fp6 B on 16x16x128 where B is private and three stages of A fit
-  // the LDS (`a_wide`); the other pairs keep the simple one. fp8 A fragments
+  // The software-pipelined schedule for fp4 A (any B), and for fp6 or fp8 A
+  // (any B) on 16x16x128 where B is private and three stages of A fit the
+  // LDS (`a_wide`); the other pairs keep the simple one. Wide A fragments
   // are read one row ahead instead of a step ahead: holding a whole step of
   // them made LLVM spill 274 to 382 VGPRs at the seed layout, and two rows
   // ahead still 104 to 148 (bench/README.md, "fp8 A in the pipelined
-  // schedule"). One row ahead leaves part of the LDS latency exposed, so
-  // the simple schedule stays faster for fp8 B, fp6 A and 32x32x64 (where
-  // the row-ahead reads spilled too).
+  // schedule"). On 32x32x64 the row-ahead reads spilled too.
   %a_narrow = arith.cmpi eq, %lane_bytes_a, %c16 : index
-  %a_fp8 = arith.cmpi eq, %lane_bytes_a, %c32 : index
-  %b_narrow_w = arith.cmpi ult, %lane_bytes_b, %c32 : index
+  %a_wider = arith.cmpi ugt, %lane_bytes_a, %c16 : index
   %acc_width = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
   %acc_16 = arith.cmpi eq, %acc_width, %c4 : index
   %lds_bytes = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
@@ -315,9 +310,8 @@ func.func private @mx_uk_scaled_mma(
   %three_a_fit = arith.cmpi ule, %three_a, %lds_bytes : index
   %one_wave_m_a = arith.cmpi eq, %subgroups_m, %c1 : index
   %wide_private = arith.andi %one_wave_m_a, %three_a_fit : i1
-  %a_fp8_b = arith.andi %a_fp8, %b_narrow_w : i1
-  %a_fp8_16 = arith.andi %a_fp8_b, %acc_16 : i1
-  %a_wide = arith.andi %a_fp8_16, %wide_private : i1
+  %a_wider_16 = arith.andi %a_wider, %acc_16 : i1
+  %a_wide = arith.andi %a_wider_16, %wide_private : i1
   %pipelined = arith.ori %a_narrow, %a_wide : i1
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
@@ -644,10 +638,10 @@ func.func private @mx_uk_scaled_mma(
             } {mx.unroll}
           }
         }
-        // Wide A: row i + lookahead's fragments into the registers row i
-        // just freed: of step k while there is such a row, else of step
-        // k + 1 (in LDS since the barrier at the top), for the next
-        // iteration's first rows.
+        // Wide A: row i + lookahead's fragments (issued before row i's
+        // MFMAs, see the group barriers below): of step k while there is
+        // such a row, else of step k + 1 (in LDS since the barrier at the
+        // top), for the next iteration's first rows.
         scf.if %a_wide {
           %t = arith.addi %i, %lookahead : index
           %in_step = arith.cmpi ult, %t, %intrinsics_m : index
@@ -745,12 +739,22 @@ func.func private @mx_uk_scaled_mma(
         %first_row = arith.cmpi eq, %i, %c0 : index
         %second_row = arith.cmpi eq, %i, %c1 : index
         %b_loads_row = arith.andi %second_row, %early : i1
-        // Wide A: the row's LDS reads (2 per fragment) right after its
-        // first MFMA, so that they have the rest of the row to land.
+        // Wide A: the row's LDS reads (of the next row, 2 per fragment)
+        // before its first MFMA, so that they have the whole row to land
+        // (after the first MFMA: fp8 x fp4, 16384^3, 3516 cycles per
+        // step; before it: 2684).
         %grouped = arith.ori %first_row, %b_loads_row : i1
         %plain_row = arith.xori %grouped, %true : i1
         %wide_plain = arith.andi %a_wide, %plain_row : i1
         scf.for %t = %c0 to %per_row step %c1 {
+          %lead = arith.cmpi eq, %t, %c0 : index
+          %reads_here = arith.andi %lead, %a_wide : i1
+          scf.if %reads_here {
+            %reads = arith.muli %intrinsics_k, %c2 : index
+            scf.for %r = %c0 to %reads step %c1 {
+              rocdl.sched.group.barrier 256, 1, 0
+            } {mx.unroll}
+          }
           scf.if %first_row {
             rocdl.sched.group.barrier 6, 3, 0
             scf.if %early {
@@ -763,14 +767,6 @@ func.func private @mx_uk_scaled_mma(
           %wide_or_grouped = arith.ori %grouped, %wide_plain : i1
           scf.if %wide_or_grouped {
             rocdl.sched.group.barrier 8, 1, 0
-          }
-          %lead = arith.cmpi eq, %t, %c0 : index
-          %reads_here = arith.andi %lead, %a_wide : i1
-          scf.if %reads_here {
-            %reads = arith.muli %intrinsics_k, %c2 : index
-            scf.for %r = %c0 to %reads step %c1 {
-              rocdl.sched.group.barrier 256, 1, 0
-            } {mx.unroll}
           }
         } {mx.unroll}
         amdgpu.sched_barrier allow = <none>
