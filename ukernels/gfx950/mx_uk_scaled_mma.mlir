@@ -79,7 +79,9 @@
 // several waves share them (`a_scales_lds`, below). Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, any B; the seed's MXFP4). The copies run two or
+// Pipelined (A fp4, any B; the seed's MXFP4; and fp6 or fp8 A on 16x16x128
+// with private B, its A read one row ahead: see `a_wide` below). The copies
+// run two or
 // three steps ahead, the fragment reads one step ahead. Iteration k waits
 // for its copies of step k + 1 and meets the other waves at a barrier, then
 // runs step k's MFMAs row by row (row i: the MFMAs of A fragment i) from
@@ -114,9 +116,8 @@
 // mx.unroll_k: the register schedule of the configuration
 // (mx.ukernel.register_schedules below) may unroll it.
 //
-// Simple (the other pairs: with wider A the pipelined schedule makes LLVM
-// spill, 274 to 382 VGPRs at the seed layout, and fp8 x fp8 on the tiles
-// that do not spill measured slower). Iteration k reads its fragments from stage k
+// Simple (the other pairs: wide A with B staged, or on 32x32x64, where the
+// pipelined schedule makes LLVM spill). Iteration k reads its fragments from stage k
 // mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
 // the other stage, then runs its MFMAs; the copies complete behind them.
 // Reading before issuing the copies keeps LLVM from waiting for the copies
@@ -147,10 +148,12 @@
 //  CHECK-SAME:   mx.ukernel.match = {interleave_k = ["lhs_scales", "rhs_scales"], interleave_m = ["lhs_scales"], interleave_n = ["rhs_scales"], intrinsic = ["mfma_scale_16x16x128", "mfma_scale_32x32x64"], lhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], rhs_type = [f4E2M1FN, f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2], scale_bytes_multiple_of = 4 : i64}
 //  CHECK-SAME:   mx.ukernel.num_parameters = 4 : i64
 //  CHECK-SAME:   mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f4E2M1FN}
-//       CHECK:   %[[PIPELINED:.+]] = arith.andi
+//       CHECK:   %[[PIPELINED:.+]] = arith.ori
+//       CHECK:   %[[B_PRIVATE:.+]] = arith.andi %[[PIPELINED]],
 //       CHECK:   %[[COPIES:.+]] = arith.addi %{{.+}}, %{{.+}} : index
 //       CHECK:   %[[IN_FLIGHT:.+]] = arith.muli %{{.+}}, %[[COPIES]] : index
 //       CHECK:   scf.if %[[PIPELINED]] {
+//       CHECK:     scf.if %[[B_PRIVATE]] {
 //       CHECK:     call @mx_uk_load_rhs
 //       CHECK:     call @mx_uk_copy_lhs
 //       CHECK:     call @mx_uk_copy_rhs
@@ -231,7 +234,11 @@ func.func private @mx_uk_scaled_mma(
                 // 6.4 us; M=64 N=K=16384, 16 steps, 18.8 -> 18.4). Not
                 // listed, because LLVM then spills hundreds of VGPRs: AGPRs
                 // for zero-filled accumulators without the peel, and AGPRs
-                // on 32x32x64.
+                // on 32x32x64. fp6 and fp8 A (pipelined, A one row ahead)
+                // from zero take the AGPRs and the peel too, not the unroll
+                // (from memory, unrolled: fp8 x fp4 3516 cycles per 128 K
+                // -> 9403 per 256 K): fp8 x fp4, bf16, 16384^3, 4843 ->
+                // 3516 cycles per 128 K, 0 spills.
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
@@ -240,6 +247,10 @@ func.func private @mx_uk_scaled_mma(
                    accumulators = "zero", min_k_steps = 16 : i64,
                    unroll_k = 2 : i64, accumulator_agprs = true,
                    peel_first_k = true},
+                  {intrinsic = "mfma_scale_16x16x128",
+                   lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
+                   accumulators = "zero", min_k_steps = 16 : i64,
+                   accumulator_agprs = true, peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
                    accumulator_agprs = true}]} {
   %c0 = arith.constant 0 : index
@@ -285,10 +296,25 @@ func.func private @mx_uk_scaled_mma(
   %frags_a = arith.muli %subgroups_m, %per_sg_a : index
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
-  // The software-pipelined schedule for fp4 A (any B); the other pairs keep
-  // the simple one (with wider A fragments the pipelined schedule makes LLVM
-  // spill: 274 to 382 VGPRs at the seed layout, see docs/guides/ukernels.md).
-  %pipelined = arith.cmpi eq, %lane_bytes_a, %c16 : index
+  // The software-pipelined schedule for fp4 A (any B), and for fp6 or fp8 A
+  // (any B) on 16x16x128 where B is private and three stages of A fit the
+  // LDS (`a_wide`); the other pairs keep the simple one. Wide A fragments
+  // are read one row ahead instead of a step ahead: holding a whole step of
+  // them made LLVM spill 274 to 382 VGPRs at the seed layout, and two rows
+  // ahead still 104 to 148 (bench/README.md, "fp8 A in the pipelined
+  // schedule"). On 32x32x64 the row-ahead reads spilled too.
+  %a_narrow = arith.cmpi eq, %lane_bytes_a, %c16 : index
+  %a_wider = arith.cmpi ugt, %lane_bytes_a, %c16 : index
+  %acc_width = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
+  %acc_16 = arith.cmpi eq, %acc_width, %c4 : index
+  %lds_bytes = memref.dim %lds, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+  %three_a = arith.muli %stage_a, %c3 : index
+  %three_a_fit = arith.cmpi ule, %three_a, %lds_bytes : index
+  %one_wave_m_a = arith.cmpi eq, %subgroups_m, %c1 : index
+  %wide_private = arith.andi %one_wave_m_a, %three_a_fit : i1
+  %a_wider_16 = arith.andi %a_wider, %acc_16 : i1
+  %a_wide = arith.andi %a_wider_16, %wide_private : i1
+  %pipelined = arith.ori %a_narrow, %a_wide : i1
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
   // registers, one step ahead, without LDS.
@@ -497,8 +523,12 @@ func.func private @mx_uk_scaled_mma(
     rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
+    // The A rows held in registers at the top of an iteration: the first
+    // half, or with `a_wide` the one row read ahead.
+    %lookahead = arith.constant 1 : index
+    %held = arith.select %a_wide, %lookahead, %h : index
     scf.if %any {
-      scf.for %i = %c0 to %h step %c1 {
+      scf.for %i = %c0 to %held step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           %o = affine.apply affine_map<(u, q)[w, n, k, fa] -> (((w * n + u) * k + q) * fa)>
               (%i, %q)[%wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
@@ -540,6 +570,10 @@ func.func private @mx_uk_scaled_mma(
     %mid = arith.minui %h, %intrinsics_m_1 : index
     %rest_rows = arith.subi %intrinsics_m, %mid : index
     %span = arith.select %three, %rest_rows, %c1 : index
+    // Wide A reads LDS in every row: its copies (three stages or more) start
+    // in row 0, spread over all rows, a whole step before the wait for them.
+    %copy_mid = arith.select %a_wide, %c0, %mid : index
+    %copy_span = arith.select %a_wide, %intrinsics_m, %span : index
     // Private B on 16x16x128 with fp4 or fp6 B (the seed's pair; fp4 x fp6
     // at the seed layout: 3242 -> 2407 cycles per two K steps on the static
     // model, 3.68 -> 4.88 PFLOP/s, 0 spills): B's loads after
@@ -660,6 +694,7 @@ func.func private @mx_uk_scaled_mma(
               } {mx.unroll}
             } {mx.unroll}
           }
+          scf.if %a_narrow {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
                 (%i, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
@@ -667,8 +702,10 @@ func.func private @mx_uk_scaled_mma(
                 : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
             memref.store %v, %frag_a[%i, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
           } {mx.unroll}
+          }
           %i2 = arith.addi %i, %h : index
-          %has_i2 = arith.cmpi ult, %i2, %intrinsics_m : index
+          %has_i2_m = arith.cmpi ult, %i2, %intrinsics_m : index
+          %has_i2 = arith.andi %has_i2_m, %a_narrow : i1
           scf.if %has_i2 {
             scf.for %q = %c0 to %intrinsics_k step %c1 {
               %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
@@ -678,6 +715,24 @@ func.func private @mx_uk_scaled_mma(
               memref.store %v, %frag_a[%i2, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
             } {mx.unroll}
           }
+        }
+        // Wide A: row i + lookahead's fragments (issued before row i's
+        // MFMAs, see the group barriers below): of step k while there is
+        // such a row, else of step k + 1 (in LDS since the barrier at the
+        // top), for the next iteration's first rows.
+        scf.if %a_wide {
+          %t = arith.addi %i, %lookahead : index
+          %in_step = arith.cmpi ult, %t, %intrinsics_m : index
+          %t_next = arith.subi %t, %intrinsics_m : index
+          %row = arith.select %in_step, %t, %t_next : index
+          %row_stage = arith.select %in_step, %stage_k, %stage_next : index
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                (%row, %q)[%row_stage, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+            %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+            memref.store %v, %frag_a[%row, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          } {mx.unroll}
         }
         %at_copy = arith.cmpi eq, %i, %mid : index
         scf.if %at_copy {
@@ -761,10 +816,10 @@ func.func private @mx_uk_scaled_mma(
         // the second half (span = m - mid), which read no LDS: their LDS
         // writes do not meet the reads, and their M0 writes fall between
         // MFMAs. With two, all after row mid (span = 1), behind its barrier.
-        %second = arith.cmpi uge, %i, %mid : index
+        %second = arith.cmpi uge, %i, %copy_mid : index
         scf.if %second {
           scf.for %r = %c0 to %rounds_a step %c1 {
-            %row_r = affine.apply affine_map<(r)[h, s] -> (h + r mod s)>(%r)[%mid, %span]
+            %row_r = affine.apply affine_map<(r)[h, s] -> (h + r mod s)>(%r)[%copy_mid, %copy_span]
             %mine_r = arith.cmpi eq, %row_r, %i : index
             scf.if %mine_r {
               %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
@@ -773,7 +828,7 @@ func.func private @mx_uk_scaled_mma(
                   : (memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>, index, index, memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> ()
             }
           } {mx.unroll}
-          %rest_row = affine.apply affine_map<()[r, h, s] -> (h + r mod s)>()[%rounds_a, %mid, %span]
+          %rest_row = affine.apply affine_map<()[r, h, s] -> (h + r mod s)>()[%rounds_a, %copy_mid, %copy_span]
           %at_rest_row = arith.cmpi eq, %rest_row, %i : index
           %mine_rest = arith.andi %at_rest_row, %has_rest_a : i1
           scf.if %mine_rest {
@@ -808,25 +863,36 @@ func.func private @mx_uk_scaled_mma(
         %first_row = arith.cmpi eq, %i, %c0 : index
         %second_row = arith.cmpi eq, %i, %c1 : index
         %b_loads_row = arith.andi %second_row, %early : i1
-        scf.if %first_row {
-          scf.for %j = %c0 to %intrinsics_n step %c1 {
-            scf.for %q = %c0 to %intrinsics_k step %c1 {
-              rocdl.sched.group.barrier 6, 3, 0
-              scf.if %early {
-                rocdl.sched.group.barrier 32, 1, 0
-              }
-              rocdl.sched.group.barrier 8, 1, 0
+        // Wide A: the row's LDS reads (of the next row, 2 per fragment)
+        // before its first MFMA, so that they have the whole row to land
+        // (after the first MFMA: fp8 x fp4, 16384^3, 3516 cycles per
+        // step; before it: 2684).
+        %grouped = arith.ori %first_row, %b_loads_row : i1
+        %plain_row = arith.xori %grouped, %true : i1
+        %wide_plain = arith.andi %a_wide, %plain_row : i1
+        scf.for %t = %c0 to %per_row step %c1 {
+          %lead = arith.cmpi eq, %t, %c0 : index
+          %reads_here = arith.andi %lead, %a_wide : i1
+          scf.if %reads_here {
+            %reads = arith.muli %intrinsics_k, %c2 : index
+            scf.for %r = %c0 to %reads step %c1 {
+              rocdl.sched.group.barrier 256, 1, 0
             } {mx.unroll}
-          } {mx.unroll}
-        }
-        scf.if %b_loads_row {
-          scf.for %j = %c0 to %intrinsics_n step %c1 {
-            scf.for %q = %c0 to %intrinsics_k step %c1 {
+          }
+          scf.if %first_row {
+            rocdl.sched.group.barrier 6, 3, 0
+            scf.if %early {
               rocdl.sched.group.barrier 32, 1, 0
-              rocdl.sched.group.barrier 8, 1, 0
-            } {mx.unroll}
-          } {mx.unroll}
-        }
+            }
+          }
+          scf.if %b_loads_row {
+            rocdl.sched.group.barrier 32, 1, 0
+          }
+          %wide_or_grouped = arith.ori %grouped, %wide_plain : i1
+          scf.if %wide_or_grouped {
+            rocdl.sched.group.barrier 8, 1, 0
+          }
+        } {mx.unroll}
         amdgpu.sched_barrier allow = <none>
       } {mx.unroll}
       // Step k + 1's B fragments become the current ones: loaded at the
@@ -865,7 +931,7 @@ func.func private @mx_uk_scaled_mma(
     scf.if %any {
       %slot_last = arith.remui %k_last, %stages : index
       %stage_last = arith.muli %slot_last, %stage : index
-      scf.for %i = %h to %intrinsics_m step %c1 {
+      scf.for %i = %held to %intrinsics_m step %c1 {
         scf.for %q = %c0 to %intrinsics_k step %c1 {
           %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
               (%i, %q)[%stage_last, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]

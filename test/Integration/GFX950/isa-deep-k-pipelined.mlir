@@ -1,4 +1,5 @@
-// The software-pipelined pairs (fp4 A with each of the five B types) of
+// The software-pipelined pairs (fp4 A with each of the five B types, and on
+// 16x16x128 with one wave along M fp6 or fp8 A with each of them) of
 // emulator-deep-k-*.mlir on the ISA executor (--backend=gfx950-isa): the code
 // object LLVM makes of them, run with loads poisoned until the s_waitcnt that
 // retires them and waves racing between barriers, deep enough in K
@@ -37,6 +38,46 @@
 // RUN: %{run} --entry=e2m1_e5m2 %{mem} --gfx950-options="%{k16} subgroups-m=2 subgroups-n=1" | FileCheck %s
 // RUN: %{run} --entry=zero_e2m1_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
 // RUN: %{run} --entry=zero_e2m1_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=2 subgroups-n=1" | FileCheck %s
+// RUN: %{run} --entry=e2m3_e2m1 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e2m1 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e2m3_e2m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e2m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e2m3_e3m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e3m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e2m3_e4m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e4m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e2m3_e5m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e3m2_e2m1 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e3m2_e2m1 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e3m2_e2m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e3m2_e2m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e3m2_e3m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e3m2_e3m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e3m2_e4m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e3m2_e4m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e3m2_e5m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e3m2_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e4m3_e2m1 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e2m1 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e4m3_e2m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e2m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e4m3_e3m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e3m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e4m3_e4m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e4m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e4m3_e5m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e5m2_e2m1 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e5m2_e2m1 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e5m2_e2m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e5m2_e2m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e5m2_e3m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e5m2_e3m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e5m2_e4m3 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e5m2_e4m3 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=e5m2_e5m2 %{mem} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
+// RUN: %{run} --entry=zero_e5m2_e5m2 %{zero} --gfx950-options="%{k16} subgroups-m=1 subgroups-n=2" | FileCheck %s
 // RUN: %{run} --entry=e2m1_e2m1 %{mem} --gfx950-options="%{k32} subgroups-m=1 subgroups-n=2" | FileCheck %s
 // RUN: %{run} --entry=e2m1_e2m1 %{mem} --gfx950-options="%{k32} subgroups-m=2 subgroups-n=1" | FileCheck %s
 // RUN: %{run} --entry=zero_e2m1_e2m1 %{zero} --gfx950-options="%{k32} subgroups-m=1 subgroups-n=2" | FileCheck %s

@@ -37,6 +37,21 @@ static bool leavesLoadsInFlight(ROCDL::SWaitcntOp wait) {
   return loads != 0 && loads != kMaxLoadCount;
 }
 
+/// Whether `wait` waits for all of the wave's loads (vmcnt(0)).
+static bool waitsForAllLoads(ROCDL::SWaitcntOp wait) {
+  uint32_t bits = uint32_t(wait.getBitfield());
+  return ((bits & 0xF) | ((bits >> 14) & 0x3) << 4) == 0;
+}
+
+/// Whether `barrier` is a workgroup barrier without a fence right after an
+/// explicit wait for all loads: the kernel orders its copies before the
+/// reads behind the barrier itself (amdgpu.lds_barrier's fence would make
+/// LLVM wait for the copies anyway).
+static bool isExplicitlyWaitedBarrier(ROCDL::SBarrierOp barrier) {
+  auto wait = dyn_cast_or_null<ROCDL::SWaitcntOp>(barrier->getPrevNode());
+  return wait && waitsForAllLoads(wait);
+}
+
 /// `list` with `scope` appended (a fresh list if `list` is null).
 static ArrayAttr append(ArrayAttr list, Attribute scope) {
   SmallVector<Attribute> scopes;
@@ -56,6 +71,8 @@ static void setLDSCopyAliasScopes(LLVM::LLVMFuncOp func) {
   func.walk([&](Operation *op) {
     if (auto wait = dyn_cast<ROCDL::SWaitcntOp>(op))
       copiesInFlight |= leavesLoadsInFlight(wait);
+    if (auto barrier = dyn_cast<ROCDL::SBarrierOp>(op))
+      copiesInFlight |= isExplicitlyWaitedBarrier(barrier);
     if (isLDSCopy(op)) {
       copies.push_back(op);
       return;

@@ -5,9 +5,12 @@
 // copies' scope; each load from LDS (address space 3) gets the reads' scope
 // and does not alias the copies (on top of the scopes it had); loads from
 // other address spaces and stores to LDS are left alone. Each kernel has its
-// own domain. Left alone: a kernel without copies, and one whose waits are
-// for all loads (vmcnt(0): 3952 = 0xf70) or none (vmcnt(63), lgkmcnt(0):
-// 0xc07f).
+// own domain. The same for a kernel whose wait for all loads (vmcnt(0),
+// lgkmcnt(0): 112 = 0x70) comes right before a barrier without a fence (the
+// pipelined ukernel with three stages). Left alone: a kernel without copies,
+// one whose waits are for all loads (vmcnt(0): 3952 = 0xf70) or none
+// (vmcnt(63), lgkmcnt(0): 0xc07f), and one whose barrier after such a wait
+// has a fence (amdgpu.lds_barrier's).
 
 // CHECK-DAG: #[[DOMAIN:.+]] = #llvm.alias_scope_domain<id = distinct[{{[0-9]+}}]<>, description = "copies: LDS copies">
 // CHECK-DAG: #[[OTHER:.+]] = #llvm.alias_scope_domain<id = distinct[{{[0-9]+}}]<>, description = "theirs">
@@ -54,6 +57,28 @@ module attributes {gpu.container_module} {
       rocdl.load.to.lds %buffer, %lds, 16, 0, 0 : <7>
       rocdl.s.waitcnt 49279
       rocdl.s.waitcnt 3952
+      %read = llvm.load %lds : !llvm.ptr<3> -> i32
+      llvm.return %read : i32
+    }
+    // CHECK-LABEL: llvm.func @waited_before_fenceless_barrier
+    //       CHECK:   rocdl.load.to.lds %{{.*}} {alias_scopes = [#[[WAITED_COPIES:.+]]]} : <7>
+    //       CHECK:   llvm.load %{{.*}} {alias_scopes = [#{{.+}}], noalias_scopes = [#[[WAITED_COPIES]]]} : !llvm.ptr<3> -> i32
+    llvm.func @waited_before_fenceless_barrier(%buffer: !llvm.ptr<7>, %lds: !llvm.ptr<3>) -> i32 {
+      rocdl.load.to.lds %buffer, %lds, 16, 0, 0 : <7>
+      rocdl.s.waitcnt 112
+      rocdl.s.barrier
+      %read = llvm.load %lds : !llvm.ptr<3> -> i32
+      llvm.return %read : i32
+    }
+    // CHECK-LABEL: llvm.func @waited_before_fenced_barrier
+    //   CHECK-NOT:   alias_scopes
+    //       CHECK:   llvm.return
+    llvm.func @waited_before_fenced_barrier(%buffer: !llvm.ptr<7>, %lds: !llvm.ptr<3>) -> i32 {
+      rocdl.load.to.lds %buffer, %lds, 16, 0, 0 : <7>
+      rocdl.s.waitcnt 3952
+      llvm.fence syncscope("workgroup") release
+      rocdl.s.barrier
+      llvm.fence syncscope("workgroup") acquire
       %read = llvm.load %lds : !llvm.ptr<3> -> i32
       llvm.return %read : i32
     }

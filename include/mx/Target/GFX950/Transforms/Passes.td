@@ -165,14 +165,16 @@ def MXGFX950LDSCopyAliasScopes
     In every LLVM function of the module that has LDS copies and an
     explicit wait that leaves some loads in flight (`rocdl.s.waitcnt` with a
     vector memory count other than 0 and 63: the copies of later K steps),
-    this pass puts the copies in one alias scope and the LDS loads
+    or an explicit wait for all loads right before a `rocdl.s.barrier`
+    without a fence (the software-pipelined ukernel's barrier, whose K steps'
+    copies go into stages nobody reads in that iteration), this pass puts the copies in one alias scope and the LDS loads
     (`llvm.load` from address space 3) in another that does not alias the
     first (a domain per function). LLVM's wait insertion then keeps its
     waits for the copies to the explicit ones. Only valid for kernels that
     order every LDS read after the copies it reads by explicit waits, as all
     kernels of the mx gfx950 pipeline do (only the ukernels copy to LDS).
     Stores to LDS keep LLVM's waits. Kernels that wait for all their copies
-    are left alone: the scopes would only free LLVM's scheduler to move
+    before barriers with fences (`amdgpu.lds_barrier`) are left alone: the scopes would only free LLVM's scheduler to move
     their LDS reads away from where the ukernel put them, which costs the
     simple schedule's fp8 kernels a third of their speed (bench/README.md).
 

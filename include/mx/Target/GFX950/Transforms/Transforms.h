@@ -141,9 +141,11 @@ void reserveAccumulatorAGPRs(gpu::GPUModuleOp module, bool all = false);
 //===----------------------------------------------------------------------===//
 
 /// In every LLVM function of `module` with LDS copies and an explicit wait
-/// that leaves some loads in flight, puts the copies and the LDS loads in
-/// two alias scopes that do not alias, so that LLVM does not wait for the
-/// copies before each LDS read.
+/// that leaves some loads in flight, or an explicit wait for all loads right
+/// before a workgroup barrier without a fence (the kernel orders its copies
+/// before the reads itself), puts the copies and the LDS loads in two alias
+/// scopes that do not alias, so that LLVM does not wait for the copies
+/// before each LDS read.
 void setLDSCopyAliasScopes(gpu::GPUModuleOp module);
 
 } // namespace mlir::mx::gfx950
