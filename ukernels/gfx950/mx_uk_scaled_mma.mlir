@@ -391,8 +391,8 @@ func.func private @mx_uk_scaled_mma(
   // k - 1 or the prologue, before the copies the wait at the top leaves in
   // flight) and copies step k + 2's into slot k mod 2 (read in iteration
   // k - 1, before the barrier at the top). Only where the ring leaves the
-  // number of stages unchanged, groups_a is a multiple of 4, and on
-  // 16x16x128.
+  // number of stages unchanged, groups_a is a multiple of 4, intrinsics_m
+  // >= 4, and on 16x16x128.
   %sa_step = affine.apply affine_map<()[s, i, k] -> (s * i * k * 64)>()[%subgroups_m, %intrinsics_m, %intrinsics_k]
   %sa_ring = arith.muli %sa_step, %c2 : index
   %ring_fits = arith.cmpi ule, %sa_ring, %lds_size : index
@@ -413,10 +413,16 @@ func.func private @mx_uk_scaled_mma(
   %sa_shared = arith.andi %shared_a, %whole_4 : i1
   %sa_ok = arith.andi %sa_fits, %sa_shared : i1
   // 16x16x128 only: on 32x32x64 (fp4 x fp4 at 8 x 2 x 4 intrinsics per
-  // wave, 1 x 4 waves) the ring's addresses made LLVM spill 3 VGPRs.
+  // wave, 1 x 4 waves) the ring's addresses made LLVM spill 3 VGPRs. And
+  // intrinsics_m >= 4: the small-M tiles of decode GEMMs have few A scale
+  // bytes per step, and the ring's copies and reads cost more than they
+  // save (bench/decode_metrics.py, M=64 N=K=8192, 2 x 8 intrinsics: 6.1 ->
+  // 6.2 us with the ring).
   %acc_values_sa = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
   %acc_4_sa = arith.cmpi eq, %acc_values_sa, %c4 : index
-  %sa_16 = arith.andi %sa_ok, %acc_4_sa : i1
+  %rows_4 = arith.cmpi uge, %intrinsics_m, %c4 : index
+  %sa_rows = arith.andi %sa_ok, %rows_4 : i1
+  %sa_16 = arith.andi %sa_rows, %acc_4_sa : i1
   %a_scales_lds = arith.andi %pipelined, %sa_16 : i1
   // Copies of 64 lanes x 4 bytes per step, shared by the waves.
   %sa_copies = arith.muli %subgroups_m, %groups_a : index
@@ -479,9 +485,14 @@ func.func private @mx_uk_scaled_mma(
           } {mx.unroll}
         } {mx.unroll}
       }
-      // The scales and B's loads before the copies: the waits of the K loop
-      // leave the last copies in flight, which must come after them.
-      amdgpu.sched_barrier allow = <none>
+      // With A's scales' ring, the scales and B's loads before the copies:
+      // the waits of the K loop leave the last copies in flight, which must
+      // come after them (without the barrier LLVM put step 0's scale loads
+      // among step 2's copies on the seed tile: vmcnt(7) at the top of the
+      // loop).
+      scf.if %a_scales_lds {
+        amdgpu.sched_barrier allow = <none>
+      }
       scf.for %s = %c0 to %ahead step %c1 {
         // Fewer K steps than stages ahead: the last one again, so that every
         // wave has issued the same copies when it waits for all but the
