@@ -313,7 +313,13 @@ func.func private @mx_uk_scaled_mma(
   %one_wave_m_a = arith.cmpi eq, %subgroups_m, %c1 : index
   %wide_private = arith.andi %one_wave_m_a, %three_a_fit : i1
   %a_wider_16 = arith.andi %a_wider, %acc_16 : i1
-  %a_wide = arith.andi %a_wider_16, %wide_private : i1
+  // One intrinsic along K (the seed's fp8 tile): the decode tiles of two
+  // (bench/decode_metrics.py, fp8 M=64: 64x128x256 and 64x256x256 on 2
+  // waves) ran slower pipelined, 10.9 -> 18.4 us, and 64x256x256 spilled
+  // 271 VGPRs.
+  %ik_1 = arith.cmpi eq, %intrinsics_k, %c1 : index
+  %wide_ik_1 = arith.andi %wide_private, %ik_1 : i1
+  %a_wide = arith.andi %a_wider_16, %wide_ik_1 : i1
   %pipelined = arith.ori %a_narrow, %a_wide : i1
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
