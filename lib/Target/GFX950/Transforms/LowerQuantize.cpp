@@ -39,6 +39,8 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::detail::applyMap;
+using mlir::mx::gfx950::detail::onlyAllocates;
 using namespace mlir::mx;
 using namespace mlir::mx::gfx950;
 
@@ -78,16 +80,6 @@ getInnermostRun(AffineExpr expr, int64_t innerSize) {
   if (!dim || !modulus)
     return std::nullopt;
   return std::make_pair(int64_t(dim.getPosition()), modulus.getValue());
-}
-
-/// Evaluates every result of `map` at `coords`.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ValueRange coords) {
-  SmallVector<Value> results;
-  for (unsigned r = 0; r < map.getNumResults(); ++r)
-    results.push_back(
-        affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), coords));
-  return results;
 }
 
 /// A checked quantize and the plan of its kernel.
@@ -629,20 +621,6 @@ mlir::mx::gfx950::lowerQuantize(RewriterBase &rewriter, QuantizeIntoOp op,
     rewriter.eraseOp(input.getDefiningOp());
   }
   return launch;
-}
-
-/// Whether \p op only allocates memory or touches none.
-static bool onlyAllocates(Operation *op) {
-  if (isMemoryEffectFree(op))
-    return true;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::all_of(instances, [](MemoryEffects::EffectInstance &instance) {
-    return isa<MemoryEffects::Allocate>(instance.getEffect());
-  });
 }
 
 bool mlir::mx::gfx950::canLowerRowsAndColumnsTogether(QuantizeIntoOp first,

@@ -329,8 +329,7 @@ FailureOr<int64_t> TiledMMALowering::getLDSBytes() {
   // step (getQuantizedLhsStageBytes).
   int64_t stageBytes = quantizedLhs ? getQuantizedLhsStageBytes(layout)
                                     : getUKernelStageBytes(layout);
-  int64_t ldsBytes =
-      quantizedLhs ? 2 * stageBytes : getUKernelLDSBytes(layout);
+  int64_t ldsBytes = quantizedLhs ? 2 * stageBytes : getUKernelLDSBytes(layout);
   if (ldsBytes > kLDSBytes)
     return op.emitOpError()
            << "the layout " << layout << " stages " << stageBytes

@@ -19,8 +19,7 @@ using namespace mlir::mx;
 
 static constexpr int64_t kBlockSize = 32;
 
-/// Whether `op` only allocates memory or touches none.
-static bool onlyAllocates(Operation *op) {
+bool gfx950::detail::onlyAllocates(Operation *op) {
   if (isMemoryEffectFree(op))
     return true;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -65,24 +64,18 @@ linalg::GenericOp gfx950::detail::getFusableProducer(QuantizeIntoOp op) {
       return {};
   for (Operation *between = producer->getNextNode(); between != op;
        between = between->getNextNode())
-    if (!onlyAllocates(between))
+    if (!gfx950::detail::onlyAllocates(between))
       return {};
   return producer;
 }
 
-/// The indices of `map`'s results at the loop point `point`.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ArrayRef<Value> point) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      indices.push_back(point[dim.getPosition()]);
-      continue;
-    }
-    indices.push_back(affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(map.getNumDims(), 0, expr), point));
-  }
-  return indices;
+SmallVector<Value> gfx950::detail::applyMap(OpBuilder &b, Location loc,
+                                            AffineMap map, ValueRange coords) {
+  SmallVector<Value> results;
+  for (unsigned r = 0; r < map.getNumResults(); ++r)
+    results.push_back(
+        affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), coords));
+  return results;
 }
 
 /// Whether `operand`'s values along `axis` are 32 consecutive elements of
@@ -117,7 +110,7 @@ Value gfx950::detail::emitProducerBlock(OpBuilder &b, Location loc,
     if (isVectorLoad(producer, operand, axis)) {
       Value vector = vector::LoadOp::create(
           b, loc, VectorType::get({kBlockSize}, elementType), operand->get(),
-          applyMap(b, loc, map, coords));
+          gfx950::detail::applyMap(b, loc, map, coords));
       for (int64_t k = 0; k < kBlockSize; ++k)
         values.push_back(vector::ExtractOp::create(b, loc, vector, k));
     } else {
@@ -125,8 +118,9 @@ Value gfx950::detail::emitProducerBlock(OpBuilder &b, Location loc,
         SmallVector<Value> point(coords);
         point[axis] = arith::AddIOp::create(
             b, loc, point[axis], arith::ConstantIndexOp::create(b, loc, k));
-        values.push_back(memref::LoadOp::create(b, loc, operand->get(),
-                                                applyMap(b, loc, map, point)));
+        values.push_back(memref::LoadOp::create(
+            b, loc, operand->get(),
+            gfx950::detail::applyMap(b, loc, map, point)));
       }
     }
     inputs.push_back(std::move(values));

@@ -22,6 +22,13 @@
 
 namespace mlir::mx::gfx950::detail {
 
+/// Whether `op` only allocates memory or touches none.
+bool onlyAllocates(Operation *op);
+
+/// Evaluates every result of `map` at `coords`.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ValueRange coords);
+
 /// The elementwise linalg.generic that writes `op`'s input, if the quantize
 /// kernel can compute it instead: `op`'s input is a memref.alloc used only
 /// as the generic's one output and as `op`'s input; the generic is
