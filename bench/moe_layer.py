@@ -79,6 +79,21 @@ def program(t, e, top_k, h, i, block):
     w2, s2 = "%dx%dx%dx%s" % (e, h, i, fp4), "%dx%dx%dx%s" % (e, h, ki, e8)
     lines = []
     out = lines.append
+
+    def routed(empty, fill, result, k, names, types, n):
+        """A routed GEMM of the routed rows from a +0.0 fill."""
+        out("  %%%s = tensor.empty() : tensor<%dx%dxf32>" % (empty, r, n))
+        out("  %%%s = linalg.fill ins(%%zero : f32) outs(%%%s : "
+            "tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" % (fill, empty, r, n, r,
+                                                        n))
+        out("  %%%s = mx.routed_scaled_contraction top_k = %d" % (result, k))
+        out("      ins(%%%s, %%%s, %%%s, %%%s : tensor<%s>, tensor<%s>," %
+            (names + types[:2]))
+        out("          tensor<%s>, tensor<%s>)" % types[2:])
+        out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
+            "tensor<%dxi32>)" % (p, nb))
+        out("      outs(%%%s : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
+            (fill, r, n, r, n))
     out("#id = affine_map<(m, n) -> (m, n)>")
     out("func.func @moe_layer(%%x: tensor<%s>," % x)
     out("    %%w_gate_up: tensor<%s>, %%s_gate_up: tensor<%s>," % (w1, s1))
@@ -95,17 +110,8 @@ def program(t, e, top_k, h, i, block):
         (x, t, h, fp4, t, kh, e8))
     out("  // gate_up: each routed row r = t * %d + j times its expert's "
         "W_gate_up." % top_k)
-    out("  %%e0 = tensor.empty() : tensor<%dx%dxf32>" % (r, 2 * i))
-    out("  %%z0 = linalg.fill ins(%%zero : f32) outs(%%e0 : tensor<%dx%dxf32>)"
-        " -> tensor<%dx%dxf32>" % (r, 2 * i, r, 2 * i))
-    out("  %%gu = mx.routed_scaled_contraction top_k = %d" % top_k)
-    out("      ins(%%xq, %%w_gate_up, %%xs, %%s_gate_up : tensor<%dx%dx%s>, "
-        "tensor<%s>," % (t, h, fp4, w1))
-    out("          tensor<%dx%dx%s>, tensor<%s>)" % (t, kh, e8, s1))
-    out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
-        "tensor<%dxi32>)" % (p, nb))
-    out("      outs(%%z0 : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
-        (r, 2 * i, r, 2 * i))
+    routed("e0", "z0", "gu", top_k, ("xq", "w_gate_up", "xs", "s_gate_up"),
+           ("%dx%dx%s" % (t, h, fp4), w1, "%dx%dx%s" % (t, kh, e8), s1), 2 * i)
     out("  // SwiGLU(gate, up) = silu(gate) * up, rounded to bf16.")
     for name, offset in (("gate", 0), ("up", i)):
         out("  %%%s = tensor.extract_slice %%gu[0, %d] [%d, %d] [1, 1]"
@@ -133,17 +139,8 @@ def program(t, e, top_k, h, i, block):
         (r, i, r, i, fp4, r, ki, e8))
     out("  // down: routed row r times its expert's W_down (top_k = 1: the "
         "rows are the routed rows).")
-    out("  %%e2 = tensor.empty() : tensor<%dx%dxf32>" % (r, h))
-    out("  %%z2 = linalg.fill ins(%%zero : f32) outs(%%e2 : tensor<%dx%dxf32>)"
-        " -> tensor<%dx%dxf32>" % (r, h, r, h))
-    out("  %y = mx.routed_scaled_contraction top_k = 1")
-    out("      ins(%%aq, %%w_down, %%as, %%s_down : tensor<%dx%dx%s>, "
-        "tensor<%s>," % (r, i, fp4, w2))
-    out("          tensor<%dx%dx%s>, tensor<%s>)" % (r, ki, e8, s2))
-    out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
-        "tensor<%dxi32>)" % (p, nb))
-    out("      outs(%%z2 : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
-        (r, h, r, h))
+    routed("e2", "z2", "y", 1, ("aq", "w_down", "as", "s_down"),
+           ("%dx%dx%s" % (r, i, fp4), w2, "%dx%dx%s" % (r, ki, e8), s2), h)
     out("  // The weighted combine: out[t] = sum_j w[t, j] * y[t * %d + j], "
         "in f32, rounded to bf16." % top_k)
     out("  %%y3 = tensor.expand_shape %%y [[0, 1], [2]] output_shape "
