@@ -28,19 +28,22 @@ static bool isLDSCopy(Operation *op) {
              ROCDL::RawPtrBufferLoadLdsOp>(op);
 }
 
-/// Whether `wait` (gfx9's s_waitcnt: the vector memory count in bits 3-0
-/// and 15-14, 63 meaning "no wait") leaves some but not all of the wave's
-/// loads in flight.
-static bool leavesLoadsInFlight(ROCDL::SWaitcntOp wait) {
+/// The loads `wait` leaves in flight (gfx9's s_waitcnt: the vector memory
+/// count in bits 3-0 and 15-14, 63 meaning "no wait").
+static uint32_t getLoadsLeft(ROCDL::SWaitcntOp wait) {
   uint32_t bits = uint32_t(wait.getBitfield());
-  uint32_t loads = (bits & 0xF) | ((bits >> 14) & 0x3) << 4;
+  return (bits & 0xF) | ((bits >> 14) & 0x3) << 4;
+}
+
+/// Whether `wait` leaves some but not all of the wave's loads in flight.
+static bool leavesLoadsInFlight(ROCDL::SWaitcntOp wait) {
+  uint32_t loads = getLoadsLeft(wait);
   return loads != 0 && loads != kMaxLoadCount;
 }
 
 /// Whether `wait` waits for all of the wave's loads (vmcnt(0)).
 static bool waitsForAllLoads(ROCDL::SWaitcntOp wait) {
-  uint32_t bits = uint32_t(wait.getBitfield());
-  return ((bits & 0xF) | ((bits >> 14) & 0x3) << 4) == 0;
+  return getLoadsLeft(wait) == 0;
 }
 
 /// Whether `barrier` is a workgroup barrier without a fence right after an
