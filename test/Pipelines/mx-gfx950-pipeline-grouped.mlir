@@ -6,7 +6,9 @@
 // (64 tokens x top 8) over 32 experts, N = 1024, K = 2048, MXFP4. The
 // layout is resolved for an expert's average share (16 rows) with the 32
 // experts' tiles counted as workgroups of the same launch (and no split
-// K): 16 x 128 tiles on 4 waves, K step 512. Three launches: the tile
+// K, so the fewest K steps in a row per CU first: 32 x 8 tiles are one
+// round of the CUs): 16 x 128 tiles on 4 waves, K step 1024. Three
+// launches: the tile
 // table (one workgroup), the gathers of the experts' rows fused with the
 // relayouts of both operands, and ONE GEMM for every expert, over 8 N tiles
 // x at most (512 + 32 x 15) / 16 = 62 row tiles.
@@ -17,7 +19,7 @@
 //         GPU:   gpu.launch_func @moe_fp4_relayout0_generic::@moe_fp4_relayout0_generic blocks in (%{{.+}}, %{{.+}}, %{{.+}}) threads in ({{.*}}) args(%{{.+}} : memref<33xi32>, %[[TABLE:.+]] : memref<62x3xi32>)
 //         GPU:   gpu.launch_func @moe_fp4_relayout1_generic::@moe_fp4_relayout1_generic {{.*}} args(%[[TABLE]] : memref<62x3xi32>
 //         GPU:   gpu.launch_func @moe_fp4_mma0::@moe_fp4_mma0 blocks in (%[[C8]], %[[C62]], %{{.+}}) threads in (%[[C256]], {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>
-//    GPU-SAME:     memref<32x8x4x4x
+//    GPU-SAME:     memref<32x8x2x4x
 //     GPU-NOT:   gpu.launch_func
 //  REPORT-LABEL: kernel moe_fp4_mma0
 //        REPORT:   scratch_bytes: 0
@@ -63,13 +65,14 @@ func.func @moe_fp8_dynamic(%a: tensor<?x256xf8E4M3FN>, %b: tensor<?x24x256xf8E4M
 // The same layer in the sorted-token-ids form (vLLM's moe_align_block_size
 // with blocks of 16: 512 + 32 x 15 = 992 positions, 62 blocks): two
 // launches, the tile table computed with the gathers of the sorted rows'
-// tokens and the weights' relayout, then one GEMM over 8 N tiles x 62 blocks
-// whose tiles write their rows at the sorted ids.
+// tokens and the weights' relayout, then one GEMM over 4 N tiles x 62 blocks
+// (16 x 256 tiles, K step 512: 62 x 4 tiles are one round of the CUs, 62 x
+// 8 two) whose tiles write their rows at the sorted ids.
 //   GPU-LABEL: func.func @moe_routed
-//     GPU-DAG:   %[[C8:.+]] = arith.constant 8 : index
+//     GPU-DAG:   %[[C4:.+]] = arith.constant 4 : index
 //     GPU-DAG:   %[[C62:.+]] = arith.constant 62 : index
 //         GPU:   gpu.launch_func @moe_routed_relayout0_generic::@moe_routed_relayout0_generic {{.*}} args(%{{.+}} : memref<62xi32>, %[[TABLE:.+]] : memref<62x3xi32>, %[[IDS:.+]] : memref<992xi32>
-//         GPU:   gpu.launch_func @moe_routed_mma0::@moe_routed_mma0 blocks in (%[[C8]], %[[C62]], %{{.+}}) {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>, %[[IDS]] : memref<992xi32>
+//         GPU:   gpu.launch_func @moe_routed_mma0::@moe_routed_mma0 blocks in (%[[C4]], %[[C62]], %{{.+}}) {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>, %[[IDS]] : memref<992xi32>
 //     GPU-NOT:   gpu.launch_func
 //  REPORT-LABEL: kernel moe_routed_mma0
 //        REPORT:   scratch_bytes: 0

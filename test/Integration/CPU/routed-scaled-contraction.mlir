@@ -20,6 +20,11 @@
 // RUN: mx-run %s --entry=routed_fp4_zero %{exact4} | FileCheck %s --check-prefix=EXACT
 // EXACT: result #0 tensor<20x24xf32>: {{.*}}mismatches=0/480{{.*}}: bit-exact
 // EXACT: PASS
+// K = 640 (five 128-element steps; a 1024 K step pads it) in blocks of 64
+// positions, N = 64.
+// RUN: mx-run %s --entry=routed_fp4_k640 %{exact} | FileCheck %s --check-prefix=K640
+// K640: result #0 tensor<20x64xf32>: {{.*}}mismatches=0/1280{{.*}}: bit-exact
+// K640: PASS
 
 // Routing given at run time: every position padding (every row is acc),
 // then every block of an expert outside [0, E).
@@ -120,4 +125,32 @@ func.func @routed_fp4_zero(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2
       routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
+}
+
+func.func @routed_fp4_k640(%a: tensor<10x640xf4E2M1FN>, %w: tensor<4x64x640xf4E2M1FN>,
+                      %sa: tensor<10x20xf8E8M0FNU>, %sw: tensor<4x64x20xf8E8M0FNU>,
+                      %acc: tensor<20x64xf32>) -> tensor<20x64xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<256xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x640xf4E2M1FN>, tensor<4x64x640xf4E2M1FN>,
+                            tensor<10x20xf8E8M0FNU>, tensor<4x64x20xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<256xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x64xf32>) -> tensor<20x64xf32>
+  return %r : tensor<20x64xf32>
 }

@@ -229,6 +229,26 @@ TEST_F(UKernelSelectionTest, ShortKStillTilesN) {
   EXPECT_EQ(gfx950::getTileSizes(tiny).n, 16);
 }
 
+/// Small-M GEMMs that are never split along K (grouped): the fewest K steps
+/// in a row per CU first. gpt-oss-120b's gate_up at one token (4 busy
+/// blocks, N = 5760, K = 2880) fits one round of the CUs with either N
+/// tile, so the 1024 K step (3 steps) beats the denser 512 one (6 steps);
+/// a plain GEMM (which mx-split-k splits) keeps the shortest step.
+TEST_F(UKernelSelectionTest, GroupedSmallMTakesTheShortestKChain) {
+  gfx950::TargetAttr target = pins({}, 0, 0, 0, true);
+  auto resolve = [&](int64_t groups, bool splitK) {
+    return gfx950::getTileSizes(gfx950::resolveLayout(
+        &ctx, f4(), f4(), 16, 5760, 2880, target, groups, splitK));
+  };
+  gfx950::TileSizes decode = resolve(4, false);
+  EXPECT_EQ(decode.m, 16);
+  EXPECT_EQ(decode.k, 1024);
+  // Within one round (4 x 5760 / N tile <= 256 CUs): the densest tile.
+  EXPECT_EQ(decode.n, 128);
+  gfx950::TileSizes plain = resolve(4, true);
+  EXPECT_LT(plain.k, 1024);
+}
+
 /// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins
 /// round down to a divisor; enough tiles or too few K tiles: no split.
 TEST(SplitKTest, ChoosesTheFewestPartsThatFillTheCUs) {

@@ -286,9 +286,15 @@ mx::materializeRoutedContraction(OpBuilder &b, RoutedScaledContractionOp op,
     return failure();
   }
   int64_t blockRows = positions / blocks;
+  // The blocks that compute: every block with a routed row holds at least
+  // one of the T * top_k rows (sorted_ids is sized for the worst case).
+  int64_t routedRows = op.getAcc().getType().getDimSize(0);
+  int64_t busyBlocks = ShapedType::isStatic(routedRows)
+                           ? std::clamp<int64_t>(routedRows, 1, blocks)
+                           : blocks;
   FailureOr<TiledLayoutAttrInterface> layout =
       resolveGroupedLayout(op, op.getLhs(), op.getRhs(), op.getLhsScales(),
-                           op.getAcc(), blocks, blockRows, target);
+                           op.getAcc(), busyBlocks, blockRows, target);
   if (failed(layout))
     return failure();
   int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];

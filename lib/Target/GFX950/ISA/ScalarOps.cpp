@@ -141,6 +141,20 @@ static void addArithmetic(OpTable &t) {
     scc = sub > a;
     return uint32_t(a - sub);
   }>};
+  // s_lshl<n>_add_u32: d = (s0 << n) + s1, the shift and the sum in 64
+  // bits; SCC: the 64-bit result does not fit 32 bits.
+#define MX_LSHL_ADD(N)                                                         \
+  t["s_lshl" #N "_add_u32"] = {                                                \
+      binary32<[](uint32_t a, uint32_t b, bool &scc) {                         \
+        uint64_t sum = (uint64_t(a) << N) + b;                                 \
+        scc = sum > 0xffffffffu;                                               \
+        return uint32_t(sum);                                                  \
+      }>};
+  MX_LSHL_ADD(1)
+  MX_LSHL_ADD(2)
+  MX_LSHL_ADD(3)
+  MX_LSHL_ADD(4)
+#undef MX_LSHL_ADD
   auto addI32 = [](uint32_t a, uint32_t b, bool &scc) {
     int64_t sum = int64_t(int32_t(a)) + int32_t(b);
     scc = sum != int64_t(int32_t(uint32_t(sum)));

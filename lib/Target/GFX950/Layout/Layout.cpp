@@ -212,6 +212,18 @@ static int64_t getCUsFilled(int64_t m, int64_t n, int64_t k, TileSizes tile,
   return std::min<int64_t>(kNumCUs, tiles * parts);
 }
 
+/// The K steps a CU runs one after another for a GEMM of `groups` x M x N x
+/// K (static N) with `tile` and one workgroup per CU: rounds of the CUs over
+/// the output tiles, times the K steps of a tile (a dynamic M or K: one).
+static int64_t getLatencyChain(int64_t m, int64_t n, int64_t k, TileSizes tile,
+                               int64_t groups) {
+  auto count = [](int64_t size, int64_t unit) {
+    return ShapedType::isDynamic(size) ? 1 : llvm::divideCeil(size, unit);
+  };
+  int64_t tiles = groups * count(m, tile.m) * count(n, tile.n);
+  return llvm::divideCeil(tiles, kNumCUs) * count(k, tile.k);
+}
+
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
                                           int64_t k, TargetAttr target,
@@ -264,7 +276,8 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<double, int64_t, double, int64_t, int64_t, int64_t, int64_t>
+    std::tuple<double, int64_t, double, int64_t, double, int64_t, int64_t,
+               int64_t, int64_t>
         bestKey;
     for (int64_t sm : pick(target.getSubgroupsM(), waves))
       for (int64_t sn : pick(target.getSubgroupsN(), waves))
@@ -295,9 +308,17 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               int64_t fill = smallM && !ShapedType::isDynamic(n)
                                  ? getCUsFilled(m, n, k, tile, groups, splitK)
                                  : 0;
-              auto key = std::make_tuple(padding, fill, intensity, -ik, sm * sn,
-                                         -cost.accRegisters,
-                                         -std::abs(tile.m - tile.n));
+              // Small M that mx-split-k never splits (grouped GEMMs): each
+              // workgroup's K steps run one after another, each waiting
+              // about one global latency for weights, so the fewest K steps
+              // in a row on a CU (rounds of the CUs times K steps) come
+              // first, then the intensity, before the CUs filled.
+              bool grouped = smallM && !splitK && !ShapedType::isDynamic(n);
+              int64_t chain =
+                  grouped ? -getLatencyChain(m, n, k, tile, groups) : 0;
+              auto key = std::make_tuple(
+                  padding, chain, grouped ? intensity : 0.0, fill, intensity,
+                  -ik, sm * sn, -cost.accRegisters, -std::abs(tile.m - tile.n));
               if (!best || key > bestKey) {
                 best = candidate;
                 bestKey = key;

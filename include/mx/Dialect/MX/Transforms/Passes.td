@@ -320,7 +320,11 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     expert weights `[E, N, K]` are packed with the experts as a leading
     dimension (at compile time when constant), and the accumulator stays in
     the user's layout. Its layout is the target's for one expert's
-    contraction of `ceil(T / E)` rows (or a pinned `mx.layout`).
+    contraction of `ceil(T / E)` rows (or a pinned `mx.layout`). An
+    `mx.routed_scaled_contraction`'s is the target's for blocks of `P / NB`
+    rows, counting `min(NB, T * top_k)` of them (the blocks that can hold a
+    routed row; `sorted_ids` is sized for the worst case) as the GEMMs of
+    the launch.
 
     With `user-layout-results`, the accumulator and the result of a
     contraction stay in the user's layout: `mx.tiled_scaled_mma` gets the
