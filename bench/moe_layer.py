@@ -493,15 +493,8 @@ def check(backend, threads, control=False):
 
 
 def timing_calibration(tmp):
-    """The timing model's clock and the efficiency bench/mx_timing.py fits on
-    AITER's published 16384^3 time."""
-    import mx_perf_model
     import mx_timing
-    clock = next(v for n, _, v, *_ in mx_perf_model.machine_rows()
-                 if n == "ClockHz")
-    aiter = mx_timing.time_aiter(8192, {}, tmp)
-    efficiency, _, _ = mx_timing.evaluate({"aiter": aiter}, 8192, clock)
-    return dict(clock=clock, efficiency=efficiency)
+    return mx_timing.calibration(tmp)
 
 
 TABLE_HEADER = ["layer", "T", "block", "disp", "gate_up tile", "down tile",
