@@ -394,26 +394,13 @@ def timed_gemm(config, gemm, tmp):
     K (`mx-run --backend=gfx950-isa --timing-model`), then in rounds of the
     CUs over its active tiles (as bench/mx_timing.py does), with
     mx_timing's efficiency fitted on AITER."""
-    import json
-    import subprocess
     import mx_timing
     import moe_metrics
     (tile_m, tile_n, _), k = gemm["tile_mnk"], gemm["k"]
     text = moe_metrics.ROUTED_ZERO.format(
         T=tile_m, TOK=tile_m, TOPK=1, E=1, N=tile_n, K=k, KB=k // 32,
         A=moe_metrics.FP4, B=moe_metrics.FP4, P=tile_m, NB=1)
-    path = os.path.join(tmp, "gemm.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    report = os.path.join(tmp, "gemm.json")
-    subprocess.run([mx_timing.tool("mx-run"), path, "--backend=gfx950-isa",
-                    "--threads=1", "--progress=false", "--timing-model",
-                    "--timing-json=" + report,
-                    "--gfx950-options=" + gemm["pins"]] + ["--arg=zeros"] * 6,
-                   capture_output=True, text=True, check=True)
-    with open(report) as f:
-        r = [json.loads(line) for line in f if line.strip()]
-    r = max(r, key=lambda x: x["mfmas_per_wave"])
+    r = mx_timing.time_program(text, gemm["pins"], 6, tmp)
     tile = r["fixed_cycles"] + r["loop_iterations"] * r["cycles_per_iteration"]
     rounds = math.ceil(gemm["active"] / (256 * r["workgroups_per_cu"]))
     return rounds * tile / config["clock"] / config["efficiency"]

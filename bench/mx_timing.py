@@ -70,22 +70,29 @@ def seed_pins(lhs, rhs):
     return SEED_PINS.replace("intrinsics-k=2", "intrinsics-k=1")
 
 
-def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
-    text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
-                                              acc=acc, result=result)
-    path = os.path.join(tmp, f"mx_{acc}_{result}_{lhs}_{rhs}.mlir")
+def time_program(text, pins, num_args, tmp, settings=None):
+    """The timing model's report (mx-run --timing-json) of the contraction
+    kernel of the program `text`, compiled with the pipeline options `pins`
+    and run on `num_args` zero arguments: the kernel with the most MFMAs."""
+    path = os.path.join(tmp, "timed.mlir")
     with open(path, "w") as f:
         f.write(text)
-    report = os.path.join(tmp, "mx.json")
-    args = ["--arg=zeros"] * (4 + (acc == "arg"))
+    report = os.path.join(tmp, "timed.json")
     cmd = [tool("mx-run"), path, "--backend=gfx950-isa", "--threads=1",
            "--progress=false", "--timing-model", "--timing-json=" + report,
-           "--gfx950-options=" + seed_pins(lhs, rhs)] + args + \
-        constant_flags(settings, "--timing-constant")
+           "--gfx950-options=" + pins] + ["--arg=zeros"] * num_args + \
+        constant_flags(settings or {}, "--timing-constant")
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:
         reports = [json.loads(line) for line in f if line.strip()]
     return max(reports, key=lambda r: r["mfmas_per_wave"])
+
+
+def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
+    text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
+                                              acc=acc, result=result)
+    return time_program(text, seed_pins(lhs, rhs), 4 + (acc == "arg"), tmp,
+                        settings)
 
 
 def time_aiter(k, settings, tmp):

@@ -34,11 +34,9 @@ Usage: bench/mxfp8_training.py example|table [--no-timing]
 """
 
 import argparse
-import json
 import math
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -192,18 +190,7 @@ def timed_gemm(shape, rtype, pins, tmp, clock, efficiency):
     m, n, k = shape
     text = usm.contraction(mx_timing.TILE, mx_timing.TILE, k, FP8, FP8,
                            acc="zero", result=rtype)
-    path = os.path.join(tmp, "gemm.mlir")
-    with open(path, "w") as f:
-        f.write(text)
-    report = os.path.join(tmp, "gemm.json")
-    subprocess.run([mx_timing.tool("mx-run"), path, "--backend=gfx950-isa",
-                    "--threads=1", "--progress=false", "--timing-model",
-                    "--timing-json=" + report, "--gfx950-options=" + pins] +
-                   ["--arg=zeros"] * 4, capture_output=True, text=True,
-                   check=True)
-    with open(report) as f:
-        r = max((json.loads(line) for line in f if line.strip()),
-                key=lambda x: x["mfmas_per_wave"])
+    r = mx_timing.time_program(text, pins, 4, tmp)
     return mx_timing.gemm_seconds(r, k, shape, clock, efficiency)
 
 
