@@ -213,15 +213,16 @@ static int64_t getCUsFilled(int64_t m, int64_t n, int64_t k, TileSizes tile,
 }
 
 /// The K steps a CU runs one after another for a GEMM of `groups` x M x N x
-/// K (static N) with `tile` and one workgroup per CU: rounds of the CUs over
-/// the output tiles, times the K steps of a tile (a dynamic M or K: one).
-static int64_t getLatencyChain(int64_t m, int64_t n, int64_t k, TileSizes tile,
-                               int64_t groups) {
+/// K (static N) with `tile` when its output tiles fit one round of the CUs
+/// (a dynamic M or K: one tile, one step); none for more tiles than CUs.
+static std::optional<int64_t> getLatencyChain(int64_t m, int64_t n, int64_t k,
+                                              TileSizes tile, int64_t groups) {
   auto count = [](int64_t size, int64_t unit) {
     return ShapedType::isDynamic(size) ? 1 : llvm::divideCeil(size, unit);
   };
-  int64_t tiles = groups * count(m, tile.m) * count(n, tile.n);
-  return llvm::divideCeil(tiles, kNumCUs) * count(k, tile.k);
+  if (groups * count(m, tile.m) * count(n, tile.n) > kNumCUs)
+    return std::nullopt;
+  return count(k, tile.k);
 }
 
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
@@ -276,7 +277,7 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<double, int64_t, double, int64_t, double, int64_t, int64_t,
+    std::tuple<double, bool, int64_t, double, int64_t, double, int64_t, int64_t,
                int64_t, int64_t>
         bestKey;
     for (int64_t sm : pick(target.getSubgroupsM(), waves))
@@ -310,15 +311,16 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                  : 0;
               // Small M that mx-split-k never splits (grouped GEMMs): each
               // workgroup's K steps run one after another, each waiting
-              // about one global latency for weights, so the fewest K steps
-              // in a row on a CU (rounds of the CUs times K steps) come
-              // first, then the intensity, before the CUs filled.
-              bool grouped = smallM && !splitK && !ShapedType::isDynamic(n);
-              int64_t chain =
-                  grouped ? -getLatencyChain(m, n, k, tile, groups) : 0;
+              // about one global latency for weights, so the tiles that fit
+              // one round of the CUs come first, the fewest K steps first,
+              // then the intensity; the others by the keys that follow.
+              std::optional<int64_t> chain;
+              if (smallM && !splitK && !ShapedType::isDynamic(n))
+                chain = getLatencyChain(m, n, k, tile, groups);
               auto key = std::make_tuple(
-                  padding, chain, grouped ? intensity : 0.0, fill, intensity,
-                  -ik, sm * sn, -cost.accRegisters, -std::abs(tile.m - tile.n));
+                  padding, chain.has_value(), -chain.value_or(0),
+                  chain ? intensity : 0.0, fill, intensity, -ik, sm * sn,
+                  -cost.accRegisters, -std::abs(tile.m - tile.n));
               if (!best || key > bestKey) {
                 best = candidate;
                 bestKey = key;

@@ -133,10 +133,10 @@ LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 /// CU (output tiles, up to kNumCUs) comes first: a 16-row tile and narrow N
 /// tiles spread the weights over the GPU (mx-split-k then splits K if that
 /// is not enough). Small M that is never split along K (`splitK` false)
-/// ranks the fewest K steps in a row per CU first (rounds of the CUs over
-/// the output tiles, one workgroup per CU, times the tile's K steps: each
-/// step waits about one global latency for its weights), then the
-/// intensity, then the CUs filled. The K step covers 128 bytes of each A/B row
+/// ranks the tiles whose workgroups fit one round of the CUs first, fewest
+/// K steps first (each step waits about one global latency for its
+/// weights), then the intensity, then the CUs filled. The K step covers 128
+/// bytes of each A/B row
 /// (one cache line), so intrinsics_k = 128 B / (K * element bytes); twice or
 /// four times that is also a candidate (small tiles need it for whole 4-byte
 /// scale groups per lane), the shortest preferred. Ties prefer more waves,
