@@ -23,8 +23,8 @@
 // IR-LABEL: func.func @nt_fp4
 //  IR-SAME: tensor<{{[0-9x]+}}xf4E2M1FN> {mx.prepacked_by = @nt_fp4_prepack_1}
 //  IR-SAME: tensor<{{[0-9x]+}}xf8E8M0FNU> {mx.prepacked_by = @nt_fp4_prepack_3}
-// IR: func.func @nt_fp4_prepack_3(%{{[^:]+}}: tensor<47x7xf8E8M0FNU>)
 // IR: func.func @nt_fp4_prepack_1(%{{[^:]+}}: tensor<47x224xf4E2M1FN>)
+// IR: func.func @nt_fp4_prepack_3(%{{[^:]+}}: tensor<47x7xf8E8M0FNU>)
 // IR-LABEL: func.func @nn_fp8
 //  IR-SAME: {mx.prepacked_by = @nn_fp8_prepack_1}
 // IR: func.func @nn_fp8_prepack_1(%[[W:[^:]+]]: tensor<160x24xf8E5M2>)

@@ -160,12 +160,12 @@ static FailureOr<ArgumentRelayout> getArgumentRelayout(func::FuncOp func,
   return relayout;
 }
 
-/// Moves \p relayout of \p arg into a new function inserted after \p func
+/// Moves \p relayout of \p arg into a new function inserted after \p after
 /// into \p symbols and returns it; \p arg takes the packed tensor.
 static func::FuncOp outlineRelayout(RewriterBase &rewriter, func::FuncOp func,
                                     BlockArgument arg,
                                     const ArgumentRelayout &relayout,
-                                    SymbolTable &symbols) {
+                                    SymbolTable &symbols, Operation *after) {
   unsigned index = arg.getArgNumber();
   Location loc = arg.getLoc();
   auto type = FunctionType::get(rewriter.getContext(), {arg.getType()},
@@ -173,7 +173,7 @@ static func::FuncOp outlineRelayout(RewriterBase &rewriter, func::FuncOp func,
   auto prepack = func::FuncOp::create(
       loc, (func.getName() + "_prepack_" + Twine(index)).str(), type);
   // Renamed (with a suffix) if the name is taken.
-  symbols.insert(prepack, std::next(Block::iterator(func)));
+  symbols.insert(prepack, std::next(Block::iterator(after)));
 
   OpBuilder::InsertionGuard guard(rewriter);
   Block *body = prepack.addEntryBlock();
@@ -237,8 +237,10 @@ mlir::mx::hoistArgumentRelayouts(RewriterBase &rewriter, func::FuncOp func) {
     FailureOr<ArgumentRelayout> relayout = getArgumentRelayout(func, arg);
     if (failed(relayout))
       return failure();
+    // After @func and the packing functions before, in argument order.
+    Operation *after = prepacks.empty() ? func : prepacks.back();
     prepacks.push_back(
-        outlineRelayout(rewriter, func, arg, *relayout, symbols));
+        outlineRelayout(rewriter, func, arg, *relayout, symbols, after));
   }
   SmallVector<Type> inputs(func.getArgumentTypes());
   for (BlockArgument arg : marked)

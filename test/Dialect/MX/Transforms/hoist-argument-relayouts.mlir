@@ -59,16 +59,16 @@ func.func @gemm(%a: tensor<32x256xf4E2M1FN>,
 //  CHECK-SAME:   %[[SW:[^:]+]]: tensor<4x2x1x4x16x2xf8E8M0FNU> {mx.prepacked_by = @experts_prepack_3}
 //   CHECK-NOT:   linalg.pack %[[W]]
 //       CHECK:   mx.tiled_scaled_mma ins(%{{.+}}, %[[W]], %{{.+}}, %[[SW]] :
-// CHECK-LABEL: func.func @experts_prepack_3
-//  CHECK-SAME:   (%[[LSW:[^:]+]]: tensor<4x24x4xf8E8M0FNU>) -> tensor<4x2x1x4x16x2xf8E8M0FNU>
-//       CHECK:   %[[ONE:.+]] = arith.constant 1.000000e+00 : f8E8M0FNU
-//       CHECK:   linalg.pack %[[LSW]] padding_value(%[[ONE]] : f8E8M0FNU) outer_dims_perm = [0, 1, 2] inner_dims_pos = [1, 2] inner_tiles = [16, 8]
 // CHECK-LABEL: func.func @experts_prepack_1
 //  CHECK-SAME:   (%[[LW:[^:]+]]: tensor<4x24x128xf4E2M1FN>) -> tensor<4x2x1x2x4x16x32xf4E2M1FN>
 //       CHECK:   %[[P:.+]] = linalg.pack %[[LW]] {{.*}} inner_tiles = [16, 256]
 //       CHECK:   %[[X:.+]] = tensor.expand_shape %[[P]]
 //       CHECK:   %[[T:.+]] = linalg.transpose ins(%[[X]] {{.*}} permutation = [0, 1, 2, 4, 5, 3, 6]
 //       CHECK:   return %[[T]]
+// CHECK-LABEL: func.func @experts_prepack_3
+//  CHECK-SAME:   (%[[LSW:[^:]+]]: tensor<4x24x4xf8E8M0FNU>) -> tensor<4x2x1x4x16x2xf8E8M0FNU>
+//       CHECK:   %[[ONE:.+]] = arith.constant 1.000000e+00 : f8E8M0FNU
+//       CHECK:   linalg.pack %[[LSW]] padding_value(%[[ONE]] : f8E8M0FNU) outer_dims_perm = [0, 1, 2] inner_dims_pos = [1, 2] inner_tiles = [16, 8]
 func.func @experts(%a: tensor<4x1x2x4x16x32xf4E2M1FN>,
                    %w: tensor<4x24x128xf4E2M1FN> {mx.prepack},
                    %sa: tensor<4x1x4x16x2xf8E8M0FNU>,

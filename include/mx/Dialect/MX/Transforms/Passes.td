@@ -435,8 +435,8 @@ def MXHoistArgumentRelayouts
 
     For every `mx.prepack` argument of a `func.func` of the module, the pass
     moves the argument's relayout into a new public function
-    `@<f>_prepack_<argno>`, inserted after `@<f>` (a suffix is added if the
-    name is taken), which takes the logical tensor and returns the
+    `@<f>_prepack_<argno>`, inserted after `@<f>` in argument order (a
+    suffix is added if the name is taken), which takes the logical tensor and returns the
     relaid-out one; the argument of `@<f>` then takes the relaid-out tensor,
     and `mx.prepack` becomes `mx.prepacked_by = @<f>_prepack_<argno>`. The
     caller runs the packing function once per weight (`mx-run` and the C API

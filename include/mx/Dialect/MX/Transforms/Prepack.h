@@ -32,7 +32,8 @@ constexpr StringLiteral kPrepackAttrName = "mx.prepack";
 constexpr StringLiteral kPrepackedByAttrName = "mx.prepacked_by";
 
 /// Outlines the relayout of every `mx.prepack` argument of \p func into a new
-/// public function `@<func>_prepack_<argno>` inserted after \p func (taking
+/// public function `@<func>_prepack_<argno>`, after \p func in argument
+/// order (taking
 /// the logical tensor and returning the relaid-out one), gives the argument
 /// the relaid-out type and replaces `mx.prepack` with `mx.prepacked_by`. The
 /// relayout is the forward slice of the argument through linalg.pack,
