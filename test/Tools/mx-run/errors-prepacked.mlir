@@ -23,7 +23,7 @@
 // SAME: bit-exact
 // SAME: PASS
 // RUN: not mx-run %s --entry=other_use --backend=gfx950-emu --arg=zeros --arg=zeros --arg=zeros --arg=zeros --arg=zeros 2>&1 | FileCheck %s --check-prefix=OTHER
-// OTHER: error: argument #1 of @other_use (marked 'mx.prepack') is used by 'func.return', which is not a relayout in the function's body
+// OTHER: error: argument #1 of @other_use (marked 'mx.prepack') is used by 'func.return', which is not a relayout: only an argument whose uses
 // OTHER: error: the gfx950 pipeline (mx-gfx950-pipeline) failed on the module containing @other_use
 
 func.func @unknown(%x: tensor<4x8xf32> {mx.prepacked_by = @nowhere}) -> tensor<4x8xf32> {

@@ -112,11 +112,17 @@ static FailureOr<ArgumentRelayout> getArgumentRelayout(func::FuncOp func,
       }
       if (value == arg) {
         InFlightDiagnostic diag = emitArgumentError(func, arg);
-        diag << "is used by '" << user->getName()
-             << "', which is not a relayout in the function's body: only an "
-                "argument whose uses are all its data-tiling relayout "
-                "(linalg.pack, tensor.expand_shape, linalg.transpose, ...) "
-                "can be packed once, outside the function";
+        if (isRelayoutUse(use))
+          diag << "is relaid out inside '" << user->getParentOp()->getName()
+               << "' (e.g. once per M bucket of mx-specialize-dynamic-m, "
+                  "each bucket with its own layout): it can be packed once "
+                  "only where the function's body relays it out";
+        else
+          diag << "is used by '" << user->getName()
+               << "', which is not a relayout: only an argument whose uses "
+                  "are all its data-tiling relayout (linalg.pack, "
+                  "tensor.expand_shape, linalg.transpose, ...) can be packed "
+                  "once, outside the function";
         diag.attachNote(user->getLoc()) << "used here";
         return diag;
       }

@@ -2,7 +2,7 @@
 
 // A weight that is also used as it is cannot be packed once.
 
-// expected-error @+1 {{argument #0 of @other_use (marked 'mx.prepack') is used by 'func.return', which is not a relayout in the function's body}}
+// expected-error @+1 {{argument #0 of @other_use (marked 'mx.prepack') is used by 'func.return', which is not a relayout: only an argument whose uses are all its data-tiling relayout}}
 func.func @other_use(%w: tensor<32x256xf4E2M1FN> {mx.prepack})
     -> (tensor<32x8x32xf4E2M1FN>, tensor<32x256xf4E2M1FN>) {
   %x = tensor.expand_shape %w [[0], [1, 2]] output_shape [32, 8, 32]
@@ -86,4 +86,24 @@ func.func @callee(%w: tensor<32x256xf4E2M1FN> {mx.prepack}) -> tensor<32x8x32xf4
 func.func @caller(%w: tensor<32x256xf4E2M1FN>) -> tensor<32x8x32xf4E2M1FN> {
   %x = func.call @callee(%w) : (tensor<32x256xf4E2M1FN>) -> tensor<32x8x32xf4E2M1FN>
   return %x : tensor<32x8x32xf4E2M1FN>
+}
+
+// -----
+
+// Relaid out in a region (as mx-specialize-dynamic-m's versions per M bucket
+// are, each with a layout of its own).
+
+// expected-error @+1 {{argument #0 of @in_region (marked 'mx.prepack') is relaid out inside 'scf.if' (e.g. once per M bucket of mx-specialize-dynamic-m, each bucket with its own layout): it can be packed once only where the function's body relays it out}}
+func.func @in_region(%w: tensor<32x256xf4E2M1FN> {mx.prepack}, %small: i1)
+    -> tensor<32x8x32xf4E2M1FN> {
+  %r = scf.if %small -> tensor<32x8x32xf4E2M1FN> {
+    // expected-note @+1 {{used here}}
+    %x = tensor.expand_shape %w [[0], [1, 2]] output_shape [32, 8, 32]
+        : tensor<32x256xf4E2M1FN> into tensor<32x8x32xf4E2M1FN>
+    scf.yield %x : tensor<32x8x32xf4E2M1FN>
+  } else {
+    %y = tensor.empty() : tensor<32x8x32xf4E2M1FN>
+    scf.yield %y : tensor<32x8x32xf4E2M1FN>
+  }
+  return %r : tensor<32x8x32xf4E2M1FN>
 }

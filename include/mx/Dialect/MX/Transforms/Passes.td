@@ -452,9 +452,10 @@ def MXHoistArgumentRelayouts
     their leading expert dimension included); the other operands of those
     ops (padding values, `tensor.empty` destinations) are cloned. It is an
     error, at the function, when a marked argument has another use, is
-    relaid out into more than one tensor (e.g. two layouts), has no
-    relayout, or belongs to a function that is called in the module (its
-    callers would pass the logical tensor).
+    relaid out into more than one tensor (e.g. two layouts) or inside a
+    region (e.g. `mx-specialize-dynamic-m`'s versions of a dynamic M, each
+    with its own layout), has no relayout, or belongs to a function that is
+    called in the module (its callers would pass the logical tensor).
 
     Programs without encodings have nothing to hoist: the CPU pipeline
     ignores `mx.prepack`, and its arguments keep their logical type.
