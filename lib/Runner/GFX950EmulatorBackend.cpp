@@ -211,7 +211,8 @@ getResultTensors(const EntrySignature &signature, func::FuncOp host,
 }
 
 LogicalResult GFX950EmulatorBackend::runPrepacks(
-    func::FuncOp func, ArrayRef<std::pair<unsigned, func::FuncOp>> prepacks,
+    func::FuncOp func, func::FuncOp host,
+    ArrayRef<std::pair<unsigned, func::FuncOp>> prepacks,
     MutableArrayRef<emu::HostValue> args, const emu::RunOptions &run) {
   for (auto [index, prepack] : prepacks) {
     std::string name = prepack.getName().str();
@@ -226,10 +227,14 @@ LogicalResult GFX950EmulatorBackend::runPrepacks(
       return func.emitError()
              << "the " << getName() << " backend failed on @" << name << ": "
              << llvm::toString(packed.takeError());
+    auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
     if (packed->size() != 1 ||
-        (*packed)[0].getKind() != emu::HostValue::Kind::MemRef)
-      return func.emitError()
-             << "the compiled @" << name << " did not return one memref";
+        (*packed)[0].getKind() != emu::HostValue::Kind::MemRef || !type ||
+        ArrayRef((*packed)[0].getLayout().sizes) != type.getShape())
+      return func.emitError() << "the compiled @" << name
+                              << " did not return one memref of the type of "
+                                 "argument #"
+                              << index << " of @" << func.getName();
     if (options.reportStats)
       reportRunStats(options.reportStats, name, stats);
     args[index] = std::move((*packed)[0]);
@@ -277,7 +282,7 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
     };
   }
   if (failed(prepareRun(*lowered, host, run)) ||
-      failed(runPrepacks(func, *prepackList, *args, run)))
+      failed(runPrepacks(func, host, *prepackList, *args, run)))
     return failure();
   if (!prepacks.empty())
     beginHostRun("@" + name + ": per call", /*isEntry=*/true);

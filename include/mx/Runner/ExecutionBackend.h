@@ -284,10 +284,11 @@ protected:
   virtual void beginHostRun(StringRef header, bool isEntry);
 
   /// Runs the compiled packing functions \p prepacks (by argument of the
-  /// entry \p func) on their arguments in \p args with \p run, replacing
-  /// each by the packed weight; emits an error and fails on a problem.
+  /// entry \p func, compiled as \p host) on their arguments in \p args with
+  /// \p run, replacing each by the packed weight; emits an error and fails
+  /// on a problem.
   LogicalResult
-  runPrepacks(func::FuncOp func,
+  runPrepacks(func::FuncOp func, func::FuncOp host,
               ArrayRef<std::pair<unsigned, func::FuncOp>> prepacks,
               MutableArrayRef<emu::HostValue> args, const emu::RunOptions &run);
 
