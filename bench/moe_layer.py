@@ -25,6 +25,12 @@ Conventions (docs in the example's header):
             rows r = t * k + j expert by expert, each expert's list padded to a
             multiple of the block with the id T * k, expert_ids [P / block]
             names each block's expert (-1 for the unused tail).
+  packing   the weights and their scales are arguments marked `mx.prepack`:
+            mx-hoist-argument-relayouts moves their relayouts (into the
+            GEMMs' layouts) into packing functions @moe_layer_prepack_<argno>
+            that run once per model load, as AITER's shuffle_weight does; the
+            layer takes the packed weights (--no-prepack: relaid out on every
+            call). Runners pass the logical weights and pack them.
 The intermediate SwiGLU(gate, up) = gate / (1 + exp(-gate)) * up is rounded
 to bf16 and quantized to MXFP4 along I (the down GEMM's K), as AITER's a4w4
 fused MoE does between its two stages.
@@ -37,8 +43,13 @@ Subcommands:
                     file's numpy reference of the layer (its tolerance is
                     stated in `check`); --control swaps token 0's router
                     weights in the numpy reference only, which must FAIL
+  table             the static model of the layer at the models' shapes and
+                    the dispatch lists (per call; the packing functions'
+                    dispatches apart, once per model load); --no-timing: no
+                    timing model
 
-Usage: bench/moe_layer.py example|check [--backend cpu|gfx950-emu|gfx950-isa]
+Usage: bench/moe_layer.py example|check|table [--backend cpu|gfx950-emu|
+       gfx950-isa] [--no-prepack] [--no-timing]
 """
 
 import argparse
@@ -67,8 +78,12 @@ def positions(t, e, top_k, block):
     return -(-bound // block) * block
 
 
-def program(t, e, top_k, h, i, block):
-    """The layer as an mx program (MLIR text) for one static shape."""
+def program(t, e, top_k, h, i, block, prepack=True):
+    """The layer as an mx program (MLIR text) for one static shape. With
+    `prepack`, the weights and their scales are marked `mx.prepack`: packed
+    into the GEMMs' layouts once per model load (mx-hoist-argument-relayouts),
+    not on every call."""
+    weight = " {mx.prepack}" if prepack else ""
     p = positions(t, e, top_k, block)
     nb = p // block
     r = t * top_k
@@ -96,8 +111,10 @@ def program(t, e, top_k, h, i, block):
             (fill, r, n, r, n))
     out("#id = affine_map<(m, n) -> (m, n)>")
     out("func.func @moe_layer(%%x: tensor<%s>," % x)
-    out("    %%w_gate_up: tensor<%s>, %%s_gate_up: tensor<%s>," % (w1, s1))
-    out("    %%w_down: tensor<%s>, %%s_down: tensor<%s>," % (w2, s2))
+    out("    %%w_gate_up: tensor<%s>%s, %%s_gate_up: tensor<%s>%s," %
+        (w1, weight, s1, weight))
+    out("    %%w_down: tensor<%s>%s, %%s_down: tensor<%s>%s," %
+        (w2, weight, s2, weight))
     out("    %%sorted_ids: tensor<%dxi32>, %%expert_ids: tensor<%dxi32>," %
         (p, nb))
     out("    %%topk_weights: tensor<%dx%dxf32>) -> tensor<%dx%dxbf16> {" %
@@ -185,7 +202,10 @@ HEADER = """\
 // one home of the program: the benchmark writes it for the model shapes);
 // bench/moe_layer.py's docstring states the conventions (weights in the
 // model files' unshuffled MXFP4 layout, gate rows then up rows, the sorted
-// routing of moe_align_block_size). Run it, bit-exact against the reference:
+// routing of moe_align_block_size). The weights and their scales are marked
+// `mx.prepack`: the pipeline packs them into the GEMMs' layouts in functions
+// of their own that run once per model load, not on every call. Run it,
+// bit-exact against the reference:
 //   python3 bench/moe_layer.py check --backend=gfx950-emu
 """
 
@@ -365,27 +385,38 @@ def memref_bytes(memref):
     return math.prod(int(d) for d in dims[:-1]) * ELEMENT_BITS[dims[-1]] // 8
 
 
-def layer_dispatches(mx_opt, config):
-    """The layer's dispatches at `config`: (kernel, workgroups, bytes its
-    buffers view, bytes of those that are the weights' arguments)."""
+def layer_dispatches(mx_opt, config, prepack=True):
+    """The layer's dispatches at `config`: per call (the layer's function)
+    and once per model load (the weights' packing functions, with
+    `prepack`), each a list of (kernel, workgroups, bytes its buffers view,
+    bytes of those that are the weights' arguments)."""
     import ukernel_static_metrics as usm
     ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
-                    program(**config))
-    out = []
-    args_of = re.findall(r"gpu\.launch_func\s+@[\w.]+::@\w+ .*args\((.*)\)"
-                         r"\s*$", ir, re.M)
-    for (name, blocks, _, _), args in zip(usm.parse_launches(ir), args_of):
-        viewed = weights = 0
-        for arg in usm.split_args(args):
-            value, memref = arg.split(" : ", 1)
-            size = memref_bytes(memref)
-            viewed += size
-            # %arg1 .. %arg4: W_gate_up, its scales, W_down, its scales.
-            if value.strip() in ("%arg1", "%arg2", "%arg3", "%arg4"):
-                weights += size
-        groups = math.prod(int(b) for b in blocks)
-        out.append((name, groups, viewed, weights))
-    return out
+                    program(prepack=prepack, **config))
+    per_call, once = [], []
+    # The host functions: the layer's, then its packing functions
+    # (@moe_layer_prepack_<argno>, whose only argument is a weight).
+    for function in re.split(r"^  func\.func ", ir, flags=re.M)[1:]:
+        name = re.match(r"@(\w+)", function).group(1)
+        packing = name != "moe_layer"
+        args_of = re.findall(r"gpu\.launch_func\s+@[\w.]+::@\w+ .*"
+                             r"args\((.*)\)\s*$", function, re.M)
+        for (kernel, blocks, _, _), args in zip(usm.parse_launches(function),
+                                                args_of):
+            viewed = weights = 0
+            for arg in usm.split_args(args):
+                value, memref = arg.split(" : ", 1)
+                size = memref_bytes(memref)
+                viewed += size
+                # %arg1 .. %arg4 of the layer: W_gate_up, its scales, W_down,
+                # its scales (packed with `prepack`).
+                if packing or value.strip() in ("%arg1", "%arg2", "%arg3",
+                                                "%arg4"):
+                    weights += size
+            groups = math.prod(int(b) for b in blocks)
+            (once if packing else per_call).append((kernel, groups, viewed,
+                                                    weights))
+    return per_call, once
 
 
 def timed_gemm(config, gemm, tmp):
@@ -406,12 +437,13 @@ def timed_gemm(config, gemm, tmp):
     return rounds * tile / config["clock"] / config["efficiency"]
 
 
-def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
+def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
+                   prepack=True):
     import moe_metrics
     rows = t * top_k
     block = block_rows(rows)
     config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
-    dispatches = layer_dispatches(mx_opt, config)
+    dispatches, load = layer_dispatches(mx_opt, config, prepack)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
                                 moe_metrics.FP4, (top_k, block),
                                 zero_acc=True)
@@ -434,7 +466,7 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
     experts = min(e, rows)
     weights = experts * (fp4(2 * i * h) + fp4(h * i))
     bound = weights / HBM_PEAK * 1e6
-    row = dict(name=name, t=t, block=block, dispatches=dispatches,
+    row = dict(name=name, t=t, block=block, dispatches=dispatches, load=load,
                gate=gate, down=down, other=other, static=static, bound=bound)
     if timing:
         # Each GEMM floored by its unique bytes at HBM speed, as the static
@@ -445,11 +477,11 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing):
     return row
 
 
-def check(backend, threads, control=False):
+def check(backend, threads, control=False, prepack=True):
     sys.path.insert(0, os.path.join(ROOT, "python"))
     import mx  # noqa: E402
     inputs = small_inputs()
-    text = program(**SMALL)
+    text = program(prepack=prepack, **SMALL)
     arrays = [mx.float_to_bf16(inputs["x"]), inputs["w1"], inputs["s1"],
               inputs["w2"], inputs["s2"], inputs["ids"], inputs["experts"],
               inputs["weights"]]
@@ -490,7 +522,7 @@ TABLE_HEADER = ["layer", "T", "block", "disp", "gate_up tile", "down tile",
                 "published"]
 
 
-def table(mx_opt, with_timing):
+def table(mx_opt, with_timing, prepack=True):
     import ukernel_static_metrics as usm
     rows, lists = [], {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -498,9 +530,10 @@ def table(mx_opt, with_timing):
         for name, e, top_k, h, i, tokens, published in CONFIGS:
             for t in tokens:
                 r = evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp,
-                                   timing)
+                                   timing, prepack)
                 if t in LISTED_TOKENS:
-                    lists["%s at T = %d" % (name, t)] = r["dispatches"]
+                    lists["%s at T = %d" % (name, t)] = (r["dispatches"],
+                                                         r["load"])
                 timed = r.get("timing")
                 rows.append([
                     "%s (E=%d top-%d H=%d I=%d)" % (name, e, top_k, h, i),
@@ -515,13 +548,19 @@ def table(mx_opt, with_timing):
                                    if timed else "-"),
                     "AITER %.1f" % published[t] if t in published else ""])
     usm.print_columns(TABLE_HEADER, rows)
-    for label, dispatches in lists.items():
+    for label, (dispatches, load) in lists.items():
         print("\nThe dispatches of %s: workgroups, MB their buffers view "
-              "(of which the weights' arguments, relaid out per call unless "
-              "pre-packed)" % label)
+              "(of which the weights' arguments, %s)" %
+              (label, "packed once per model load" if prepack
+               else "relaid out per call"))
         for name, groups, viewed, weights in dispatches:
             print("  %-32s %8d  %10.2f MB  (%.2f MB weights)" %
                   (name, groups, viewed / 1e6, weights / 1e6))
+        if load:
+            print("  once per model load (mx.prepack: the weights' packing "
+                  "functions, not in disp):")
+        for name, groups, viewed, weights in load:
+            print("    %-38s %8d  %10.2f MB" % (name, groups, viewed / 1e6))
     return 0
 
 
@@ -537,13 +576,18 @@ def main():
                                                          "mx-opt"))
     parser.add_argument("--no-timing", action="store_true",
                         help="table: the static model only")
+    parser.add_argument("--no-prepack", action="store_true",
+                        help="the weights unmarked (no mx.prepack): relaid "
+                        "out into the GEMMs' layouts on every call")
     args = parser.parse_args()
     if args.command == "example":
-        sys.stdout.write(HEADER + "\n" + program(**SMALL))
+        sys.stdout.write(HEADER + "\n" +
+                         program(prepack=not args.no_prepack, **SMALL))
         return 0
     if args.command == "table":
-        return table(args.mx_opt, not args.no_timing)
-    return check(args.backend, args.threads, args.control)
+        return table(args.mx_opt, not args.no_timing, not args.no_prepack)
+    return check(args.backend, args.threads, args.control,
+                 not args.no_prepack)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,16 @@
 // one home of the program: the benchmark writes it for the model shapes);
 // bench/moe_layer.py's docstring states the conventions (weights in the
 // model files' unshuffled MXFP4 layout, gate rows then up rows, the sorted
-// routing of moe_align_block_size). Run it, bit-exact against the reference:
+// routing of moe_align_block_size). The weights and their scales are marked
+// `mx.prepack`: the pipeline packs them into the GEMMs' layouts in functions
+// of their own that run once per model load, not on every call. Run it,
+// bit-exact against the reference:
 //   python3 bench/moe_layer.py check --backend=gfx950-emu
 
 #id = affine_map<(m, n) -> (m, n)>
 func.func @moe_layer(%x: tensor<33x512xbf16>,
-    %w_gate_up: tensor<8x512x512xf4E2M1FN>, %s_gate_up: tensor<8x512x16xf8E8M0FNU>,
-    %w_down: tensor<8x512x256xf4E2M1FN>, %s_down: tensor<8x512x8xf8E8M0FNU>,
+    %w_gate_up: tensor<8x512x512xf4E2M1FN> {mx.prepack}, %s_gate_up: tensor<8x512x16xf8E8M0FNU> {mx.prepack},
+    %w_down: tensor<8x512x256xf4E2M1FN> {mx.prepack}, %s_down: tensor<8x512x8xf8E8M0FNU> {mx.prepack},
     %sorted_ids: tensor<192xi32>, %expert_ids: tensor<12xi32>,
     %topk_weights: tensor<33x2xf32>) -> tensor<33x512xbf16> {
   %zero = arith.constant 0.0 : f32

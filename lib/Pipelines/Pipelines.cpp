@@ -152,6 +152,9 @@ void mx::buildGFX950DataTilingPipeline(OpPassManager &pm,
   MXSplitKOptions splitK;
   splitK.target = getTarget(options);
   pm.addPass(mx::createMXSplitK(splitK));
+  // Weight arguments marked mx.prepack: their relayouts (split-K's views
+  // included) move into packing functions that run once per model load.
+  pm.addPass(mx::createMXHoistArgumentRelayouts());
 }
 
 void mx::buildGFX950Pipeline(OpPassManager &pm,

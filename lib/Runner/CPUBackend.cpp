@@ -428,6 +428,30 @@ static LogicalResult checkRoutingReports(func::FuncOp func) {
   return success();
 }
 
+/// Calls the compiled function of \p signature (whose argument types are
+/// those of the function itself) on \p inputs and returns its results.
+static FailureOr<SmallVector<HostTensor>>
+invoke(ExecutionEngine &engine, ModuleOp lowered,
+       const EntrySignature &signature, ArrayRef<HostTensor> inputs) {
+  func::FuncOp func = signature.func;
+  std::string name = func.getName().str();
+  if (failed(verifyLoweredSignature(lowered, signature)))
+    return failure();
+  PackedCall call(signature, inputs);
+  invalidRoutingReports = 0;
+  if (llvm::Error error = engine.invokePacked(name, call.pointers))
+    return func.emitError() << "cannot call @" << name << ": "
+                            << llvm::toString(std::move(error));
+
+  // Copy every result out before freeing anything: results may share an
+  // allocation.
+  FailureOr<SmallVector<HostTensor>> results = readResults(signature, call);
+  freeResults(signature, call);
+  if (failed(checkRoutingReports(func)))
+    return failure();
+  return results;
+}
+
 FailureOr<SmallVector<HostTensor>>
 CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   // Lower a copy to the LLVM dialect.
@@ -448,26 +472,27 @@ CPUBackend::run(ModuleOp module, StringRef entry, ArrayRef<HostTensor> inputs) {
   const EntrySignature *signature = &loweredEntry->signature;
   OwningOpRef<ModuleOp> &lowered = loweredEntry->module;
   func::FuncOp func = signature->func;
-  std::string name = func.getName().str();
-  if (failed(verifyOnlyLLVMDialect(*lowered)) ||
-      failed(verifyLoweredSignature(*lowered, *signature)))
+  if (failed(verifyOnlyLLVMDialect(*lowered)))
     return failure();
 
   FailureOr<std::unique_ptr<ExecutionEngine>> engine =
       createEngine(*lowered, func, options.optLevel);
   if (failed(engine))
     return failure();
-  PackedCall call(*signature, inputs);
-  invalidRoutingReports = 0;
-  if (llvm::Error error = (*engine)->invokePacked(name, call.pointers))
-    return func.emitError() << "cannot call @" << name << ": "
-                            << llvm::toString(std::move(error));
-
-  // Copy every result out before freeing anything: results may share an
-  // allocation.
-  FailureOr<SmallVector<HostTensor>> results = readResults(*signature, call);
-  freeResults(*signature, call);
-  if (failed(checkRoutingReports(func)))
-    return failure();
-  return results;
+  // The weights packed once (mx.prepacked_by), then the entry on them.
+  SmallVector<HostTensor> callInputs(inputs.begin(), inputs.end());
+  for (const PrepackedArgument &prepacked : signature->prepacked) {
+    EntrySignature packer;
+    packer.func = module.lookupSymbol<func::FuncOp>(prepacked.function);
+    packer.arguments = {signature->arguments[prepacked.argument]};
+    packer.results = {prepacked.packed};
+    FailureOr<SmallVector<HostTensor>> packed =
+        invoke(**engine, *lowered, packer, inputs[prepacked.argument]);
+    if (failed(packed))
+      return failure();
+    callInputs[prepacked.argument] = std::move((*packed)[0]);
+  }
+  EntrySignature callee = *signature;
+  callee.arguments = signature->getCalleeArguments();
+  return invoke(**engine, *lowered, callee, callInputs);
 }

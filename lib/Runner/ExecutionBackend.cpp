@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Runner/ExecutionBackend.h"
+#include "mx/Dialect/MX/Transforms/Prepack.h"
 #include "mx/Runner/GFX950ISABackend.h"
 #include "mx/Runner/HIPBackend.h"
 
@@ -15,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -114,7 +116,27 @@ FailureOr<EntrySignature> mlir::mx::getEntrySignature(ModuleOp module,
 
   EntrySignature signature;
   signature.func = func;
-  for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+  FailureOr<SmallVector<std::pair<unsigned, func::FuncOp>>> prepacks =
+      getPrepackFunctions(func);
+  if (failed(prepacks))
+    return failure();
+  SmallVector<Type> logical(func.getArgumentTypes());
+  for (auto [index, prepack] : *prepacks) {
+    Type packed = func.getArgumentTypes()[index];
+    if (prepack.getResultTypes()[0] != packed)
+      return func.emitError()
+             << "argument #" << index << " of @" << func.getName() << " ("
+             << packed << ") is packed by @" << prepack.getName()
+             << ", which returns " << prepack.getResultTypes()[0];
+    FailureOr<HostTensorType> converted =
+        convertType(func, packed, "argument #" + Twine(index) + " (packed)",
+                    /*requireStatic=*/true);
+    if (failed(converted))
+      return failure();
+    signature.prepacked.push_back({index, prepack.getName().str(), *converted});
+    logical[index] = prepack.getArgumentTypes()[0];
+  }
+  for (auto [index, type] : llvm::enumerate(logical)) {
     FailureOr<HostTensorType> converted = convertType(
         func, type, "argument #" + Twine(index), /*requireStatic=*/true);
     if (failed(converted))
@@ -129,6 +151,36 @@ FailureOr<EntrySignature> mlir::mx::getEntrySignature(ModuleOp module,
     signature.results.push_back(*converted);
   }
   return signature;
+}
+
+SmallVector<HostTensorType> EntrySignature::getCalleeArguments() const {
+  SmallVector<HostTensorType> types(arguments);
+  for (const PrepackedArgument &prepacked : this->prepacked)
+    types[prepacked.argument] = prepacked.packed;
+  return types;
+}
+
+FailureOr<SmallVector<std::pair<unsigned, func::FuncOp>>>
+mlir::mx::getPrepackFunctions(func::FuncOp func) {
+  SmallVector<std::pair<unsigned, func::FuncOp>> prepacks;
+  for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
+    Attribute attr = func.getArgAttr(index, kPrepackedByAttrName);
+    if (!attr)
+      continue;
+    auto name = dyn_cast<FlatSymbolRefAttr>(attr);
+    auto prepack =
+        name ? SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(func, name)
+             : func::FuncOp();
+    if (!prepack || prepack.isDeclaration() || prepack.getNumArguments() != 1 ||
+        prepack.getNumResults() != 1)
+      return func.emitError()
+             << "'" << kPrepackedByAttrName << "' of argument #" << index
+             << " of @" << func.getName() << " (" << attr
+             << ") must name a function definition of the module taking the "
+                "logical tensor and returning the packed one";
+    prepacks.push_back({index, prepack});
+  }
+  return prepacks;
 }
 
 LogicalResult mlir::mx::verifyInputs(const EntrySignature &signature,
@@ -277,12 +329,18 @@ ExecutionBackend::lowerEntry(ModuleOp module, StringRef entry,
   StringRef name = func.getName();
 
   OwningOpRef<ModuleOp> lowered = module.clone();
-  if (lowering.onlyEntry)
+  if (lowering.onlyEntry) {
+    // The entry's packing functions are run too.
+    llvm::StringSet<> kept;
+    kept.insert(name);
+    for (const PrepackedArgument &prepacked : signature->prepacked)
+      kept.insert(prepacked.function);
     for (auto other :
          llvm::make_early_inc_range(lowered->getOps<func::FuncOp>()))
-      if (other.getName() != name &&
+      if (!kept.contains(other.getName()) &&
           SymbolTable::symbolKnownUseEmpty(other, *lowered))
         other.erase();
+  }
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (lowering.configurePassManager &&
       failed(lowering.configurePassManager(pm)))

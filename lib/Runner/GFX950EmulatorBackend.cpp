@@ -101,31 +101,54 @@ GFX950EmulatorBackend::getContractionOrders(ModuleOp module, StringRef entry,
   return orders;
 }
 
-/// The arguments of the compiled \p host (of the entry \p func): \p inputs
-/// in the file format (packed sub-byte elements), which is exactly the byte
-/// layout of the pipeline's ABI.
+/// Argument #\p index of the compiled \p host (of the entry \p func, or of
+/// one of its packing functions): \p input in the file format (packed
+/// sub-byte elements), which is exactly the byte layout of the pipeline's
+/// ABI.
+static FailureOr<emu::HostValue> getHostArgument(func::FuncOp func,
+                                                 func::FuncOp host,
+                                                 unsigned index,
+                                                 const HostTensor &input) {
+  StringRef name = host.getName();
+  auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
+  if (!type || !type.hasStaticShape())
+    return func.emitError() << "argument #" << index << " of the compiled @"
+                            << name << " is not a static memref";
+  std::vector<uint8_t> bytes = toFileFormat(input);
+  unsigned elementBits = type.getElementTypeBitWidth();
+  if (int64_t(bytes.size()) * 8 != type.getNumElements() * elementBits)
+    return func.emitError()
+           << "argument #" << index << " of @" << name << " holds "
+           << bytes.size() << " bytes, the compiled function expects " << type;
+  auto buffer = std::make_shared<emu::HostBuffer>(bytes.size());
+  buffer->bytes = std::move(bytes);
+  return emu::HostValue::memref(buffer, type.getShape());
+}
+
+/// The arguments of the compiled \p host of the entry \p func: \p inputs,
+/// except those that \p prepacks (the compiled packing functions, by
+/// argument) pack: their packing functions' arguments for now (run()
+/// replaces them by the packed weights).
 static FailureOr<SmallVector<emu::HostValue>>
 getHostArguments(func::FuncOp func, func::FuncOp host,
-                 ArrayRef<HostTensor> inputs) {
-  StringRef name = func.getName();
+                 ArrayRef<HostTensor> inputs,
+                 const llvm::DenseMap<unsigned, func::FuncOp> &prepacks) {
   SmallVector<emu::HostValue> args;
   for (auto [index, input] : llvm::enumerate(inputs)) {
-    auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
-    if (!type || !type.hasStaticShape())
-      return func.emitError() << "argument #" << index << " of the compiled @"
-                              << name << " is not a static memref";
-    std::vector<uint8_t> bytes = toFileFormat(input);
-    unsigned elementBits = type.getElementTypeBitWidth();
-    if (int64_t(bytes.size()) * 8 != type.getNumElements() * elementBits)
-      return func.emitError()
-             << "argument #" << index << " of @" << name << " holds "
-             << bytes.size() << " bytes, the compiled function expects "
-             << type;
-    auto buffer = std::make_shared<emu::HostBuffer>(bytes.size());
-    buffer->bytes = std::move(bytes);
-    args.push_back(emu::HostValue::memref(buffer, type.getShape()));
+    func::FuncOp prepack = prepacks.lookup(index);
+    FailureOr<emu::HostValue> arg =
+        prepack ? getHostArgument(func, prepack, 0, input)
+                : getHostArgument(func, host, index, input);
+    if (failed(arg))
+      return failure();
+    args.push_back(std::move(*arg));
   }
   return args;
+}
+
+void GFX950EmulatorBackend::beginHostRun(StringRef header, bool isEntry) {
+  if (options.launchPlan)
+    *options.launchPlan << header << "\n";
 }
 
 /// Reports the launches, workgroups and MFMAs of the run of @\p name (and
@@ -187,6 +210,38 @@ getResultTensors(const EntrySignature &signature, func::FuncOp host,
   return tensors;
 }
 
+LogicalResult GFX950EmulatorBackend::runPrepacks(
+    func::FuncOp func, func::FuncOp host,
+    ArrayRef<std::pair<unsigned, func::FuncOp>> prepacks,
+    MutableArrayRef<emu::HostValue> args, const emu::RunOptions &run) {
+  for (auto [index, prepack] : prepacks) {
+    std::string name = prepack.getName().str();
+    beginHostRun(("prepack @" + name + " (argument #" + Twine(index) + " of @" +
+                  func.getName() + "): once per model load")
+                     .str(),
+                 /*isEntry=*/false);
+    emu::HostRunStats stats;
+    llvm::Expected<SmallVector<emu::HostValue>> packed =
+        emu::runHostFunction(prepack, args[index], &stats, run);
+    if (!packed)
+      return func.emitError()
+             << "the " << getName() << " backend failed on @" << name << ": "
+             << llvm::toString(packed.takeError());
+    auto type = dyn_cast<MemRefType>(host.getArgumentTypes()[index]);
+    if (packed->size() != 1 ||
+        (*packed)[0].getKind() != emu::HostValue::Kind::MemRef || !type ||
+        ArrayRef((*packed)[0].getLayout().sizes) != type.getShape())
+      return func.emitError() << "the compiled @" << name
+                              << " did not return one memref of the type of "
+                                 "argument #"
+                              << index << " of @" << func.getName();
+    if (options.reportStats)
+      reportRunStats(options.reportStats, name, stats);
+    args[index] = std::move((*packed)[0]);
+  }
+  return success();
+}
+
 FailureOr<SmallVector<HostTensor>>
 GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
                            ArrayRef<HostTensor> inputs) {
@@ -206,8 +261,14 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
     return func.emitError() << "the gfx950 pipeline did not keep the "
                                "signature of @"
                             << name;
+  FailureOr<SmallVector<std::pair<unsigned, func::FuncOp>>> prepackList =
+      getPrepackFunctions(host);
+  if (failed(prepackList))
+    return failure();
+  llvm::DenseMap<unsigned, func::FuncOp> prepacks(prepackList->begin(),
+                                                  prepackList->end());
   FailureOr<SmallVector<emu::HostValue>> args =
-      getHostArguments(func, host, inputs);
+      getHostArguments(func, host, inputs, prepacks);
   if (failed(args))
     return failure();
 
@@ -220,8 +281,11 @@ GFX950EmulatorBackend::run(ModuleOp module, StringRef entry,
       return llvm::Error::success();
     };
   }
-  if (failed(prepareRun(*lowered, host, run)))
+  if (failed(prepareRun(*lowered, host, run)) ||
+      failed(runPrepacks(func, host, *prepackList, *args, run)))
     return failure();
+  if (!prepacks.empty())
+    beginHostRun("@" + name + ": per call", /*isEntry=*/true);
   emu::HostRunStats stats;
   llvm::Expected<SmallVector<emu::HostValue>> results =
       emu::runHostFunction(host, *args, &stats, run);

@@ -297,6 +297,14 @@ LogicalResult HIPBackend::prepareRun(ModuleOp lowered, func::FuncOp host,
   return success();
 }
 
+void HIPBackend::beginHostRun(StringRef header, bool isEntry) {
+  if (state->plan)
+    state->plan->getStream() << header << "\n";
+  // Only the entry's launches are the per-call program that is timed.
+  if (isEntry)
+    state->launches.clear();
+}
+
 /// The fastest, median and slowest of \p seconds (sorted here).
 static void summarize(std::vector<double> &seconds, HIPTiming &timing) {
   std::sort(seconds.begin(), seconds.end());

@@ -38,6 +38,8 @@ void LaunchPlanPrinter::print(const emu::LaunchInfo &launch) {
     case emu::HostValue::Kind::MemRef: {
       const emu::StridedLayout &layout = arg.getLayout();
       const emu::HostBuffer *buffer = arg.getBuffer().get();
+      if (buffer && !bufferIds.count(buffer))
+        numbered.push_back(arg.getBuffer());
       os << "buffer #" << getBufferId(buffer) << " ("
          << (buffer ? buffer->size() : 0) << " bytes";
       if (!arg.getName().empty())

@@ -340,7 +340,18 @@ mlir::mx::evaluateReference(ModuleOp module, StringRef entry,
   FailureOr<EntrySignature> signature = getEntrySignature(module, entry);
   if (failed(signature) || failed(verifyInputs(*signature, inputs)))
     return failure();
-  return ReferenceEvaluator(options).run(signature->func, inputs);
+  // Weights packed once (mx.prepacked_by): the packing functions first.
+  SmallVector<HostTensor> entryInputs(inputs.begin(), inputs.end());
+  for (const PrepackedArgument &prepacked : signature->prepacked) {
+    auto prepack = module.lookupSymbol<func::FuncOp>(prepacked.function);
+    FailureOr<ReferenceResults> packed =
+        ReferenceEvaluator(ReferenceOptions())
+            .run(prepack, inputs[prepacked.argument]);
+    if (failed(packed))
+      return failure();
+    entryInputs[prepacked.argument] = std::move(packed->values.front());
+  }
+  return ReferenceEvaluator(options).run(signature->func, entryInputs);
 }
 
 FailureOr<SmallVector<HostTensor>>

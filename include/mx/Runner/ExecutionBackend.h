@@ -33,19 +33,48 @@ class PassManager;
 
 namespace mx {
 
+/// An argument of an entry function that takes a weight packed once by
+/// another function of the module (`mx.prepacked_by`, made by
+/// mx-hoist-argument-relayouts): callers pass the logical weight, and the
+/// backend runs the packing function on it before the entry.
+struct PrepackedArgument {
+  unsigned argument = 0;
+  /// The packing function: one argument (the logical weight), one result.
+  std::string function;
+  /// The type the entry itself takes (the packing function's result).
+  HostTensorType packed;
+};
+
 /// The entry function of a run and the types of its arguments and results.
+/// `arguments` are what callers pass: a prepacked argument's logical type
+/// (the packing function's argument type).
 struct EntrySignature {
   func::FuncOp func;
   SmallVector<HostTensorType> arguments;
   SmallVector<HostTensorType> results;
+  SmallVector<PrepackedArgument> prepacked;
+
+  /// The types the entry function itself takes: `arguments` with each
+  /// prepacked argument's packed type.
+  SmallVector<HostTensorType> getCalleeArguments() const;
 };
 
 /// Looks up the entry function \p entry in \p module; an empty name selects
 /// the module's only function definition. Every argument and result must be
 /// a ranked tensor of a supported element type (HostTensor.h); arguments must
-/// have static shapes. Emits an error (listing the available functions when
+/// have static shapes. An argument with `mx.prepacked_by` must name a
+/// function definition of the module taking one tensor and returning the
+/// argument's type. Emits an error (listing the available functions when
 /// the name is unknown) and fails otherwise.
 FailureOr<EntrySignature> getEntrySignature(ModuleOp module, StringRef entry);
+
+/// The packing function of every argument of \p func (a function of any
+/// level, e.g. a compiled host function) that has `mx.prepacked_by`, in
+/// argument order; emits an error at \p func and fails when one names no
+/// function definition of the enclosing module taking one argument and
+/// returning one result.
+FailureOr<SmallVector<std::pair<unsigned, func::FuncOp>>>
+getPrepackFunctions(func::FuncOp func);
 
 /// Checks that \p inputs match the argument types of \p signature; emits an
 /// error at the function's location otherwise.
@@ -247,6 +276,21 @@ protected:
   /// Called after the host function ran; emits an error and fails on a
   /// problem.
   virtual LogicalResult finishRun(func::FuncOp host) { return success(); }
+  /// Called, when the entry has prepacked arguments, before each compiled
+  /// host function runs: the packing functions (once per model load), then
+  /// the entry (\p isEntry, the per-call program). \p header says which
+  /// (e.g. "prepack @f_prepack_1 (argument #1 of @f): once per model load");
+  /// the emulator prints it to the launch plan.
+  virtual void beginHostRun(StringRef header, bool isEntry);
+
+  /// Runs the compiled packing functions \p prepacks (by argument of the
+  /// entry \p func, compiled as \p host) on their arguments in \p args with
+  /// \p run, replacing each by the packed weight; emits an error and fails
+  /// on a problem.
+  LogicalResult
+  runPrepacks(func::FuncOp func, func::FuncOp host,
+              ArrayRef<std::pair<unsigned, func::FuncOp>> prepacks,
+              MutableArrayRef<emu::HostValue> args, const emu::RunOptions &run);
 
   Options options;
 };

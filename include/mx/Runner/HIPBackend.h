@@ -97,6 +97,9 @@ protected:
   LogicalResult prepareRun(ModuleOp lowered, func::FuncOp host,
                            emu::RunOptions &run) override;
   LogicalResult finishRun(func::FuncOp host) override;
+  /// Prints \p header to the plan of a dry run; the launches of the packing
+  /// functions are not timed with the entry's.
+  void beginHostRun(StringRef header, bool isEntry) override;
 
 private:
   HIPOptions hipOptions;

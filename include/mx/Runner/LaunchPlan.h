@@ -49,6 +49,10 @@ public:
 private:
   llvm::raw_ostream &os;
   llvm::DenseMap<const emu::HostBuffer *, unsigned> bufferIds;
+  /// The buffers numbered by print(), kept alive so that no later buffer
+  /// (e.g. of the next host function a plan prints, after a packing
+  /// function's) reuses an address, and so a number.
+  std::vector<std::shared_ptr<emu::HostBuffer>> numbered;
 };
 
 /// The bytes of the view of a memref launch argument (its elements, in

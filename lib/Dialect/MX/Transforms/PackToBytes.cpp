@@ -628,6 +628,17 @@ LogicalResult mx::packToBytes(func::FuncOp func) {
   return FunctionPacker(func).run();
 }
 
+/// Whether an op of \p module other than a function refers to \p func (a
+/// call): a function that names \p func in an argument attribute (e.g. its
+/// packing function, `mx.prepacked_by`) does not call it.
+static bool isCalled(func::FuncOp func, ModuleOp module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  return !uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &use) {
+    return !isa<func::FuncOp>(use.getUser());
+  });
+}
+
 namespace {
 struct PackToBytesPass : public mx::impl::MXPackToBytesBase<PackToBytesPass> {
   void runOnOperation() override {
@@ -636,7 +647,7 @@ struct PackToBytesPass : public mx::impl::MXPackToBytesBase<PackToBytesPass> {
       bool hasSubByteArgs =
           llvm::any_of(func.getArgumentTypes(), getSubByteElementType) ||
           llvm::any_of(func.getResultTypes(), getSubByteElementType);
-      if (hasSubByteArgs && !SymbolTable::symbolKnownUseEmpty(func, module)) {
+      if (hasSubByteArgs && isCalled(func, module)) {
         func.emitOpError()
             << "is called in the module and takes or returns MX tensors; "
                "storing them as bytes would change its signature under its "

@@ -425,6 +425,80 @@ def MXSplitK : Pass<"mx-split-k"> {
   ];
 }
 
+def MXHoistArgumentRelayouts
+    : Pass<"mx-hoist-argument-relayouts", "::mlir::ModuleOp"> {
+  let summary = "Pack weight arguments once, outside the per-call function";
+  let description = [{
+    A weight passed to a function as an argument is relaid out into its
+    GEMM's data-tiled layout on every call (the `linalg.pack`,
+    `tensor.expand_shape` and `linalg.transpose` that
+    `mx-materialize-encodings` and `mx-split-k` build from it). Deployments
+    pack weights once, when the model is loaded (AITER's `shuffle_weight`,
+    IREE's hoisted encodings of globals). The unit argument attribute
+    `mx.prepack` asks for that: the argument is a weight.
+
+    For every `mx.prepack` argument of a `func.func` of the module, the pass
+    moves the argument's relayout into a new public function
+    `@<f>_prepack_<argno>`, inserted after `@<f>` in argument order (a
+    suffix is added if the name is taken), which takes the logical tensor and returns the
+    relaid-out one; the argument of `@<f>` then takes the relaid-out tensor,
+    and `mx.prepack` becomes `mx.prepacked_by = @<f>_prepack_<argno>`. The
+    caller runs the packing function once per weight (`mx-run` and the C API
+    do, on the logical input) and passes its result on every call; the later
+    stages compile both functions alike (the packing function's relayout
+    becomes its own dispatches).
+
+    The relayout is the argument's forward slice through `linalg.pack`,
+    `linalg.unpack`, `linalg.transpose`, `tensor.expand_shape`,
+    `tensor.collapse_shape`, `tensor.pad` and `tensor.cast` (as their
+    source operand), up to the one tensor the rest of the function uses
+    (e.g. an operand of `mx.tiled_scaled_mma`, the experts' weights with
+    their leading expert dimension included); the other operands of those
+    ops (padding values, `tensor.empty` destinations) are cloned. It is an
+    error, at the function, when a marked argument has another use, is
+    relaid out into more than one tensor (e.g. two layouts) or inside a
+    region (e.g. `mx-specialize-dynamic-m`'s versions of a dynamic M, each
+    with its own layout), has no relayout, or belongs to a function that is
+    called in the module (its callers would pass the logical tensor).
+
+    Programs without encodings have nothing to hoist: the CPU pipeline
+    ignores `mx.prepack`, and its arguments keep their logical type.
+
+    Example (a weight of a GEMM with a 16x16x128 fp4 layout):
+
+    ```mlir
+    func.func @gemm(%a: tensor<64x256xf4E2M1FN>,
+                    %w: tensor<32x256xf4E2M1FN> {mx.prepack}, ...) {
+      %p = linalg.pack %w padding_value(%zero : f4E2M1FN)
+          outer_dims_perm = [0, 1] inner_dims_pos = [0, 1]
+          inner_tiles = [16, 128] into %e0
+          : tensor<32x256xf4E2M1FN> -> tensor<2x2x16x128xf4E2M1FN>
+      %x = tensor.expand_shape %p [[0], [1], [2], [3, 4]] ...
+          into tensor<2x2x16x4x32xf4E2M1FN>
+      %t = linalg.transpose ins(%x : tensor<2x2x16x4x32xf4E2M1FN>)
+          outs(%e1 : tensor<2x2x4x16x32xf4E2M1FN>) permutation = [0, 1, 3, 2, 4]
+      %r = mx.tiled_scaled_mma ins(%ta, %t, ...) ...
+    }
+    ```
+    becomes
+    ```mlir
+    func.func @gemm(%a: tensor<64x256xf4E2M1FN>,
+                    %w: tensor<2x2x4x16x32xf4E2M1FN>
+                        {mx.prepacked_by = @gemm_prepack_1}, ...) {
+      %r = mx.tiled_scaled_mma ins(%ta, %w, ...) ...
+    }
+    func.func @gemm_prepack_1(%w: tensor<32x256xf4E2M1FN>)
+        -> tensor<2x2x4x16x32xf4E2M1FN> {
+      %p = linalg.pack %w ...
+      %x = tensor.expand_shape %p ...
+      %t = linalg.transpose ins(%x : ...) outs(%e1 : ...) permutation = [0, 1, 3, 2, 4]
+      return %t : tensor<2x2x4x16x32xf4E2M1FN>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
   let summary = "Fuse elementwise consumers of a GEMM's result into its epilogue";
   let description = [{
