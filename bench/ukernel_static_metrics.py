@@ -177,13 +177,21 @@ CONSTANT_B = """  %b = arith.constant dense<1.0> : tensor<{N}x{K}x{B}>
 
 
 def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32",
-                activation="none", source=None, constant_b=False):
+                activation="none", source=None, constant_b=False,
+                prepack_b=False):
     """The benchmarked program: C (+)= A x B with B as N x K; with `source`
     (e.g. "bf16") A is quantized in the program from `source` values; with
-    `constant_b` B and its scales are constants."""
+    `constant_b` B and its scales are constants; with `prepack_b` they are
+    arguments marked `mx.prepack` (packed once, outside the per-call
+    function: mx-hoist-argument-relayouts)."""
     values = dict(M=m, N=n, K=k, KB=k // 32, A=lhs_type, B=rhs_type, R=result,
                   S=source)
     text = CONTRACTION
+    if prepack_b:
+        text = text.replace("%b: tensor<{N}x{K}x{B}>,",
+                            "%b: tensor<{N}x{K}x{B}> {{mx.prepack}},")
+        text = text.replace("%sb: tensor<{N}x{KB}xf8E8M0FNU>\n",
+                            "%sb: tensor<{N}x{KB}xf8E8M0FNU> {{mx.prepack}}\n")
     if constant_b:
         text = text.replace(", %b: tensor<{N}x{K}x{B}>", "")
         text = text.replace(", %sb: tensor<{N}x{KB}xf8E8M0FNU>", "")
@@ -285,6 +293,17 @@ def memref_shape(type_text):
     return [int(d) for d in dims], ELEMENT_BYTES[element]
 
 
+def entry_ir(ir, name="gemm"):
+    """The text of host function @`name` in `ir` (without the packing
+    functions of its mx.prepack arguments, whose launches run once per
+    model load)."""
+    start = ir.find("func.func @%s(" % name)
+    if start < 0:
+        raise Failure("no function @%s" % name)
+    end = ir.find("\n  }", start)
+    return ir[start:end if end >= 0 else len(ir)]
+
+
 def parse_launches(ir):
     """The host's gpu.launch_func ops: (kernel, blocks, threads, args)."""
     constants = {name: int(value) for name, value in re.findall(
@@ -342,12 +361,15 @@ def relayout_bytes(launches):
 
 
 def program_relayout_bytes(mx_opt, m, n, k, options="", lhs_type="f4E2M1FN",
-                           rhs_type="f4E2M1FN", acc="arg", result="f32"):
-    """relayout_bytes of the benchmarked program compiled with `options`."""
-    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result)
+                           rhs_type="f4E2M1FN", acc="arg", result="f32",
+                           prepack_b=False):
+    """relayout_bytes of the benchmarked program compiled with `options`,
+    per call (with `prepack_b`, B's packing runs once, not counted)."""
+    ir = contraction(m, n, k, lhs_type, rhs_type, acc, result,
+                     prepack_b=prepack_b)
     gpu, _ = run([mx_opt, "-", "--mx-gfx950-pipeline=%s output=gpu" % options],
                  ir)
-    return relayout_bytes(parse_launches(gpu))
+    return relayout_bytes(parse_launches(entry_ir(gpu)))
 
 
 def measure(mx_opt, shape, options, lhs_type, rhs_type, repeat, acc="arg",
