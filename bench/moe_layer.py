@@ -368,10 +368,11 @@ LISTED_TOKENS = (4, 1024)
 HBM_PEAK = 8e12  # MI355X, bytes/s (the static model's hbm_bytes_per_s)
 
 
-def block_rows(rows):
-    """The sorted form's block: 16 rows for decode, 64 for prefill (AITER's
-    moe_sorting block_m choices)."""
-    return 16 if rows <= 1024 else 64
+def block_candidates(rows):
+    """The sorted form's blocks the table tries (AITER's moe_sorting
+    block_m choices, tuned per shape as AITER's fused_moe configurations
+    are): 16 or 32 rows for decode, 32 or 64 for prefill."""
+    return (16, 32) if rows <= 1024 else (32, 64)
 
 
 ELEMENT_BITS = {"i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
@@ -438,10 +439,19 @@ def timed_gemm(config, gemm, tmp):
 
 
 def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
-                   prepack=True):
+                   prepack=True, block=None):
+    """The layer's dispatches and times with routing blocks of `block` rows
+    (None: the block_candidates with the least static time, then timed)."""
     import moe_metrics
     rows = t * top_k
-    block = block_rows(rows)
+    if block is None:
+        best = min((evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, None,
+                                   prepack, b)
+                    for b in block_candidates(rows)),
+                   key=lambda r: r["static"])
+        if not timing:
+            return best
+        block = best["block"]
     config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
     dispatches, load = layer_dispatches(mx_opt, config, prepack)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
