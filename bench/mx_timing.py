@@ -70,7 +70,8 @@ def seed_pins(lhs, rhs):
     return SEED_PINS.replace("intrinsics-k=2", "intrinsics-k=1")
 
 
-def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
+def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN",
+            pins=None):
     text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
                                               acc=acc, result=result)
     path = os.path.join(tmp, f"mx_{acc}_{result}_{lhs}_{rhs}.mlir")
@@ -80,7 +81,7 @@ def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
     args = ["--arg=zeros"] * (4 + (acc == "arg"))
     cmd = [tool("mx-run"), path, "--backend=gfx950-isa", "--threads=1",
            "--progress=false", "--timing-model", "--timing-json=" + report,
-           "--gfx950-options=" + seed_pins(lhs, rhs)] + args + \
+           "--gfx950-options=" + (pins or seed_pins(lhs, rhs))] + args + \
         constant_flags(settings, "--timing-constant")
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:
@@ -132,18 +133,19 @@ def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256):
     return rounds * tile / clock / efficiency
 
 
-def measure(k, settings, tmp, types=()):
+def measure(k, settings, tmp, types=(), pins=None):
     """The reports of AITER and of mx's seed and aiter-like kernels, and of
-    mx's two kernels for each further (lhs, rhs) pair of `types`."""
+    mx's two kernels for each further (lhs, rhs) pair of `types` (with
+    `pins`, if given, instead of the seed tile's)."""
     reports = {"aiter": time_aiter(k, settings, tmp),
                "seed": time_mx(k, "arg", "f32", settings, tmp),
                "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
     for lhs, rhs in types:
         pair = f"{lhs} x {rhs}"
         reports[f"seed {pair}"] = time_mx(k, "arg", "f32", settings, tmp,
-                                          lhs, rhs)
+                                          lhs, rhs, pins)
         reports[f"aiter-like {pair}"] = time_mx(k, "zero", "bf16", settings,
-                                                tmp, lhs, rhs)
+                                                tmp, lhs, rhs, pins)
     return reports
 
 
@@ -234,6 +236,13 @@ def main():
                         "(e.g. f8E4M3FN:f8E4M3FN) whose seed and aiter-like "
                         "kernels (the seed tile, intrinsics_k 1 unless fp4 x "
                         "fp4) are timed too")
+    parser.add_argument("--pins", default=None,
+                        help="mx-gfx950-pipeline options of the --types "
+                        "kernels instead of the seed tile's (e.g. "
+                        "'intrinsic=16x16x128 intrinsics-m=8 intrinsics-n=8 "
+                        "intrinsics-k=1 subgroups-m=1 subgroups-n=4 "
+                        "split-k=1': bench/README.md, 'Wide A on 8 x 8 "
+                        "wave tiles')")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     types = [tuple(t.split(":")) for t in args.types.split(",") if t]
@@ -243,7 +252,7 @@ def main():
     clock = next(v for n, _, v, *_ in rows if n == "ClockHz")
     clock = float(base.get("ClockHz", base.get("clock_hz", clock)))
     with tempfile.TemporaryDirectory() as tmp:
-        reports = measure(args.k, base, tmp, types)
+        reports = measure(args.k, base, tmp, types, args.pins)
         efficiency, pf, checks = evaluate(reports, args.k, clock)
         e2e = end_to_end(reports, args.k, clock, efficiency,
                          args.relayout_rate)
