@@ -88,11 +88,14 @@ def time_program(text, pins, num_args, tmp, settings=None):
     return max(reports, key=lambda r: r["mfmas_per_wave"])
 
 
-def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN"):
+def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN",
+            pins=None):
+    """The seed tile's kernel for (lhs, rhs), with the seed's pins unless
+    `pins` gives others."""
     text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
                                               acc=acc, result=result)
-    return time_program(text, seed_pins(lhs, rhs), 4 + (acc == "arg"), tmp,
-                        settings)
+    return time_program(text, pins or seed_pins(lhs, rhs),
+                        4 + (acc == "arg"), tmp, settings)
 
 
 def time_aiter(k, settings, tmp):
@@ -150,18 +153,19 @@ def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256):
     return rounds * tile / clock / efficiency
 
 
-def measure(k, settings, tmp, types=()):
+def measure(k, settings, tmp, types=(), pins=None):
     """The reports of AITER and of mx's seed and aiter-like kernels, and of
-    mx's two kernels for each further (lhs, rhs) pair of `types`."""
+    mx's two kernels for each further (lhs, rhs) pair of `types` (with
+    `pins`, if given, instead of the seed tile's)."""
     reports = {"aiter": time_aiter(k, settings, tmp),
                "seed": time_mx(k, "arg", "f32", settings, tmp),
                "aiter-like": time_mx(k, "zero", "bf16", settings, tmp)}
     for lhs, rhs in types:
         pair = f"{lhs} x {rhs}"
         reports[f"seed {pair}"] = time_mx(k, "arg", "f32", settings, tmp,
-                                          lhs, rhs)
+                                          lhs, rhs, pins)
         reports[f"aiter-like {pair}"] = time_mx(k, "zero", "bf16", settings,
-                                                tmp, lhs, rhs)
+                                                tmp, lhs, rhs, pins)
     return reports
 
 
@@ -259,6 +263,13 @@ def main():
                         "(e.g. f8E4M3FN:f8E4M3FN) whose seed and aiter-like "
                         "kernels (the seed tile, intrinsics_k 1 unless fp4 x "
                         "fp4) are timed too")
+    parser.add_argument("--pins", default=None,
+                        help="mx-gfx950-pipeline options of the --types "
+                        "kernels instead of the seed tile's (e.g. "
+                        "'intrinsic=16x16x128 intrinsics-m=8 intrinsics-n=8 "
+                        "intrinsics-k=1 subgroups-m=1 subgroups-n=4 "
+                        "split-k=1': bench/README.md, 'Wide A on 8 x 8 "
+                        "wave tiles')")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     types = [tuple(t.split(":")) for t in args.types.split(",") if t]
@@ -268,7 +279,7 @@ def main():
     clock = next(v for n, _, v, *_ in rows if n == "ClockHz")
     clock = float(base.get("ClockHz", base.get("clock_hz", clock)))
     with tempfile.TemporaryDirectory() as tmp:
-        reports = measure(args.k, base, tmp, types)
+        reports = measure(args.k, base, tmp, types, args.pins)
         efficiency, pf, checks = evaluate(reports, args.k, clock)
         e2e = end_to_end(reports, args.k, clock, efficiency,
                          args.relayout_rate)

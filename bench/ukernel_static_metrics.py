@@ -94,6 +94,10 @@ CONFIGS = [  # (name, pipeline / materialization options)
     ("2x2 waves", "subgroups-m=2 subgroups-n=2"),
     ("4x4 on 2x2", "intrinsics-m=4 intrinsics-n=4 subgroups-m=2 subgroups-n=2"),
     ("8x8 on 2x2", "intrinsics-m=8 intrinsics-n=8 subgroups-m=2 subgroups-n=2"),
+    # fp6/fp8 A's seed tile (A read one row ahead: rows of 4 MFMAs) and a
+    # tile of rows of 8 (bench/README.md, "Wide A on 8 x 8 wave tiles").
+    ("16x4 on 1x4", "intrinsics-m=16 intrinsics-n=4 subgroups-m=1 subgroups-n=4"),
+    ("8x8 on 1x4", "intrinsics-m=8 intrinsics-n=8 subgroups-m=1 subgroups-n=4"),
     # The register schedules (issue 19): the ukernel's data picks the K
     # loop's unroll and the accumulators' register file per configuration
     # (default); these pin them for every configuration.
