@@ -47,7 +47,10 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
       destination, a loop nest over the destination's padded logical domain
       that stores each code or scale at the map's position (code 0 or the
       scale padding outside the input); an `i8` destination is then packed
-      into its bytes the way `mx-pack-to-bytes` stores them. Memref operands
+      into its bytes the way `mx-pack-to-bytes` stores them. A gathered
+      one reads each logical row's codes and scales at input row
+      `ids[i] / divisor` (`mx::buildGatheredSourceRow`, the row formula of
+      `mx.gather_rows`), padding where that is no input row. Memref operands
       go through `bufferization.to_tensor` and
       `bufferization.materialize_in_destination`; dynamic sizes are read at
       run time.

@@ -9,10 +9,11 @@
 // that extracts the code or scale at every point (element code 0 or the
 // destination's scale padding outside the input) and inserts it at the map's
 // position. An i8 destination is filled in values first and then packed into
-// its bytes (packCodes, the packing of mx-pack-to-bytes); memref operands are
-// read through bufferization.to_tensor and written with
-// bufferization.materialize_in_destination, so that one-shot bufferization
-// turns the tensors into the given buffers. Dynamic sizes are read from the
+// its bytes (packCodes, the packing of mx-pack-to-bytes). A gathered op reads
+// each logical row at input row ids[i] / divisor (padding where that is no
+// input row). Memref operands are read through bufferization.to_tensor and
+// written with bufferization.materialize_in_destination, so that one-shot
+// bufferization turns the tensors into the given buffers. Dynamic sizes are read from the
 // operands at run time.
 //
 //===----------------------------------------------------------------------===//
@@ -43,17 +44,30 @@ static SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc,
   return tensor::getMixedSizes(b, loc, shaped);
 }
 
-/// Fills \p dest with \p source (a code or scale tensor in the logical index
-/// space) over the padded domain of sizes \p domain through \p map,
-/// \p padding outside \p source.
+namespace {
+/// The rows of a gathered mx.quantize_into: logical row i is source row
+/// `ids[i] / divisor` (`ids` a tensor).
+struct RowGather {
+  Value ids;
+  int64_t divisor = 1;
+};
+} // namespace
+
+/// Fills \p dest with \p source (a code or scale tensor in the input's index
+/// space, read at the rows of \p gather if it has ids) over the padded
+/// domain of sizes \p domain through \p map, \p padding outside \p source
+/// (and at the rows of ids outside it).
 static Value scatter(OpBuilder &b, Location loc, Value source, Value dest,
                      ArrayRef<OpFoldResult> domain, AffineMap map,
-                     Value padding) {
+                     Value padding, RowGather gather) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   SmallVector<Value> lbs(domain.size(), zero), steps(domain.size(), one);
   SmallVector<Value> sourceSizes =
       getValueOrCreateConstantIndexOp(b, loc, getSizes(b, loc, source));
+  Value sourceRows = sourceSizes.empty() ? Value() : sourceSizes[0];
+  if (gather.ids)
+    sourceSizes[0] = tensor::DimOp::create(b, loc, gather.ids, 0);
   scf::LoopNest nest = scf::buildLoopNest(
       b, loc, lbs, getValueOrCreateConstantIndexOp(b, loc, domain), steps,
       ValueRange{dest},
@@ -69,6 +83,15 @@ static Value scatter(OpBuilder &b, Location loc, Value source, Value dest,
           inside =
               inside ? arith::AndIOp::create(b, loc, inside, below) : below;
           indices.push_back(iv);
+        }
+        if (gather.ids) {
+          // The id is read at an in-bounds row; its source row is clamped.
+          Value row = arith::SelectOp::create(b, loc, inside, ivs[0], zero);
+          Value id = tensor::ExtractOp::create(b, loc, gather.ids, row);
+          auto [sourceRow, valid] =
+              buildGatheredSourceRow(b, loc, id, gather.divisor, sourceRows);
+          inside = arith::AndIOp::create(b, loc, inside, valid);
+          indices[0] = sourceRow;
         }
         for (Value &index : indices)
           index = arith::SelectOp::create(b, loc, inside, index, zero);
@@ -161,6 +184,15 @@ struct QuantizeIntoLowering : public OpRewritePattern<QuantizeIntoOp> {
     SmallVector<int64_t> scaleShape(inputType.getShape());
     if (ShapedType::isStatic(scaleShape[axis]))
       scaleShape[axis] /= kBlockSize;
+    RowGather gather;
+    if (Value ids = op.getIds()) {
+      if (auto memref = dyn_cast<MemRefType>(ids.getType()))
+        ids = bufferization::ToTensorOp::create(
+            rewriter, loc,
+            RankedTensorType::get(memref.getShape(), memref.getElementType()),
+            ids, /*restrict=*/true);
+      gather = {ids, int64_t(*op.getDivisor())};
+    }
     auto quantize = QuantizeOp::create(
         rewriter, loc, RankedTensorType::get(inputType.getShape(), elementType),
         RankedTensorType::get(scaleShape, scaleType), input,
@@ -205,7 +237,7 @@ struct QuantizeIntoLowering : public OpRewritePattern<QuantizeIntoOp> {
       Value filled =
           scatter(rewriter, loc,
                   isElements ? quantize.getElements() : quantize.getScales(),
-                  values, domain, op.getDestinationMap(index), padding);
+                  values, domain, op.getDestinationMap(index), padding, gather);
       if (isBytes) {
         Value bytes =
             isTensor ? dest

@@ -65,3 +65,45 @@ func.func @memref_scales(%x: memref<?x64xf32>, %s: memref<?x2xi8>) {
       scales(%s : memref<?x2xi8>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
   return
 }
+
+// -----
+
+// Gathered by row ids (divisor 2): logical row i reads the codes and scale
+// of row ids[i] / 2 of the quantized input; an id outside [0, 8) (or a row
+// past the ids) gives code 0 and the scale padding.
+// CHECK-LABEL: func.func @gathered
+//  CHECK-SAME: (%[[X:.*]]: tensor<4x64xf32>, %[[IDS:.*]]: tensor<6xi32>)
+//   CHECK-DAG:   %[[PAD:.*]] = arith.constant 1.000000e+00 : f8E8M0FNU
+//   CHECK-DAG:   %[[ZERO:.*]] = arith.constant 0.000000e+00 : f4E2M1FN
+//       CHECK:   %[[CODES:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x64xf4E2M1FN>)
+//       CHECK:   %[[E:.*]] = scf.for %[[I:.*]] = %c0 to %c8
+//       CHECK:     scf.for %[[K:.*]] = %c0 to %c64
+//       CHECK:       %[[ROWOK:.*]] = arith.cmpi ult, %[[I]], %c6 : index
+//       CHECK:       %[[IN:.*]] = arith.andi %[[ROWOK]], %{{.*}} : i1
+//       CHECK:       %[[AT:.*]] = arith.select %[[IN]], %[[I]], %c0 : index
+//       CHECK:       %[[ID:.*]] = tensor.extract %[[IDS]][%[[AT]]] : tensor<6xi32>
+//       CHECK:       %[[IDX:.*]] = arith.index_cast %[[ID]] : i32 to index
+//       CHECK:       %[[SRC:.*]] = arith.divsi %[[IDX]], %c2 : index
+//       CHECK:       %[[CLAMP:.*]] = arith.minsi %[[SRC]], %c3 : index
+//       CHECK:       %[[ROW:.*]] = arith.maxsi %[[CLAMP]], %c0 : index
+//       CHECK:       %[[VALID:.*]] = arith.andi %[[IN]], %{{.*}} : i1
+//       CHECK:       %[[R:.*]] = arith.select %[[VALID]], %[[ROW]], %c0 : index
+//       CHECK:       %[[CODE:.*]] = tensor.extract %[[CODES]][%[[R]], %{{.*}}] : tensor<4x64xf4E2M1FN>
+//       CHECK:       %[[V:.*]] = arith.select %[[VALID]], %[[CODE]], %[[ZERO]] : f4E2M1FN
+//       CHECK:       tensor.insert %[[V]] into %{{.*}}[%[[I]], %[[K]]] : tensor<8x64xf4E2M1FN>
+//       CHECK:   %[[S:.*]] = scf.for
+//       CHECK:       tensor.extract %[[IDS]]
+//       CHECK:       %[[SC:.*]] = arith.select %{{.*}}, %{{.*}}, %[[PAD]] : f8E8M0FNU
+//       CHECK:       tensor.insert %[[SC]] into %{{.*}} : tensor<8x2xf8E8M0FNU>
+//       CHECK:   return %[[E]], %[[S]]
+func.func @gathered(%x: tensor<4x64xf32>, %ids: tensor<6xi32>)
+    -> (tensor<8x64xf4E2M1FN>, tensor<8x2xf8E8M0FNU>) {
+  %e0 = tensor.empty() : tensor<8x64xf4E2M1FN>
+  %s0 = tensor.empty() : tensor<8x2xf8E8M0FNU>
+  %e, %s = mx.quantize_into %x gather(%ids : tensor<6xi32> divisor = 2) axis(1) scale(floor)
+      rounding(nearest_even) : tensor<4x64xf32> -> f4E2M1FN
+      elements(%e0 : tensor<8x64xf4E2M1FN>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s0 : tensor<8x2xf8E8M0FNU>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+      -> tensor<8x64xf4E2M1FN>, tensor<8x2xf8E8M0FNU>
+  return %e, %s : tensor<8x64xf4E2M1FN>, tensor<8x2xf8E8M0FNU>
+}

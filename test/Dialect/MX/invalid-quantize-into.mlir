@@ -159,3 +159,70 @@ func.func @fp4_bytes_dynamic(%x: tensor<1x96xf32>, %e: tensor<1x?xi8>) {
       -> tensor<1x?xi8>
   return
 }
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @gather_ids_type(%x: tensor<4x64xbf16>, %ids: tensor<8xi64>, %e: tensor<8x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op ids must be a 1-d tensor or memref of i32, got 'tensor<8xi64>'}}
+  %r = mx.quantize_into %x gather(%ids : tensor<8xi64> divisor = 2) axis(1) scale(floor)
+      rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<8x64xf4E2M1FN>) maps [#id] scales() maps [] padding []
+      -> tensor<8x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @gather_ids_memref(%x: tensor<4x64xbf16>, %ids: memref<8xi32>, %e: tensor<8x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op expects ids to be a tensor exactly when the input is}}
+  %r = mx.quantize_into %x gather(%ids : memref<8xi32> divisor = 2) axis(1) scale(floor)
+      rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<8x64xf4E2M1FN>) maps [#id] scales() maps [] padding []
+      -> tensor<8x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @gather_axis(%x: tensor<64x4xbf16>, %ids: tensor<8xi32>, %e: tensor<8x4xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op gathers rows: the input must have rank 2 (rows, columns) and axis 1, got 'tensor<64x4xbf16>' and axis 0}}
+  %r = mx.quantize_into %x gather(%ids : tensor<8xi32> divisor = 1) axis(0) scale(floor)
+      rounding(nearest_even) : tensor<64x4xbf16> -> f4E2M1FN
+      elements(%e : tensor<8x4xf4E2M1FN>) maps [#id] scales() maps [] padding []
+      -> tensor<8x4xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+func.func @gather_divisor(%x: tensor<4x64xbf16>, %ids: tensor<8xi32>, %e: tensor<8x64xf4E2M1FN>) {
+  // expected-error @+1 {{'mx.quantize_into' op attribute 'divisor' failed to satisfy constraint}}
+  %r = mx.quantize_into %x gather(%ids : tensor<8xi32> divisor = 0) axis(1) scale(floor)
+      rounding(nearest_even) : tensor<4x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<8x64xf4E2M1FN>) maps [#id] scales() maps [] padding []
+      -> tensor<8x64xf4E2M1FN>
+  return
+}
+
+// -----
+
+#id = affine_map<(m, k) -> (m, k)>
+
+// The destinations cover the gathered rows (one per id), not the input's.
+func.func @gather_rows_covered(%x: tensor<16x64xbf16>, %ids: tensor<8xi32>, %e: tensor<8x64xf4E2M1FN>,
+                               %s: tensor<4x2xf8E8M0FNU>) {
+  // expected-error @+1 {{'mx.quantize_into' op scales destination #1 covers [4, 2], less than the logical shape [8, 2]}}
+  %r:2 = mx.quantize_into %x gather(%ids : tensor<8xi32> divisor = 2) axis(1) scale(floor)
+      rounding(nearest_even) : tensor<16x64xbf16> -> f4E2M1FN
+      elements(%e : tensor<8x64xf4E2M1FN>) maps [#id] scales(%s : tensor<4x2xf8E8M0FNU>) maps [#id] padding [127]
+      -> tensor<8x64xf4E2M1FN>, tensor<4x2xf8E8M0FNU>
+  return
+}

@@ -153,6 +153,29 @@ func.func @quantize_into(%x: tensor<32x128xbf16>, %e0: tensor<32x128xf4E2M1FN>,
   return %e, %t, %s : tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
 }
 
+// Gathered by row ids: one logical row per id.
+// CHECK-LABEL: func.func @quantize_into_gather
+//       CHECK:   mx.quantize_into %{{.+}} gather(%{{.+}} : tensor<64xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even) : tensor<8x128xbf16> -> f4E2M1FN
+//  CHECK-SAME:     elements(%{{.+}} : tensor<4x2x16x64xf4E2M1FN>)
+//       CHECK:   mx.quantize_into %{{.+}} gather(%{{.+}} : memref<64xi32> divisor = 1) axis(1)
+func.func @quantize_into_gather(%x: tensor<8x128xbf16>, %ids: tensor<64xi32>,
+                                %t0: tensor<4x2x16x64xf4E2M1FN>, %s0: tensor<64x4xf8E8M0FNU>,
+                                %y: memref<8x128xbf16>, %mids: memref<64xi32>,
+                                %b: memref<64x64xi8>)
+    -> (tensor<4x2x16x64xf4E2M1FN>, tensor<64x4xf8E8M0FNU>) {
+  %t, %s = mx.quantize_into %x gather(%ids : tensor<64xi32> divisor = 2)
+      axis(1) scale(even) rounding(nearest_even)
+      : tensor<8x128xbf16> -> f4E2M1FN
+      elements(%t0 : tensor<4x2x16x64xf4E2M1FN>)
+        maps [affine_map<(m, k) -> (m floordiv 16, k floordiv 64, m mod 16, k mod 64)>]
+      scales(%s0 : tensor<64x4xf8E8M0FNU>) maps [affine_map<(m, kb) -> (m, kb)>] padding [127]
+      -> tensor<4x2x16x64xf4E2M1FN>, tensor<64x4xf8E8M0FNU>
+  mx.quantize_into %y gather(%mids : memref<64xi32> divisor = 1) axis(1) scale(even)
+      rounding(nearest_even) : memref<8x128xbf16> -> f4E2M1FN
+      elements(%b : memref<64x64xi8>) maps [affine_map<(m, k) -> (m, k)>] scales() maps [] padding []
+  return %t, %s : tensor<4x2x16x64xf4E2M1FN>, tensor<64x4xf8E8M0FNU>
+}
+
 // A tiled extent past int64 (2^62 tiles of 4 rows) is unknown, so the
 // destination is taken to cover the input. The product once wrapped to 0 and
 // the op was rejected as covering [0, 64] (found by the pass fuzzer under

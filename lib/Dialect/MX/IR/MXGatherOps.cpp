@@ -168,10 +168,16 @@ LogicalResult GatherRowsOp::reifyResultShapes(
 std::pair<Value, Value> GatherRowsOp::buildSourceRow(OpBuilder &b, Location loc,
                                                      Value sourceRows,
                                                      Value row) {
-  Value ids = getIds();
-  int64_t divisor = getDivisor();
-  Value id = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(), tensor::ExtractOp::create(b, loc, ids, row));
+  return buildGatheredSourceRow(
+      b, loc, tensor::ExtractOp::create(b, loc, getIds(), row), getDivisor(),
+      sourceRows);
+}
+
+std::pair<Value, Value> mlir::mx::buildGatheredSourceRow(OpBuilder &b,
+                                                         Location loc, Value id,
+                                                         int64_t divisor,
+                                                         Value sourceRows) {
+  id = arith::IndexCastOp::create(b, loc, b.getIndexType(), id);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value nonNegative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id, zero);

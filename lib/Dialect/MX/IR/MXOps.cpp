@@ -219,8 +219,37 @@ QuantizeIntoOp::getPaddedDomain(unsigned index) {
 }
 
 MutableOperandRange QuantizeIntoOp::getDpsInitsMutable() {
-  return MutableOperandRange(getOperation(), 1,
+  return MutableOperandRange(getOperation(),
+                             getODSOperandIndexAndLength(2).first,
                              getElements().size() + getScales().size());
+}
+
+SmallVector<int64_t> QuantizeIntoOp::getLogicalShape() {
+  SmallVector<int64_t> shape(cast<ShapedType>(getInput().getType()).getShape());
+  if (Value ids = getIds(); ids && !shape.empty())
+    shape[0] = cast<ShapedType>(ids.getType()).getDimSize(0);
+  return shape;
+}
+
+/// Verifies the `gather(%ids divisor = D)` form of \p op.
+static LogicalResult verifyGather(QuantizeIntoOp op) {
+  Value ids = op.getIds();
+  if (!ids)
+    return op.getDivisor()
+               ? op.emitOpError() << "has a divisor but no ids to gather by"
+               : success();
+  auto idsType = cast<ShapedType>(ids.getType());
+  if (idsType.getRank() != 1 || !idsType.getElementType().isInteger(32))
+    return op.emitOpError()
+           << "ids must be a 1-d tensor or memref of i32, got " << idsType;
+  if (!op.getDivisor())
+    return op.emitOpError() << "gathers rows but has no divisor";
+  auto inputType = cast<ShapedType>(op.getInput().getType());
+  if (inputType.getRank() != 2 || op.getAxis() != 1)
+    return op.emitOpError() << "gathers rows: the input must have rank 2 "
+                               "(rows, columns) and axis 1, got "
+                            << inputType << " and axis " << op.getAxis();
+  return success();
 }
 
 void QuantizeIntoOp::getEffects(
@@ -229,7 +258,7 @@ void QuantizeIntoOp::getEffects(
   for (OpOperand &operand : getOperation()->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
       continue;
-    if (operand.getOperandNumber() == 0)
+    if (operand.getOperandNumber() == 0 || operand.get() == getIds())
       effects.emplace_back(MemoryEffects::Read::get(), &operand,
                            SideEffects::DefaultResource::get());
     else
@@ -246,6 +275,9 @@ LogicalResult QuantizeIntoOp::verify() {
       return emitOpError()
              << "expects the input and all destinations to be tensors, or all "
                 "memrefs";
+  if (getIds() && isa<RankedTensorType>(getIds().getType()) != onTensors)
+    return emitOpError() << "expects ids to be a tensor exactly when the "
+                            "input is";
   if (onTensors) {
     if (getResults().getTypes() != getDpsInits().getTypes())
       return emitOpError()
@@ -283,7 +315,10 @@ LogicalResult QuantizeIntoOp::verify() {
   for (int64_t byte : getScalePadding())
     if (byte < 0 || byte > 255)
       return emitOpError() << "scale padding " << byte << " is not a byte";
-  SmallVector<int64_t> blocked(inputType.getShape());
+  if (failed(verifyGather(*this)))
+    return failure();
+  SmallVector<int64_t> logicalShape = getLogicalShape();
+  SmallVector<int64_t> blocked(logicalShape);
   if (ShapedType::isStatic(axisSize))
     blocked[axis] = axisSize / kBlockSize;
   for (auto [index, dest] : llvm::enumerate(getDpsInits())) {
@@ -326,8 +361,8 @@ LogicalResult QuantizeIntoOp::verify() {
              << "map of " << name << " destination #" << index
              << " must use every dimension as `d` or `d floordiv T`: "
              << AffineMapAttr::get(map);
-    ArrayRef<int64_t> logical =
-        isElements ? inputType.getShape() : ArrayRef<int64_t>(blocked);
+    ArrayRef<int64_t> logical = isElements ? ArrayRef<int64_t>(logicalShape)
+                                           : ArrayRef<int64_t>(blocked);
     for (auto [padded, size] : llvm::zip_equal(*domain, logical))
       if (ShapedType::isStatic(padded) && ShapedType::isStatic(size) &&
           padded < size)

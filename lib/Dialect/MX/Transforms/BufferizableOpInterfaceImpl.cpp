@@ -80,14 +80,16 @@ struct TiledScaledMMAOpInterface
   }
 };
 
-/// Reads the input, only writes the destinations; the results are their
-/// buffers.
+/// Reads the input (and the ids), only writes the destinations; the results are
+/// their buffers.
 struct QuantizeIntoOpInterface
     : public DstBufferizableOpInterfaceExternalModel<QuantizeIntoOpInterface,
                                                      QuantizeIntoOp> {
   bool bufferizesToMemoryRead(Operation *op, OpOperand &opOperand,
                               const AnalysisState &state) const {
-    return &opOperand == &cast<QuantizeIntoOp>(op).getInputMutable();
+    auto quantize = cast<QuantizeIntoOp>(op);
+    return &opOperand == &quantize.getInputMutable() ||
+           opOperand.get() == quantize.getIds();
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
@@ -100,17 +102,21 @@ struct QuantizeIntoOpInterface
       return failure();
     SmallVector<Value> &buffers = *operandBuffers;
     unsigned numElements = quantize.getElements().size();
+    unsigned first = quantize.getIds() ? 2 : 1;
     ArrayRef<Value> all(buffers);
-    ArrayRef<Value> elements = all.slice(1, numElements);
-    ArrayRef<Value> scales = all.drop_front(1 + numElements);
+    ArrayRef<Value> dests = all.drop_front(first);
+    ArrayRef<Value> elements = dests.take_front(numElements);
+    ArrayRef<Value> scales = dests.drop_front(numElements);
     rewriter.setInsertionPoint(op);
     QuantizeIntoOp::create(
-        rewriter, op->getLoc(), TypeRange{}, buffers[0], elements, scales,
+        rewriter, op->getLoc(), TypeRange{}, buffers[0],
+        quantize.getIds() ? buffers[1] : Value(), elements, scales,
         quantize.getAxisAttr(), quantize.getScaleAttr(),
         quantize.getRoundingAttr(), quantize.getElementTypeAttr(),
         quantize.getElementMaps(), quantize.getScaleMaps(),
-        quantize.getScalePaddingAttr(), quantize.getInConsumerAttr());
-    replaceOpWithBufferizedValues(rewriter, op, all.drop_front());
+        quantize.getScalePaddingAttr(), quantize.getInConsumerAttr(),
+        quantize.getDivisorAttr());
+    replaceOpWithBufferizedValues(rewriter, op, dests);
     return success();
   }
 };

@@ -222,6 +222,24 @@ static void replaceDestinations(RewriterBase &rewriter, Destinations &dests,
     rewriter.replaceAllUsesWith(original, fused.getResult(next++));
 }
 
+/// The mx.gather_rows ops of the elements and the scales of \p op when each
+/// result is used only by one, gathering by the same ids and divisor (the
+/// same rows of both), with ids defined before \p op; else null.
+static std::pair<GatherRowsOp, GatherRowsOp> getRowGathers(QuantizeOp op) {
+  auto elements = dyn_cast_or_null<GatherRowsOp>(getOnlyUser(op.getElements()));
+  auto scales = dyn_cast_or_null<GatherRowsOp>(getOnlyUser(op.getScales()));
+  if (!elements || !scales || elements.getIds() != scales.getIds() ||
+      elements.getDivisor() != scales.getDivisor() ||
+      elements.getSource() != op.getElements() ||
+      scales.getSource() != op.getScales() || op.getAxis() != 1)
+    return {};
+  // The fused op is created at `op`: the ids must be available there.
+  Operation *def = elements.getIds().getDefiningOp();
+  if (def && (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op)))
+    return {};
+  return {elements, scales};
+}
+
 FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
                                                     QuantizeOp op) {
   OpBuilder::InsertionGuard guard(b);
@@ -231,8 +249,20 @@ FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
   unsigned rank = op.getInput().getType().getRank();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
 
-  Destinations elements = collectDestinations(op.getElements(), false);
-  Destinations scales = collectDestinations(op.getScales(), true);
+  // Quantizing is per row, so gathered quantized rows are the quantized
+  // gathered rows: the gathers' relayouts are written from the input rows.
+  auto [gatherElements, gatherScales] = getRowGathers(op);
+  Value ids = gatherElements ? gatherElements.getIds() : Value();
+  Value elementsResult =
+      gatherElements ? gatherElements.getResult() : op.getElements();
+  Value scalesResult = gatherScales ? gatherScales.getResult() : op.getScales();
+  Destinations elements = collectDestinations(elementsResult, false);
+  Destinations scales = collectDestinations(scalesResult, true);
+  // The logical sizes (one row per id when gathered).
+  SmallVector<OpFoldResult> logicalSizes =
+      tensor::getMixedSizes(b, loc, op.getInput());
+  if (ids)
+    logicalSizes[0] = tensor::getMixedSize(b, loc, ids, 0);
 
   SmallVector<Value> elementInits, scaleInits;
   SmallVector<Attribute> elementMaps, scaleMaps;
@@ -250,8 +280,7 @@ FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
   }
   if (elements.plain) {
     elementInits.push_back(tensor::EmptyOp::create(
-        b, loc, tensor::getMixedSizes(b, loc, op.getInput()),
-        op.getElements().getType().getElementType()));
+        b, loc, logicalSizes, op.getElements().getType().getElementType()));
     elementMaps.push_back(AffineMapAttr::get(identity));
   }
   for (FusedChain &chain : scales.chains) {
@@ -260,15 +289,15 @@ FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
     scalePadding.push_back(int64_t(chain.padding));
   }
   if (scales.plain) {
-    SmallVector<OpFoldResult> sizes =
-        tensor::getMixedSizes(b, loc, op.getInput());
+    SmallVector<OpFoldResult> sizes(logicalSizes);
     AffineExpr d0 = b.getAffineDimExpr(0);
     sizes[op.getAxis()] = affine::makeComposedFoldedAffineApply(
         b, loc, d0.floorDiv(kBlockSize), {sizes[op.getAxis()]});
     scaleInits.push_back(tensor::EmptyOp::create(
         b, loc, sizes, op.getScales().getType().getElementType()));
     scaleMaps.push_back(AffineMapAttr::get(identity));
-    scalePadding.push_back(0x7F);
+    // The rows of padding ids are those of mx.gather_rows (scale byte 0).
+    scalePadding.push_back(ids ? 0 : 0x7F);
   }
   if (elementInits.empty() && scaleInits.empty())
     return QuantizeIntoOp();
@@ -277,15 +306,20 @@ FailureOr<QuantizeIntoOp> mx::fuseQuantizeRelayouts(RewriterBase &b,
   for (Value init : llvm::concat<Value>(elementInits, scaleInits))
     resultTypes.push_back(init.getType());
   auto fused = QuantizeIntoOp::create(
-      b, loc, resultTypes, op.getInput(), elementInits, scaleInits,
+      b, loc, resultTypes, op.getInput(), ids, elementInits, scaleInits,
       op.getAxisAttr(), op.getScaleAttr(), op.getRoundingAttr(),
       TypeAttr::get(op.getElements().getType().getElementType()),
       b.getArrayAttr(elementMaps), b.getArrayAttr(scaleMaps),
-      b.getDenseI64ArrayAttr(scalePadding), /*in_consumer=*/UnitAttr());
+      b.getDenseI64ArrayAttr(scalePadding), /*in_consumer=*/UnitAttr(),
+      ids ? gatherElements.getDivisorAttr() : IntegerAttr());
 
   unsigned next = 0;
-  replaceDestinations(b, elements, op.getElements(), fused, next);
-  replaceDestinations(b, scales, op.getScales(), fused, next);
+  replaceDestinations(b, elements, elementsResult, fused, next);
+  replaceDestinations(b, scales, scalesResult, fused, next);
+  if (ids) {
+    b.eraseOp(gatherElements);
+    b.eraseOp(gatherScales);
+  }
   b.eraseOp(op);
   return fused;
 }

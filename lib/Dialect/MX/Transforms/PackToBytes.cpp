@@ -482,10 +482,10 @@ LogicalResult FunctionPacker::packQuantizeInto(QuantizeIntoOp op) {
   for (Value init : op.getDpsInits())
     types.push_back(init.getType());
   auto replacement = QuantizeIntoOp::create(
-      builder, op.getLoc(), types, op.getInput(), op.getElements(),
+      builder, op.getLoc(), types, op.getInput(), op.getIds(), op.getElements(),
       op.getScales(), op.getAxisAttr(), op.getScaleAttr(), op.getRoundingAttr(),
       op.getElementTypeAttr(), op.getElementMaps(), op.getScaleMaps(),
-      op.getScalePaddingAttr(), op.getInConsumerAttr());
+      op.getScalePaddingAttr(), op.getInConsumerAttr(), op.getDivisorAttr());
   replace(op, replacement);
   return success();
 }

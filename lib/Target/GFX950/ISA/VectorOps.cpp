@@ -14,6 +14,8 @@
 
 #include "VectorOpsImpl.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -168,6 +170,10 @@ static void addIntegerOps(OpTable &t) {
            lanewise<[](uint32_t a, uint32_t, uint32_t) { return a; }>);
   addForms(t, "v_not_b32",
            lanewise<[](uint32_t a, uint32_t, uint32_t) { return ~a; }>);
+  // (LLVM materializes constants such as 0x80000000 as bfrev of 1.)
+  addForms(t, "v_bfrev_b32", lanewise<[](uint32_t a, uint32_t, uint32_t) {
+             return llvm::reverseBits(a);
+           }>);
   addForms(t, "v_add_u32",
            lanewise<[](uint32_t a, uint32_t b, uint32_t) { return a + b; }>);
   addForms(t, "v_add_i32",

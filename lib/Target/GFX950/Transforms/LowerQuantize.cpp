@@ -104,7 +104,7 @@ static FailureOr<QuantizePlan> planQuantize(QuantizeIntoOp op,
     return op.emitOpError() << "needs a static size along the axis on gfx950";
   QuantizePlan p;
   p.op = op;
-  p.shape.assign(inputType.getShape().begin(), inputType.getShape().end());
+  p.shape = op.getLogicalShape();
   ArrayRef<int64_t> shape = p.shape;
   int64_t rank = shape.size();
   int64_t axis = op.getAxis();
@@ -268,6 +268,18 @@ static QuantizedColumn quantizeColumn(OpBuilder &b, Location loc,
     } else {
       clamped.push_back(coords[d]);
     }
+  }
+  if (Value ids = op.getIds()) {
+    // A gathered row: read the input row of its id (clamped), if any.
+    // (A static count: a fused producer's buffer, the input, is erased.)
+    Value rows = ShapedType::isStatic(inputType.getDimSize(0))
+                     ? createIndex(b, loc, inputType.getDimSize(0))
+                     : memref::DimOp::create(b, loc, op.getInput(), 0);
+    Value id = memref::LoadOp::create(b, loc, ids, clamped[0]);
+    auto [row, inInput] =
+        buildGatheredSourceRow(b, loc, id, *op.getDivisor(), rows);
+    conditions.push_back(inInput);
+    clamped[0] = row;
   }
   Value valid = conditions.empty() ? Value() : createAnd(b, loc, conditions);
   column.inBounds = valid;
@@ -510,7 +522,9 @@ static Value createThreadCount(OpBuilder &b, Location loc, QuantizeIntoOp op,
       threadBasis.push_back(b.getIndexAttr(n));
       continue;
     }
-    Value size = memref::DimOp::create(b, loc, op.getInput(), d);
+    Value size = d == 0 && op.getIds()
+                     ? memref::DimOp::create(b, loc, op.getIds(), 0)
+                     : memref::DimOp::create(b, loc, op.getInput(), d);
     threadBasis.push_back(size);
     total = arith::MulIOp::create(b, loc, total, size);
   }
@@ -625,8 +639,8 @@ mlir::mx::gfx950::lowerQuantize(RewriterBase &rewriter, QuantizeIntoOp op,
 
 bool mlir::mx::gfx950::canLowerRowsAndColumnsTogether(QuantizeIntoOp first,
                                                       QuantizeIntoOp second) {
-  if (first->getBlock() != second->getBlock() ||
-      first.getInput() != second.getInput() ||
+  if (first->getBlock() != second->getBlock() || first.getIds() ||
+      second.getIds() || first.getInput() != second.getInput() ||
       !first->isBeforeInBlock(second) ||
       first.getInput().getType() != second.getInput().getType())
     return false;

@@ -90,6 +90,9 @@ static LogicalResult checkSupported(QuantizeIntoOp quantize,
                                     std::string &reason) {
   if (quantize.getElements().size() != 1 || quantize.getScales().size() != 1)
     return fail(reason, "the quantize writes more than A and its scales");
+  if (quantize.getIds())
+    return fail(reason, "the quantize gathers rows by id (the ukernel reads "
+                        "A's rows in order)");
   if (op.isGrouped())
     return fail(reason, "grouped GEMMs read A by tile table");
   auto elementType = dyn_cast<Float4E2M1FNType>(quantize.getElementType());

@@ -261,3 +261,34 @@ func.func @shared_producer(%in: memref<64x64xf32>, %e: memref<64x32xi8>, %s: mem
   memref.copy %x, %copy : memref<64x64xf32> to memref<64x64xf32>
   return
 }
+
+// -----
+
+// Gathered by row ids (divisor 2) into 16-row tiles: each thread reads the
+// id of its logical row, loads input row ids[i] / 2 (clamped, and only when
+// it lies in the input) and stores zeros and the padding byte otherwise.
+// CHECK-LABEL: func.func @gathered
+//  CHECK-SAME: (%[[X:.+]]: memref<4x64xbf16>, %[[IDS:.+]]: memref<12xi32>, %[[E:.+]]: memref<1x16x32xi8>, %[[S:.+]]: memref<1x16x2xi8>)
+//       CHECK:   gpu.launch blocks
+//       CHECK:     %[[T:.+]]:2 = affine.delinearize_index %{{.+}} into (16, 2)
+//       CHECK:     %[[ROWOK:.+]] = arith.cmpi ult, %[[T]]#0, %c12
+//       CHECK:     %[[AT:.+]] = arith.minui %[[T]]#0, %c11
+//       CHECK:     %[[ID:.+]] = memref.load %[[IDS]][%[[AT]]] : memref<12xi32>
+//       CHECK:     %[[IDX:.+]] = arith.index_cast %[[ID]] : i32 to index
+//       CHECK:     %[[SRC:.+]] = arith.divsi %[[IDX]], %c2
+//       CHECK:     %[[CLAMP:.+]] = arith.minsi %[[SRC]]
+//       CHECK:     %[[ROW:.+]] = arith.maxsi %[[CLAMP]]
+//       CHECK:     %[[VALID:.+]] = arith.andi %[[ROWOK]], %{{.+}} : i1
+//       CHECK:     scf.if %[[VALID]] -> (vector<32xbf16>)
+//       CHECK:       vector.load %[[X]][%[[ROW]], %{{.+}}] : memref<4x64xbf16>, vector<32xbf16>
+//       CHECK:     vector.store %{{.+}}, %[[E]]
+//       CHECK:     %[[BYTE:.+]] = arith.select %[[VALID]], %{{.+}}, %c127_i8 : i8
+//       CHECK:     memref.store %[[BYTE]], %[[S]]
+func.func @gathered(%x: memref<4x64xbf16>, %ids: memref<12xi32>, %e: memref<1x16x32xi8>,
+                    %s: memref<1x16x2xi8>) {
+  mx.quantize_into %x gather(%ids : memref<12xi32> divisor = 2) axis(1) scale(even)
+      rounding(nearest_even) : memref<4x64xbf16> -> f4E2M1FN
+      elements(%e : memref<1x16x32xi8>) maps [affine_map<(m, k) -> (m floordiv 16, m mod 16, k)>]
+      scales(%s : memref<1x16x2xi8>) maps [affine_map<(m, k) -> (m floordiv 16, m mod 16, k)>] padding [127]
+  return
+}

@@ -182,3 +182,30 @@ func.func @feeds_no_gemm(%a: tensor<16x512xbf16>) -> (tensor<1x1x4x4x16x16xi8>, 
       padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
   return %q#0, %q#1 : tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
 }
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// Rows gathered by id (a routed GEMM's tokens): the ukernel reads A's rows
+// in order, so the quantize keeps its dispatch (always warns why).
+// AUTO-LABEL: func.func @gathered_rows
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @gathered_rows
+//   ALWAYS-NOT:   in_consumer
+func.func @gathered_rows(%a: tensor<8x512xbf16>, %ids: tensor<16xi32>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                         %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the quantize gathers rows by id (the ukernel reads A's rows in order)}}
+  %q:2 = mx.quantize_into %a gather(%ids : tensor<16xi32> divisor = 2) axis(1) scale(even) rounding(ties_away)
+      : tensor<8x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}

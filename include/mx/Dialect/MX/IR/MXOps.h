@@ -47,6 +47,15 @@ bool isSubByteType(Type type);
 /// `count * w` is a multiple of 8 (the packed row must end on a byte).
 FailureOr<int64_t> getPackedByteCount(Type type, int64_t count);
 
+/// The source row of a row gathered by the i32 `id` with `divisor` (the row
+/// formula of mx.gather_rows and of mx.quantize_into's gather) from a source
+/// of `sourceRows` rows: `id / divisor` clamped into the source (so that a
+/// read there is in bounds), and whether it is a row of the source (the id
+/// is non-negative and `id / divisor < sourceRows`).
+std::pair<Value, Value> buildGatheredSourceRow(OpBuilder &b, Location loc,
+                                               Value id, int64_t divisor,
+                                               Value sourceRows);
+
 /// The largest intrinsic unroll count of a data-tiled layout along one
 /// dimension (intrinsics_m, _n or _k); it keeps every tile size and byte count
 /// computed from a layout far from int64 overflow.

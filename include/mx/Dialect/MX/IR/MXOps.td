@@ -127,6 +127,18 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     (the CPU path) ignores it, and the target lowering that does checks that
     its consumer reads every destination in the layout the maps give.
 
+    `gather(%ids divisor = D)` writes the input's rows gathered (as
+    `mx.gather_rows` does, which commutes with a rowwise quantize): the
+    input must have rank 2 with `axis` 1, `ids` is a 1-d `i32` tensor (or
+    memref) of `P` row ids, and the maps' logical index space has `P` rows
+    instead of the input's: logical row `i` is input row `ids[i] / D`. A
+    row whose id is negative or whose `ids[i] / D` is past the input's last
+    row (a routing's padding ids, conventionally `T * top_k`) is padding,
+    like the points past `P`: element code 0 and each scales destination's
+    padding byte (where `mx.gather_rows` would give scale byte 0; both
+    decode to zero values). `mx-fuse-quantize-relayouts` produces it from
+    an `mx.quantize` whose results are gathered before their relayout.
+
     Example (a rowwise fp4 quantize written plain and in a 16x16 tiled
     layout with K tiles of 64):
 
@@ -140,17 +152,34 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
           padding [127]
         -> tensor<32x128xf4E2M1FN>, tensor<2x2x16x64xf4E2M1FN>, tensor<32x4xf8E8M0FNU>
     ```
+
+    Example (8 tokens' rows gathered by 64 routed row ids, top_k 2, into
+    16-row tiles):
+
+    ```mlir
+    %t, %s = mx.quantize_into %x gather(%ids : tensor<64xi32> divisor = 2)
+        axis(1) scale(even) rounding(nearest_even)
+        : tensor<8x128xbf16> -> f4E2M1FN
+        elements(%t0 : tensor<4x2x16x64xf4E2M1FN>)
+          maps [affine_map<(m, k) -> (m floordiv 16, k floordiv 64, m mod 16, k mod 64)>]
+        scales(%s0 : tensor<64x4xf8E8M0FNU>) maps [affine_map<(m, kb) -> (m, kb)>]
+          padding [127]
+        -> tensor<4x2x16x64xf4E2M1FN>, tensor<64x4xf8E8M0FNU>
+    ```
   }];
   let arguments = (ins MX_RankedTensorOrMemRef:$input,
+      Optional<MX_RankedTensorOrMemRef>:$ids,
       Variadic<MX_RankedTensorOrMemRef>:$elements,
       Variadic<MX_RankedTensorOrMemRef>:$scales, I64Attr:$axis,
       MX_ScaleRuleAttr:$scale, MX_RoundingAttr:$rounding,
       TypeAttr:$element_type, AffineMapArrayAttr:$element_maps,
       AffineMapArrayAttr:$scale_maps, DenseI64ArrayAttr:$scale_padding,
-      UnitAttr:$in_consumer);
+      UnitAttr:$in_consumer,
+      OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$divisor);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $input `axis` `(` $axis `)` `scale` `(` $scale `)` `rounding` `(`
+    $input (`gather` `(` $ids^ `:` type($ids) `divisor` `=` $divisor `)`)?
+    `axis` `(` $axis `)` `scale` `(` $scale `)` `rounding` `(`
     $rounding `)` `:` type($input) `->` $element_type
     `elements` `(` ($elements^ `:` type($elements))? `)` `maps` $element_maps
     `scales` `(` ($scales^ `:` type($scales))? `)` `maps` $scale_maps
@@ -178,6 +207,9 @@ def MX_QuantizeIntoOp : MX_Op<"quantize_into", [AttrSizedOperandSegments,
     FailureOr<SmallVector<DomainCover>> getDomainCovers(unsigned index);
     /// The map of destination `index` (elements, then scales).
     AffineMap getDestinationMap(unsigned index);
+    /// The shape of the maps' logical index space (of the elements): the
+    /// input's, with one row per id when gathered.
+    SmallVector<int64_t> getLogicalShape();
   }];
 }
 

@@ -576,6 +576,14 @@ def MXFuseQuantizeRelayouts : Pass<"mx-fuse-quantize-relayouts"> {
     uses (e.g. a returned quantized tensor) read a destination in the plain
     layout (identity map). Scales keep the pack's padding byte.
 
+    Quantizing is per row, so when the elements and the scales are each used
+    only by one `mx.gather_rows` (a routed GEMM's A in sorted order), by the
+    same ids and divisor, the gathers' uses are fused instead: the new op is
+    `mx.quantize_into ... gather(%ids : ... divisor = D)`, whose destinations
+    hold the gathered rows (rows of padding ids are padding: code 0, and the
+    pack's scale padding byte in a relayout chain, 0 in a plain destination
+    as `mx.gather_rows` gives), and the gathers disappear with the chains.
+
     No swizzle is restated here: the maps are read off the relayout ops that
     the layout's one swizzle function produced.
 

@@ -280,7 +280,12 @@ def MXGFX950LowerQuantize
     path), and stores codes and scale bytes into every destination at the
     positions its map gives, a run of codes that is contiguous in a
     destination with one `vector.store`. Points of the padded domain
-    outside the input write code 0 and the scale padding byte. The
+    outside the input write code 0 and the scale padding byte. A gathered
+    quantize (`gather(%ids divisor = D)`) has a thread per block of the
+    gathered rows: it loads the id of its row and reads input row
+    `ids[i] / D` (an elementwise producer of the input, computed in the
+    kernel, is evaluated at that row), or writes padding where that is no
+    input row; it is never paired with a second quantize. The
     destinations must hold bytes (`mx-pack-to-bytes`); a destination whose
     packed bytes would be shared by two threads is an error naming it. Sizes
     other than the axis and the packed dimension may be dynamic (a dynamic
@@ -374,7 +379,8 @@ def MXGFX950QuantizeInGEMM
     The kernel can when A is fp4 from bf16 values along K, the
     quantize's maps are the layout's (checked by evaluating them on every
     block a lane reads), K needs no padding, the input is under 2 GiB and
-    the GEMM is not grouped. Both ways compute the same bits: the same
+    the GEMM is not grouped, and the quantize does not gather rows by id
+    (the ukernel reads A's rows in order). Both ways compute the same bits: the same
     quantize code (`mx::gfx950::quantizeBlock`) runs in either kernel.
 
     Example: with `mode=always`, `%q:2 = mx.quantize_into %a ... ->
