@@ -13,8 +13,8 @@
 // each logical row at input row ids[i] / divisor (padding where that is no
 // input row). Memref operands are read through bufferization.to_tensor and
 // written with bufferization.materialize_in_destination, so that one-shot
-// bufferization turns the tensors into the given buffers. Dynamic sizes are read from the
-// operands at run time.
+// bufferization turns the tensors into the given buffers. Dynamic sizes are
+// read from the operands at run time.
 //
 //===----------------------------------------------------------------------===//
 
