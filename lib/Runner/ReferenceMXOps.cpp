@@ -240,6 +240,24 @@ static LogicalResult scatterThroughMap(Operation *op, unsigned index,
   return success();
 }
 
+/// The rows of `rows` (row-major, 2-d) gathered by `ids`: row i is row
+/// ids[i] / divisor, or all `padding` where that names no row (the logical
+/// rows of a gathered mx.quantize_into).
+static HostTensor gatherRows(const HostTensor &rows, ArrayRef<int32_t> ids,
+                             int64_t divisor, uint64_t padding) {
+  int64_t numRows = rows.type.shape[0], width = rows.type.shape[1];
+  HostTensor result(
+      HostTensorType(rows.type.elementKind, {int64_t(ids.size()), width}));
+  for (auto [i, id] : llvm::enumerate(ids)) {
+    int64_t row = id < 0 ? -1 : int64_t(id) / divisor;
+    for (int64_t c = 0; c < width; ++c)
+      result.setBits(int64_t(i) * width + c, row >= 0 && row < numRows
+                                                 ? rows.getBits(row * width + c)
+                                                 : padding);
+  }
+  return result;
+}
+
 LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
   if (!op.hasPureTensorSemantics())
     return op.emitError() << "reference evaluator supports mx.quantize_into "
@@ -253,6 +271,21 @@ LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
                                        /*blockSize=*/32, op.getScale(),
                                        op.getRounding(), codes, scales)))
     return failure();
+  // A gathered op quantizes the input's rows, then reads logical row i at
+  // input row ids[i] / divisor.
+  std::vector<int32_t> ids;
+  if (Value idsValue = op.getIds()) {
+    FailureOr<const HostTensor *> idsTensor = lookup(op, idsValue);
+    if (failed(idsTensor))
+      return failure();
+    if (codes.type.shape.size() != 2 || !op.getDivisor() ||
+        *op.getDivisor() <= 0)
+      return op.emitError() << "reference evaluator: a gathered "
+                               "mx.quantize_into needs a 2-d input and a "
+                               "positive divisor";
+    for (int64_t i = 0, e = (*idsTensor)->getNumElements(); i < e; ++i)
+      ids.push_back(int32_t((*idsTensor)->getBits(i)));
+  }
   unsigned numElements = op.getElements().size();
   for (auto [index, init] : llvm::enumerate(op.getDpsInits())) {
     FailureOr<const HostTensor *> initValue = lookup(op, init);
@@ -280,7 +313,13 @@ LogicalResult ReferenceEvaluator::evaluate(QuantizeIntoOp op) {
     uint64_t padding =
         isElements ? 0 : uint8_t(op.getScalePadding()[index - numElements]);
     HostTensor dest(HostTensorType(*destKind, (*initValue)->type.shape));
-    if (failed(scatterThroughMap(op, index, isElements ? codes : scales, domain,
+    const HostTensor *source = isElements ? &codes : &scales;
+    HostTensor gathered;
+    if (op.getIds()) {
+      gathered = gatherRows(*source, ids, int64_t(*op.getDivisor()), padding);
+      source = &gathered;
+    }
+    if (failed(scatterThroughMap(op, index, *source, domain,
                                  op.getDestinationMap(index), padding, bitWidth,
                                  packed, dest)))
       return failure();
