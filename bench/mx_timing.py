@@ -137,20 +137,24 @@ def calibration(tmp):
     return dict(clock=clock, efficiency=efficiency)
 
 
-def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256):
-    """Whole-GEMM seconds of a kernel timed on one tile over K = k_sim."""
+def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256,
+                 tile=(TILE, TILE)):
+    """Whole-GEMM seconds of a kernel timed on one workgroup tile (`tile`,
+    M x N) over K = k_sim."""
     m, n, k = shape
+    tile_m, tile_n = tile
     # The K one loop iteration covers: its MFMAs (16x16x128, every wave)
     # over the tile. The timed tile's cycles outside the steady state (the
     # prologue, the peeled iterations, the epilogue) stay as they are; the
     # rest of K costs cycles_per_iteration per step.
     k_step = (report["mfmas_per_iteration"] * report["waves_per_workgroup"] *
-              16 * 16 * 128 / (TILE * TILE))
+              16 * 16 * 128 / (tile_m * tile_n))
     iterations = report["loop_iterations"] + (k - k_sim) / k_step
-    tiles = math.ceil(m / TILE) * math.ceil(n / TILE)
+    tiles = math.ceil(m / tile_m) * math.ceil(n / tile_n)
     rounds = math.ceil(tiles / (cus * report["workgroups_per_cu"]))
-    tile = report["fixed_cycles"] + iterations * report["cycles_per_iteration"]
-    return rounds * tile / clock / efficiency
+    cycles = report["fixed_cycles"] + iterations * \
+        report["cycles_per_iteration"]
+    return rounds * cycles / clock / efficiency
 
 
 def measure(k, settings, tmp, types=(), pins=None):

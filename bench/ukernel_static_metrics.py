@@ -512,6 +512,7 @@ def compile_kernel(mx_opt, shape, options="", lhs_type="f4E2M1FN",
     if model is None:
         raise Failure("kernel %s has no main loop" % kernels[0])
     model["kernel"] = kernels[0]
+    model["layout"] = layout
     return model
 
 
