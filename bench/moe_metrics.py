@@ -97,23 +97,14 @@ ROUTED_ZERO = ROUTED.replace(
 # mx-gfx950-quantize-in-gemm decides whether the GEMM kernel quantizes its A
 # itself, reading the tokens through the sorted ids, or a quantize dispatch
 # writes the gathered rows first.
-ROUTED_QUANTIZED_ZERO = """
-func.func @moe(%x: tensor<{TOK}x{K}xbf16>, %b: tensor<{E}x{N}x{K}x{B}>,
-               %sb: tensor<{E}x{N}x{KB}xf8E8M0FNU>,
-               %ids: tensor<{P}xi32>, %experts: tensor<{NB}xi32>) -> tensor<{T}x{N}xf32> {{
-  %a, %sa = mx.quantize %x axis(1) scale(even) rounding(nearest_even)
-      : tensor<{TOK}x{K}xbf16> -> tensor<{TOK}x{K}x{A}>, tensor<{TOK}x{KB}xf8E8M0FNU>
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<{T}x{N}xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32>
-  %r = mx.routed_scaled_contraction top_k = {TOPK}
-      ins(%a, %b, %sa, %sb : tensor<{TOK}x{K}x{A}>, tensor<{E}x{N}x{K}x{B}>,
-                            tensor<{TOK}x{KB}xf8E8M0FNU>, tensor<{E}x{N}x{KB}xf8E8M0FNU>)
-      routing(%ids, %experts : tensor<{P}xi32>, tensor<{NB}xi32>)
-      outs(%acc : tensor<{T}x{N}xf32>) -> tensor<{T}x{N}xf32>
-  return %r : tensor<{T}x{N}xf32>
-}}
-"""
+ROUTED_QUANTIZED_ZERO = ROUTED_ZERO.replace(
+    "%a: tensor<{TOK}x{K}x{A}>", "%x: tensor<{TOK}x{K}xbf16>").replace(
+    "%sa: tensor<{TOK}x{KB}xf8E8M0FNU>, ", "").replace(
+    "  %zero = arith.constant",
+    "  %a, %sa = mx.quantize %x axis(1) scale(even) rounding(nearest_even)\n"
+    "      : tensor<{TOK}x{K}xbf16> -> tensor<{TOK}x{K}x{A}>,"
+    " tensor<{TOK}x{KB}xf8E8M0FNU>\n"
+    "  %zero = arith.constant")
 
 # (name, T, E, N, K, A, B, routed): DeepSeek-V3's routed experts (hidden 7168,
 # expert intermediate 2048: gate+up N = 4096, down K = 2048) with 32 local

@@ -102,7 +102,9 @@ private:
   Value getGatheredRow(QuantizeIntoOp quantize,
                        const QuantizedLhsSource &source, ValueRange outer);
   /// `memref` in the global address space (the kernel's buffers).
-  Value toGlobal(Value memref);
+  Value toGlobal(Value memref) {
+    return gfx950::detail::createGlobalCast(b, loc, memref);
+  }
 
   /// Checks that the operands are what the ukernel views (and analyzes the
   /// quantize).
@@ -206,15 +208,6 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
       b.getI64IntegerAttr(kGlobalAddressSpace));
   return memref::ReinterpretCastOp::create(
       b, loc, viewType, globalMemRef, OpFoldResult(offset), sizes, strideFolds);
-}
-
-Value TiledMMALowering::toGlobal(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  return memref::MemorySpaceCastOp::create(
-      b, loc,
-      MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
-                      b.getI64IntegerAttr(kGlobalAddressSpace)),
-      memref);
 }
 
 Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,

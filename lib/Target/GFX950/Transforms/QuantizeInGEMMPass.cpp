@@ -88,6 +88,17 @@ static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
     if (producer.getNumParallelLoops() == producer.getNumLoops())
       return false;
   auto layout = cast<DataTiledLayoutAttr>(op.getLayout());
+  // The waves load and quantize a K step's A fragments in rounds of one
+  // fragment each, every round a global load and a quantize in series
+  // before the step's barrier: with more than one round per wave the
+  // kernel was slower than the quantize dispatch and the plain GEMM in the
+  // static model (bench/moe_layer.py: DeepSeek-R1's gate_up at 1 token,
+  // 16x128x1024 tiles of 8 fragments over 4 waves, 29.6 us against 15.6 +
+  // 1.8 us; one round per wave at 16x256x512: 31.7 against 31.2 + 1.8).
+  int64_t fragments = layout.getSubgroupsM() * layout.getIntrinsicsM() *
+                      layout.getIntrinsicsK();
+  if (fragments > layout.getSubgroupsM() * layout.getSubgroupsN())
+    return false;
   TileSizes tile = getTileSizes(layout);
   int64_t sourceBytes =
       cast<ShapedType>(quantize.getInput().getType()).getElementTypeBitWidth() /

@@ -375,6 +375,12 @@ def MXGFX950QuantizeInGEMM
     GEMM each group (expert) streams its own B, so `M_padded` is the rows of
     one group's tiles: the routed rows spread evenly over the groups that can
     have rows, rounded up to whole M tiles (MoE decode: one tile per expert).
+    `auto` also wants each wave to quantize at most one A fragment per K
+    step (`subgroups_m * intrinsics_m * intrinsics_k <= waves`): the rounds
+    of a wave's share are loaded and quantized in series before the step's
+    barrier, and a tile of two rounds per wave (DeepSeek-R1's gate_up at one
+    token, 16x128x1024 over 4 waves) was slower in the static model than
+    the quantize dispatch and the plain GEMM.
     `auto` also leaves A to the quantize dispatch when the input is computed
     by an elementwise producer (e.g. a MoE layer's SwiGLU), which that
     dispatch computes in its own kernel. `always` quantizes in the
