@@ -64,6 +64,32 @@ func.func @prefill(%a: tensor<64x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
 
 // -----
 
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 8, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 1024, (d1 mod 1024) floordiv 128, ((d1 mod 1024) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 32, d1 mod 4, d0 mod 16, (d1 mod 32) floordiv 4)>
+
+// 16 rows, but K tiles of 1024: 8 A fragments per K step over 4 waves, two
+// rounds of load and quantize per wave before the step's barrier, which
+// auto declines; always quantizes in the GEMM.
+// AUTO-LABEL: func.func @two_rounds
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @two_rounds
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+func.func @two_rounds(%a: tensor<16x1024xbf16>, %b: tensor<4x1x4x8x4x16x16xi8>,
+                      %sb: tensor<4x1x4x4x16x8xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x8x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x8xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x1024xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x8x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x8xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x8x4x16x16xi8>, tensor<1x1x4x16x8xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x8x4x16x16xi8>, tensor<4x1x4x8x4x16x16xi8>, tensor<1x1x4x16x8xi8>, tensor<4x1x4x4x16x8xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
 #layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
