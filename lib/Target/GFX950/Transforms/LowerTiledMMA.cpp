@@ -263,6 +263,11 @@ TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
       });
   Value offset = index(0);
   if (quantize.getIds()) {
+    // (The row past the last must lie past the whole buffer.)
+    if (inputStrides[1] != 1 || inputStrides[0] < type.getDimSize(1))
+      return op.emitOpError()
+             << "quantizes A in the kernel from rows of " << type
+             << " gathered by id, which needs rows one after another";
     for (auto [d, rows] : source.gatheredRowDims)
       strides[d] = 0;
     offset =

@@ -120,3 +120,25 @@ func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
       outs(%c : memref<20x256xf32>) layout = #layout zero_acc
   return
 }
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// Gathered rows of a column-major input: the row past the last (where a
+// padding id reads zeros) would not lie past the buffer.
+func.func @routed_column_major(%x: memref<10x1024xbf16, strided<[1, 10]>>, %ids: memref<64xi32>, %tiles: memref<4x3xi32>,
+                               %b: memref<4x4x2x4x4x4x16x16xi8>, %sb: memref<4x4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<4x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<4x2x4x16x4xi8>
+  mx.quantize_into %x gather(%ids : memref<64xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even) : memref<10x1024xbf16, strided<[1, 10]>> -> f4E2M1FN
+      elements(%e : memref<4x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<4x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  // expected-error @+1 {{quantizes A in the kernel from rows of 'memref<10x1024xbf16, strided<[1, 10]>>' gathered by id, which needs rows one after another}}
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<4x2x4x4x16x16xi8>, memref<4x4x2x4x4x4x16x16xi8>, memref<4x2x4x16x4xi8>, memref<4x4x2x4x4x16x4xi8>)
+      tile_groups(%tiles : memref<4x3xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}
