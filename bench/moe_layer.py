@@ -429,10 +429,15 @@ def timed_gemm(config, gemm, tmp):
     import mx_timing
     import moe_metrics
     (tile_m, tile_n, _), k = gemm["tile_mnk"], gemm["k"]
-    text = moe_metrics.ROUTED_ZERO.format(
+    # (A kernel that quantizes its A: the same, from bf16 tokens.)
+    form, args, pins = moe_metrics.ROUTED_ZERO, 6, gemm["pins"]
+    if gemm["in_gemm"]:
+        form, args = moe_metrics.ROUTED_QUANTIZED_ZERO, 5
+        pins += " quantize-in-gemm=always"
+    text = form.format(
         T=tile_m, TOK=tile_m, TOPK=1, E=1, N=tile_n, K=k, KB=k // 32,
         A=moe_metrics.FP4, B=moe_metrics.FP4, P=tile_m, NB=1)
-    r = mx_timing.time_program(text, gemm["pins"], 6, tmp)
+    r = mx_timing.time_program(text, pins, args, tmp)
     tile = r["fixed_cycles"] + r["loop_iterations"] * r["cycles_per_iteration"]
     rounds = math.ceil(gemm["active"] / (256 * r["workgroups_per_cu"]))
     return rounds * tile / config["clock"] / config["efficiency"]
@@ -456,18 +461,20 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
     dispatches, load = layer_dispatches(mx_opt, config, prepack)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
                                 moe_metrics.FP4, (top_k, block),
-                                zero_acc=True)
+                                zero_acc=True, quantized=True)
     gate["k"] = h
     down = moe_metrics.evaluate(mx_opt, rows, e, h, i, moe_metrics.FP4,
                                 moe_metrics.FP4, (1, block), zero_acc=True)
     down["k"] = i
     # The elementwise work at HBM speed: the tokens' quantize (bf16 read,
-    # fp4 and scales written), the GEMMs' two zero fills (f32 written), the
-    # intermediate's quantize with SwiGLU computed in it (f32 gate and up
-    # read, fp4 and scales written), the combine (f32 rows and the weights
-    # read, bf16 written).
+    # fp4 and scales written; none when the gate_up kernel quantizes its A
+    # itself: its reads are in gate_up's time), the GEMMs' two zero fills
+    # (f32 written), the intermediate's quantize with SwiGLU computed in it
+    # (f32 gate and up read, fp4 and scales written), the combine (f32 rows
+    # and the weights read, bf16 written).
     fp4 = lambda n: n // 2 + n // 32  # noqa: E731
-    elementwise = (t * h * 2 + t * fp4(h) + rows * (2 * i + h) * 4 +
+    tokens = 0 if gate["in_gemm"] else t * h * 2 + t * fp4(h)
+    elementwise = (tokens + rows * (2 * i + h) * 4 +
                    rows * 2 * i * 4 + rows * fp4(i) + rows * h * 4 +
                    rows * 4 + t * h * 2)
     other = (elementwise / HBM_PEAK * 1e6 + gate["gather_us"] +

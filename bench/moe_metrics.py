@@ -92,6 +92,20 @@ ROUTED_ZERO = ROUTED.replace(
     " -> tensor<{T}x{N}xf32>\n"
     "  %r = mx.routed_scaled_contraction")
 
+# The routed GEMM of a MoE layer's gate_up from a +0.0 fill, its tokens
+# bf16 and quantized to MXFP4 in the program (bench/moe_layer.py):
+# mx-gfx950-quantize-in-gemm decides whether the GEMM kernel quantizes its A
+# itself, reading the tokens through the sorted ids, or a quantize dispatch
+# writes the gathered rows first.
+ROUTED_QUANTIZED_ZERO = ROUTED_ZERO.replace(
+    "%a: tensor<{TOK}x{K}x{A}>", "%x: tensor<{TOK}x{K}xbf16>").replace(
+    "%sa: tensor<{TOK}x{KB}xf8E8M0FNU>, ", "").replace(
+    "  %zero = arith.constant",
+    "  %a, %sa = mx.quantize %x axis(1) scale(even) rounding(nearest_even)\n"
+    "      : tensor<{TOK}x{K}xbf16> -> tensor<{TOK}x{K}x{A}>,"
+    " tensor<{TOK}x{KB}xf8E8M0FNU>\n"
+    "  %zero = arith.constant")
+
 # (name, T, E, N, K, A, B, routed): DeepSeek-V3's routed experts (hidden 7168,
 # expert intermediate 2048: gate+up N = 4096, down K = 2048) with 32 local
 # experts (expert parallelism 8) and top 8, for 8, 64 and 1024 tokens;
@@ -118,15 +132,21 @@ def even_rows(t, e):
 
 
 def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
-             zero_acc=False):
+             zero_acc=False, quantized=False):
     """`routed`: (top_k, block rows) for the sorted-token-ids form;
-    `zero_acc`: the routed GEMM from a +0.0 fill (no C read)."""
+    `zero_acc`: the routed GEMM from a +0.0 fill (no C read); `quantized`
+    (routed, zero_acc): the tokens bf16, quantized to `lhs` in the program
+    (ROUTED_QUANTIZED_ZERO); `in_gemm` says whether the GEMM kernel
+    quantizes them (then A is the bf16 tokens, read through the ids: no
+    gather)."""
     if routed:
         top_k, block = routed
         positions = (t + e * (block - 1)) // block * block
-        ir = (ROUTED_ZERO if zero_acc else ROUTED).format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
-                           KB=k // 32, A=lhs, B=rhs, P=positions,
-                           NB=positions // block)
+        form = (ROUTED_QUANTIZED_ZERO if quantized else
+                ROUTED_ZERO if zero_acc else ROUTED)
+        ir = form.format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
+                         KB=k // 32, A=lhs, B=rhs, P=positions,
+                         NB=positions // block)
     else:
         ir = PROGRAM.format(T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs,
                             B=rhs)
@@ -156,6 +176,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     if stats is None:
         raise usm.Failure("no report for %s" % kernel)
 
+    in_gemm = quantized and not any("quantize" in l[0] for l in launches)
     rows = even_rows(t, e)
     experts = sum(1 for r in rows if r)
     # Each expert's rows in whole tiles (sorted form: whole blocks, whose
@@ -172,7 +193,8 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
                pins="intrinsic=%dx%dx%d intrinsics-m=%d intrinsics-n=%d "
                "intrinsics-k=%d subgroups-m=%d subgroups-n=%d split-k=1" %
                (tuple(layout["shape"]) + (im, inn, ik, sm, sn)),
-               spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]))
+               spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]),
+               in_gemm=in_gemm)
     row["pad"] = active_tiles * tile_m / t - 1
     cus = mx_perf_model.Machine.cus
     row["fill"] = row["active"] / (math.ceil(row["active"] / cus) * cus)
@@ -189,8 +211,8 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
-    a_bytes = (t // routed[0] if routed else t) * (k * BITS[lhs] // 8 +
-                                                    k // 32)
+    tokens = t // routed[0] if routed else t
+    a_bytes = tokens * (k * 2 if in_gemm else k * BITS[lhs] // 8 + k // 32)
     unique = weights + a_bytes + (1 if zero_acc else 2) * t * n * 4
     gemm = mx_perf_model.predict_gemm(
         loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
@@ -202,8 +224,9 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     row["unique_s"] = unique / hbm
     bound_rows = (t + e * (unit - 1)) // unit * unit
-    row["gather_us"] = (a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)
-                        ) / hbm * 1e6
+    # (In the GEMM, A is read through the ids: nothing gathered.)
+    row["gather_us"] = 0.0 if in_gemm else (
+        a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)) / hbm * 1e6
     # MFMA peak: 16x16x128 in MachineModel.def's MFMA16 Narrow (fp4/fp6
     # operands) or Wide (an fp8 operand) cycles, on every SIMD of every CU.
     cycles = (machine.mfma16_wide_cycles if max(BITS[lhs], BITS[rhs]) == 8

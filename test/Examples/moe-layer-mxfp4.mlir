@@ -11,6 +11,28 @@
 // RUN: %{check} --backend=cpu | FileCheck %s
 // RUN: %{check} --backend=gfx950-emu | FileCheck %s
 // RUN: %{check} --backend=gfx950-isa | FileCheck %s
+// The layer's dispatches per call: the gate_up GEMM quantizes the tokens
+// itself, reading them through the sorted ids (mx-gfx950-quantize-in-gemm);
+// the accumulators' zero fill and the routed tile table, which a tokens'
+// quantize dispatch would compute too, are one dispatch; the copy gives the
+// gate_up GEMM its own accumulator (the two GEMMs' fills are equal here);
+// the intermediate's quantize computes SwiGLU; the combine.
+// RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=DISPATCH
+// DISPATCH-LABEL: func.func @moe_layer(
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_relayout0_fill::@moe_layer_relayout0_fill
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_relayout2_copy::@moe_layer_relayout2_copy
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_mma0::@moe_layer_mma0 {{.*}} %arg0 : memref<33x512xbf16>
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_quantize0::@moe_layer_quantize0
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_mma1::@moe_layer_mma1
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_relayout3_generic::@moe_layer_relayout3_generic
+//   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   return
 // The numpy comparison can fail: token 0's router weights swapped.
 // RUN: not %{check} --backend=cpu --control | FileCheck %s --check-prefix=CONTROL
 

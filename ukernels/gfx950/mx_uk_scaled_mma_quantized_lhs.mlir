@@ -37,7 +37,12 @@
 //              bounds-checked buffer (rows past M read 0): the swizzled
 //              lhs tile with the lane dimension split in its K group G and
 //              its row R (lane = g * R + r), every dimension a stride of
-//              the source, computed by the caller from the quantize's map
+//              the source, computed by the caller from the quantize's map.
+//              Rows gathered by id (a routed GEMM's A, `mx.quantize_into
+//              ... gather`): the tile is one fragment of rows, each lane's
+//              view starts at its own input row (ids[row] / divisor; a
+//              padding id: past the input, read as 0) and its M dimensions
+//              have stride 0, so the same loads read through the ids
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
 //   accs       [intrinsics_m, intrinsics_n, V x f32], private

@@ -157,8 +157,8 @@ static SmallVector<AccessRun> getAccessRuns(DataTiledLayoutAttr layout,
   return runs;
 }
 
-/// `memref` cast to global memory (same shape and layout).
-static Value createGlobalCast(OpBuilder &b, Location loc, Value memref) {
+Value gfx950::detail::createGlobalCast(OpBuilder &b, Location loc,
+                                       Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   return memref::MemorySpaceCastOp::create(
       b, loc,

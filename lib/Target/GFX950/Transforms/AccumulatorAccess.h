@@ -68,6 +68,10 @@ std::unique_ptr<AccumulatorAccess> createUserLayoutAccumulatorAccess(
     ValueRange batch, Value mIndex, Value nIndex,
     std::pair<Value, Value> groupRows = {}, Value rowIds = {});
 
+/// `memref` cast to global memory (same shape and layout): how a kernel
+/// addresses its buffers.
+Value createGlobalCast(OpBuilder &b, Location loc, Value memref);
+
 } // namespace mlir::mx::gfx950::detail
 
 #endif // MX_LIB_TARGET_GFX950_TRANSFORMS_ACCUMULATORACCESS_H

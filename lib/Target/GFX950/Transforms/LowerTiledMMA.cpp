@@ -93,6 +93,18 @@ private:
   FailureOr<Value> quantizedLhsView(QuantizeIntoOp quantize,
                                     const QuantizedLhsSource &source,
                                     ValueRange outer);
+  /// For a quantize that gathers rows by id: the input row the lane reads
+  /// (each lane reads one row of the tile at `outer`): logical row i of
+  /// `source.gatheredRowDims`, input row `ids[i] / divisor`
+  /// (mx::buildGatheredSourceRow); for a padding id, or i past the ids, the
+  /// row past the input's last, which the bounds-checked buffer reads as
+  /// zeros (code 0 once quantized, as the quantize kernel writes there).
+  Value getGatheredRow(QuantizeIntoOp quantize,
+                       const QuantizedLhsSource &source, ValueRange outer);
+  /// `memref` in the global address space (the kernel's buffers).
+  Value toGlobal(Value memref) {
+    return gfx950::detail::createGlobalCast(b, loc, memref);
+  }
 
   /// Checks that the operands are what the ukernel views (and analyzes the
   /// quantize).
@@ -198,6 +210,35 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
       b, loc, viewType, globalMemRef, OpFoldResult(offset), sizes, strideFolds);
 }
 
+Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
+                                       const QuantizedLhsSource &source,
+                                       ValueRange outer) {
+  auto destType = cast<MemRefType>(quantize.getElements()[0].getType());
+  Value logical = index(0);
+  for (auto [d, rows] : source.gatheredRowDims) {
+    Value position;
+    if (d < int64_t(outer.size()))
+      position = outer[d];
+    else // The lane's row: lane = K group * rows + row.
+      position =
+          arith::RemUIOp::create(b, loc, lane, index(destType.getDimSize(d)));
+    logical = arith::AddIOp::create(
+        b, loc, logical, arith::MulIOp::create(b, loc, position, index(rows)));
+  }
+  Value ids = toGlobal(quantize.getIds());
+  Value count = dim(ids, 0);
+  Value inIds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, logical, count);
+  Value last = arith::SubIOp::create(b, loc, count, index(1));
+  Value id = memref::LoadOp::create(
+      b, loc, ids, ValueRange{arith::MinUIOp::create(b, loc, logical, last)});
+  Value rows = dim(quantize.getInput(), 0);
+  auto [row, inInput] =
+      buildGatheredSourceRow(b, loc, id, *quantize.getDivisor(), rows);
+  Value valid = arith::AndIOp::create(b, loc, inIds, inInput);
+  return arith::SelectOp::create(b, loc, valid, row, rows);
+}
+
 FailureOr<Value>
 TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
                                    const QuantizedLhsSource &source,
@@ -210,20 +251,29 @@ TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
       llvm::any_of(inputStrides, ShapedType::isDynamic))
     return op.emitOpError() << "quantizes A in the kernel from " << type
                             << ", which needs static strides";
-  Value global = memref::MemorySpaceCastOp::create(
-      b, loc,
-      MemRefType::get(type.getShape(), type.getElementType(), type.getLayout(),
-                      b.getI64IntegerAttr(kGlobalAddressSpace)),
-      input);
   Value buffer = amdgpu::FatRawBufferCastOp::create(
-      b, loc, global, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
+      b, loc, toGlobal(input), /*validBytes=*/Value(),
+      /*cacheSwizzleStride=*/Value(),
       /*boundsCheck=*/true, /*resetOffset=*/true);
-  // Each destination dimension steps along one input dimension.
+  // Each destination dimension steps along one input dimension; gathered
+  // rows are the lane's one row, at its offset.
   SmallVector<int64_t> strides =
       llvm::map_to_vector(source.steps, [&](std::pair<unsigned, int64_t> step) {
         return inputStrides[step.first] * step.second;
       });
   Value offset = index(0);
+  if (quantize.getIds()) {
+    // (The row past the last must lie past the whole buffer.)
+    if (inputStrides[1] != 1 || inputStrides[0] < type.getDimSize(1))
+      return op.emitOpError()
+             << "quantizes A in the kernel from rows of " << type
+             << " gathered by id, which needs rows one after another";
+    for (auto [d, rows] : source.gatheredRowDims)
+      strides[d] = 0;
+    offset =
+        arith::MulIOp::create(b, loc, getGatheredRow(quantize, source, outer),
+                              index(inputStrides[0]));
+  }
   for (auto [index, stride] : llvm::zip(outer, strides))
     offset = arith::AddIOp::create(
         b, loc, offset,
@@ -391,14 +441,7 @@ void TiledMMALowering::createWorkgroupIndices() {
 }
 
 void TiledMMALowering::createGroupLookup() {
-  Value table = op.getTileGroups();
-  auto tableType = cast<MemRefType>(table.getType());
-  table = memref::MemorySpaceCastOp::create(
-      b, loc,
-      MemRefType::get(tableType.getShape(), tableType.getElementType(),
-                      tableType.getLayout(),
-                      b.getI64IntegerAttr(kGlobalAddressSpace)),
-      table);
+  Value table = toGlobal(op.getTileGroups());
   auto field = [&](int64_t f) -> Value {
     Value v =
         memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});

@@ -11,6 +11,7 @@
 #include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::mx::gfx950 {
 #define GEN_PASS_DEF_MXGFX950QUANTIZEINGEMM
@@ -58,18 +59,52 @@ static TiledScaledMMAOp getOnlyConsumer(QuantizeIntoOp quantize,
   return op;
 }
 
-/// mode=auto's heuristic: the unquantized A tiles that the workgroups of
-/// all N tiles read are at most B's bytes (see the pass description).
-static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
-  auto layout = cast<DataTiledLayoutAttr>(op.getLayout());
-  TileSizes tile = getTileSizes(layout);
+/// The rows whose A tiles the workgroups of one N tile of B read: all of
+/// A's (padded) rows for one B; in a grouped (routed) GEMM, where each
+/// group (expert) has its own B, the tiles of one group with rows: the
+/// routed rows (acc's) spread evenly over the groups that can have rows.
+static int64_t getRowsPerB(TiledScaledMMAOp op, int64_t tileRows) {
   unsigned numBatch = op.getNumBatchDims();
   int64_t mTiles = cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch);
+  if (!op.isGrouped())
+    return mTiles * tileRows;
+  int64_t routed = cast<ShapedType>(op.getAcc().getType()).getDimSize(0);
+  int64_t groups = cast<ShapedType>(op.getRhs().getType()).getDimSize(0);
+  if (ShapedType::isDynamic(routed) || ShapedType::isDynamic(groups) ||
+      routed <= 0 || groups <= 0)
+    return mTiles * tileRows;
+  int64_t busy = std::min(routed, groups);
+  int64_t rowsPerGroup = llvm::divideCeil(routed, busy);
+  return llvm::divideCeil(rowsPerGroup, tileRows) * tileRows;
+}
+
+/// mode=auto's heuristic: the unquantized A tiles that the workgroups of
+/// all N tiles read are at most the bytes of B that they share (see the
+/// pass description), and the input is not computed by an elementwise
+/// producer (which the quantize dispatch computes in its kernel: in the
+/// GEMM, the producer would need a dispatch of its own).
+static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
+  if (auto producer = quantize.getInput().getDefiningOp<linalg::GenericOp>())
+    if (producer.getNumParallelLoops() == producer.getNumLoops())
+      return false;
+  auto layout = cast<DataTiledLayoutAttr>(op.getLayout());
+  // The waves load and quantize a K step's A fragments in rounds of one
+  // fragment each, every round a global load and a quantize in series
+  // before the step's barrier: with more than one round per wave the
+  // kernel was slower than the quantize dispatch and the plain GEMM in the
+  // static model (bench/moe_layer.py: DeepSeek-R1's gate_up at 1 token,
+  // 16x128x1024 tiles of 8 fragments over 4 waves, 29.6 us against 15.6 +
+  // 1.8 us; one round per wave at 16x256x512: 31.7 against 31.2 + 1.8).
+  int64_t fragments = layout.getSubgroupsM() * layout.getIntrinsicsM() *
+                      layout.getIntrinsicsK();
+  if (fragments > layout.getSubgroupsM() * layout.getSubgroupsN())
+    return false;
+  TileSizes tile = getTileSizes(layout);
   int64_t sourceBytes =
       cast<ShapedType>(quantize.getInput().getType()).getElementTypeBitWidth() /
       8;
   int64_t rhsBits = layout.getRhsType().getIntOrFloatBitWidth();
-  return mTiles * tile.m * sourceBytes * 8 <= tile.n * rhsBits;
+  return getRowsPerB(op, tile.m) * sourceBytes * 8 <= tile.n * rhsBits;
 }
 
 LogicalResult mlir::mx::gfx950::quantizeInGEMM(Operation *root,

@@ -82,19 +82,22 @@ static LogicalResult fail(std::string &reason, const Twine &why) {
 }
 
 /// What the ukernel quantizing A supports of `quantize` and `op` besides
-/// the maps: fp4 A from a static bf16 input under 2 GiB, in a GEMM that is
-/// not grouped and that such a ukernel serves.
+/// the maps: fp4 A from a static bf16 input under 2 GiB, in a GEMM that
+/// such a ukernel serves; a grouped GEMM's rows gathered by the quantize's
+/// ids (a routed GEMM's), and gathered rows without batch dimensions.
 static LogicalResult checkSupported(QuantizeIntoOp quantize,
                                     TiledScaledMMAOp op,
                                     DataTiledLayoutAttr layout,
                                     std::string &reason) {
   if (quantize.getElements().size() != 1 || quantize.getScales().size() != 1)
     return fail(reason, "the quantize writes more than A and its scales");
-  if (quantize.getIds())
-    return fail(reason, "the quantize gathers rows by id (the ukernel reads "
-                        "A's rows in order)");
-  if (op.isGrouped())
-    return fail(reason, "grouped GEMMs read A by tile table");
+  if (op.isGrouped() && !quantize.getIds())
+    return fail(reason, "the grouped GEMM's A rows come from its tile table "
+                        "(only rows that the quantize gathers by id are "
+                        "read through their ids)");
+  if (quantize.getIds() && op.getNumBatchDims() != 0)
+    return fail(reason, "the quantize gathers rows by id for a GEMM with "
+                        "batch dimensions");
   auto elementType = dyn_cast<Float4E2M1FNType>(quantize.getElementType());
   if (!elementType || !isa<Float4E2M1FNType>(layout.getLhsType()))
     return fail(reason, "A is not f4E2M1FN (a lane's 32 values are one block "
@@ -225,6 +228,29 @@ static LogicalResult checkBlocks(QuantizeIntoOp quantize, TiledScaledMMAOp op,
   return success();
 }
 
+/// Sets `source.gatheredRowDims` for a quantize that gathers rows by id:
+/// each lane reads one input row through the ids, so the destination
+/// dimensions that step along the gathered rows may only be the outer M
+/// tile and the lane's row (a tile of one fragment of rows: no M subgroups
+/// or intrinsics).
+static LogicalResult getGatheredRowDims(TiledScaledMMAOp op,
+                                        ArrayRef<int64_t> shape,
+                                        QuantizedLhsSource &source,
+                                        std::string &reason) {
+  int64_t tileDim = op.getNumBatchDims(), laneRowDim = source.viewDims[5];
+  for (auto [d, step] : llvm::enumerate(source.steps)) {
+    if (step.first != 0 || shape[d] == 1)
+      continue;
+    if (int64_t(d) != tileDim && int64_t(d) != laneRowDim)
+      return fail(reason,
+                  "the quantize gathers rows by id and A's tile has more "
+                  "than one fragment of rows (subgroups_m or intrinsics_m "
+                  "above 1): each lane reads one row through the ids");
+    source.gatheredRowDims.push_back({d, step.second});
+  }
+  return success();
+}
+
 FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
   DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
@@ -268,6 +294,9 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
   FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
   if (failed(domain) || (*domain)[axis] != inputType.getDimSize(axis))
     return fail(reason, "K is padded (not a multiple of the K tile)");
+  if (quantize.getIds() &&
+      failed(getGatheredRowDims(op, shape, source, reason)))
+    return failure();
   if (failed(checkBlocks(quantize, op, layout, shape, source, reason)))
     return failure();
   return source;

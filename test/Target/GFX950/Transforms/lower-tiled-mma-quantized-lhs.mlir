@@ -42,6 +42,51 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 
 // -----
 
+// A routed GEMM whose A the quantize gathers by the sorted ids (divisor 2:
+// top 2): each lane reads its one row of the tile through the ids. Logical
+// row mo * 16 + lane mod 16 (ids past the 64 are padding), input row
+// ids[row] / 2 (mx::buildGatheredSourceRow), and a padding id the row past
+// the input's 10 (the bounds-checked buffer reads it as zeros); the view
+// starts at that row and its M dimensions have stride 0.
+// CHECK-LABEL: func.func @routed
+//  CHECK-SAME:   %[[X:[^:]+]]: memref<10x1024xbf16>, %[[IDS:[^:]+]]: memref<64xi32>
+//       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[MO:[^,]+]], %{{[^)]+}})
+//       CHECK:     scf.if
+//       CHECK:       %[[GX:.+]] = memref.memory_space_cast %[[X]] : memref<10x1024xbf16> to memref<10x1024xbf16, 1>
+//       CHECK:       %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %[[GX]] resetOffset : memref<10x1024xbf16, 1> to memref<10x1024xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:       %[[TILE:.+]] = arith.muli %[[MO]], %{{.+}} : index
+//       CHECK:       %[[LANE_ROW:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+//       CHECK:       %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]] : memref<64xi32> to memref<64xi32, 1>
+//       CHECK:       %[[IN_IDS:.+]] = arith.cmpi ult, %[[POS:.+]], %{{.+}} : index
+//       CHECK:       %[[CLAMPED:.+]] = arith.minui %[[POS]], %{{.+}} : index
+//       CHECK:       %[[ID:.+]] = memref.load %[[GIDS]][%[[CLAMPED]]] : memref<64xi32, 1>
+//       CHECK:       %[[ID_INDEX:.+]] = arith.index_cast %[[ID]] : i32 to index
+//       CHECK:       arith.divsi %[[ID_INDEX]], %{{.+}} : index
+//       CHECK:       %[[VALID:.+]] = arith.andi %[[IN_IDS]], %{{.+}} : i1
+//       CHECK:       %[[ROW:.+]] = arith.select %[[VALID]], %{{.+}}, %{{.+}} : index
+//       CHECK:       %[[ROW_OFF:.+]] = arith.muli %[[ROW]], %{{.+}} : index
+//       CHECK:       %[[OFF:.+]] = arith.addi %[[ROW_OFF]], %{{.+}} : index
+//       CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 0, 1]
+//       CHECK:       %[[SRC:.+]] = memref.cast %[[VIEW]]
+//       CHECK:       call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]],
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+func.func @routed(%x: memref<10x1024xbf16>, %ids: memref<64xi32>, %tiles: memref<4x3xi32>,
+                  %b: memref<4x4x2x4x4x4x16x16xi8>, %sb: memref<4x4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<4x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<4x2x4x16x4xi8>
+  mx.quantize_into %x gather(%ids : memref<64xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even) : memref<10x1024xbf16> -> f4E2M1FN
+      elements(%e : memref<4x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<4x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<4x2x4x4x16x16xi8>, memref<4x4x2x4x4x4x16x16xi8>, memref<4x2x4x16x4xi8>, memref<4x4x2x4x4x16x4xi8>)
+      tile_groups(%tiles : memref<4x3xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}
+
+// -----
+
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
 
@@ -72,6 +117,28 @@ func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
       padding [127] in_consumer
   // expected-error @+1 {{cannot quantize A in the kernel (its in_consumer quantize): K is padded (not a multiple of the K tile)}}
   mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
+      outs(%c : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// Gathered rows of a column-major input: the row past the last (where a
+// padding id reads zeros) would not lie past the buffer.
+func.func @routed_column_major(%x: memref<10x1024xbf16, strided<[1, 10]>>, %ids: memref<64xi32>, %tiles: memref<4x3xi32>,
+                               %b: memref<4x4x2x4x4x4x16x16xi8>, %sb: memref<4x4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<4x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<4x2x4x16x4xi8>
+  mx.quantize_into %x gather(%ids : memref<64xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even) : memref<10x1024xbf16, strided<[1, 10]>> -> f4E2M1FN
+      elements(%e : memref<4x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<4x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  // expected-error @+1 {{quantizes A in the kernel from rows of 'memref<10x1024xbf16, strided<[1, 10]>>' gathered by id, which needs rows one after another}}
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<4x2x4x4x16x16xi8>, memref<4x4x2x4x4x4x16x16xi8>, memref<4x2x4x16x4xi8>, memref<4x4x2x4x4x16x4xi8>)
+      tile_groups(%tiles : memref<4x3xi32>) row_ids(%ids : memref<64xi32>)
       outs(%c : memref<20x256xf32>) layout = #layout zero_acc
   return
 }

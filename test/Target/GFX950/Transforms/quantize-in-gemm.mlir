@@ -64,6 +64,32 @@ func.func @prefill(%a: tensor<64x512xbf16>, %b: tensor<4x1x4x4x4x16x16xi8>,
 
 // -----
 
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 8, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 1024, (d1 mod 1024) floordiv 128, ((d1 mod 1024) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 32, d1 mod 4, d0 mod 16, (d1 mod 32) floordiv 4)>
+
+// 16 rows, but K tiles of 1024: 8 A fragments per K step over 4 waves, two
+// rounds of load and quantize per wave before the step's barrier, which
+// auto declines; always quantizes in the GEMM.
+// AUTO-LABEL: func.func @two_rounds
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @two_rounds
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+func.func @two_rounds(%a: tensor<16x1024xbf16>, %b: tensor<4x1x4x8x4x16x16xi8>,
+                      %sb: tensor<4x1x4x4x16x8xi8>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<1x1x8x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x8xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x1024xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x8x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x8xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x8x4x16x16xi8>, tensor<1x1x4x16x8xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x8x4x16x16xi8>, tensor<4x1x4x8x4x16x16xi8>, tensor<1x1x4x16x8xi8>, tensor<4x1x4x4x16x8xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
 #layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
@@ -189,17 +215,17 @@ func.func @feeds_no_gemm(%a: tensor<16x512xbf16>) -> (tensor<1x1x4x4x16x16xi8>, 
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
 
-// Rows gathered by id (a routed GEMM's tokens): the ukernel reads A's rows
-// in order, so the quantize keeps its dispatch (always warns why).
+// Rows gathered by id (a GEMM of routed tokens): the kernel reads each
+// lane's row through the ids, so auto and always quantize in the GEMM.
 // AUTO-LABEL: func.func @gathered_rows
-//   AUTO-NOT:   in_consumer
+//       AUTO:   %[[Q:.+]]:2 = mx.quantize_into %{{.+}} gather(%{{.+}} : tensor<16xi32> divisor = 2) {{.*}} in_consumer ->
+//       AUTO:   mx.tiled_scaled_mma ins(%[[Q]]#0, %{{.+}}, %[[Q]]#1,
 // ALWAYS-LABEL: func.func @gathered_rows
-//   ALWAYS-NOT:   in_consumer
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
 func.func @gathered_rows(%a: tensor<8x512xbf16>, %ids: tensor<16xi32>, %b: tensor<4x1x4x4x4x16x16xi8>,
                          %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
   %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
   %s = tensor.empty() : tensor<1x1x4x16x4xi8>
-  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the quantize gathers rows by id (the ukernel reads A's rows in order)}}
   %q:2 = mx.quantize_into %a gather(%ids : tensor<16xi32> divisor = 2) axis(1) scale(even) rounding(ties_away)
       : tensor<8x512xbf16> -> f4E2M1FN
       elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
@@ -208,4 +234,157 @@ func.func @gathered_rows(%a: tensor<8x512xbf16>, %ids: tensor<16xi32>, %b: tenso
   %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
       outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
   return %r : tensor<16x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// A routed GEMM (tile_groups, row_ids) of 20 routed rows over 4 experts'
+// weights, its tokens quantized and gathered by the sorted ids: each expert
+// streams its own B, and 20 rows over 4 experts are one 16-row tile per
+// expert, whose unquantized reads (16 x 2 B per K) are at most the N tile's
+// B bytes (64 x 0.5 B), so auto quantizes in the GEMM.
+// AUTO-LABEL: func.func @routed
+//  AUTO-SAME:   %[[X:[^:]+]]: tensor<10x512xbf16>, %[[IDS:[^:]+]]: tensor<64xi32>
+//       AUTO:   %[[Q:.+]]:2 = mx.quantize_into %[[X]] gather(%[[IDS]] : tensor<64xi32> divisor = 2) {{.*}} in_consumer ->
+//       AUTO:   mx.tiled_scaled_mma ins(%[[Q]]#0, %{{.+}}, %[[Q]]#1, %{{.+}} : {{.*}}) tile_groups(%{{.+}} : tensor<4x3xi32>) row_ids(%[[IDS]] : tensor<64xi32>)
+// ALWAYS-LABEL: func.func @routed
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+// NEVER-LABEL: func.func @routed
+//   NEVER-NOT:   in_consumer
+func.func @routed(%x: tensor<10x512xbf16>, %ids: tensor<64xi32>, %tiles: tensor<4x3xi32>,
+                  %b: tensor<4x4x1x4x4x4x16x16xi8>, %sb: tensor<4x4x1x4x4x16x4xi8>) -> tensor<20x256xf32> {
+  %e = tensor.empty() : tensor<4x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<4x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %x gather(%ids : tensor<64xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even)
+      : tensor<10x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<4x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<4x1x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<20x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<4x1x4x4x16x16xi8>, tensor<4x4x1x4x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>, tensor<4x4x1x4x4x16x4xi8>)
+      tile_groups(%tiles : tensor<4x3xi32>) row_ids(%ids : tensor<64xi32>)
+      outs(%c : tensor<20x256xf32>) layout = #layout zero_acc -> tensor<20x256xf32>
+  return %r : tensor<20x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// 320 routed rows over 4 experts: 80 rows (5 tiles) per expert read 5x the
+// bytes of its B tile unquantized, so auto leaves A to the quantize
+// dispatch; always still quantizes in the GEMM.
+// AUTO-LABEL: func.func @routed_prefill
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @routed_prefill
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+func.func @routed_prefill(%x: tensor<160x512xbf16>, %ids: tensor<384xi32>, %tiles: tensor<24x3xi32>,
+                          %b: tensor<4x4x1x4x4x4x16x16xi8>, %sb: tensor<4x4x1x4x4x16x4xi8>) -> tensor<320x256xf32> {
+  %e = tensor.empty() : tensor<24x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<24x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %x gather(%ids : tensor<384xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even)
+      : tensor<160x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<24x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<24x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<24x1x4x4x16x16xi8>, tensor<24x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<320x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<24x1x4x4x16x16xi8>, tensor<4x4x1x4x4x4x16x16xi8>, tensor<24x1x4x16x4xi8>, tensor<4x4x1x4x4x16x4xi8>)
+      tile_groups(%tiles : tensor<24x3xi32>) row_ids(%ids : tensor<384xi32>)
+      outs(%c : tensor<320x256xf32>) layout = #layout zero_acc -> tensor<320x256xf32>
+  return %r : tensor<320x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// A grouped GEMM whose A rows are not gathered by the quantize (they come
+// from the tile table): the kernel cannot, always warns why.
+// ALWAYS-LABEL: func.func @grouped_not_gathered
+//   ALWAYS-NOT:   in_consumer
+func.func @grouped_not_gathered(%x: tensor<64x512xbf16>, %tiles: tensor<4x3xi32>,
+                                %b: tensor<4x4x1x4x4x4x16x16xi8>, %sb: tensor<4x4x1x4x4x16x4xi8>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<4x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<4x1x4x16x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the grouped GEMM's A rows come from its tile table (only rows that the quantize gathers by id are read through their ids)}}
+  %q:2 = mx.quantize_into %x axis(1) scale(even) rounding(nearest_even)
+      : tensor<64x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<4x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<4x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<4x1x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<64x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<4x1x4x4x16x16xi8>, tensor<4x4x1x4x4x4x16x16xi8>, tensor<4x1x4x16x4xi8>, tensor<4x4x1x4x4x16x4xi8>)
+      tile_groups(%tiles : tensor<4x3xi32>)
+      outs(%c : tensor<64x256xf32>) layout = #layout zero_acc -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+#id = affine_map<(m, k) -> (m, k)>
+
+// The input computed by an elementwise producer (a MoE layer's SwiGLU):
+// the quantize dispatch computes it in its kernel, in the GEMM it would
+// need a dispatch of its own, so auto leaves A to the quantize; always
+// quantizes in the GEMM.
+// AUTO-LABEL: func.func @producer
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @producer
+//       ALWAYS:   mx.quantize_into {{.*}} in_consumer
+func.func @producer(%x: tensor<16x512xf32>, %y: tensor<16x512xf32>, %b: tensor<4x1x4x4x4x16x16xi8>,
+                    %sb: tensor<4x1x4x4x16x4xi8>) -> tensor<16x256xf32> {
+  %p = tensor.empty() : tensor<16x512xbf16>
+  %a = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<16x512xf32>, tensor<16x512xf32>) outs(%p : tensor<16x512xbf16>) {
+  ^bb0(%u: f32, %v: f32, %o: bf16):
+    %m = arith.mulf %u, %v : f32
+    %t = arith.truncf %m : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<16x512xbf16>
+  %e = tensor.empty() : tensor<1x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<1x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : tensor<16x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<1x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<1x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<1x1x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<16x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<1x1x4x4x16x16xi8>, tensor<4x1x4x4x4x16x16xi8>, tensor<1x1x4x16x4xi8>, tensor<4x1x4x4x16x4xi8>)
+      outs(%c : tensor<16x256xf32>) layout = #layout zero_acc -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_m = 2, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 32, d1 floordiv 512, (d0 mod 32) floordiv 16, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 32, d1 floordiv 16, d1 mod 4, d0 mod 16, (d0 mod 32) floordiv 16, (d1 mod 16) floordiv 4)>
+
+// Gathered rows in tiles of two intrinsics along M: a lane would read two
+// rows through the ids; the kernel reads one, so A stays a dispatch (always
+// warns why).
+// AUTO-LABEL: func.func @routed_two_row_fragments
+//   AUTO-NOT:   in_consumer
+// ALWAYS-LABEL: func.func @routed_two_row_fragments
+//   ALWAYS-NOT:   in_consumer
+func.func @routed_two_row_fragments(%x: tensor<10x2048xbf16>, %ids: tensor<96xi32>, %tiles: tensor<3x3xi32>,
+                                    %b: tensor<4x4x4x4x4x16x16xi8>, %sb: tensor<4x4x4x4x16x4xi8>) -> tensor<20x64xf32> {
+  %e = tensor.empty() : tensor<3x4x2x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<3x4x4x16x2x4xi8>
+  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the quantize gathers rows by id and A's tile has more than one fragment of rows (subgroups_m or intrinsics_m above 1): each lane reads one row through the ids}}
+  %q:2 = mx.quantize_into %x gather(%ids : tensor<96xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even)
+      : tensor<10x2048xbf16> -> f4E2M1FN
+      elements(%e : tensor<3x4x2x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<3x4x4x16x2x4xi8>) maps [#scales]
+      padding [127] -> tensor<3x4x2x4x4x16x16xi8>, tensor<3x4x4x16x2x4xi8>
+  %c = tensor.empty() : tensor<20x64xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<3x4x2x4x4x16x16xi8>, tensor<4x4x4x4x4x16x16xi8>, tensor<3x4x4x16x2x4xi8>, tensor<4x4x4x4x16x4xi8>)
+      tile_groups(%tiles : tensor<3x3xi32>) row_ids(%ids : tensor<96xi32>)
+      outs(%c : tensor<20x64xf32>) layout = #layout zero_acc -> tensor<20x64xf32>
+  return %r : tensor<20x64xf32>
 }

@@ -371,17 +371,33 @@ def MXGFX950QuantizeInGEMM
     the bytes of B (the weight) that the GEMM streams anyway:
     `M_padded * source bytes <= N_tile * B bits / 8`, i.e. for bf16 A and
     fp4 B, at most a quarter of the N tile in rows (16 rows for N tiles of
-    64: decode and the contest's smallest shapes). `always` quantizes in the
+    64: decode and the contest's smallest shapes). In a grouped (routed)
+    GEMM each group (expert) streams its own B, so `M_padded` is the rows of
+    one group's tiles: the routed rows spread evenly over the groups that can
+    have rows, rounded up to whole M tiles (MoE decode: one tile per expert).
+    `auto` also wants each wave to quantize at most one A fragment per K
+    step (`subgroups_m * intrinsics_m * intrinsics_k <= waves`): the rounds
+    of a wave's share are loaded and quantized in series before the step's
+    barrier, and a tile of two rounds per wave (DeepSeek-R1's gate_up at one
+    token, 16x128x1024 over 4 waves) was slower in the static model than
+    the quantize dispatch and the plain GEMM.
+    `auto` also leaves A to the quantize dispatch when the input is computed
+    by an elementwise producer (e.g. a MoE layer's SwiGLU), which that
+    dispatch computes in its own kernel. `always` quantizes in the
     GEMM wherever the kernel can (a warning at the quantize says why where
     it cannot, including a quantized A that is also returned or written to
     other destinations, which must reach memory), `never` nowhere.
 
     The kernel can when A is fp4 from bf16 values along K, the
     quantize's maps are the layout's (checked by evaluating them on every
-    block a lane reads), K needs no padding, the input is under 2 GiB and
-    the GEMM is not grouped, and the quantize does not gather rows by id
-    (the ukernel reads A's rows in order). Both ways compute the same bits: the same
-    quantize code (`mx::gfx950::quantizeBlock`) runs in either kernel.
+    block a lane reads), K needs no padding and the input is under 2 GiB.
+    A quantize that gathers rows by id (`gather(%ids divisor = D)`, a routed
+    GEMM's tokens) is read through the ids: each lane reads its row
+    `ids[i] / D` of the input (a padding id reads zeros), which needs a tile
+    of one fragment of rows (subgroups_m = intrinsics_m = 1) and no batch
+    dimensions; a grouped GEMM's A must be such gathered rows. Both ways
+    compute the same bits: the same quantize code
+    (`mx::gfx950::quantizeBlock`) runs in either kernel.
 
     Example: with `mode=always`, `%q:2 = mx.quantize_into %a ... ->
     f4E2M1FN elements(%e : ...) maps [...] scales(%s : ...) maps [...]

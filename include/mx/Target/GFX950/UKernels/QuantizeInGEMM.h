@@ -30,6 +30,11 @@ struct QuantizedLhsSource {
   /// [Ko, subgroups_m, intrinsics_m, intrinsics_k, K group, row, 32] (-1
   /// for one the swizzle drops because its size is 1).
   SmallVector<int64_t> viewDims;
+  /// With a quantize that gathers rows by id: the destination dimensions
+  /// that step along the gathered (logical) rows and how many rows one step
+  /// moves: the outer M tile and the lane's row. Each lane then reads one
+  /// input row, `ids[logical row] / divisor`, which the caller resolves.
+  SmallVector<std::pair<int64_t, int64_t>> gatheredRowDims;
 };
 
 /// Whether `quantize` (on tensors or memrefs), whose elements and scales
@@ -37,7 +42,10 @@ struct QuantizedLhsSource {
 /// ukernel: fp4 A from bf16 values along K, a ukernel that
 /// quantizes A for the layout, no K padding, an input under 2 GiB, and maps
 /// that put every block where the ukernel's lanes read it (checked by
-/// evaluating them). On failure `reason` says why.
+/// evaluating them). A grouped (routed) GEMM's A must be rows gathered by
+/// the quantize's ids, and gathered rows need a tile of one fragment of
+/// rows (each lane reads one row through the ids). On failure `reason` says
+/// why.
 FailureOr<QuantizedLhsSource> analyzeQuantizedLhs(QuantizeIntoOp quantize,
                                                   TiledScaledMMAOp op,
                                                   std::string &reason);
