@@ -41,6 +41,7 @@ import itertools
 import multiprocessing
 import os
 import re
+import shlex
 import sys
 import tempfile
 import time
@@ -164,8 +165,8 @@ def gemm_times(job):
                 model = usm.compile_kernel(
                     mx_opt, (name, m, n, k), "config-table=none " + options,
                     lhs, rhs)
-                if model.get("spills"):
-                    return options, "spills"
+                if model["spills"]:
+                    return options, "spills or scratch"
                 layouts[name] = pins = layout_options(model["layout"])
                 tile = (model["tile_m"], model["tile_n"])
                 program = usm.contraction(*tile, TIMED_K, lhs, rhs)
@@ -388,7 +389,7 @@ def main():
             entries += tune_gemm(args.mx_opt, lhs, rhs, args.jobs, efficiency)
             tuned |= {(lhs, rhs, m, m, n, k) for _, m, n, k in GEMM_SHAPES}
     texts = [entry_text(e) for e in entries]
-    command = " ".join(["bench/mx_tune.py"] + sys.argv[1:])
+    command = shlex.join(["bench/mx_tune.py"] + sys.argv[1:])
     commands = [command]
     if args.update:
         kept, old_commands = kept_entries(args.out, tuned)

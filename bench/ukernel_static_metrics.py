@@ -513,6 +513,8 @@ def compile_kernel(mx_opt, shape, options="", lhs_type="f4E2M1FN",
         raise Failure("kernel %s has no main loop" % kernels[0])
     model["kernel"] = kernels[0]
     model["layout"] = layout
+    model["spills"] = (int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]) +
+                       int(stats["scratch_bytes"]))
     return model
 
 

@@ -3,11 +3,13 @@
 
 // Tuned gfx950 configurations, consulted by the resolver before its
 // heuristic (#mx_gfx950.target's config_table; docs/guides/tuning.md).
-// Written by `bench/mx_tune.py --jobs 2`: each entry pins the layout
-// and split-K of the contractions of its element types with M in
-// [m[0], m[1]] and exactly N and K; the comment gives the predicted time of
-// the tuned and of the heuristic's configuration (bench/decode_metrics.py's
-// model, bench/README.md).
+// Each entry pins the layout and split-K of the contractions of its element
+// types with M in [m[0], m[1]] and exactly N and K; the comment gives the
+// predicted time of the tuned and of the heuristic's configuration (decode:
+// bench/decode_metrics.py's model; large GEMMs: both models, the static
+// and the ISA executor's timing model; bench/README.md).
+// Written by `bench/mx_tune.py --jobs 2`
+// Written by `bench/mx_tune.py --shapes '' --gemm all --update --jobs 1`
 module attributes {mx_gfx950.configs = [
   // 64x8192x8192: 7.65 us (heuristic: 13.01 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
@@ -32,6 +34,30 @@ module attributes {mx_gfx950.configs = [
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 8, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
   // 256x3072x1536: 4.54 us (heuristic: 12.18 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 256, 256>, n = 3072, k = 1536,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>}
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 16384x16384x16384: 4.12 / 4.51 PF/s static / timing (heuristic: 2.78 / 3.17), faster under the whole sweep
+  {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 10000x16384x16384: 4.03 / 4.40 PF/s static / timing (heuristic: 2.72 / 3.10), faster under the whole sweep
+  {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 16384x16384x16384: 4.12 / 4.51 PF/s static / timing (heuristic: 2.78 / 3.17), faster under the whole sweep
+  {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 10000x16384x16384: 4.03 / 4.40 PF/s static / timing (heuristic: 2.72 / 3.10), faster under the whole sweep
+  {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 16384x16384x16384: 2.71 / 2.81 PF/s static / timing (heuristic: 2.32 / 2.63), faster under the whole sweep
+  {lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 10000x16384x16384: 2.65 / 2.74 PF/s static / timing (heuristic: 2.27 / 2.57), faster under the whole sweep
+  {lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 16384x16384x16384: 2.71 / 2.81 PF/s static / timing (heuristic: 2.32 / 2.63), faster under the whole sweep
+  {lhs_type = f8E5M2, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 10000x16384x16384: 2.65 / 2.74 PF/s static / timing (heuristic: 2.27 / 2.57), faster under the whole sweep
+  {lhs_type = f8E5M2, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>}
 ]} {
 }
