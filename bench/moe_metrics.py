@@ -205,8 +205,13 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
         raise usm.Failure("no assembly for %s" % kernel)
     instrs, labels = mx_perf_model.parse_isa(asm)
     body = mx_perf_model.main_loop(instrs, labels) or instrs
+    # The workgroups that share a CU are the active ones: those without rows
+    # exit after reading their table entry, and the grid's rows with tiles
+    # come first (the experts' tiles in order, the sorted form's unused
+    # blocks last), so the active tiles are dispatched first, across the
+    # CUs.
     wgs_cu = mx_perf_model.resident_workgroups(int(stats["waves_per_simd"]),
-                                               waves, row["wgs"], machine)
+                                               waves, row["active"], machine)
     row["wgs_per_cu"] = wgs_cu
     loop = mx_perf_model.analyze_loop(body, machine,
                                       waves_per_cu=waves * wgs_cu)

@@ -16,10 +16,11 @@
 // RUN: %{cpu} --entry=grouped_fp4 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,SMALL
 // The tile table, the gathers of the rows fused with the relayouts (and the
 // weights' relayout), then one GEMM launch: 2 N tiles x at most
-// (40 + 5 x 15) / 16 = 7 row tiles.
+// (40 + 5 x 15) / 16 = 7 row tiles (16 x 16 tiles on one wave: within one
+// round of the CUs, the fewest bytes per K step on a CU).
 // SMALL: launch #0 @grouped_fp4_relayout0_generic::@grouped_fp4_relayout0_generic grid 1x1x1
 // SMALL: launch #1 @grouped_fp4_relayout1_generic
-// SMALL: launch #2 @grouped_fp4_mma0::@grouped_fp4_mma0 grid 1x7x1 block 128x1x1
+// SMALL: launch #2 @grouped_fp4_mma0::@grouped_fp4_mma0 grid 2x7x1 block 64x1x1
 // SMALL-NOT: launch #3
 // RUN: %{cpu} --entry=grouped_fp4_gaps %{ints} | FileCheck %s
 // RUN: %{cpu} --entry=grouped_fp8 %{ints} | FileCheck %s
@@ -38,7 +39,7 @@
 // DEFINE: %{moe} = mx-run %S/Inputs/grouped.mlir --backend=gfx950-emu --compare=reference
 // DEFINE: %{codes} = --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
 // RUN: %{moe} --entry=moe_fp4 --seed=3 %{ints} --arg=file:%t.o32 --print-launches | FileCheck %s --check-prefixes=CHECK,MOE
-// MOE: launch #2 @moe_fp4_mma0::@moe_fp4_mma0 grid 2x8x1 block 256x1x1
+// MOE: launch #2 @moe_fp4_mma0::@moe_fp4_mma0 grid 5x11x1 block 64x1x1
 // RUN: %{moe} --entry=moe_fp4 --seed=5 %{codes} --arg=file:%t.o32 | FileCheck %s
 // RUN: %{moe} --entry=moe_fp8 --seed=3 %{ints} --arg=file:%t.o64 | FileCheck %s
 // RUN: %{moe} --entry=moe_fp8 --seed=7 %{codes} --arg=file:%t.o64 | FileCheck %s
@@ -46,7 +47,7 @@
 // No relayout of the weights is left: the table, the gathers, the GEMM.
 // CONST: launch #0 @moe_constant_weights_relayout0_generic
 // CONST: launch #1 @moe_constant_weights_relayout1_generic
-// CONST: launch #2 @moe_constant_weights_mma0::@moe_constant_weights_mma0 grid 1x4x1
+// CONST: launch #2 @moe_constant_weights_mma0::@moe_constant_weights_mma0 grid 1x5x1
 // CONST-NOT: launch #3
 
 // The random-code runs need the per-instruction rounding: rounded once, the

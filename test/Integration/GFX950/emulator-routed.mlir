@@ -14,7 +14,7 @@
 // DEFINE: %{codes} = --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
 // RUN: %{run} --entry=routed_fp4 %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
 // LAUNCH: launch #0 @routed_fp4_relayout0_generic::@routed_fp4_relayout0_generic
-// LAUNCH: launch #1 @routed_fp4_mma0::@routed_fp4_mma0 grid 1x4x1 block 128x1x1
+// LAUNCH: launch #1 @routed_fp4_mma0::@routed_fp4_mma0 grid 2x4x1 block 64x1x1
 // LAUNCH-NOT: launch #2
 // RUN: %{run} --entry=routed_fp4 %{codes} | FileCheck %s
 // RUN: %{run} --entry=routed_fp4_k512 %{ints} | FileCheck %s
@@ -27,6 +27,10 @@
 // RUN: %{run} --entry=routed_fp4_k640 %{ints} | FileCheck %s
 // RUN: %{run} --entry=routed_fp4_k640 %{codes} | FileCheck %s
 // RUN: %{run} --entry=routed_fp4_k640 %{ints} --gfx950-options="intrinsics-m=4 intrinsics-n=1 intrinsics-k=8 subgroups-n=4" | FileCheck %s
+// The 16x64x1024 tile on 4 waves that the resolver gives the MoE layer's
+// latency-bound down GEMM at one token (bench/moe_layer.py, gpt-oss-120b).
+// RUN: %{run} --entry=routed_fp4_k640 %{ints} --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=8 subgroups-n=4" | FileCheck %s
+// RUN: %{run} --entry=routed_fp4_k640 %{codes} --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=8 subgroups-n=4" | FileCheck %s
 // From a +0.0 fill: zero_acc (no accumulator read; the tile's rows start
 // at zero), the rows of the block of expert -1 keep the fill's zeros.
 // RUN: mx-run %S/../CPU/routed-scaled-contraction.mlir --backend=gfx950-emu --compare=reference --entry=routed_fp4_zero --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales | FileCheck %s

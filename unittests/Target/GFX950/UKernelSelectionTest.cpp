@@ -249,6 +249,26 @@ TEST_F(UKernelSelectionTest, GroupedSmallMTakesTheShortestKChain) {
   EXPECT_LT(plain.k, 1024);
 }
 
+/// At equal K steps, the chain is shorter with fewer bytes per step on each
+/// CU: gpt-oss-120b's down GEMM at one token (4 busy blocks, N = K = 2880)
+/// takes 16 x 64 tiles (180 workgroups) over 16 x 128 (92), with 4 waves;
+/// its gate_up (N = 5760) keeps 16 x 128, whose 180 tiles fit one round
+/// where 16 x 64's 360 do not.
+TEST_F(UKernelSelectionTest, GroupedSmallMTakesFewerBytesPerStep) {
+  gfx950::TargetAttr target = pins({}, 0, 0, 0, true);
+  DataTiledLayoutAttr down = gfx950::resolveLayout(
+      &ctx, f4(), f4(), 16, 2880, 2880, target, /*groups=*/4, false);
+  gfx950::TileSizes tile = gfx950::getTileSizes(down);
+  EXPECT_EQ(tile.m, 16);
+  EXPECT_EQ(tile.n, 64);
+  EXPECT_EQ(tile.k, 1024);
+  EXPECT_EQ(down.getSubgroupsM() * down.getSubgroupsN(), 4);
+  gfx950::TileSizes gateUp = gfx950::getTileSizes(gfx950::resolveLayout(
+      &ctx, f4(), f4(), 16, 5760, 2880, target, /*groups=*/4, false));
+  EXPECT_EQ(gateUp.n, 128);
+  EXPECT_EQ(gateUp.k, 1024);
+}
+
 /// Split-K: the fewest parts of at least 2 K tiles that fill the CUs; pins
 /// round down to a divisor; enough tiles or too few K tiles: no split.
 TEST(SplitKTest, ChoosesTheFewestPartsThatFillTheCUs) {

@@ -212,17 +212,40 @@ static int64_t getCUsFilled(int64_t m, int64_t n, int64_t k, TileSizes tile,
   return std::min<int64_t>(kNumCUs, tiles * parts);
 }
 
-/// The K steps a CU runs one after another for a GEMM of `groups` x M x N x
-/// K (static N) with `tile` when its output tiles fit one round of the CUs
-/// (a dynamic M or K: one tile, one step); none for more tiles than CUs.
-static std::optional<int64_t> getLatencyChain(int64_t m, int64_t n, int64_t k,
-                                              TileSizes tile, int64_t groups) {
+namespace {
+/// The machine constants of the latency estimate below: MachineModel.def,
+/// the one home of the static and timing models' constants.
+struct MachineConstants {
+#define MX_GFX950_MACHINE(Name, pyName, value, unit, kind, source)             \
+  double Name = value;
+#include "mx/Target/GFX950/ISA/MachineModel.def"
+};
+} // namespace
+
+/// The cycles a CU spends on its K steps, one after another, for a GEMM of
+/// `groups` x M x N x K (static N) of `lhsType` x `rhsType` with `tile`
+/// when its output tiles fit one round of the CUs (a dynamic M or K: one
+/// tile, one step); none for more tiles than CUs. Each step waits about one
+/// global latency for its operands, then streams the step's bytes of A and
+/// B and their scales at the CU's L2 bandwidth: at equal step counts the
+/// tile that leaves each CU fewer bytes per step (a narrower N tile, over
+/// more CUs) finishes first.
+static std::optional<double> getLatencyChain(Type lhsType, Type rhsType,
+                                             int64_t m, int64_t n, int64_t k,
+                                             TileSizes tile, int64_t groups) {
   auto count = [](int64_t size, int64_t unit) {
     return ShapedType::isDynamic(size) ? 1 : llvm::divideCeil(size, unit);
   };
   if (groups * count(m, tile.m) * count(n, tile.n) > kNumCUs)
     return std::nullopt;
-  return count(k, tile.k);
+  MachineConstants machine;
+  double stepBytes =
+      double(tile.k) *
+      (double(tile.m * getBitWidth(lhsType) + tile.n * getBitWidth(rhsType)) /
+           8 +
+       double(tile.m + tile.n) / kBlockSize);
+  return double(count(k, tile.k)) *
+         (machine.GlobalLatency + stepBytes / machine.L2BytesPerCycle);
 }
 
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
@@ -277,7 +300,7 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
   SmallVector<int64_t> units = powersOfTwo(16), waves = powersOfTwo(4);
   auto search = [&](Limits limits) {
     DataTiledLayoutAttr best;
-    std::tuple<double, bool, int64_t, double, int64_t, double, int64_t, int64_t,
+    std::tuple<double, bool, double, double, int64_t, double, int64_t, int64_t,
                int64_t, int64_t>
         bestKey;
     for (int64_t sm : pick(target.getSubgroupsM(), waves))
@@ -312,13 +335,15 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               // Small M that mx-split-k never splits (grouped GEMMs): each
               // workgroup's K steps run one after another, each waiting
               // about one global latency for weights, so the tiles that fit
-              // one round of the CUs come first, the fewest K steps first,
-              // then the intensity; the others by the keys that follow.
-              std::optional<int64_t> chain;
+              // one round of the CUs come first, the shortest chain of K
+              // steps first (fewer steps, fewer bytes per step), then the
+              // intensity; the others by the keys that follow.
+              std::optional<double> chain;
               if (smallM && !splitK && !ShapedType::isDynamic(n))
-                chain = getLatencyChain(m, n, k, tile, groups);
+                chain =
+                    getLatencyChain(lhsType, rhsType, m, n, k, tile, groups);
               auto key = std::make_tuple(
-                  padding, chain.has_value(), -chain.value_or(0),
+                  padding, chain.has_value(), -chain.value_or(0.0),
                   chain ? intensity : 0.0, fill, intensity, -ik, sm * sn,
                   -cost.accRegisters, -std::abs(tile.m - tile.n));
               if (!best || key > bestKey) {

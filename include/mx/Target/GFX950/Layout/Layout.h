@@ -133,9 +133,11 @@ LayoutCost getLayoutCost(DataTiledLayoutAttr layout);
 /// CU (output tiles, up to kNumCUs) comes first: a 16-row tile and narrow N
 /// tiles spread the weights over the GPU (mx-split-k then splits K if that
 /// is not enough). Small M that is never split along K (`splitK` false)
-/// ranks the tiles whose workgroups fit one round of the CUs first, fewest
-/// K steps first (each step waits about one global latency for its
-/// weights), then the intensity, then the CUs filled. The K step covers 128
+/// ranks the tiles whose workgroups fit one round of the CUs first, the
+/// shortest chain of K steps on a CU first (each step waits about one
+/// global latency for its weights, then streams its bytes at the CU's L2
+/// bandwidth; MachineModel.def's constants), then the intensity, then the
+/// CUs filled. The K step covers 128
 /// bytes of each A/B row
 /// (one cache line), so intrinsics_k = 128 B / (K * element bytes); twice or
 /// four times that is also a candidate (small tiles need it for whole 4-byte
