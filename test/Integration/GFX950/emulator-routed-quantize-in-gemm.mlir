@@ -18,11 +18,11 @@
 // LAUNCH: launch #1 @routed_in_gemm_mma0::@routed_in_gemm_mma0
 // LAUNCH-NOT: launch #
 // RUN: %{run} --entry=routed_in_gemm %{normal} %{always} | FileCheck %s
-// mode=auto picks it too with K tiles of 512 (one 16-row tile per expert
-// against N tiles of 64 fp4 weights, one A fragment per wave and K step);
-// the resolver's own K tiles of 1024 would give each wave two, which auto
-// declines.
-// RUN: %{run} --entry=routed_in_gemm %{exact} --gfx950-options=intrinsics-k=4 --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
+// mode=auto picks it too with K tiles of 512 on 4 waves along N (one
+// 16-row tile per expert against N tiles of 64 fp4 weights, one A fragment
+// per wave and K step); the resolver's own layout (one wave, K tiles of
+// 1024) would give each wave more, which auto declines.
+// RUN: %{run} --entry=routed_in_gemm %{exact} --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=4 subgroups-m=1 subgroups-n=4" --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
 // RUN: %{run} --entry=routed_in_gemm %{exact} --print-launches | FileCheck %s --check-prefixes=CHECK,NEVER
 // The same with tiles of 32 rows (the 32x32x64 intrinsic, blocks of 32;
 // K tiles of 512: four K steps).
