@@ -248,6 +248,25 @@ static std::optional<double> getLatencyChain(Type lhsType, Type rhsType,
          (machine.GlobalLatency + stepBytes / machine.L2BytesPerCycle);
 }
 
+/// The K steps (intrinsics_k) the resolver tries, into `stepsK`: 128 bytes
+/// of the wider operand's row, at least one intrinsic; or two or four times
+/// that, which small tiles need for whole 4-byte groups of scale bytes per
+/// lane (the ukernels' scale loads); only the pinned one if any. Returns the
+/// largest K tile the problem's K (rounded up to the base step) has room for.
+static int64_t getKStepCandidates(Type lhsType, Type rhsType, int64_t k,
+                                  const IntrinsicInfo &info, TargetAttr target,
+                                  SmallVectorImpl<int64_t> &stepsK) {
+  int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
+  int64_t baseK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
+  stepsK.assign({baseK, 2 * baseK, 4 * baseK});
+  if (int64_t pinned = target.getIntrinsicsK())
+    stepsK.assign({pinned});
+  if (ShapedType::isDynamic(k))
+    return std::numeric_limits<int64_t>::max();
+  return std::max<int64_t>(baseK * info.k, llvm::divideCeil(k, baseK * info.k) *
+                                               baseK * info.k);
+}
+
 DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
                                           Type rhsType, int64_t m, int64_t n,
                                           int64_t k, TargetAttr target,
@@ -256,20 +275,8 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
       target.getIntrinsic().value_or(ScaledMMAIntrinsic::mfma_scale_16x16x128);
   IntrinsicInfo info = getIntrinsicInfo(intrinsic);
 
-  // K step: 128 bytes of the wider operand's row, at least one intrinsic;
-  // or two or four times that, which small tiles need for whole 4-byte
-  // groups of scale bytes per lane (the ukernels' scale loads), if the
-  // problem's K (rounded up to the base step) has room for it.
-  int64_t widest = std::max(getBitWidth(lhsType), getBitWidth(rhsType));
-  int64_t baseK = std::max<int64_t>(1, 128 * 8 / (info.k * widest));
-  SmallVector<int64_t> stepsK = {baseK, 2 * baseK, 4 * baseK};
-  if (int64_t pinned = target.getIntrinsicsK())
-    stepsK = {pinned};
-  int64_t maxK = ShapedType::isDynamic(k)
-                     ? std::numeric_limits<int64_t>::max()
-                     : std::max<int64_t>(baseK * info.k,
-                                         llvm::divideCeil(k, baseK * info.k) *
-                                             baseK * info.k);
+  SmallVector<int64_t> stepsK;
+  int64_t maxK = getKStepCandidates(lhsType, rhsType, k, info, target, stepsK);
   // Decode (M up to 64): few output tiles, so the tile that gives the most
   // CUs a workgroup comes before the most MFMAs per byte.
   bool smallM = !ShapedType::isDynamic(m) && m <= kSmallM;
