@@ -97,11 +97,11 @@ std::optional<std::vector<float>> mx::ref::routedScaledMatmul(
   int64_t numBlocks = K / 32, rows = T * topK;
   std::vector<float> result(acc, acc + rows * N);
   int64_t blockRows = NB == 0 ? 0 : P / NB;
-  // A row named by two valid positions is inconsistent routing.
+  // A row named by two positions (of any blocks) is inconsistent routing.
   std::vector<bool> named(rows, false);
   for (int64_t i = 0; i < P; ++i) {
-    int64_t e = expertIds[i / blockRows], r = sortedIds[i];
-    if (e < 0 || e >= E || r < 0 || r >= rows)
+    int64_t r = sortedIds[i];
+    if (r < 0 || r >= rows)
       continue;
     if (named[r])
       return std::nullopt;

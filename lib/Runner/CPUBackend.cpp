@@ -423,7 +423,7 @@ static LogicalResult checkRoutingReports(func::FuncOp func) {
     return func.emitError()
            << "@" << func.getName()
            << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
-              "more than once (in blocks of valid experts); the experts were "
+              "more than once; the experts were "
               "not computed";
   return success();
 }

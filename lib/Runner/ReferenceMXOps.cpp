@@ -542,8 +542,7 @@ LogicalResult ReferenceEvaluator::evaluate(RoutedScaledContractionOp op) {
       topK, E, T, N, K, reinterpret_cast<const float *>(acc.data.data()),
       order ? &*order : nullptr);
   if (!out)
-    return op.emitError() << "sorted_ids name a routed row more than once "
-                             "(in blocks of valid experts)";
+    return op.emitError() << "sorted_ids name a routed row more than once";
   HostTensor result = acc;
   std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
   values[op.getResult()] = std::move(result);

@@ -12,27 +12,29 @@
 // RUN: %{check} --backend=gfx950-emu | FileCheck %s
 // RUN: %{check} --backend=gfx950-isa | FileCheck %s
 // The layer's dispatches per call: the tokens' quantize (writing the rows
-// gathered by the sorted ids into gate_up's A layout; with it the zero fill
-// and the routed tile table; at this small shape the resolver's gate_up
-// tile gives a wave more than one A fragment per K step, so
-// mx-gfx950-quantize-in-gemm's auto mode leaves the quantize a dispatch);
-// the copy gives the gate_up GEMM its own accumulator (the two GEMMs' fills
-// are equal here); gate_up; the intermediate's quantize computes SwiGLU;
-// down; the combine.
+// gathered by the sorted ids into gate_up's A layout; at this small shape
+// the resolver's gate_up tile gives a wave more than one A fragment per K
+// step, so mx-gfx950-quantize-in-gemm's auto mode leaves the quantize a
+// dispatch); gate_up, which looks up each tile's expert itself and, its
+// result being read only at the rows the sorted ids name (by the
+// intermediate's gathered quantize), needs no zero fill; the intermediate's
+// quantize computes SwiGLU; the zero fill of down's accumulator (here 2I =
+// H: the two GEMMs' fills are one value, whose buffer is gate_up's, free
+// only once the intermediate is quantized); down; the combine.
 // RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=DISPATCH
 // DISPATCH-LABEL: func.func @moe_layer(
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_quantize0::@moe_layer_quantize0
 //   DISPATCH-NOT:   gpu.launch_func
-//       DISPATCH:   gpu.launch_func @moe_layer_relayout2_copy::@moe_layer_relayout2_copy
-//   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_mma0::@moe_layer_mma0
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_quantize1::@moe_layer_quantize1
 //   DISPATCH-NOT:   gpu.launch_func
+//       DISPATCH:   gpu.launch_func @moe_layer_relayout0_fill::@moe_layer_relayout0_fill
+//   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_mma1::@moe_layer_mma1
 //   DISPATCH-NOT:   gpu.launch_func
-//       DISPATCH:   gpu.launch_func @moe_layer_relayout3_generic::@moe_layer_relayout3_generic
+//       DISPATCH:   gpu.launch_func @moe_layer_relayout1_generic::@moe_layer_relayout1_generic
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   return
 // The numpy comparison can fail: token 0's router weights swapped.

@@ -64,15 +64,16 @@ func.func @moe_fp8_dynamic(%a: tensor<?x256xf8E4M3FN>, %b: tensor<?x24x256xf8E4M
 
 // The same layer in the sorted-token-ids form (vLLM's moe_align_block_size
 // with blocks of 16: 512 + 32 x 15 = 992 positions, 62 blocks): two
-// launches, the tile table computed with the gathers of the sorted rows'
-// tokens and the weights' relayout, then one GEMM over 4 N tiles x 62 blocks
-// (16 x 256 tiles, K step 512: 62 x 4 tiles are one round of the CUs, 62 x
-// 8 two) whose tiles write their rows at the sorted ids.
+// launches, the gathers of the sorted rows' tokens with the weights'
+// relayout, then one GEMM over 4 N tiles x 62 blocks (16 x 256 tiles, K
+// step 512: 62 x 4 tiles are one round of the CUs, 62 x 8 two) whose tiles
+// look up their block's expert in the expert ids (no tile table is built)
+// and write their rows at the sorted ids.
 //   GPU-LABEL: func.func @moe_routed
 //     GPU-DAG:   %[[C4:.+]] = arith.constant 4 : index
 //     GPU-DAG:   %[[C62:.+]] = arith.constant 62 : index
-//         GPU:   gpu.launch_func @moe_routed_relayout0_generic::@moe_routed_relayout0_generic {{.*}} args(%{{.+}} : memref<62xi32>, %[[TABLE:.+]] : memref<62x3xi32>, %[[IDS:.+]] : memref<992xi32>
-//         GPU:   gpu.launch_func @moe_routed_mma0::@moe_routed_mma0 blocks in (%[[C4]], %[[C62]], %{{.+}}) {{.*}} args(%[[TABLE]] : memref<62x3xi32>, %{{.+}} : memref<512x1024xf32>, %[[IDS]] : memref<992xi32>
+//         GPU:   gpu.launch_func @moe_routed_relayout0_generic::@moe_routed_relayout0_generic {{.*}} args(%[[IDS:.+]] : memref<992xi32>,
+//         GPU:   gpu.launch_func @moe_routed_mma0::@moe_routed_mma0 blocks in (%[[C4]], %[[C62]], %{{.+}}) {{.*}} args(%[[EXPERTS:.+]] : memref<62xi32>, %{{.+}} : memref<512x1024xf32>, %[[IDS]] : memref<992xi32>
 //     GPU-NOT:   gpu.launch_func
 //  REPORT-LABEL: kernel moe_routed_mma0
 //        REPORT:   scratch_bytes: 0

@@ -395,8 +395,10 @@ TEST(RoutedScaledMatmul, RowsNamedTwiceAreInconsistent) {
   // Row 5 in blocks of experts 2 and 0, then twice in one block.
   EXPECT_EQ(ex.run({5, 8, 5, 8}, {2, 0}), std::nullopt);
   EXPECT_EQ(ex.run({5, 5, 8, 8}, {2, 0}), std::nullopt);
-  // Named again only by a block of an expert outside [0, E): no conflict
-  // (row 5 is token 2 x 3 + 15).
-  EXPECT_EQ(ex.run({5, 8, 5, 8}, {2, 7}),
+  // Named again by a block of an expert outside [0, E) too: a GPU kernel
+  // from zero writes +0.0 in that block's rows, so it is a conflict.
+  EXPECT_EQ(ex.run({5, 8, 5, 8}, {2, 7}), std::nullopt);
+  // Padding ids (outside [0, T * top_k)) may repeat.
+  EXPECT_EQ(ex.run({5, 8, 8, 8}, {2, 7}),
             (std::vector<float>{10, 11, 12, 13, 14, 21, 16, 17}));
 }

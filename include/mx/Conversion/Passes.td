@@ -41,7 +41,7 @@ def ConvertMXToLinalg : Pass<"convert-mx-to-linalg"> {
       gathering each block's rows (`mx.gather_rows`) into an
       `mx.scaled_contraction` with its expert's weights and inserting each
       valid row of the sum at its routed row; a routed row named by more
-      than one valid position calls `mx_report_invalid_routing` and leaves
+      than one position calls `mx_report_invalid_routing` and leaves
       `acc` unchanged.
     * `mx.quantize_into` is an `mx.quantize` of its input and, per
       destination, a loop nest over the destination's padded logical domain

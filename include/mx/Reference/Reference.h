@@ -213,7 +213,7 @@ groupedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
 /// A times matrix e of B (bTransposed) plus acc row r, each block's rows
 /// computed as one scaledMatmul (or, with `order`, scaledMatmulPerInstruction).
 /// Rows no valid position names are acc. Returns std::nullopt unless NB
-/// divides P and no row is named by more than one valid position.
+/// divides P and no row is named by more than one position (of any block).
 std::optional<std::vector<float>>
 routedScaledMatmul(const uint8_t *a, const uint8_t *sa, ElemFormat fa,
                    const uint8_t *b, const uint8_t *sb, ElemFormat fb,

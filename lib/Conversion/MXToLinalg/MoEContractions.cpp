@@ -109,7 +109,7 @@ static Value inRange(OpBuilder &b, Location loc, Value v, Value end) {
 /// accumulator rows are gathered (mx.gather_rows; padding ids give zero
 /// rows), contracted with the expert's weights, and each valid row of the
 /// sum is inserted at its routed row. A first loop over the positions marks
-/// the rows that valid positions name; a row named twice calls
+/// the rows that positions name (in any block); a row named twice calls
 /// `mx_report_invalid_routing` instead (the blocks would race on it on a
 /// GPU) and leaves `acc` unchanged.
 struct RoutedScaledContractionLowering
@@ -127,14 +127,14 @@ struct RoutedScaledContractionLowering
     Value positions = tensor::DimOp::create(rewriter, loc, ids, 0);
     Value blocks = tensor::DimOp::create(rewriter, loc, op.getExpertIds(), 0);
     Value rows = tensor::DimOp::create(rewriter, loc, acc, 0);
-    Value experts = tensor::DimOp::create(rewriter, loc, op.getRhs(), 0);
     // (No blocks: no iteration, whatever the divisor.)
     Value blockRows = arith::DivUIOp::create(
         rewriter, loc, positions,
         arith::MaxUIOp::create(rewriter, loc, blocks, one));
 
-    // valid = no row is named by two valid positions (those of a block of
-    // an expert in [0, E) whose id is in [0, T * top_k)).
+    // valid = no row is named by two positions (of any block: a GPU kernel
+    // from zero writes +0.0 in the rows of a block of an expert outside
+    // [0, E)) whose ids are in [0, T * top_k).
     Value covered = arith::MulIOp::create(rewriter, loc, blocks, blockRows);
     Type i8 = rewriter.getI8Type();
     Value unmarked =
@@ -152,14 +152,9 @@ struct RoutedScaledContractionLowering
     auto check = scf::ForOp::create(
         rewriter, loc, zero, covered, one, ValueRange{unmarked, trueValue},
         [&](OpBuilder &b, Location loc, Value position, ValueRange args) {
-          Value block = arith::DivUIOp::create(b, loc, position, blockRows);
-          Value e = toIndex(
-              b, loc,
-              tensor::ExtractOp::create(b, loc, op.getExpertIds(), block));
           Value id =
               toIndex(b, loc, tensor::ExtractOp::create(b, loc, ids, position));
-          Value named = arith::AndIOp::create(
-              b, loc, inRange(b, loc, e, experts), inRange(b, loc, id, rows));
+          Value named = inRange(b, loc, id, rows);
           auto ifOp = scf::IfOp::create(
               b, loc, named,
               [&](OpBuilder &b, Location loc) {

@@ -170,3 +170,21 @@ func.func @tiled_routed(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x
       -> tensor<40x48xf32>
   return %r : tensor<40x48xf32>
 }
+
+// The routed form with the expert of each block of row_ids (4 blocks of 32
+// positions, two 16-row tiles each) in place of a tile table.
+// CHECK-LABEL: func.func @tiled_routed_block_experts
+//  CHECK-SAME:     %[[EXPERTS:[a-z0-9]+]]: tensor<4xi32>, %[[IDS:[a-z0-9]+]]: tensor<128xi32>
+//       CHECK:   mx.tiled_scaled_mma {{.*}} tile_groups(%[[EXPERTS]] : tensor<4xi32>) row_ids(%[[IDS]] : tensor<128xi32>)
+func.func @tiled_routed_block_experts(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                      %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                      %experts: tensor<4xi32>, %ids: tensor<128xi32>, %c: tensor<40x48xf32>) -> tensor<40x48xf32> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%experts : tensor<4xi32>) row_ids(%ids : tensor<128xi32>)
+      outs(%c : tensor<40x48xf32>)
+      layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+      -> tensor<40x48xf32>
+  return %r : tensor<40x48xf32>
+}

@@ -631,6 +631,45 @@ func.func @row_ids_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x
 
 // -----
 
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @block_experts_type(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                              %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                              %e: tensor<4xi64>, %ids: tensor<128xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op tile_groups as block experts must be [blocks] of i32, got 'tensor<4xi64>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%e : tensor<4xi64>) row_ids(%ids : tensor<128xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @block_experts_partial_tiles(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                       %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                       %e: tensor<16xi32>, %ids: tensor<128xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op the 128 row_ids are not 16 blocks (tile_groups as block experts) of whole M tiles of 16 rows}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%e : tensor<16xi32>) row_ids(%ids : tensor<128xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+func.func @block_experts_without_row_ids(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                         %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                         %e: tensor<4xi32>, %c: tensor<40x48xf32>) {
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op tile_groups must be [Mo, 3] of i32 (group, first row, row count per M tile), got 'tensor<4xi32>'}}
+  %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%e : tensor<4xi32>)
+      outs(%c : tensor<40x48xf32>) layout = #l -> tensor<40x48xf32>
+  return
+}
+
+// -----
+
 func.func @gather_rows_ids(%a: tensor<8x64xf4E2M1FN>, %ids: tensor<4x16xi32>) {
   // expected-error @+1 {{'mx.gather_rows' op ids must be a 1-d tensor of i32, got 'tensor<4x16xi32>'}}
   %g = mx.gather_rows %a[%ids] divisor = 2 : tensor<8x64xf4E2M1FN>, tensor<4x16xi32> -> tensor<64x64xf4E2M1FN>

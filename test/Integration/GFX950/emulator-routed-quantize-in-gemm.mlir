@@ -1,8 +1,8 @@
 // A routed GEMM whose kernel quantizes its own A from the bf16 tokens,
 // reading each row through the sorted ids (mx-gfx950-quantize-in-gemm on a
 // gathered mx.quantize_into, the ukernel mx_uk_scaled_mma_quantized_lhs):
-// no quantize kernel (the one launch before the GEMM builds its tile
-// table and packs the weights, which are arguments here), bit-exact on the wave emulator against
+// no quantize kernel (the one launch before the GEMM packs the weights,
+// which are arguments here), bit-exact on the wave emulator against
 // the independent reference, which quantizes the tokens, gathers them and
 // multiplies the original program's way. The ids hold padding ids (20 =
 // T * top_k: zero rows), an empty expert (2), a block of another rank's

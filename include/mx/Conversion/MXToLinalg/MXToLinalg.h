@@ -28,7 +28,7 @@ inline constexpr char kInvalidRoutingReporter[] = "mx_report_invalid_routing";
 enum class InvalidRouting : int32_t {
   /// Grouped expert offsets not non-decreasing within [0, T].
   Offsets = 0,
-  /// A routed row named by more than one valid position of sorted_ids.
+  /// A routed row named by more than one position of sorted_ids.
   RepeatedRows = 1,
 };
 

@@ -8,6 +8,8 @@
 #include "mx/Dialect/MX/IR/MXOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -216,9 +218,71 @@ struct ZeroFilledAccumulator : public OpRewritePattern<TiledScaledMMAOp> {
 };
 } // namespace
 
+/// Whether the rows of `value` ([R, N]) that its users read are rows that
+/// `ids` names: they read it only through slices of whole rows and
+/// elementwise linalg.generics (row for row), down to quantizes that gather
+/// their rows by `ids` (divisor 1).
+static bool isReadOnlyAtIds(Value value, Value ids) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user)) {
+      auto sourceType = slice.getSourceType();
+      if (sourceType.getRank() != 2 || slice.getResultType().getRank() != 2 ||
+          !isConstantIntValue(slice.getMixedOffsets()[0], 0) ||
+          !isConstantIntValue(slice.getMixedStrides()[0], 1) ||
+          sourceType.isDynamicDim(0) ||
+          !isConstantIntValue(slice.getMixedSizes()[0],
+                              sourceType.getDimSize(0)) ||
+          !isReadOnlyAtIds(slice.getResult(), ids))
+        return false;
+      continue;
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(user)) {
+      if (!generic.isDpsInput(&use) ||
+          generic.getNumParallelLoops() != generic.getNumLoops() ||
+          !llvm::all_of(generic.getIndexingMapsArray(),
+                        [](AffineMap map) { return map.isIdentity(); }) ||
+          !generic.getBody()->getOps<linalg::IndexOp>().empty() ||
+          !llvm::all_of(generic.getResults(), [&](Value result) {
+            return isReadOnlyAtIds(result, ids);
+          }))
+        return false;
+      continue;
+    }
+    auto quantize = dyn_cast<QuantizeIntoOp>(user);
+    if (!quantize || quantize.getInput() != value || quantize.getIds() != ids ||
+        quantize.getDivisor().value_or(1) != 1)
+      return false;
+  }
+  return true;
+}
+
+namespace {
+/// Drops the +0.0 fill of a routed accumulator from zero whose rows are read
+/// only where the row ids name them: the GEMM writes every such row (+0.0
+/// from a tile without rows), so the fill is never seen. The fill's
+/// destination becomes the op's.
+struct UnreadRoutedFill : public OpRewritePattern<TiledScaledMMAOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TiledScaledMMAOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getZeroAcc() || !op.getRowIds() || op.getResults().empty())
+      return failure();
+    Value destination =
+        ZeroFilledAccumulator::getZeroFillDestination(op.getAcc());
+    if (!destination || !isReadOnlyAtIds(op.getResult(), op.getRowIds()))
+      return failure();
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getAccMutable().assign(destination); });
+    return success();
+  }
+};
+} // namespace
+
 void TiledScaledMMAOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                    MLIRContext *context) {
-  results.add<ZeroFilledAccumulator>(context);
+  results.add<ZeroFilledAccumulator, UnreadRoutedFill>(context);
 }
 
 /// Checks that the operands of `op` are all tensors (one result of the acc
@@ -399,6 +463,29 @@ static LogicalResult verifyOuterTileCounts(TiledScaledMMAOp op,
   return success();
 }
 
+/// Checks the block experts of a routed op (`tile_groups` `[blocks]` of
+/// i32): row_ids splits into blocks of whole M tiles.
+static LogicalResult verifyBlockExperts(TiledScaledMMAOp op,
+                                        ShapedType expertsType) {
+  if (!expertsType.getElementType().isInteger(32))
+    return op.emitOpError() << "tile_groups as block experts must be "
+                               "[blocks] of i32, got "
+                            << expertsType;
+  auto idsType = cast<ShapedType>(op.getRowIds().getType());
+  int64_t blocks = expertsType.getDimSize(0);
+  if (!idsType.hasStaticShape() || ShapedType::isDynamic(blocks))
+    return success();
+  int64_t positions = idsType.getDimSize(0);
+  int64_t tileRows = op.getLayout().getInnerTileSizes(OperandRole::lhs)[0];
+  if (blocks == 0 || positions % blocks != 0 ||
+      (positions / blocks) % tileRows != 0)
+    return op.emitOpError()
+           << "the " << positions << " row_ids are not " << blocks
+           << " blocks (tile_groups as block experts) of whole M tiles of "
+           << tileRows << " rows";
+  return success();
+}
+
 /// Checks the tile table of a grouped op and the groups of its weights.
 static LogicalResult verifyTileGroups(TiledScaledMMAOp op,
                                       ArrayRef<ShapedType> types) {
@@ -408,6 +495,9 @@ static LogicalResult verifyTileGroups(TiledScaledMMAOp op,
     return op.emitOpError()
            << "rhs has " << groups << " groups but rhs_scales " << scaleGroups;
   auto tilesType = cast<ShapedType>(op.getTileGroups().getType());
+  // A routed op may name the expert of each block of row_ids instead.
+  if (op.getRowIds() && tilesType.getRank() == 1)
+    return verifyBlockExperts(op, tilesType);
   if (tilesType.getRank() != 2 || tilesType.getDimSize(1) != 3 ||
       !tilesType.getElementType().isInteger(32))
     return op.emitOpError() << "tile_groups must be [Mo, 3] of i32 (group, "

@@ -6,7 +6,8 @@
 // The mx-materialize-encodings rewrites of mx.grouped_scaled_contraction and
 // mx.routed_scaled_contraction: each becomes one mx.tiled_scaled_mma over
 // every expert, whose M tiles are gathered rows of one expert each, named by
-// a tile table (`tile_groups`) built in IR.
+// a tile table (`tile_groups`) built in IR, or for the routed form by the
+// experts of the sorted blocks themselves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,36 +135,6 @@ static Value buildGroupedTileTable(OpBuilder &b, Location loc, Value offsets,
       });
 }
 
-/// The tile table of a routed contraction: tile `mo` holds the `tileRows`
-/// sorted positions from `mo * tileRows` on, of the expert of their block of
-/// `blockRows` positions (`expertIds`); no rows for an expert outside
-/// [0, `experts`).
-static Value buildRoutedTileTable(OpBuilder &b, Location loc, Value expertIds,
-                                  Value experts, int64_t tiles,
-                                  int64_t tileRows, int64_t blockRows) {
-  return buildTileTable(
-      b, loc, b.getIndexAttr(tiles),
-      [&](OpBuilder &nb, Location nloc, Value mo) {
-        auto index = [&](int64_t v) -> Value {
-          return arith::ConstantIndexOp::create(nb, nloc, v);
-        };
-        Value first = arith::MulIOp::create(nb, nloc, mo, index(tileRows));
-        Value block = arith::DivUIOp::create(nb, nloc, first, index(blockRows));
-        Value e = arith::IndexCastOp::create(
-            nb, nloc, nb.getIndexType(),
-            tensor::ExtractOp::create(nb, nloc, expertIds, block));
-        Value valid = arith::AndIOp::create(
-            nb, nloc,
-            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge, e,
-                                  index(0)),
-            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, e,
-                                  experts));
-        return std::array<Value, 3>{
-            arith::SelectOp::create(nb, nloc, valid, e, index(0)), first,
-            arith::SelectOp::create(nb, nloc, valid, index(tileRows),
-                                    index(0))};
-      });
-}
 /// The layout of a grouped or routed contraction (`op`, whose `mx.layout`
 /// pins it): `groups` contractions of `mHint` rows on average, the batch
 /// of one launch, resolved by `target` unless pinned.
@@ -306,10 +277,8 @@ mx::materializeRoutedContraction(OpBuilder &b, RoutedScaledContractionOp op,
                      << MXDialect::kLayoutAttrName << "')";
     return failure();
   }
-  int64_t tiles = positions / tileRows;
-  Value experts = b.createOrFold<tensor::DimOp>(loc, op.getRhs(), 0);
-  Value table = buildRoutedTileTable(b, loc, op.getExpertIds(), experts, tiles,
-                                     tileRows, blockRows);
+  // The kernel looks up each tile's expert in expert_ids (the block
+  // experts form of tile_groups): no tile table to build.
   auto gather = [&](Value source) -> Value {
     auto type = cast<RankedTensorType>(source.getType());
     auto gathered = RankedTensorType::get({positions, type.getDimSize(1)},
@@ -320,6 +289,6 @@ mx::materializeRoutedContraction(OpBuilder &b, RoutedScaledContractionOp op,
   Value lhs = gather(op.getLhs());
   Value lhsScales = gather(op.getLhsScales());
   return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
-                          op.getRhsScales(), op.getAcc(), table,
+                          op.getRhsScales(), op.getAcc(), op.getExpertIds(),
                           op.getSortedIds());
 }

@@ -118,9 +118,13 @@ private:
   /// The workgroup's indices: batch (delinearized), Mo, No.
   void createWorkgroupIndices();
   /// A grouped GEMM: the workgroup's M tile names its group (whose rhs tiles
-  /// it reads) and its rows of acc; a tile without rows does nothing (a
-  /// workgroup-uniform branch around the rest).
+  /// it reads) and its rows of acc, from the tile table or (routed) the
+  /// block experts; a tile without rows does nothing (a workgroup-uniform
+  /// branch around the rest) but for createEmptyTileStores.
   void createGroupLookup();
+  /// A routed GEMM from zero, in a tile without rows: +0.0 stored in the
+  /// rows of acc the tile's row ids name.
+  void createEmptyTileStores();
   /// The wave's subgroup (waveM, waveN) and the lane.
   void createWaveIndices();
   /// The loads and stores of the accumulators (emits their buffers).
@@ -442,19 +446,68 @@ void TiledMMALowering::createWorkgroupIndices() {
 
 void TiledMMALowering::createGroupLookup() {
   Value table = toGlobal(op.getTileGroups());
-  auto field = [&](int64_t f) -> Value {
-    Value v =
-        memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});
-    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
-  };
-  Value group = field(0);
-  groupRows = {field(1), field(2)};
+  Value group;
+  if (cast<MemRefType>(table.getType()).getRank() == 1) {
+    // The block experts of a routed GEMM: the tile's expert is its block's,
+    // and a tile of an expert outside [0, E) has no rows.
+    int64_t tileRows = layout.getInnerTileSizes(OperandRole::lhs)[0];
+    Value blockRows = arith::DivUIOp::create(b, loc, dim(op.getRowIds(), 0),
+                                             dim(op.getTileGroups(), 0));
+    Value first = arith::MulIOp::create(b, loc, mIndex, index(tileRows));
+    Value expert = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(
+            b, loc, table,
+            ValueRange{arith::DivUIOp::create(b, loc, first, blockRows)}));
+    Value valid = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, expert,
+                              index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, expert,
+                              dim(op.getRhs(), 0)));
+    group = arith::SelectOp::create(b, loc, valid, expert, index(0));
+    groupRows = {first, arith::SelectOp::create(b, loc, valid, index(tileRows),
+                                                index(0))};
+  } else {
+    auto field = [&](int64_t f) -> Value {
+      Value v =
+          memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});
+      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+    };
+    group = field(0);
+    groupRows = {field(1), field(2)};
+  }
   rhsOuter = {group, nIndex};
   Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                         groupRows.second, index(0));
+  // A routed GEMM from zero writes +0.0 in the rows a tile without rows
+  // names (see mx.tiled_scaled_mma): its accumulator needs no fill.
+  bool storeEmpty = op.getRowIds() && op.getZeroAcc();
   auto ifOp = scf::IfOp::create(b, loc, TypeRange(), hasRows,
-                                /*withElseRegion=*/false);
+                                /*withElseRegion=*/storeEmpty);
+  if (storeEmpty) {
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    createEmptyTileStores();
+  }
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+}
+
+void TiledMMALowering::createEmptyTileStores() {
+  std::pair<Value, Value> tileRows = groupRows;
+  groupRows = {tileRows.first,
+               index(layout.getInnerTileSizes(OperandRole::lhs)[0])};
+  createWaveIndices();
+  std::unique_ptr<AccumulatorAccess> access = createAccumulatorAccess();
+  groupRows = tileRows;
+  int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(VectorType::get({accPerLane}, b.getF32Type())));
+  access->prepareStores(waveM, waveN, lane);
+  access->forStores([&] {
+    for (int64_t i = 0; i < layout.getIntrinsicsM(); ++i)
+      for (int64_t j = 0; j < layout.getIntrinsicsN(); ++j)
+        access->store(i, j, waveM, waveN, lane, zero);
+  });
 }
 
 void TiledMMALowering::createWaveIndices() {

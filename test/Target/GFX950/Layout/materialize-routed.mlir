@@ -4,24 +4,21 @@
 
 // mx.routed_scaled_contraction (sorted-token-ids form) -> one
 // mx.tiled_scaled_mma for every block: 64 sorted positions in 4 blocks of
-// 16, 16-row tiles, so tile mo lies in block mo. The table names the
-// block's expert (and no rows when the expert is outside [0, E)); the
-// tokens of the sorted rows (id / top_k) are gathered in sorted order; the
-// sorted ids are the tiles' rows of the accumulator.
+// 16, 16-row tiles, so tile mo lies in block mo. The expert ids are the
+// tile table (its block experts form: the kernel looks up each tile's
+// expert, no rows when it is outside [0, E)); the tokens of the sorted rows
+// (id / top_k) are gathered in sorted order; the sorted ids are the tiles'
+// rows of the accumulator.
 
 // CHECK-LABEL: func.func @routed
 //  CHECK-SAME:     (%[[A:[^:]+]]: tensor<10x128xf4E2M1FN>, %[[W:[^:]+]]: tensor<4x24x128xf4E2M1FN>, %[[SA:[^:]+]]: tensor<10x4xf8E8M0FNU>, %[[SW:[^:]+]]: tensor<4x24x4xf8E8M0FNU>, %[[IDS:[^:]+]]: tensor<64xi32>, %[[EXPERTS:[^:]+]]: tensor<4xi32>, %[[ACC:[^:]+]]: tensor<20x24xf32>)
-//       CHECK:   %[[TABLE:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<4x3xi32>)
-//       CHECK:     %[[MO:.+]] = linalg.index 0 : index
-//       CHECK:     %[[FIRST:.+]] = arith.muli %[[MO]], %{{.+}} : index
-//       CHECK:     %[[BLOCK:.+]] = arith.divui %[[FIRST]], %{{.+}} : index
-//       CHECK:     %[[E:.+]] = tensor.extract %[[EXPERTS]][%[[BLOCK]]] : tensor<4xi32>
+//   CHECK-NOT:   linalg.generic
 //       CHECK:   %[[GA:.+]] = mx.gather_rows %[[A]][%[[IDS]]] divisor = 2 : tensor<10x128xf4E2M1FN>, tensor<64xi32> -> tensor<64x128xf4E2M1FN>
 //       CHECK:   %[[GSA:.+]] = mx.gather_rows %[[SA]][%[[IDS]]] divisor = 2 : tensor<10x4xf8E8M0FNU>, tensor<64xi32> -> tensor<64x4xf8E8M0FNU>
 //       CHECK:   linalg.pack %[[GA]] {{.*}} -> tensor<4x1x16x128xf4E2M1FN>
 //       CHECK:   linalg.pack %[[GSA]]
 //       CHECK:   linalg.pack %[[W]] {{.*}} -> tensor<4x2x1x16x128xf4E2M1FN>
-//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TABLE]] : tensor<4x3xi32>) row_ids(%[[IDS]] : tensor<64xi32>) outs(%[[ACC]] : tensor<20x24xf32>)
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[EXPERTS]] : tensor<4xi32>) row_ids(%[[IDS]] : tensor<64xi32>) outs(%[[ACC]] : tensor<20x24xf32>)
 //       CHECK:   return %[[R]]
 func.func @routed(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
                   %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,

@@ -116,3 +116,50 @@ func.func @routed_two_n(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x
       outs(%c : memref<20x24xf32>) layout = #l2
   return
 }
+
+// -----
+
+// The block experts form (tile_groups [blocks] of i32: the expert of each
+// block of 32 sorted positions, two 16-row tiles): tile mo's expert is
+// experts[16 mo / 32], its rows the tile's 16 when the expert is in
+// [0, E = 4), none otherwise. From zero (zero_acc), a tile without rows
+// stores +0.0 in the rows its ids name (the else branch), so that every
+// row the ids name is written.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @routed_block_experts
+//  CHECK-SAME:   %[[EXPERTS:[^:]+]]: memref<2xi32>, %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
+//   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
+//   CHECK-DAG:   %[[C16:.+]] = arith.constant 16 : index
+//   CHECK-DAG:   %[[C32:.+]] = arith.constant 32 : index
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+//       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[MO:[^,]+]], %{{[^)]+}})
+//       CHECK:     %[[GEXPERTS:.+]] = memref.memory_space_cast %[[EXPERTS]] : memref<2xi32> to memref<2xi32, 1>
+//       CHECK:     %[[FIRST:.+]] = arith.muli %[[MO]], %[[C16]] : index
+//       CHECK:     %[[BLOCK:.+]] = arith.divui %[[FIRST]], %[[C32]] : index
+//       CHECK:     %[[E32:.+]] = memref.load %[[GEXPERTS]][%[[BLOCK]]] : memref<2xi32, 1>
+//       CHECK:     %[[E:.+]] = arith.index_cast %[[E32]] : i32 to index
+//       CHECK:     %[[GE0:.+]] = arith.cmpi sge, %[[E]], %[[C0]] : index
+//       CHECK:     %[[LTE:.+]] = arith.cmpi slt, %[[E]], %[[C4]] : index
+//       CHECK:     %[[VALID:.+]] = arith.andi %[[GE0]], %[[LTE]] : i1
+//       CHECK:     arith.select %[[VALID]], %[[E]], %[[C0]] : index
+//       CHECK:     %[[COUNT:.+]] = arith.select %[[VALID]], %[[C16]], %[[C0]] : index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COUNT]], %[[C0]] : index
+//       CHECK:     scf.if %[[HAS]] {
+//       CHECK:       func.call @mx_uk_scaled_mma(
+//       CHECK:       vector.store
+//       CHECK:     } else {
+//   CHECK-NOT:       func.call
+//       CHECK:       %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]]
+//       CHECK:       memref.load %[[GIDS]]
+//       CHECK:       vector.store %[[ZERO]]
+//       CHECK:     }
+//       CHECK:     gpu.terminator
+func.func @routed_block_experts(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
+                                %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
+                                %experts: memref<2xi32>, %ids: memref<64xi32>, %c: memref<20x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
+      tile_groups(%experts : memref<2xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x24xf32>) layout = #l zero_acc
+  return
+}

@@ -414,8 +414,9 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     (the padding ids, conventionally `T * top_k`, and blocks of an expert id
     outside `[0, E)`, e.g. the -1 of experts on another rank) compute
     nothing, and rows that no position names keep `acc`. Each row must be
-    named by at most one valid position (`moe_align_block_size` names each
-    once): a row named twice is inconsistent routing, which the host path
+    named by at most one position, of any block (`moe_align_block_size`
+    names each once; a GPU kernel from a +0.0 `acc` may write the rows of a
+    block of an expert outside `[0, E)`): a row named twice is inconsistent routing, which the host path
     and the reference report as a run-time error (leaving `acc` unchanged),
     and for which a GPU kernel (e.g. gfx950's) writes one of the competing
     results.
@@ -668,13 +669,29 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     launch serves every expert. With `row_ids` too (`[Mo * tile rows]` of
     `i32`, the routed form of `mx.routed_scaled_contraction`), row `r < c` of
     tile `mo` is row `row_ids[mo * tile rows + r]` of `acc` instead (none
-    where that is outside `acc`), and `f` is not used:
+    where that is outside `acc`), and `f` is not used. The routed form may
+    instead give `tile_groups` as the expert of each block of `row_ids`
+    (`[blocks]` of `i32`, each block whole M tiles, as
+    `mx.routed_scaled_contraction`'s `expert_ids`): tile `mo` is then
+    `(e, -, tile rows)` with `e` the expert of its block, or has no rows
+    where `e` is outside `[0, E)`; the kernel reads it, with no table to
+    build. With `row_ids` and `zero_acc`, every row of `acc` that `row_ids`
+    names is written, +0.0 by a tile without rows, so that the rows of
+    `acc` that keep their value are exactly the rows no id names (each row
+    is named at most once):
 
     ```mlir
     %g = mx.tiled_scaled_mma
         ins(%a, %b, %sa, %sb : tensor<8x2x1x16x32xf4E2M1FN>, tensor<4x2x2x1x16x32xf4E2M1FN>,
                               tensor<8x2x1x16xf8E8M0FNU>, tensor<4x2x2x1x16xf8E8M0FNU>)
         tile_groups(%tiles : tensor<8x3xi32>)
+        outs(%acc : tensor<40x32xf32>) layout = #layout -> tensor<40x32xf32>
+    // Routed: blocks of 32 sorted positions (2 tiles each), the expert of
+    // each block given, rows of %acc named by %ids.
+    %r = mx.tiled_scaled_mma
+        ins(%a, %b, %sa, %sb : tensor<8x2x1x16x32xf4E2M1FN>, tensor<4x2x2x1x16x32xf4E2M1FN>,
+                              tensor<8x2x1x16xf8E8M0FNU>, tensor<4x2x2x1x16xf8E8M0FNU>)
+        tile_groups(%experts : tensor<4xi32>) row_ids(%ids : tensor<128xi32>)
         outs(%acc : tensor<40x32xf32>) layout = #layout -> tensor<40x32xf32>
     ```
 
