@@ -168,6 +168,21 @@ Value gfx950::detail::createGlobalCast(OpBuilder &b, Location loc,
 }
 
 /// A bounds-checked buffer of `memref` (in global memory).
+std::pair<Value, Value> gfx950::detail::loadIdInRange(OpBuilder &b,
+                                                      Location loc,
+                                                      Value memref, Value index,
+                                                      Value bound) {
+  Value id = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      memref::LoadOp::create(b, loc, memref, ValueRange{index}));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value inRange = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, id, bound));
+  return {id, inRange};
+}
+
 static Value createCheckedBuffer(OpBuilder &b, Location loc, Value memref) {
   return amdgpu::FatRawBufferCastOp::create(
       b, loc, memref, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
@@ -414,19 +429,12 @@ void UserLayoutAccess::initialize(ValueRange batch, Value mIndex, Value nIndex,
 Value UserLayoutAccess::rowOf(Value row) {
   if (!rowIds)
     return row;
-  Value id = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      memref::LoadOp::create(
-          b, loc, rowIds,
-          ValueRange{arith::AddIOp::create(b, loc, firstRowId, row)}));
+  auto [id, inAcc] = loadIdInRange(
+      b, loc, rowIds, arith::AddIOp::create(b, loc, firstRowId, row), rows);
   Value valid = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rowCount),
-      arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, id,
-                                index(0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, id, rows)));
+      inAcc);
   return arith::SelectOp::create(b, loc, valid, id, rows);
 }
 

@@ -72,6 +72,11 @@ std::unique_ptr<AccumulatorAccess> createUserLayoutAccumulatorAccess(
 /// addresses its buffers.
 Value createGlobalCast(OpBuilder &b, Location loc, Value memref);
 
+/// The i32 at `index` of the 1-d `memref`, as a (signed) index, and whether
+/// it lies in [0, `bound`): a routed GEMM's row id or a block's expert.
+std::pair<Value, Value> loadIdInRange(OpBuilder &b, Location loc, Value memref,
+                                      Value index, Value bound);
+
 } // namespace mlir::mx::gfx950::detail
 
 #endif // MX_LIB_TARGET_GFX950_TRANSFORMS_ACCUMULATORACCESS_H

@@ -454,17 +454,9 @@ void TiledMMALowering::createGroupLookup() {
     Value blockRows = arith::DivUIOp::create(b, loc, dim(op.getRowIds(), 0),
                                              dim(op.getTileGroups(), 0));
     Value first = arith::MulIOp::create(b, loc, mIndex, index(tileRows));
-    Value expert = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        memref::LoadOp::create(
-            b, loc, table,
-            ValueRange{arith::DivUIOp::create(b, loc, first, blockRows)}));
-    Value valid = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, expert,
-                              index(0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, expert,
-                              dim(op.getRhs(), 0)));
+    auto [expert, valid] = gfx950::detail::loadIdInRange(
+        b, loc, table, arith::DivUIOp::create(b, loc, first, blockRows),
+        dim(op.getRhs(), 0));
     group = arith::SelectOp::create(b, loc, valid, expert, index(0));
     groupRows = {first, arith::SelectOp::create(b, loc, valid, index(tileRows),
                                                 index(0))};

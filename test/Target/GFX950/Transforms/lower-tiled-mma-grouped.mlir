@@ -73,9 +73,9 @@ func.func @grouped(%a: memref<7x1x4x4x16x16xi8>, %b: memref<5x2x1x4x4x16x16xi8>,
 //       CHECK:       %[[POS:.+]] = arith.addi %[[FIRST]], %[[R:.+]] : index
 //       CHECK:       %[[ID32:.+]] = memref.load %[[GIDS]][%[[POS]]] : memref<64xi32, 1>
 //       CHECK:       %[[ID:.+]] = arith.index_cast %[[ID32]] : i32 to index
-//       CHECK:       %[[INTILE:.+]] = arith.cmpi ult, %[[R]], %[[COUNT]] : index
 //       CHECK:       arith.cmpi sge, %[[ID]], %{{.+}} : index
 //       CHECK:       arith.cmpi slt, %[[ID]], %[[C20]] : index
+//       CHECK:       %[[INTILE:.+]] = arith.cmpi ult, %[[R]], %[[COUNT]] : index
 //       CHECK:       %[[ROW:.+]] = arith.select %{{.+}}, %[[ID]], %[[C20]] : index
 //       CHECK:       %[[MASKED:.+]] = arith.select %{{.+}}, %[[ROW]], %[[C20]] : index
 //       CHECK:       vector.load %[[BUF]][%[[MASKED]], %{{.+}}]
