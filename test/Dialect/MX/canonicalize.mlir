@@ -111,7 +111,7 @@ func.func @grouped_fill_zero(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x
 //  CHECK-SAME:     %[[EXPERTS:[a-z0-9]+]]: tensor<4xi32>, %[[IDS:[a-z0-9]+]]: tensor<128xi32>
 //       CHECK:   %[[E:.+]] = tensor.empty() : tensor<40x128xf32>
 //   CHECK-NOT:   linalg.fill
-//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} row_ids(%[[IDS]] : tensor<128xi32>) outs(%[[E]] : tensor<40x128xf32>) {{.*}} zero_acc
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} row_ids(%[[IDS]] : tensor<128xi32>) outs(%[[E]] : tensor<40x128xf32>) {{.*}} zero_acc zero_empty_tiles
 //       CHECK:   tensor.extract_slice %[[R]][0, 0] [40, 64] [1, 1]
 //       CHECK:   mx.quantize_into %{{.+}} gather(%[[IDS]] : tensor<128xi32> divisor = 1)
 func.func @routed_unread_fill(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x8x2x4x16x32xf4E2M1FN>,
@@ -153,11 +153,11 @@ func.func @routed_unread_fill(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x8x2
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @routed_fill_read
 //       CHECK:   %[[FILL:.+]] = linalg.fill
-//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL]] : tensor<40x64xf32>) {{.*}} zero_acc
+//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL]] : tensor<40x64xf32>) {{.*}} zero_acc -> tensor<40x64xf32>
 //       CHECK:   %[[FILL2:.+]] = linalg.fill
-//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL2]] : tensor<40x64xf32>) {{.*}} zero_acc
+//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL2]] : tensor<40x64xf32>) {{.*}} zero_acc -> tensor<40x64xf32>
 //       CHECK:   %[[FILL3:.+]] = linalg.fill
-//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL3]] : tensor<40x64xf32>) {{.*}} zero_acc
+//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL3]] : tensor<40x64xf32>) {{.*}} zero_acc -> tensor<40x64xf32>
 func.func @routed_fill_read(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x4x2x4x16x32xf4E2M1FN>,
                             %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x4x2x4x16xf8E8M0FNU>,
                             %experts: tensor<4xi32>, %ids: tensor<128xi32>, %other: tensor<128xi32>)

@@ -30,7 +30,7 @@
 // ACC-LABEL: func.func @chain
 //       ACC: %[[H:.+]] = memref.alloc() {{.*}} : memref<20x128xf32>
 //   ACC-NOT: outs(%[[H]]
-//       ACC: mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : memref<4xi32>) row_ids(%{{.+}} : memref<64xi32>) outs(%[[H]] : memref<20x128xf32>) {{.*}} zero_acc
+//       ACC: mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : memref<4xi32>) row_ids(%{{.+}} : memref<64xi32>) outs(%[[H]] : memref<20x128xf32>) {{.*}} zero_acc zero_empty_tiles
 
 func.func @chain(%x: tensor<10x256xbf16>, %w1: tensor<4x128x256xf4E2M1FN>,
                  %s1: tensor<4x128x8xf8E8M0FNU>, %w2: tensor<4x64x128xf4E2M1FN>,

@@ -260,21 +260,24 @@ static bool isReadOnlyAtIds(Value value, Value ids) {
 namespace {
 /// Drops the +0.0 fill of a routed accumulator from zero whose rows are read
 /// only where the row ids name them: the GEMM writes every such row (+0.0
-/// from a tile without rows), so the fill is never seen. The fill's
-/// destination becomes the op's.
+/// from a tile without rows: zero_empty_tiles), so the fill is never seen.
+/// The fill's destination becomes the op's.
 struct UnreadRoutedFill : public OpRewritePattern<TiledScaledMMAOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(TiledScaledMMAOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getZeroAcc() || !op.getRowIds() || op.getResults().empty())
+    if (!op.getZeroAcc() || !op.getRowIds() || op.getZeroEmptyTiles() ||
+        op.getResults().empty())
       return failure();
     Value destination =
         ZeroFilledAccumulator::getZeroFillDestination(op.getAcc());
     if (!destination || !isReadOnlyAtIds(op.getResult(), op.getRowIds()))
       return failure();
-    rewriter.modifyOpInPlace(op,
-                             [&] { op.getAccMutable().assign(destination); });
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getAccMutable().assign(destination);
+      op.setZeroEmptyTiles(true);
+    });
     return success();
   }
 };
@@ -593,5 +596,7 @@ LogicalResult TiledScaledMMAOp::verify() {
     return failure();
   if (getRowIds() && failed(verifyRowIds(*this, types)))
     return failure();
+  if (getZeroEmptyTiles() && (!getRowIds() || !getZeroAcc()))
+    return emitOpError() << "zero_empty_tiles needs row_ids and zero_acc";
   return verifyBatchDims(*this, types, numBatch);
 }

@@ -70,8 +70,8 @@ struct TiledScaledMMAOpInterface
     auto bufferized = TiledScaledMMAOp::create(
         rewriter, op->getLoc(), TypeRange{}, buffers[0], buffers[1], buffers[2],
         buffers[3], buffers[4], tileGroups, rowIds, mma.getLayout(),
-        mma.getZeroAcc(), epilogueInputs, mma.getEpilogueMapsAttr(),
-        mma.getEpilogue().size());
+        mma.getZeroAcc(), mma.getZeroEmptyTiles(), epilogueInputs,
+        mma.getEpilogueMapsAttr(), mma.getEpilogue().size());
     for (auto [from, to] :
          llvm::zip_equal(mma.getEpilogue(), bufferized.getEpilogue()))
       rewriter.inlineRegionBefore(from, to, to.end());

@@ -119,7 +119,8 @@ static TiledScaledMMAOp fuse(RewriterBase &b, TiledScaledMMAOp op,
       b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
       op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
       op.getRowIds(), op.getLayout(),
-      /*zero_acc=*/true, inputs, b.getArrayAttr(maps), /*epilogueCount=*/1);
+      /*zero_acc=*/true, /*zero_empty_tiles=*/false, inputs,
+      b.getArrayAttr(maps), /*epilogueCount=*/1);
   // The block: (sum, the other inputs' elements, the output's element).
   Block &old = *generic.getBody();
   Block *body = b.createBlock(&fused.getEpilogue().front());

@@ -190,7 +190,8 @@ static Value buildTiledGroups(OpBuilder &b, Location loc,
   auto mma = TiledScaledMMAOp::create(
       b, loc, TypeRange{acc.getType()}, tiledLhs, tiledRhs, tiledLhsScales,
       tiledRhsScales, acc, table, rowIds, layout, /*zero_acc=*/false,
-      ValueRange(), ArrayAttr(), /*epilogueCount=*/0);
+      /*zero_empty_tiles=*/false, ValueRange(), ArrayAttr(),
+      /*epilogueCount=*/0);
   return mma.getResult();
 }
 

@@ -472,9 +472,9 @@ void TiledMMALowering::createGroupLookup() {
   rhsOuter = {group, nIndex};
   Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
                                         groupRows.second, index(0));
-  // A routed GEMM from zero writes +0.0 in the rows a tile without rows
-  // names (see mx.tiled_scaled_mma): its accumulator needs no fill.
-  bool storeEmpty = op.getRowIds() && op.getZeroAcc();
+  // A routed GEMM from zero whose accumulator is not filled writes +0.0 in
+  // the rows a tile without rows names (zero_empty_tiles).
+  bool storeEmpty = op.getZeroEmptyTiles();
   auto ifOp = scf::IfOp::create(b, loc, TypeRange(), hasRows,
                                 /*withElseRegion=*/storeEmpty);
   if (storeEmpty) {

@@ -122,9 +122,9 @@ func.func @routed_two_n(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x
 // The block experts form (tile_groups [blocks] of i32: the expert of each
 // block of 32 sorted positions, two 16-row tiles): tile mo's expert is
 // experts[16 mo / 32], its rows the tile's 16 when the expert is in
-// [0, E = 4), none otherwise. From zero (zero_acc), a tile without rows
-// stores +0.0 in the rows its ids name (the else branch), so that every
-// row the ids name is written.
+// [0, E = 4), none otherwise. From an unfilled zero (zero_acc
+// zero_empty_tiles), a tile without rows stores +0.0 in the rows its ids
+// name (the else branch), so that every row the ids name is written.
 #l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @routed_block_experts
 //  CHECK-SAME:   %[[EXPERTS:[^:]+]]: memref<2xi32>, %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
@@ -158,6 +158,25 @@ func.func @routed_two_n(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x
 func.func @routed_block_experts(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
                                 %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
                                 %experts: memref<2xi32>, %ids: memref<64xi32>, %c: memref<20x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
+      tile_groups(%experts : memref<2xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%c : memref<20x24xf32>) layout = #l zero_acc zero_empty_tiles
+  return
+}
+
+// -----
+
+// From zero without zero_empty_tiles (acc is a +0.0 fill): a tile without
+// rows does nothing.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @routed_block_experts_filled
+//       CHECK:     scf.if
+//       CHECK:       func.call @mx_uk_scaled_mma(
+//   CHECK-NOT:     } else {
+//       CHECK:     gpu.terminator
+func.func @routed_block_experts_filled(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
+                                       %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
+                                       %experts: memref<2xi32>, %ids: memref<64xi32>, %c: memref<20x24xf32>) {
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
       tile_groups(%experts : memref<2xi32>) row_ids(%ids : memref<64xi32>)
       outs(%c : memref<20x24xf32>) layout = #l zero_acc

@@ -675,10 +675,11 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     `mx.routed_scaled_contraction`'s `expert_ids`): tile `mo` is then
     `(e, -, tile rows)` with `e` the expert of its block, or has no rows
     where `e` is outside `[0, E)`; the kernel reads it, with no table to
-    build. With `row_ids` and `zero_acc`, every row of `acc` that `row_ids`
-    names is written, +0.0 by a tile without rows, so that the rows of
-    `acc` that keep their value are exactly the rows no id names (each row
-    is named at most once):
+    build. With `row_ids`, `zero_acc` and `zero_empty_tiles`, every row of
+    `acc` that `row_ids` names is written, +0.0 by a tile without rows, so
+    that the rows of `acc` that keep their value are exactly the rows no id
+    names (each row is named at most once); the canonicalizer sets it, and
+    drops `acc`'s +0.0 fill, when the result is read only at those rows:
 
     ```mlir
     %g = mx.tiled_scaled_mma
@@ -733,6 +734,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
       Optional<MX_RankedTensorOrMemRef>:$tile_groups,
       Optional<MX_RankedTensorOrMemRef>:$row_ids,
       MX_TiledLayoutAttrInterface:$layout, UnitAttr:$zero_acc,
+      UnitAttr:$zero_empty_tiles,
       Variadic<MX_RankedTensorOrMemRef>:$epilogue_inputs,
       OptionalAttr<AffineMapArrayAttr>:$epilogue_maps);
   let results = (outs Variadic<AnyRankedTensor>:$results);
@@ -743,7 +745,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     (`tile_groups` `(` $tile_groups^ `:` type($tile_groups) `)`)?
     (`row_ids` `(` $row_ids^ `:` type($row_ids) `)`)?
     `outs` `(` $acc `:` type($acc) `)` `layout` `=` $layout
-    (`zero_acc` $zero_acc^)? ``
+    (`zero_acc` $zero_acc^)? (`zero_empty_tiles` $zero_empty_tiles^)? ``
     custom<Epilogue>($epilogue_inputs, type($epilogue_inputs), $epilogue_maps,
                      $epilogue)
     attr-dict (`->` type($results)^)?
@@ -756,7 +758,7 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
       CArg<"bool", "false">:$zero_acc), [{
       build($_builder, $_state, results, lhs, rhs, lhs_scales, rhs_scales, acc,
             /*tile_groups=*/::mlir::Value(), /*row_ids=*/::mlir::Value(),
-            layout, zero_acc,
+            layout, zero_acc, /*zero_empty_tiles=*/false,
             ::mlir::ValueRange(), ::mlir::ArrayAttr(), /*epilogueCount=*/0);
     }]>
   ];
