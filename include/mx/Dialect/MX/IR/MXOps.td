@@ -416,10 +416,10 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     nothing, and rows that no position names keep `acc`. Each row must be
     named by at most one position, of any block (`moe_align_block_size`
     names each once; a GPU kernel from a +0.0 `acc` may write the rows of a
-    block of an expert outside `[0, E)`): a row named twice is inconsistent routing, which the host path
-    and the reference report as a run-time error (leaving `acc` unchanged),
-    and for which a GPU kernel (e.g. gfx950's) writes one of the competing
-    results.
+    block of an expert outside `[0, E)`): a row named twice is inconsistent
+    routing, which the host path and the reference report as a run-time
+    error (leaving `acc` unchanged), and for which a GPU kernel
+    (e.g. gfx950's) writes one of the competing results.
 
     `NB` must divide `P`. Data operands have an MX element type (`lhs` and
     `rhs` may differ), scales `f8E8M0FNU`, the accumulator `f32`; `K` must be
