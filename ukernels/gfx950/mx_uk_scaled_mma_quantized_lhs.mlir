@@ -46,6 +46,14 @@
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
 //   accs       [intrinsics_m, intrinsics_n, V x f32], private
+//   k_blocks   when K is padded to the K tile (K a multiple of 32): how
+//              many blocks of 32 values of a row, from the view's first,
+//              the input holds (>= 0; a split of K past the input's: 0).
+//              Block (k * intrinsics_k + q) * G + g of the view's row, and
+//              those past it, are K's padding, quantized from zeros (what
+//              the quantize kernel writes there: code 0) rather than from
+//              the next row's values that the view reads there. -1 when K
+//              is not padded (no select in the kernel)
 //
 // Iteration k (but the last) loads step k + 1's share of A values, B
 // fragments and B scales, runs step k's MFMAs, then quantizes its share of
@@ -87,7 +95,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
     %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
     %accs: memref<?x?x?xf32, 5>,
     %lds: memref<?xi8, #gpu.address_space<workgroup>>,
-    %wave_m: index, %wave_n: index, %lane: index,
+    %wave_m: index, %wave_n: index, %lane: index, %k_blocks: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index,
     %zero_acc: index)
     attributes {mx.ukernel.num_parameters = 4 : i64,
@@ -163,8 +171,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   scf.if %any {
     // Prologue: step 0's share of A values, its B fragments and scales; A
     // quantized into stage 0, then read.
-    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r)
-        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index) -> ()
+    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks)
+        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index) -> ()
     %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
     %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
     scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -195,8 +203,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1's operands, into registers.
       scf.if %has_next {
-        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r)
-            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index) -> ()
+        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks)
+            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index) -> ()
         %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
         %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
         scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -272,14 +280,17 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
 // Helpers, inlined where they are called when the ukernel is instantiated.
 
 // Loads the wave's share of step k's A values: fragment f = r * waves +
-// wave (f < frags_a) into raw_a[r].
+// wave (f < frags_a) into raw_a[r], zeros for a block in K's padding.
 func.func private @mx_uk_load_lhs_share(
     %src: memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %raw_a: memref<?xvector<32xbf16>, 5>, %wave: index, %waves: index,
     %frags_a: index, %rounds: index, %subgroups_m: index, %intrinsics_m: index,
-    %intrinsics_k: index, %lane_g: index, %lane_r: index) {
+    %intrinsics_k: index, %lane_g: index, %lane_r: index, %k_blocks: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %groups = memref.dim %src, %c4 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+  %padded = arith.cmpi sge, %k_blocks, %c0 : index
   scf.for %r = %c0 to %rounds step %c1 {
     %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
     %mine = arith.cmpi ult, %f, %frags_a : index
@@ -287,7 +298,19 @@ func.func private @mx_uk_load_lhs_share(
       %sg, %i, %q = affine.delinearize_index %f into (%subgroups_m, %intrinsics_m, %intrinsics_k) : index, index, index
       %x = vector.load %src[%k, %sg, %i, %q, %lane_g, %lane_r, %c0]
           : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xbf16>
-      memref.store %x, %raw_a[%r] : memref<?xvector<32xbf16>, 5>
+      // A block in K's padding (past the row: the next row's values) is
+      // zeros.
+      %y = scf.if %padded -> vector<32xbf16> {
+        %block = affine.apply affine_map<(k, q, g)[n, G] -> ((k * n + q) * G + g)>
+            (%k, %q, %lane_g)[%intrinsics_k, %groups]
+        %inside = arith.cmpi ult, %block, %k_blocks : index
+        %zeros = arith.constant dense<0.0> : vector<32xbf16>
+        %z = arith.select %inside, %x, %zeros : vector<32xbf16>
+        scf.yield %z : vector<32xbf16>
+      } else {
+        scf.yield %x : vector<32xbf16>
+      }
+      memref.store %y, %raw_a[%r] : memref<?xvector<32xbf16>, 5>
     }
   } {mx.unroll}
   return

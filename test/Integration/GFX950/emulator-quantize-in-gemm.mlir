@@ -14,6 +14,17 @@
 // RUN: mx-run %s --backend=gfx950-emu --entry=even_ties_away --seed=6 %{args} --gfx950-options=quantize-in-gemm=always --compare=reference | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --backend=gfx950-emu --entry=rceil_nearest --seed=7 %{args} --gfx950-options=quantize-in-gemm=always --compare=reference | FileCheck %s --check-prefix=EXACT
 // RUN: mx-run %s --backend=gfx950-emu --entry=fp8_weights --seed=8 --arg=random:normal,std=100,specials=0.02 --arg=random:codes --arg=random:scales,lo=120,hi=130 --arg=random:normal --gfx950-options=quantize-in-gemm=always --compare=reference | FileCheck %s --check-prefix=EXACT
+// K = 1440 padded to the K tile (45 blocks of 32: the last K tile holds 13
+// of 16, or with 32x32x64 and K tiles of 256, 5 of 8): the kernel reads the
+// padding's blocks as zeros, whole K or split (the last split's blocks
+// counted from its first). Where the view reads a row's padding, the next
+// row's values lie; rows 6 and 17 are +Inf (NaN scales, so NaN rows), so
+// a kernel that quantized the padding from them would make rows 5 and 16
+// NaN too (B's padding is zeros, which hides any finite values).
+// DEFINE: %{padded} = --arg=random:normal,std=100 --arg=random:codes --arg=random:scales,lo=120,hi=130 --arg=random:normal
+// RUN: mx-run %s --backend=gfx950-emu --entry=padded_k --seed=10 %{padded} --gfx950-options=quantize-in-gemm=always --compare=reference | FileCheck %s --check-prefix=EXACT
+// RUN: mx-run %s --backend=gfx950-emu --entry=padded_k --seed=11 %{padded} --gfx950-options="quantize-in-gemm=always split-k=3" --compare=reference | FileCheck %s --check-prefix=EXACT
+// RUN: mx-run %s --backend=gfx950-emu --entry=padded_k --seed=12 %{padded} --gfx950-options="quantize-in-gemm=always intrinsic=32x32x64 intrinsics-k=4 split-k=2" --compare=reference | FileCheck %s --check-prefix=EXACT
 
 // Random normal activations with specials (NaN, Inf, zeros of both signs,
 // subnormals), quantized in the kernel: the f32 sums match the reference,
@@ -110,6 +121,32 @@ func.func @fp8_weights(%a: tensor<20x1024xbf16>, %b: tensor<200x1024xf8E4M3FN>,
   %r = mx.scaled_contraction indexing_maps = #nt
       ins(%qa, %b, %sa, %sb : tensor<20x1024xf4E2M1FN>, tensor<200x1024xf8E4M3FN>,
                              tensor<20x32xf8E8M0FNU>, tensor<200x32xf8E8M0FNU>)
+      outs(%c : tensor<20x200xf32>) -> tensor<20x200xf32>
+  return %r : tensor<20x200xf32>
+}
+
+// 20 x 200 x 1440: K padded to the K tile; rows 6 and 17 made +Inf.
+func.func @padded_k(%x: tensor<20x1440xbf16>, %b: tensor<200x1440xf4E2M1FN>,
+                    %sb: tensor<200x45xf8E8M0FNU>, %c: tensor<20x200xf32>) -> tensor<20x200xf32> {
+  %inf = arith.constant dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x7F80, 0.0, 0.0, 0.0,
+                               0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0x7F80, 0.0, 0.0]> : tensor<20xbf16>
+  %e = tensor.empty() : tensor<20x1440xbf16>
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>,
+                                        affine_map<(i, j) -> (i, j)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x, %inf : tensor<20x1440xbf16>, tensor<20xbf16>) outs(%e : tensor<20x1440xbf16>) {
+  ^bb0(%v: bf16, %w: bf16, %o: bf16):
+    %vf = arith.extf %v : bf16 to f32
+    %wf = arith.extf %w : bf16 to f32
+    %yf = arith.addf %vf, %wf : f32
+    %y = arith.truncf %yf : f32 to bf16
+    linalg.yield %y : bf16
+  } -> tensor<20x1440xbf16>
+  %qa, %sa = mx.quantize %a axis(1) scale(even) rounding(ties_away)
+      : tensor<20x1440xbf16> -> tensor<20x1440xf4E2M1FN>, tensor<20x45xf8E8M0FNU>
+  %r = mx.scaled_contraction indexing_maps = #nt
+      ins(%qa, %b, %sa, %sb : tensor<20x1440xf4E2M1FN>, tensor<200x1440xf4E2M1FN>,
+                             tensor<20x45xf8E8M0FNU>, tensor<200x45xf8E8M0FNU>)
       outs(%c : tensor<20x200xf32>) -> tensor<20x200xf32>
   return %r : tensor<20x200xf32>
 }

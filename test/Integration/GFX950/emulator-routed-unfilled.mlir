@@ -14,7 +14,12 @@
 // DEFINE: %{normal} = --seed=5 --arg=random:normal --arg=random:codes --arg=random:scales,lo=122,hi=128 --arg=random:codes --arg=random:scales,lo=122,hi=128
 // RUN: %{run} %{ints} --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
 // RUN: %{run} %{normal} | FileCheck %s
-// RUN: %{run} %{ints} --gfx950-options=quantize-in-gemm=always | FileCheck %s
+// Both GEMMs quantizing their A in the kernel (K = 256 and 128, each
+// padded to one K tile of 512; the two quantized A share one buffer pair
+// after bufferization, and each GEMM takes the quantize just before it).
+// RUN: %{run} %{ints} --gfx950-options=quantize-in-gemm=always --print-launches | FileCheck %s --check-prefixes=CHECK,ALWAYS
+// ALWAYS-NOT: _quantize
+// ALWAYS: @chain_mma1::@chain_mma1
 // The first GEMM's accumulator is not filled: the only fill launched is
 // the second's, after the first GEMM.
 // LAUNCH: @chain_mma0::@chain_mma0

@@ -101,6 +101,11 @@ private:
   /// zeros (code 0 once quantized, as the quantize kernel writes there).
   Value getGatheredRow(QuantizeIntoOp quantize,
                        const QuantizedLhsSource &source, ValueRange outer);
+  /// The ukernel quantizing A's k_blocks: with K padded, the blocks of a
+  /// row of A from the workgroup's first K position (a split of K starts
+  /// past the others') that the input holds, at least 0; -1 when K is not
+  /// padded.
+  Value getKBlocks();
   /// `memref` in the global address space (the kernel's buffers).
   Value toGlobal(Value memref) {
     return gfx950::detail::createGlobalCast(b, loc, memref);
@@ -305,6 +310,23 @@ TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
   return memref::ReinterpretCastOp::create(
              b, loc, viewType, buffer, OpFoldResult(offset), sizes, strideFolds)
       .getResult();
+}
+
+Value TiledMMALowering::getKBlocks() {
+  if (!quantizedLhs->kBlocks)
+    return index(-1);
+  Value blocks = index(*quantizedLhs->kBlocks);
+  unsigned axis = quantize.getAxis();
+  bool split = false;
+  for (auto [position, step] : llvm::zip(outer(mIndex), quantizedLhs->steps)) {
+    if (step.first != axis || step.second == 0)
+      continue;
+    Value before = arith::MulIOp::create(b, loc, position,
+                                         index(step.second / kBlockSize));
+    blocks = arith::SubIOp::create(b, loc, blocks, before);
+    split = true;
+  }
+  return split ? arith::MaxSIOp::create(b, loc, blocks, index(0)) : blocks;
 }
 
 LogicalResult TiledMMALowering::checkOperands() {
@@ -561,7 +583,9 @@ TiledMMALowering::createUKernelViews(StringRef ukernel,
     argNames = {"lhs",        "rhs",          "lhs_scales",
                 "rhs_scales", "accumulators", "LDS staging"};
   }
-  if (ukernelType.getNumInputs() != args.size() + 7)
+  // The scalars of createUKernelCall: 7, and k_blocks for one quantizing
+  // A.
+  if (ukernelType.getNumInputs() != args.size() + (quantizedLhs ? 8 : 7))
     return op.emitOpError() << "ukernel '" << ukernel
                             << "' has an unexpected signature " << ukernelType;
   for (auto [i, arg] : llvm::enumerate(args)) {
@@ -581,6 +605,8 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
   args.push_back(waveM);
   args.push_back(waveN);
   args.push_back(lane);
+  if (quantizedLhs)
+    args.push_back(getKBlocks());
   args.push_back(index(layout.getIntrinsicsM()));
   args.push_back(index(layout.getIntrinsicsN()));
   args.push_back(index(layout.getIntrinsicsK()));
@@ -681,16 +707,22 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
   return launch;
 }
 
-/// The in_consumer quantize that writes `op`'s A and A scales, if any.
+/// The in_consumer quantize that writes `op`'s A and A scales, if any: the
+/// last one before `op` in its block (bufferization may give two GEMMs'
+/// quantized A one buffer, e.g. a routed gate_up and down of equal tiles).
 static QuantizeIntoOp getQuantizeInConsumer(TiledScaledMMAOp op) {
+  QuantizeIntoOp last;
   for (Operation *user : op.getLhs().getUsers()) {
     auto quantize = dyn_cast<QuantizeIntoOp>(user);
     if (quantize && quantize.getInConsumer() &&
         quantize.getElements() == ValueRange{op.getLhs()} &&
-        quantize.getScales() == ValueRange{op.getLhsScales()})
-      return quantize;
+        quantize.getScales() == ValueRange{op.getLhsScales()} &&
+        quantize->getBlock() == op->getBlock() &&
+        quantize->isBeforeInBlock(op) &&
+        (!last || last->isBeforeInBlock(quantize)))
+      last = quantize;
   }
-  return {};
+  return last;
 }
 
 FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerTiledScaledMMA(

@@ -12,6 +12,7 @@
 #include "mx/Target/GFX950/GFX950.h"
 #include "mx/Target/GFX950/UKernels/UKernels.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace mlir;
@@ -251,6 +252,43 @@ static LogicalResult getGatheredRowDims(TiledScaledMMAOp op,
   return success();
 }
 
+/// Sets `source.kBlocks` when K is padded to the K tile: the ukernel then
+/// reads block (k * intrinsics_k + q) * G + g of a row at view position
+/// (k, q, g), so the view's K dimensions must step along the axis by
+/// those blocks (the padding is whole blocks: the quantize's verifier
+/// wants the axis a multiple of 32).
+static LogicalResult getKBlocks(QuantizeIntoOp quantize,
+                                llvm::function_ref<int64_t(int64_t)> viewSize,
+                                QuantizedLhsSource &source,
+                                std::string &reason) {
+  unsigned axis = quantize.getAxis();
+  int64_t k = cast<ShapedType>(quantize.getInput().getType()).getDimSize(axis);
+  FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
+  if (failed(domain))
+    return fail(reason, "the quantize's padded domain is unknown");
+  if ((*domain)[axis] == k)
+    return success();
+  // The view's K dimensions, innermost first: K groups, intrinsics, tiles.
+  int64_t block = kBlockSize;
+  for (int64_t slot : {4, 3, 0}) {
+    int64_t d = source.viewDims[slot];
+    if (d >= 0 && viewSize(slot) > 1 &&
+        source.steps[d] != std::make_pair(axis, block))
+      return fail(reason, "K is padded and the K tile's blocks are not in "
+                          "K order (tiles, intrinsics, lane groups)");
+    block *= viewSize(slot);
+  }
+  // A dimension outside the tile along K (a split of K) steps by whole
+  // blocks too: the caller subtracts the blocks before the workgroup's.
+  for (auto [d, step] : llvm::enumerate(source.steps))
+    if (int64_t(d) < source.viewDims[0] && step.first == axis &&
+        step.second % kBlockSize != 0)
+      return fail(reason, "K is padded and a dimension steps along K by "
+                          "part of a block");
+  source.kBlocks = k / kBlockSize;
+  return success();
+}
+
 FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
     QuantizeIntoOp quantize, TiledScaledMMAOp op, std::string &reason) {
   DataTiledLayoutAttr layout = getDataTiledLayout(op.getLayout());
@@ -290,10 +328,8 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
   if (source.steps.back() != std::make_pair(axis, int64_t(1)))
     return fail(reason,
                 "a lane's 32 values are not consecutive along the axis");
-  auto inputType = cast<ShapedType>(quantize.getInput().getType());
-  FailureOr<SmallVector<int64_t>> domain = quantize.getPaddedDomain(0);
-  if (failed(domain) || (*domain)[axis] != inputType.getDimSize(axis))
-    return fail(reason, "K is padded (not a multiple of the K tile)");
+  if (failed(getKBlocks(quantize, viewSize, source, reason)))
+    return failure();
   if (quantize.getIds() &&
       failed(getGatheredRowDims(op, shape, source, reason)))
     return failure();

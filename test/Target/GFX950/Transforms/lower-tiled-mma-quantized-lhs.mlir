@@ -26,7 +26,9 @@
 //       CHECK:     %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 1024, 1]
 //       CHECK:     %[[SRC:.+]] = memref.cast %[[VIEW]] : {{.*}} to memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     %[[LDSV:.+]] = memref.cast %[[LDS]] : memref<8704xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
-//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]],
+// K is not padded: k_blocks -1 (after the wave and lane indices).
+//       CHECK:     %[[NOT_PADDED:.+]] = arith.constant -1 : index
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]], %{{.+}}, %{{.+}}, %{{.+}}, %[[NOT_PADDED]],
 //  CHECK-SAME:       mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_rounding = "ties_away", lhs_scale = "even", lhs_source = bf16, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}
 func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
                   %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
@@ -107,7 +109,49 @@ func.func @no_consumer(%a: memref<20x1024xbf16>) -> memref<2x2x4x4x16x16xi8> {
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
 
-// K = 992 would need K padding (the K tile is 512): the kernel cannot.
+// Two quantizes writing one buffer pair (as bufferization may leave two
+// GEMMs' quantized A): each GEMM quantizes the input of the quantize just
+// before it.
+// CHECK-LABEL: func.func @shared_buffers
+//  CHECK-SAME:   %[[A1:[^:]+]]: memref<20x1024xbf16>, %[[A2:[^:]+]]: memref<20x1024xbf16>
+//       CHECK:   gpu.launch
+//       CHECK:     memref.memory_space_cast %[[A1]]
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(
+//       CHECK:   gpu.launch
+//       CHECK:     memref.memory_space_cast %[[A2]]
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(
+//   CHECK-NOT:   mx.quantize_into
+func.func @shared_buffers(%a1: memref<20x1024xbf16>, %a2: memref<20x1024xbf16>,
+                          %b: memref<4x2x4x4x4x16x16xi8>, %sb: memref<4x2x4x4x16x4xi8>,
+                          %c1: memref<20x256xf32>, %c2: memref<20x256xf32>) {
+  %e = memref.alloc() : memref<2x2x4x4x16x16xi8>
+  %s = memref.alloc() : memref<2x2x4x16x4xi8>
+  mx.quantize_into %a1 axis(1) scale(even) rounding(ties_away) : memref<20x1024xbf16> -> f4E2M1FN
+      elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
+      outs(%c1 : memref<20x256xf32>) layout = #layout zero_acc
+  mx.quantize_into %a2 axis(1) scale(even) rounding(ties_away) : memref<20x1024xbf16> -> f4E2M1FN
+      elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
+      padding [127] in_consumer
+  mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
+      outs(%c2 : memref<20x256xf32>) layout = #layout zero_acc
+  return
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// K = 992 is padded to 1024 (the K tile is 512): the ukernel gets the 31
+// blocks of 32 a row holds (k_blocks) and reads the 32nd as zeros; the view
+// is the unpadded rows' (a row: 992 values).
+// CHECK-LABEL: func.func @padded_k
+//       CHECK:     %[[VIEW:.+]] = memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 992, 1]
+//       CHECK:     %[[BLOCKS:.+]] = arith.constant 31 : index
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[BLOCKS]],
 func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
                     %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
   %e = memref.alloc() : memref<2x2x4x4x16x16xi8>
@@ -115,7 +159,6 @@ func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
   mx.quantize_into %a axis(1) scale(even) rounding(ties_away) : memref<20x992xbf16> -> f4E2M1FN
       elements(%e : memref<2x2x4x4x16x16xi8>) maps [#elements] scales(%s : memref<2x2x4x16x4xi8>) maps [#scales]
       padding [127] in_consumer
-  // expected-error @+1 {{cannot quantize A in the kernel (its in_consumer quantize): K is padded (not a multiple of the K tile)}}
   mx.tiled_scaled_mma ins(%e, %b, %s, %sb : memref<2x2x4x4x16x16xi8>, memref<4x2x4x4x4x16x16xi8>, memref<2x2x4x16x4xi8>, memref<4x2x4x4x16x4xi8>)
       outs(%c : memref<20x256xf32>) layout = #layout zero_acc
   return

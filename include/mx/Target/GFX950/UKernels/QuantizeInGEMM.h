@@ -35,6 +35,11 @@ struct QuantizedLhsSource {
   /// moves: the outer M tile and the lane's row. Each lane then reads one
   /// input row, `ids[logical row] / divisor`, which the caller resolves.
   SmallVector<std::pair<int64_t, int64_t>> gatheredRowDims;
+  /// With K padded to the K tile: the blocks of 32 values of an input row
+  /// (the ukernel's k_blocks counts those from a workgroup's first; blocks
+  /// past them are quantized from zeros); std::nullopt when K is not
+  /// padded.
+  std::optional<int64_t> kBlocks;
 };
 
 /// Whether `quantize` (on tensors or memrefs), whose elements and scales
