@@ -45,7 +45,9 @@ struct QuantizedLhsSource {
 /// Whether `quantize` (on tensors or memrefs), whose elements and scales
 /// destinations are A and A's scales of `op`, can be computed by `op`'s
 /// ukernel: fp4 A from bf16 values along K, a ukernel that
-/// quantizes A for the layout, no K padding, an input under 2 GiB, and maps
+/// quantizes A for the layout, K padded (if at all) by whole blocks in the
+/// K tile's order (the ukernel reads the padding's blocks as zeros), an
+/// input under 2 GiB, and maps
 /// that put every block where the ukernel's lanes read it (checked by
 /// evaluating them). A grouped (routed) GEMM's A must be rows gathered by
 /// the quantize's ids, and gathered rows need a tile of one fragment of
