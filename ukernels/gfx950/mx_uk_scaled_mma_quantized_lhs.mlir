@@ -39,10 +39,13 @@
 //              its row R (lane = g * R + r), every dimension a stride of
 //              the source, computed by the caller from the quantize's map.
 //              Rows gathered by id (a routed GEMM's A, `mx.quantize_into
-//              ... gather`): the tile is one fragment of rows, each lane's
-//              view starts at its own input row (ids[row] / divisor; a
-//              padding id: past the input, read as 0) and its M dimensions
-//              have stride 0, so the same loads read through the ids
+//              ... gather`): the M dimensions have stride 0 and R stride 1,
+//              and each lane indexes R with the element offset of its input
+//              row in the fragment of rows (row_offsets)
+//   row_offsets [subgroups_m * intrinsics_m], private: with rows gathered
+//              by id, the element offset of the lane's input row in each
+//              fragment of rows (ids[row] / divisor; a padding id: past the
+//              input, read as 0); empty otherwise
 //   rhs        [Ko, subgroups_n, intrinsics_n, intrinsics_k, 64, W_B B]
 //   rhs_scales [Ko, subgroups_n, 64, intrinsics_n * intrinsics_k B]
 //   accs       [intrinsics_m, intrinsics_n, V x f32], private
@@ -95,6 +98,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
     %rhs_scales: memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>,
     %accs: memref<?x?x?xf32, 5>,
     %lds: memref<?xi8, #gpu.address_space<workgroup>>,
+    %row_offsets: memref<?xindex, 5>,
     %wave_m: index, %wave_n: index, %lane: index, %k_blocks: index,
     %intrinsics_m: index, %intrinsics_n: index, %intrinsics_k: index,
     %zero_acc: index)
@@ -117,13 +121,17 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
                                     quantized_lhs = true}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
   %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
   %k_tiles = memref.dim %src, %c0 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %subgroups_m = memref.dim %src, %c1 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %waves = arith.muli %subgroups_m, %subgroups_n : index
-  // The lane's K group and row in its A fragments.
-  %rows = memref.dim %src, %c5 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+  // The lane's K group and row in its A fragments (G x R = 64 lanes; R
+  // from G, since gathered rows index the R dimension by offsets).
+  %groups_g = memref.dim %src, %c4 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
+  %rows = arith.divui %c64, %groups_g : index
   %lane_g = arith.divui %lane, %rows : index
   %lane_r = arith.remui %lane, %rows : index
   %lane_bytes_b = memref.dim %rhs, %c5 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
@@ -171,8 +179,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   scf.if %any {
     // Prologue: step 0's share of A values, its B fragments and scales; A
     // quantized into stage 0, then read.
-    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks)
-        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index) -> ()
+    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks, %row_offsets)
+        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>) -> ()
     %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
     %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
     scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -203,8 +211,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1's operands, into registers.
       scf.if %has_next {
-        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks)
-            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index) -> ()
+        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks, %row_offsets)
+            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>) -> ()
         %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
         %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
         scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -280,23 +288,36 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
 // Helpers, inlined where they are called when the ukernel is instantiated.
 
 // Loads the wave's share of step k's A values: fragment f = r * waves +
-// wave (f < frags_a) into raw_a[r], zeros for a block in K's padding.
+// wave (f < frags_a) into raw_a[r] (gathered rows through row_offsets),
+// zeros for a block in K's padding.
 func.func private @mx_uk_load_lhs_share(
     %src: memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %raw_a: memref<?xvector<32xbf16>, 5>, %wave: index, %waves: index,
     %frags_a: index, %rounds: index, %subgroups_m: index, %intrinsics_m: index,
-    %intrinsics_k: index, %lane_g: index, %lane_r: index, %k_blocks: index) {
+    %intrinsics_k: index, %lane_g: index, %lane_r: index, %k_blocks: index,
+    %row_offsets: memref<?xindex, 5>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %groups = memref.dim %src, %c4 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %padded = arith.cmpi sge, %k_blocks, %c0 : index
+  %gathered_rows = memref.dim %row_offsets, %c0 : memref<?xindex, 5>
+  %gathered = arith.cmpi ugt, %gathered_rows, %c0 : index
   scf.for %r = %c0 to %rounds step %c1 {
     %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
     %mine = arith.cmpi ult, %f, %frags_a : index
     scf.if %mine {
       %sg, %i, %q = affine.delinearize_index %f into (%subgroups_m, %intrinsics_m, %intrinsics_k) : index, index, index
-      %x = vector.load %src[%k, %sg, %i, %q, %lane_g, %lane_r, %c0]
+      // The lane's row: its index, or with rows gathered by id the element
+      // offset of its input row in this fragment of rows.
+      %row = scf.if %gathered -> index {
+        %fr = affine.apply affine_map<(s, i)[m] -> (s * m + i)>(%sg, %i)[%intrinsics_m]
+        %o = memref.load %row_offsets[%fr] : memref<?xindex, 5>
+        scf.yield %o : index
+      } else {
+        scf.yield %lane_r : index
+      }
+      %x = vector.load %src[%k, %sg, %i, %q, %lane_g, %row, %c0]
           : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, vector<32xbf16>
       // A block in K's padding (past the row: the next row's values) is
       // zeros.

@@ -18,11 +18,12 @@
 // LAUNCH: launch #1 @routed_in_gemm_mma0::@routed_in_gemm_mma0
 // LAUNCH-NOT: launch #
 // RUN: %{run} --entry=routed_in_gemm %{normal} %{always} | FileCheck %s
-// mode=auto picks it too with K tiles of 512 on 4 waves along N (one
-// 16-row tile per expert against N tiles of 64 fp4 weights, one A fragment
-// per wave and K step); the resolver's own layout (one wave, K tiles of
-// 1024) would give each wave more, which auto declines.
-// RUN: %{run} --entry=routed_in_gemm %{exact} --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=4 subgroups-m=1 subgroups-n=4" --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
+// mode=auto leaves it to the quantize dispatch even with K tiles of 512 on
+// 4 waves along N (one 16-row tile per expert against N tiles of 64 fp4
+// weights, one A fragment per wave and K step): its 16 workgroups with rows
+// do not fill the CUs twice (test/Target/GFX950/Transforms/
+// quantize-in-gemm.mlir has the routed GEMMs auto quantizes in).
+// RUN: %{run} --entry=routed_in_gemm %{exact} --gfx950-options="intrinsics-m=1 intrinsics-n=1 intrinsics-k=4 subgroups-m=1 subgroups-n=4" --print-launches | FileCheck %s --check-prefixes=CHECK,NEVER
 // RUN: %{run} --entry=routed_in_gemm %{exact} --print-launches | FileCheck %s --check-prefixes=CHECK,NEVER
 // The same with tiles of 32 rows (the 32x32x64 intrinsic, blocks of 32;
 // K tiles of 512: four K steps).
@@ -31,6 +32,12 @@
 // LAUNCH32: launch #1 @routed_in_gemm_32_mma0::@routed_in_gemm_32_mma0
 // LAUNCH32-NOT: launch #
 // RUN: %{run} --entry=routed_in_gemm_32 %{normal} --gfx950-options="quantize-in-gemm=always intrinsic=32x32x64 intrinsics-k=8" | FileCheck %s
+// Tiles of 32 rows in two fragments of 16 (two 16x16x128 intrinsics, or
+// two subgroups, along M): each lane reads one input row through the ids
+// per fragment of rows (row_offsets).
+// RUN: %{run} --entry=routed_in_gemm_32 %{exact} --gfx950-options="quantize-in-gemm=always intrinsics-m=2 intrinsics-k=4" --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH32
+// RUN: %{run} --entry=routed_in_gemm_32 %{normal} --gfx950-options="quantize-in-gemm=always intrinsics-m=2 intrinsics-k=4" | FileCheck %s
+// RUN: %{run} --entry=routed_in_gemm_32 %{exact} --gfx950-options="quantize-in-gemm=always subgroups-m=2 subgroups-n=2 intrinsics-k=4" --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH32
 // The quantize dispatch instead (quantize-in-gemm=never): the same bits.
 // RUN: %{run} --entry=routed_in_gemm %{normal} --gfx950-options=quantize-in-gemm=never --print-launches | FileCheck %s --check-prefixes=CHECK,NEVER
 // NEVER: @routed_in_gemm_quantize0::@routed_in_gemm_quantize0

@@ -94,13 +94,19 @@ private:
                                     const QuantizedLhsSource &source,
                                     ValueRange outer);
   /// For a quantize that gathers rows by id: the input row the lane reads
-  /// (each lane reads one row of the tile at `outer`): logical row i of
-  /// `source.gatheredRowDims`, input row `ids[i] / divisor`
-  /// (mx::buildGatheredSourceRow); for a padding id, or i past the ids, the
-  /// row past the input's last, which the bounds-checked buffer reads as
-  /// zeros (code 0 once quantized, as the quantize kernel writes there).
+  /// in the fragment of rows (M subgroup `sg`, intrinsic `i`) of the tile
+  /// at `outer`: logical row r of `source.gatheredRowDims`, input row
+  /// `ids[r] / divisor` (mx::buildGatheredSourceRow); for a padding id, or
+  /// r past the ids, the row past the input's last, which the
+  /// bounds-checked buffer reads as zeros (code 0 once quantized, as the
+  /// quantize kernel writes there).
   Value getGatheredRow(QuantizeIntoOp quantize,
-                       const QuantizedLhsSource &source, ValueRange outer);
+                       const QuantizedLhsSource &source, ValueRange outer,
+                       int64_t sg, int64_t i);
+  /// The ukernel quantizing A's row_offsets: with rows gathered by id, the
+  /// element offset of the lane's input row in each fragment of rows of the
+  /// tile at `outer` ([subgroups_m * intrinsics_m]); empty otherwise.
+  Value createRowOffsets(const QuantizedLhsSource &source, ValueRange outer);
   /// The ukernel quantizing A's k_blocks: with K padded, the blocks of a
   /// row of A from the workgroup's first K position (a split of K starts
   /// past the others') that the input holds, at least 0; -1 when K is not
@@ -221,13 +227,18 @@ Value TiledMMALowering::tileView(Value memref, OperandRole role,
 
 Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
                                        const QuantizedLhsSource &source,
-                                       ValueRange outer) {
+                                       ValueRange outer, int64_t sg,
+                                       int64_t i) {
   auto destType = cast<MemRefType>(quantize.getElements()[0].getType());
   Value logical = index(0);
   for (auto [d, rows] : source.gatheredRowDims) {
     Value position;
     if (d < int64_t(outer.size()))
       position = outer[d];
+    else if (d == source.viewDims[1])
+      position = index(sg);
+    else if (d == source.viewDims[2])
+      position = index(i);
     else // The lane's row: lane = K group * rows + row.
       position =
           arith::RemUIOp::create(b, loc, lane, index(destType.getDimSize(d)));
@@ -248,6 +259,28 @@ Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
   return arith::SelectOp::create(b, loc, valid, row, rows);
 }
 
+Value TiledMMALowering::createRowOffsets(const QuantizedLhsSource &source,
+                                         ValueRange outer) {
+  int64_t sm = layout.getSubgroupsM(), im = layout.getIntrinsicsM();
+  int64_t count = quantize.getIds() ? sm * im : 0;
+  auto type =
+      MemRefType::get({count}, b.getIndexType(), MemRefLayoutAttrInterface(),
+                      b.getI64IntegerAttr(kPrivateAddressSpace));
+  Value offsets = memref::AllocaOp::create(b, loc, type);
+  if (!count)
+    return offsets;
+  int64_t rowStride = cast<MemRefType>(quantize.getInput().getType())
+                          .getStridesAndOffset()
+                          .first[0];
+  for (int64_t sg = 0; sg < sm; ++sg)
+    for (int64_t i = 0; i < im; ++i) {
+      Value row = getGatheredRow(quantize, source, outer, sg, i);
+      Value offset = arith::MulIOp::create(b, loc, row, index(rowStride));
+      memref::StoreOp::create(b, loc, offset, offsets, index(sg * im + i));
+    }
+  return offsets;
+}
+
 FailureOr<Value>
 TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
                                    const QuantizedLhsSource &source,
@@ -264,13 +297,11 @@ TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
       b, loc, toGlobal(input), /*validBytes=*/Value(),
       /*cacheSwizzleStride=*/Value(),
       /*boundsCheck=*/true, /*resetOffset=*/true);
-  // Each destination dimension steps along one input dimension; gathered
-  // rows are the lane's one row, at its offset.
+  // Each destination dimension steps along one input dimension.
   SmallVector<int64_t> strides =
       llvm::map_to_vector(source.steps, [&](std::pair<unsigned, int64_t> step) {
         return inputStrides[step.first] * step.second;
       });
-  Value offset = index(0);
   if (quantize.getIds()) {
     // (The row past the last must lie past the whole buffer.)
     if (inputStrides[1] != 1 || inputStrides[0] < type.getDimSize(1))
@@ -279,21 +310,25 @@ TiledMMALowering::quantizedLhsView(QuantizeIntoOp quantize,
              << " gathered by id, which needs rows one after another";
     for (auto [d, rows] : source.gatheredRowDims)
       strides[d] = 0;
-    offset =
-        arith::MulIOp::create(b, loc, getGatheredRow(quantize, source, outer),
-                              index(inputStrides[0]));
   }
+  Value offset = index(0);
   for (auto [index, stride] : llvm::zip(outer, strides))
     offset = arith::AddIOp::create(
         b, loc, offset,
         arith::MulIOp::create(b, loc, index, this->index(stride)));
   // The ukernel's view [Ko, sm, im, ik, G, R, 32], its dimensions those
   // of the destination (a unit dimension the swizzle drops: size 1).
+  // Gathered rows: R indexed by the element offset of the lane's input row
+  // (row_offsets), up to the row past the input's last.
   auto destType = cast<MemRefType>(quantize.getElements()[0].getType());
   SmallVector<int64_t> viewShape, viewStrides;
   for (int64_t d : source.viewDims) {
     viewShape.push_back(d < 0 ? 1 : destType.getDimSize(d));
     viewStrides.push_back(d < 0 ? 0 : strides[d]);
+  }
+  if (quantize.getIds()) {
+    viewShape[5] = (type.getDimSize(0) + 1) * inputStrides[0];
+    viewStrides[5] = 1;
   }
   viewShape.back() = kBlockSize;
   auto bufferType = cast<MemRefType>(buffer.getType());
@@ -566,11 +601,14 @@ TiledMMALowering::createUKernelViews(StringRef ukernel,
     if (failed(source))
       return failure();
     args = {
-        *source, tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
+        *source,
+        tileView(op.getRhs(), OperandRole::rhs, rhsOuter, true),
         tileView(op.getRhsScales(), OperandRole::rhs_scales, rhsOuter, true),
-        accs, launch.getWorkgroupAttributions().front()};
-    argNames = {"unquantized lhs", "rhs", "rhs_scales", "accumulators",
-                "LDS staging"};
+        accs,
+        launch.getWorkgroupAttributions().front(),
+        createRowOffsets(*quantizedLhs, outer(mIndex))};
+    argNames = {"unquantized lhs", "rhs",         "rhs_scales",
+                "accumulators",    "LDS staging", "row offsets"};
   } else {
     args = {
         tileView(op.getLhs(), OperandRole::lhs, outer(mIndex), true),

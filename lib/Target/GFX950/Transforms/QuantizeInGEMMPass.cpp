@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/GFX950.h"
+#include "mx/Target/GFX950/Layout/Layout.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
 #include "mx/Target/GFX950/Transforms/Transforms.h"
 #include "mx/Target/GFX950/UKernels/QuantizeInGEMM.h"
@@ -59,23 +60,49 @@ static TiledScaledMMAOp getOnlyConsumer(QuantizeIntoOp quantize,
   return op;
 }
 
-/// The rows whose A tiles the workgroups of one N tile of B read: all of
-/// A's (padded) rows for one B; in a grouped (routed) GEMM, where each
-/// group (expert) has its own B, the tiles of one group with rows: the
-/// routed rows (acc's) spread evenly over the groups that can have rows.
-static int64_t getRowsPerB(TiledScaledMMAOp op, int64_t tileRows) {
-  unsigned numBatch = op.getNumBatchDims();
-  int64_t mTiles = cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch);
-  if (!op.isGrouped())
-    return mTiles * tileRows;
+/// The groups of a grouped (routed) GEMM that have rows when its routed
+/// rows (acc's) spread evenly over the groups that can have them, and the
+/// M tiles of each; std::nullopt when the shapes are dynamic.
+static std::optional<std::pair<int64_t, int64_t>>
+getBusyGroups(TiledScaledMMAOp op, int64_t tileRows) {
   int64_t routed = cast<ShapedType>(op.getAcc().getType()).getDimSize(0);
   int64_t groups = cast<ShapedType>(op.getRhs().getType()).getDimSize(0);
   if (ShapedType::isDynamic(routed) || ShapedType::isDynamic(groups) ||
       routed <= 0 || groups <= 0)
-    return mTiles * tileRows;
+    return std::nullopt;
   int64_t busy = std::min(routed, groups);
-  int64_t rowsPerGroup = llvm::divideCeil(routed, busy);
-  return llvm::divideCeil(rowsPerGroup, tileRows) * tileRows;
+  return std::make_pair(
+      busy, llvm::divideCeil(llvm::divideCeil(routed, busy), tileRows));
+}
+
+/// The rows whose A tiles the workgroups of one N tile of B read: all of
+/// A's (padded) rows for one B; in a grouped (routed) GEMM, where each
+/// group (expert) has its own B, the tiles of one group with rows
+/// (getBusyGroups).
+static int64_t getRowsPerB(TiledScaledMMAOp op, int64_t tileRows) {
+  unsigned numBatch = op.getNumBatchDims();
+  int64_t mTiles = cast<ShapedType>(op.getLhs().getType()).getDimSize(numBatch);
+  std::optional<std::pair<int64_t, int64_t>> busy;
+  if (op.isGrouped())
+    busy = getBusyGroups(op, tileRows);
+  return (busy ? busy->second : mTiles) * tileRows;
+}
+
+/// Whether a grouped (routed) GEMM's workgroups with rows fill the CUs at
+/// least twice (getBusyGroups' tiles, times the N tiles): the quantize's
+/// VALU work and barrier in each K step sit on a workgroup's critical path,
+/// hidden only behind other workgroups. In the timing model the MoE layers
+/// with fewer (bench/moe_layer.py: gpt-oss-120b's gate_up at 4 tokens, 368
+/// workgroups, 27.4 -> 31.7 us; DeepSeek-R1 TP8's at 16 and 512 tokens,
+/// 66.5 -> 89.0 and 157.2 -> 208.8 us) were slower quantizing in the GEMM,
+/// those with more (prefill, 2,048 and more) faster.
+static bool fillsCUsTwice(TiledScaledMMAOp op, int64_t tileRows) {
+  std::optional<std::pair<int64_t, int64_t>> busy = getBusyGroups(op, tileRows);
+  int64_t nTiles = cast<ShapedType>(op.getRhs().getType())
+                       .getDimSize(op.getNumBatchDims() + 1);
+  if (!busy || ShapedType::isDynamic(nTiles))
+    return false;
+  return busy->first * busy->second * nTiles >= 2 * kNumCUs;
 }
 
 /// mode=auto's heuristic: the unquantized A tiles that the workgroups of
@@ -100,6 +127,8 @@ static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
   if (fragments > layout.getSubgroupsM() * layout.getSubgroupsN())
     return false;
   TileSizes tile = getTileSizes(layout);
+  if (op.isGrouped() && !fillsCUsTwice(op, tile.m))
+    return false;
   int64_t sourceBytes =
       cast<ShapedType>(quantize.getInput().getType()).getElementTypeBitWidth() /
       8;

@@ -230,26 +230,15 @@ static LogicalResult checkBlocks(QuantizeIntoOp quantize, TiledScaledMMAOp op,
 }
 
 /// Sets `source.gatheredRowDims` for a quantize that gathers rows by id:
-/// each lane reads one input row through the ids, so the destination
-/// dimensions that step along the gathered rows may only be the outer M
-/// tile and the lane's row (a tile of one fragment of rows: no M subgroups
-/// or intrinsics).
-static LogicalResult getGatheredRowDims(TiledScaledMMAOp op,
-                                        ArrayRef<int64_t> shape,
-                                        QuantizedLhsSource &source,
-                                        std::string &reason) {
-  int64_t tileDim = op.getNumBatchDims(), laneRowDim = source.viewDims[5];
-  for (auto [d, step] : llvm::enumerate(source.steps)) {
-    if (step.first != 0 || shape[d] == 1)
-      continue;
-    if (int64_t(d) != tileDim && int64_t(d) != laneRowDim)
-      return fail(reason,
-                  "the quantize gathers rows by id and A's tile has more "
-                  "than one fragment of rows (subgroups_m or intrinsics_m "
-                  "above 1): each lane reads one row through the ids");
-    source.gatheredRowDims.push_back({d, step.second});
-  }
-  return success();
+/// the destination dimensions that step along the gathered rows (with no
+/// batch dimensions, the outer M tile, the M subgroups and intrinsics and
+/// the lane's row: getViewDims). Each lane reads one input row through the
+/// ids per fragment of rows.
+static void getGatheredRowDims(ArrayRef<int64_t> shape,
+                               QuantizedLhsSource &source) {
+  for (auto [d, step] : llvm::enumerate(source.steps))
+    if (step.first == 0 && shape[d] != 1)
+      source.gatheredRowDims.push_back({d, step.second});
 }
 
 /// Sets `source.kBlocks` when K is padded to the K tile: the ukernel then
@@ -330,9 +319,8 @@ FailureOr<QuantizedLhsSource> mlir::mx::gfx950::analyzeQuantizedLhs(
                 "a lane's 32 values are not consecutive along the axis");
   if (failed(getKBlocks(quantize, viewSize, source, reason)))
     return failure();
-  if (quantize.getIds() &&
-      failed(getGatheredRowDims(op, shape, source, reason)))
-    return failure();
+  if (quantize.getIds())
+    getGatheredRowDims(shape, source);
   if (failed(checkBlocks(quantize, op, layout, shape, source, reason)))
     return failure();
   return source;

@@ -26,9 +26,10 @@
 //       CHECK:     %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 1024, 1]
 //       CHECK:     %[[SRC:.+]] = memref.cast %[[VIEW]] : {{.*}} to memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:     %[[LDSV:.+]] = memref.cast %[[LDS]] : memref<8704xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+//       CHECK:     %[[NO_ROWS:.+]] = memref.cast %{{.+}} : memref<0xindex, 5> to memref<?xindex, 5>
 // K is not padded: k_blocks -1 (after the wave and lane indices).
 //       CHECK:     %[[NOT_PADDED:.+]] = arith.constant -1 : index
-//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]], %{{.+}}, %{{.+}}, %{{.+}}, %[[NOT_PADDED]],
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]], %[[NO_ROWS]], %{{.+}}, %{{.+}}, %{{.+}}, %[[NOT_PADDED]],
 //  CHECK-SAME:       mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_rounding = "ties_away", lhs_scale = "even", lhs_source = bf16, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}
 func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
                   %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
@@ -48,14 +49,18 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 // top 2): each lane reads its one row of the tile through the ids. Logical
 // row mo * 16 + lane mod 16 (ids past the 64 are padding), input row
 // ids[row] / 2 (mx::buildGatheredSourceRow), and a padding id the row past
-// the input's 10 (the bounds-checked buffer reads it as zeros); the view
-// starts at that row and its M dimensions have stride 0.
+// the input's 10 (the bounds-checked buffer reads it as zeros); the view's
+// M dimensions have stride 0 and its row dimension stride 1, indexed by
+// the element offset of the lane's row (row_offsets, one per fragment of
+// rows: here one).
 // CHECK-LABEL: func.func @routed
 //  CHECK-SAME:   %[[X:[^:]+]]: memref<10x1024xbf16>, %[[IDS:[^:]+]]: memref<64xi32>
 //       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[MO:[^,]+]], %{{[^)]+}})
 //       CHECK:     scf.if
 //       CHECK:       %[[GX:.+]] = memref.memory_space_cast %[[X]] : memref<10x1024xbf16> to memref<10x1024xbf16, 1>
 //       CHECK:       %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %[[GX]] resetOffset : memref<10x1024xbf16, 1> to memref<10x1024xbf16, #amdgpu.address_space<fat_raw_buffer>>
+//       CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%{{.+}}], sizes: [2, 1, 1, 4, 4, 11264, 32], strides: [512, 0, 0, 128, 32, 1, 1]
+//       CHECK:       %[[OFFSETS:.+]] = memref.alloca() : memref<1xindex, 5>
 //       CHECK:       %[[TILE:.+]] = arith.muli %[[MO]], %{{.+}} : index
 //       CHECK:       %[[LANE_ROW:.+]] = arith.remui %{{.+}}, %{{.+}} : index
 //       CHECK:       %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]] : memref<64xi32> to memref<64xi32, 1>
@@ -67,10 +72,10 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 //       CHECK:       %[[VALID:.+]] = arith.andi %[[IN_IDS]], %{{.+}} : i1
 //       CHECK:       %[[ROW:.+]] = arith.select %[[VALID]], %{{.+}}, %{{.+}} : index
 //       CHECK:       %[[ROW_OFF:.+]] = arith.muli %[[ROW]], %{{.+}} : index
-//       CHECK:       %[[OFF:.+]] = arith.addi %[[ROW_OFF]], %{{.+}} : index
-//       CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%[[OFF]]], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 0, 1]
+//       CHECK:       memref.store %[[ROW_OFF]], %[[OFFSETS]][%{{.+}}] : memref<1xindex, 5>
 //       CHECK:       %[[SRC:.+]] = memref.cast %[[VIEW]]
-//       CHECK:       call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]],
+//       CHECK:       %[[OFFSETS_ARG:.+]] = memref.cast %[[OFFSETS]] : memref<1xindex, 5> to memref<?xindex, 5>
+//       CHECK:       call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[OFFSETS_ARG]],
 #layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
@@ -151,7 +156,7 @@ func.func @shared_buffers(%a1: memref<20x1024xbf16>, %a2: memref<20x1024xbf16>,
 // CHECK-LABEL: func.func @padded_k
 //       CHECK:     %[[VIEW:.+]] = memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [2, 1, 1, 4, 4, 16, 32], strides: [512, 0, 0, 128, 32, 992, 1]
 //       CHECK:     %[[BLOCKS:.+]] = arith.constant 31 : index
-//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[BLOCKS]],
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[BLOCKS]],
 func.func @padded_k(%a: memref<20x992xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
                     %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
   %e = memref.alloc() : memref<2x2x4x4x16x16xi8>

@@ -246,11 +246,11 @@ func.func @gathered_rows(%a: tensor<8x512xbf16>, %ids: tensor<16xi32>, %b: tenso
 // weights, its tokens quantized and gathered by the sorted ids: each expert
 // streams its own B, and 20 rows over 4 experts are one 16-row tile per
 // expert, whose unquantized reads (16 x 2 B per K) are at most the N tile's
-// B bytes (64 x 0.5 B), so auto quantizes in the GEMM.
+// B bytes (64 x 0.5 B); but its 16 workgroups with rows (4 experts x 4 N
+// tiles) do not fill the 256 CUs twice, so auto leaves A to the quantize
+// dispatch (see @routed_many_experts).
 // AUTO-LABEL: func.func @routed
-//  AUTO-SAME:   %[[X:[^:]+]]: tensor<10x512xbf16>, %[[IDS:[^:]+]]: tensor<64xi32>
-//       AUTO:   %[[Q:.+]]:2 = mx.quantize_into %[[X]] gather(%[[IDS]] : tensor<64xi32> divisor = 2) {{.*}} in_consumer ->
-//       AUTO:   mx.tiled_scaled_mma ins(%[[Q]]#0, %{{.+}}, %[[Q]]#1, %{{.+}} : {{.*}}) tile_groups(%{{.+}} : tensor<4x3xi32>) row_ids(%[[IDS]] : tensor<64xi32>)
+//   AUTO-NOT:   in_consumer
 // ALWAYS-LABEL: func.func @routed
 //       ALWAYS:   mx.quantize_into {{.*}} in_consumer
 // NEVER-LABEL: func.func @routed
@@ -268,6 +268,34 @@ func.func @routed(%x: tensor<10x512xbf16>, %ids: tensor<64xi32>, %tiles: tensor<
       tile_groups(%tiles : tensor<4x3xi32>) row_ids(%ids : tensor<64xi32>)
       outs(%c : tensor<20x256xf32>) layout = #layout zero_acc -> tensor<20x256xf32>
   return %r : tensor<20x256xf32>
+}
+
+// -----
+
+#layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+#elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
+#scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
+
+// 128 routed rows over 128 experts (blocks of 16 named by their expert):
+// one 16-row tile per expert, 128 x 4 N tiles = 512 workgroups with rows,
+// twice the CUs, so auto quantizes in the GEMM.
+// AUTO-LABEL: func.func @routed_many_experts
+//  AUTO-SAME:   %[[X:[^:]+]]: tensor<64x512xbf16>, %[[IDS:[^:]+]]: tensor<2048xi32>
+//       AUTO:   %[[Q:.+]]:2 = mx.quantize_into %[[X]] gather(%[[IDS]] : tensor<2048xi32> divisor = 2) {{.*}} in_consumer ->
+//       AUTO:   mx.tiled_scaled_mma ins(%[[Q]]#0, %{{.+}}, %[[Q]]#1, %{{.+}} : {{.*}}) tile_groups(%{{.+}} : tensor<128xi32>) row_ids(%[[IDS]] : tensor<2048xi32>)
+func.func @routed_many_experts(%x: tensor<64x512xbf16>, %ids: tensor<2048xi32>, %experts: tensor<128xi32>,
+                               %b: tensor<128x4x1x4x4x4x16x16xi8>, %sb: tensor<128x4x1x4x4x16x4xi8>) -> tensor<128x256xf32> {
+  %e = tensor.empty() : tensor<128x1x4x4x16x16xi8>
+  %s = tensor.empty() : tensor<128x1x4x16x4xi8>
+  %q:2 = mx.quantize_into %x gather(%ids : tensor<2048xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even)
+      : tensor<64x512xbf16> -> f4E2M1FN
+      elements(%e : tensor<128x1x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<128x1x4x16x4xi8>) maps [#scales]
+      padding [127] -> tensor<128x1x4x4x16x16xi8>, tensor<128x1x4x16x4xi8>
+  %c = tensor.empty() : tensor<128x256xf32>
+  %r = mx.tiled_scaled_mma ins(%q#0, %b, %q#1, %sb : tensor<128x1x4x4x16x16xi8>, tensor<128x4x1x4x4x4x16x16xi8>, tensor<128x1x4x16x4xi8>, tensor<128x4x1x4x4x16x4xi8>)
+      tile_groups(%experts : tensor<128xi32>) row_ids(%ids : tensor<2048xi32>)
+      outs(%c : tensor<128x256xf32>) layout = #layout zero_acc -> tensor<128x256xf32>
+  return %r : tensor<128x256xf32>
 }
 
 // -----
@@ -366,18 +394,17 @@ func.func @producer(%x: tensor<16x512xf32>, %y: tensor<16x512xf32>, %b: tensor<4
 #elements = affine_map<(d0, d1) -> (d0 floordiv 32, d1 floordiv 512, (d0 mod 32) floordiv 16, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 32, d1 floordiv 16, d1 mod 4, d0 mod 16, (d0 mod 32) floordiv 16, (d1 mod 16) floordiv 4)>
 
-// Gathered rows in tiles of two intrinsics along M: a lane would read two
-// rows through the ids; the kernel reads one, so A stays a dispatch (always
-// warns why).
+// Gathered rows in tiles of two intrinsics along M: each lane reads two
+// rows through the ids, one per fragment of rows. auto declines (8 A
+// fragments per K step for the one wave); always quantizes in the GEMM.
 // AUTO-LABEL: func.func @routed_two_row_fragments
 //   AUTO-NOT:   in_consumer
 // ALWAYS-LABEL: func.func @routed_two_row_fragments
-//   ALWAYS-NOT:   in_consumer
+//       ALWAYS:   mx.quantize_into {{.*}} gather({{.*}}) {{.*}} in_consumer
 func.func @routed_two_row_fragments(%x: tensor<10x2048xbf16>, %ids: tensor<96xi32>, %tiles: tensor<3x3xi32>,
                                     %b: tensor<4x4x4x4x4x16x16xi8>, %sb: tensor<4x4x4x4x16x4xi8>) -> tensor<20x64xf32> {
   %e = tensor.empty() : tensor<3x4x2x4x4x16x16xi8>
   %s = tensor.empty() : tensor<3x4x4x16x2x4xi8>
-  // expected-warning @+1 {{A is quantized by a dispatch, not in the GEMM: the quantize gathers rows by id and A's tile has more than one fragment of rows (subgroups_m or intrinsics_m above 1): each lane reads one row through the ids}}
   %q:2 = mx.quantize_into %x gather(%ids : tensor<96xi32> divisor = 2) axis(1) scale(even) rounding(nearest_even)
       : tensor<10x2048xbf16> -> f4E2M1FN
       elements(%e : tensor<3x4x2x4x4x16x16xi8>) maps [#elements] scales(%s : tensor<3x4x4x16x2x4xi8>) maps [#scales]

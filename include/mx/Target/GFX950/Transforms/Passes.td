@@ -380,7 +380,12 @@ def MXGFX950QuantizeInGEMM
     of a wave's share are loaded and quantized in series before the step's
     barrier, and a tile of two rounds per wave (DeepSeek-R1's gate_up at one
     token, 16x128x1024 over 4 waves) was slower in the static model than
-    the quantize dispatch and the plain GEMM.
+    the quantize dispatch and the plain GEMM. In a grouped GEMM `auto`
+    also wants the workgroups with rows (the busy groups' tiles times the
+    N tiles) to fill the 256 CUs at least twice: each K step's quantize and
+    barrier sit on a workgroup's critical path, hidden only behind other
+    workgroups (in the timing model, MoE layers with fewer were slower:
+    `bench/moe_layer.py`, gpt-oss-120b at 4 tokens and DeepSeek-R1 TP8).
     `auto` also leaves A to the quantize dispatch when the input is computed
     by an elementwise producer (e.g. a MoE layer's SwiGLU), which that
     dispatch computes in its own kernel. `always` quantizes in the
@@ -390,13 +395,13 @@ def MXGFX950QuantizeInGEMM
 
     The kernel can when A is fp4 from bf16 values along K, the
     quantize's maps are the layout's (checked by evaluating them on every
-    block a lane reads), K needs no padding and the input is under 2 GiB.
+    block a lane reads), K is padded (if at all) by whole blocks, which the
+    kernel reads as zeros, and the input is under 2 GiB.
     A quantize that gathers rows by id (`gather(%ids divisor = D)`, a routed
-    GEMM's tokens) is read through the ids: each lane reads its row
-    `ids[i] / D` of the input (a padding id reads zeros), which needs a tile
-    of one fragment of rows (subgroups_m = intrinsics_m = 1) and no batch
-    dimensions; a grouped GEMM's A must be such gathered rows. Both ways
-    compute the same bits: the same quantize code
+    GEMM's tokens) is read through the ids: in each fragment of rows, each
+    lane reads its row `ids[i] / D` of the input (a padding id reads
+    zeros), which needs no batch dimensions; a grouped GEMM's A must be such
+    gathered rows. Both ways compute the same bits: the same quantize code
     (`mx::gfx950::quantizeBlock`) runs in either kernel.
 
     Example: with `mode=always`, `%q:2 = mx.quantize_into %a ... ->

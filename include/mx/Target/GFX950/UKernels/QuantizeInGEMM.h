@@ -32,8 +32,10 @@ struct QuantizedLhsSource {
   SmallVector<int64_t> viewDims;
   /// With a quantize that gathers rows by id: the destination dimensions
   /// that step along the gathered (logical) rows and how many rows one step
-  /// moves: the outer M tile and the lane's row. Each lane then reads one
-  /// input row, `ids[logical row] / divisor`, which the caller resolves.
+  /// moves: the outer M tile, the M subgroups and intrinsics and the lane's
+  /// row. Each lane then reads one input row per fragment of rows (M
+  /// subgroup and intrinsic), `ids[logical row] / divisor`, which the
+  /// caller resolves.
   SmallVector<std::pair<int64_t, int64_t>> gatheredRowDims;
   /// With K padded to the K tile: the blocks of 32 values of an input row
   /// (the ukernel's k_blocks counts those from a workgroup's first; blocks
@@ -50,9 +52,8 @@ struct QuantizedLhsSource {
 /// input under 2 GiB, and maps
 /// that put every block where the ukernel's lanes read it (checked by
 /// evaluating them). A grouped (routed) GEMM's A must be rows gathered by
-/// the quantize's ids, and gathered rows need a tile of one fragment of
-/// rows (each lane reads one row through the ids). On failure `reason` says
-/// why.
+/// the quantize's ids (each lane reads one row through the ids per fragment
+/// of rows). On failure `reason` says why.
 FailureOr<QuantizedLhsSource> analyzeQuantizedLhs(QuantizeIntoOp quantize,
                                                   TiledScaledMMAOp op,
                                                   std::string &reason);
