@@ -94,8 +94,9 @@ static int64_t getRowsPerB(TiledScaledMMAOp op, int64_t tileRows) {
 /// hidden only behind other workgroups. In the timing model the MoE layers
 /// with fewer (bench/moe_layer.py: gpt-oss-120b's gate_up at 4 tokens, 368
 /// workgroups, 27.4 -> 31.7 us; DeepSeek-R1 TP8's at 16 and 512 tokens,
-/// 66.5 -> 89.0 and 157.2 -> 208.8 us) were slower quantizing in the GEMM,
-/// those with more (prefill, 2,048 and more) faster.
+/// 66.5 -> 89.0 and 157.2 -> 208.8 us) were slower quantizing in the GEMM;
+/// those with more (512 to 4,096: DeepSeek-R1 at 4 to 1,024 tokens,
+/// gpt-oss-120b at 64 and 1,024) as fast or faster.
 static bool fillsCUsTwice(TiledScaledMMAOp op, int64_t tileRows) {
   std::optional<std::pair<int64_t, int64_t>> busy = getBusyGroups(op, tileRows);
   int64_t nTiles = cast<ShapedType>(op.getRhs().getType())
