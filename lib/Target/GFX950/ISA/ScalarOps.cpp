@@ -173,6 +173,9 @@ static void addArithmetic(OpTable &t) {
   t["s_mul_hi_u32"] = {binary32<[](uint32_t a, uint32_t b, bool &) {
     return uint32_t((uint64_t(a) * b) >> 32);
   }>};
+  t["s_mul_hi_i32"] = {binary32<[](uint32_t a, uint32_t b, bool &) {
+    return uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32);
+  }>};
   t["s_min_i32"] = {binary32<[](uint32_t a, uint32_t b, bool &scc) {
     scc = int32_t(a) < int32_t(b);
     return scc ? a : b;
