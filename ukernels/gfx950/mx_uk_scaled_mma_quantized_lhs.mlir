@@ -325,7 +325,11 @@ func.func private @mx_uk_load_lhs_share(
         %block = affine.apply affine_map<(k, q, g)[n, G] -> ((k * n + q) * G + g)>
             (%k, %q, %lane_g)[%intrinsics_k, %groups]
         %inside = arith.cmpi ult, %block, %k_blocks : index
-        %zeros = arith.constant dense<0.0> : vector<32xbf16>
+        // (+0.0 as the conversion of integer 0: no constant of the source
+        // type, which the instantiation replaces.)
+        %c0_i32 = arith.constant 0 : i32
+        %zero = arith.sitofp %c0_i32 : i32 to bf16
+        %zeros = vector.broadcast %zero : bf16 to vector<32xbf16>
         %z = arith.select %inside, %x, %zeros : vector<32xbf16>
         scf.yield %z : vector<32xbf16>
       } else {
