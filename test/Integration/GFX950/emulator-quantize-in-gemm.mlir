@@ -2,7 +2,8 @@
 // (mx-gfx950-quantize-in-gemm, the ukernel mx_uk_scaled_mma_quantized_lhs),
 // bit-exact on the wave emulator against the independent reference (which
 // quantizes A, then multiplies), for every scale rule and rounding, both
-// intrinsics, split K, two waves along M, padded rows, and fp8 B; then
+// intrinsics, split K, two waves along M, padded rows, K padded to the K
+// tile, and fp8 B; then
 // seed000 from its recorded bf16 activations against the recorded C_f32.
 
 // DEFINE: %{args} = --arg=random:normal,std=100,specials=0.02 --arg=random:codes --arg=random:scales,lo=120,hi=130 --arg=random:normal
