@@ -172,9 +172,13 @@ std::pair<Value, Value> gfx950::detail::loadIdInRange(OpBuilder &b,
                                                       Location loc,
                                                       Value memref, Value index,
                                                       Value bound) {
-  Value id = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      memref::LoadOp::create(b, loc, memref, ValueRange{index}));
+  return idInRange(
+      b, loc, memref::LoadOp::create(b, loc, memref, ValueRange{index}), bound);
+}
+
+std::pair<Value, Value> gfx950::detail::idInRange(OpBuilder &b, Location loc,
+                                                  Value loaded, Value bound) {
+  Value id = arith::IndexCastOp::create(b, loc, b.getIndexType(), loaded);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value inRange = arith::AndIOp::create(
       b, loc,
@@ -265,6 +269,10 @@ private:
                       Value rowIds);
   /// The row of acc of tile row `row` (the identity but for a routed GEMM).
   Value rowOf(Value row);
+  /// The i32 row id of the tile's row `row` (a load of the row ids).
+  Value loadRowId(Value row);
+  /// rowOf(row) from its id as loadRowId loaded it.
+  Value rowOfId(Value row, Value loaded);
   /// The value stored for sum `x` at result position (row, col).
   Value epilogue(Value x, Value row, Value col);
   /// The position (row, col) of the lane's value 0 of vector (0, 0); the
@@ -305,10 +313,11 @@ private:
   /// A routed GEMM's row ids (in global memory), the tile's first entry and
   /// its row count.
   Value rowIds, firstRowId, rowCount;
-  /// The rows prepareStores looked up: for the lane given there, the row
-  /// of acc at each row offset of the runs.
+  /// The rows prepareStores looked up: for the lane given there, at each
+  /// row offset of the runs, the tile's row and its id as loaded (checked
+  /// and selected at the stores, so that only the loads come early).
   SmallVector<Value, 3> preparedLane;
-  DenseMap<int64_t, Value> preparedRows;
+  DenseMap<int64_t, std::pair<Value, Value>> preparedRows;
   Value buffer;
   SmallVector<Value> epilogueInputs;
   Value colBase;
@@ -429,8 +438,17 @@ void UserLayoutAccess::initialize(ValueRange batch, Value mIndex, Value nIndex,
 Value UserLayoutAccess::rowOf(Value row) {
   if (!rowIds)
     return row;
-  auto [id, inAcc] = loadIdInRange(
-      b, loc, rowIds, arith::AddIOp::create(b, loc, firstRowId, row), rows);
+  return rowOfId(row, loadRowId(row));
+}
+
+Value UserLayoutAccess::loadRowId(Value row) {
+  return memref::LoadOp::create(
+      b, loc, rowIds,
+      ValueRange{arith::AddIOp::create(b, loc, firstRowId, row)});
+}
+
+Value UserLayoutAccess::rowOfId(Value row, Value loaded) {
+  auto [id, inAcc] = idInRange(b, loc, loaded, rows);
   Value valid = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rowCount),
@@ -503,10 +521,12 @@ void UserLayoutAccess::prepareStores(Value waveM, Value waveN, Value lane) {
     return;
   Value row0 = getBase(waveM, waveN, lane).first;
   preparedLane = {waveM, waveN, lane};
-  for (const AccessRun &run : runs)
-    if (!preparedRows.count(run.dr))
-      preparedRows[run.dr] =
-          rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+  for (const AccessRun &run : runs) {
+    if (preparedRows.count(run.dr))
+      continue;
+    Value row = arith::AddIOp::create(b, loc, row0, index(run.dr));
+    preparedRows[run.dr] = {row, loadRowId(row)};
+  }
 }
 
 void UserLayoutAccess::forEachRun(
@@ -517,9 +537,13 @@ void UserLayoutAccess::forEachRun(
   for (const AccessRun &run : runs) {
     if (run.i != i || run.j != j)
       continue;
-    Value row = prepared
-                    ? preparedRows.lookup(run.dr)
-                    : rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+    Value row;
+    if (prepared) {
+      auto [offset, loaded] = preparedRows.lookup(run.dr);
+      row = rowOfId(offset, loaded);
+    } else {
+      row = rowOf(arith::AddIOp::create(b, loc, row0, index(run.dr)));
+    }
     Value col = arith::AddIOp::create(b, loc, col0, index(run.dc));
     body(run, row, col);
   }

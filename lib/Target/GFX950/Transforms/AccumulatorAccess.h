@@ -38,11 +38,13 @@ public:
   /// Emits `body`, the loads (stores) of all vectors: once, or for stores
   /// whose width depends on where the tile lies, once in each branch of a
   /// workgroup-uniform scf.if.
-  /// Called once before forStores, with the wave and lane indices every
-  /// store then gets: an access may compute up front what the stores need
-  /// (a routed GEMM's row ids, all loaded before the first store: a load
-  /// after a store to another buffer cannot be moved above it, so loading
-  /// each id before its row's store costs one memory latency per row).
+  /// Called once before forStores (and before forLoads, to share it), with
+  /// the wave and lane indices every access then gets: an access may load
+  /// up front what the accesses need (a routed GEMM's row ids, all loaded
+  /// before the first store: a load after a store to another buffer cannot
+  /// be moved above it, so loading each id before its row's store costs one
+  /// memory latency per row; the checks of the loaded ids are emitted at
+  /// the accesses, so that only the loads come first).
   virtual void prepareStores(Value waveM, Value waveN, Value lane) {}
   virtual void forLoads(function_ref<void()> body) { body(); }
   virtual void forStores(function_ref<void()> body) { body(); }
@@ -76,6 +78,10 @@ Value createGlobalCast(OpBuilder &b, Location loc, Value memref);
 /// it lies in [0, `bound`): a routed GEMM's row id or a block's expert.
 std::pair<Value, Value> loadIdInRange(OpBuilder &b, Location loc, Value memref,
                                       Value index, Value bound);
+
+/// loadIdInRange's result from the i32 it loaded.
+std::pair<Value, Value> idInRange(OpBuilder &b, Location loc, Value loaded,
+                                  Value bound);
 
 } // namespace mlir::mx::gfx950::detail
 

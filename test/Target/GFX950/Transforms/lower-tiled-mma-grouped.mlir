@@ -94,14 +94,18 @@ func.func @routed(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
 
 // A routed tile of two N intrinsics: each of the lane's rows is looked up
 // once (both vectors (0, j) of a row share its id), and every id is loaded
-// before the first store (a load after a store to another buffer cannot be
-// moved above it: one memory latency per row otherwise).
+// once, before the accumulators' loads and the ukernel call, so that its
+// latency passes during the K loop (after it, the loads came after the last
+// MFMA); the loads and the stores share it.
 #l2 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_n = 2, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @routed_two_n
 //  CHECK-SAME:   %[[IDS:[^:]+]]: memref<64xi32>, %[[C:[^:]+]]: memref<20x24xf32>)
 //       CHECK:   %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]]
+//       CHECK:   %[[ID:.+]] = memref.load %[[GIDS]]
+//   CHECK-NOT:   memref.load %[[GIDS]]
+//       CHECK:   arith.index_cast %[[ID]] : i32 to index
+//   CHECK-NOT:   memref.load %[[GIDS]]
 //       CHECK:   func.call @mx_uk_scaled_mma(
-//       CHECK:   memref.load %[[GIDS]]
 //   CHECK-NOT:   memref.load %[[GIDS]]
 //       CHECK:   vector.store
 //   CHECK-NOT:   memref.load %[[GIDS]]
