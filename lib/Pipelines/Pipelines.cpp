@@ -34,6 +34,7 @@ using namespace mlir;
 /// with identity-layout memrefs at function boundaries (what callers and
 /// runners pass), then memref.copy as linalg.copy.
 static void addBufferization(OpPassManager &pm) {
+  pm.addPass(mx::createMXSplitEmptyTensors());
   bufferization::OneShotBufferizePassOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = true;
   bufferization.functionBoundaryTypeConversion =

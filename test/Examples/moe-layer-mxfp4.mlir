@@ -18,9 +18,10 @@
 // dispatch); gate_up, which looks up each tile's expert itself and, its
 // result being read only at the rows the sorted ids name (by the
 // intermediate's gathered quantize), needs no zero fill; the intermediate's
-// quantize computes SwiGLU; the zero fill of down's accumulator (here 2I =
-// H: the two GEMMs' fills are one value, whose buffer is gate_up's, free
-// only once the intermediate is quantized); down; the combine.
+// quantize computes SwiGLU and fills down's accumulator with zeros (here
+// 2I = H: CSE makes the two GEMMs' empty results one tensor.empty, which
+// mx-split-empty-tensors splits again before bufferization, so that down's
+// fill has a buffer of its own and joins the quantize); down; the combine.
 // RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=DISPATCH
 // DISPATCH-LABEL: func.func @moe_layer(
 //   DISPATCH-NOT:   gpu.launch_func
@@ -29,8 +30,6 @@
 //       DISPATCH:   gpu.launch_func @moe_layer_mma0::@moe_layer_mma0
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_quantize1::@moe_layer_quantize1
-//   DISPATCH-NOT:   gpu.launch_func
-//       DISPATCH:   gpu.launch_func @moe_layer_relayout0_fill::@moe_layer_relayout0_fill
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_mma1::@moe_layer_mma1
 //   DISPATCH-NOT:   gpu.launch_func

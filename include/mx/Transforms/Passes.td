@@ -58,6 +58,42 @@ def MXMemRefCopyToLinalg : Pass<"mx-memref-copy-to-linalg"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MXSplitEmptyTensors : Pass<"mx-split-empty-tensors"> {
+  let summary = "Give each use of a tensor.empty its own";
+  let description = [{
+    CSE merges `tensor.empty` ops of one shape into one value with several
+    uses, and one-shot bufferization then gives the destinations built on it
+    one buffer: e.g. two `linalg.fill`s of equal shape that feed different
+    ops, whose fills must then run one after the other's consumers instead
+    of together (an MoE layer's two routed GEMMs when 2I = H: the down
+    GEMM's zero fill waited for the intermediate's quantize, which reuses
+    the gate_up GEMM's buffer). This pass clones a `tensor.empty` for each
+    use by an op of its own block but the first, right before
+    bufferization, so that each destination gets a buffer of its own; uses
+    in nested regions (e.g. exclusive branches, which can share one buffer)
+    keep it. A `tensor.empty` has no contents: the program computes the
+    same values.
+
+    Example:
+
+    ```mlir
+    %e = tensor.empty() : tensor<16x64xf32>
+    %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+    %b = linalg.fill ins(%one : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+    ```
+
+    becomes
+
+    ```mlir
+    %e = tensor.empty() : tensor<16x64xf32>
+    %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+    %e_0 = tensor.empty() : tensor<16x64xf32>
+    %b = linalg.fill ins(%one : f32) outs(%e_0 : tensor<16x64xf32>) -> tensor<16x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def MXMergeGPULaunches : Pass<"mx-merge-gpu-launches"> {
   let summary = "Merge consecutive independent gpu.launch ops into one";
   let description = [{

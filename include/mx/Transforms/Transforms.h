@@ -31,6 +31,11 @@ void populateLowerRelayoutsPatterns(RewritePatternSet &patterns);
 /// linalg.copy.
 void populateMemRefCopyToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Gives each use of a tensor.empty under \p root by an op of the empty's
+/// own block, but the first, a clone of its own, so that bufferization gives
+/// each destination built on it a buffer (mx-split-empty-tensors).
+void splitEmptyTensors(Operation *root);
+
 /// mx-merge-gpu-launches: merges runs of independent gpu.launch ops of
 /// `block` (same block size, no memref that one writes and the other
 /// accesses, only movable ops between them) into one launch each, whose
