@@ -86,8 +86,8 @@ def MXSplitEmptyTensors : Pass<"mx-split-empty-tensors"> {
 
     ```mlir
     %e = tensor.empty() : tensor<16x64xf32>
-    %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
     %e_0 = tensor.empty() : tensor<16x64xf32>
+    %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
     %b = linalg.fill ins(%one : f32) outs(%e_0 : tensor<16x64xf32>) -> tensor<16x64xf32>
     ```
   }];

@@ -249,7 +249,7 @@ public:
              Value lane) override;
   void store(int64_t i, int64_t j, Value waveM, Value waveN, Value lane,
              Value v) override;
-  void prepareStores(Value waveM, Value waveN, Value lane) override;
+  void prepareAccesses(Value waveM, Value waveN, Value lane) override;
   void forLoads(function_ref<void()> body) override;
   void forStores(function_ref<void()> body) override;
 
@@ -313,9 +313,9 @@ private:
   /// A routed GEMM's row ids (in global memory), the tile's first entry and
   /// its row count.
   Value rowIds, firstRowId, rowCount;
-  /// The rows prepareStores looked up: for the lane given there, at each
+  /// The rows prepareAccesses looked up: for the lane given there, at each
   /// row offset of the runs, the tile's row and its id as loaded (checked
-  /// and selected at the stores, so that only the loads come early).
+  /// and selected at the accesses, so that only the loads come early).
   SmallVector<Value, 3> preparedLane;
   DenseMap<int64_t, std::pair<Value, Value>> preparedRows;
   Value buffer;
@@ -516,7 +516,7 @@ Value UserLayoutAccess::accessRun(
   return pack(results);
 }
 
-void UserLayoutAccess::prepareStores(Value waveM, Value waveN, Value lane) {
+void UserLayoutAccess::prepareAccesses(Value waveM, Value waveN, Value lane) {
   if (!rowIds)
     return;
   Value row0 = getBase(waveM, waveN, lane).first;

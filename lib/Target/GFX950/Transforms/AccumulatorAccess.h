@@ -38,14 +38,14 @@ public:
   /// Emits `body`, the loads (stores) of all vectors: once, or for stores
   /// whose width depends on where the tile lies, once in each branch of a
   /// workgroup-uniform scf.if.
-  /// Called once before forStores (and before forLoads, to share it), with
+  /// Called once before forStores (and, to share it, before forLoads), with
   /// the wave and lane indices every access then gets: an access may load
   /// up front what the accesses need (a routed GEMM's row ids, all loaded
   /// before the first store: a load after a store to another buffer cannot
   /// be moved above it, so loading each id before its row's store costs one
   /// memory latency per row; the checks of the loaded ids are emitted at
   /// the accesses, so that only the loads come first).
-  virtual void prepareStores(Value waveM, Value waveN, Value lane) {}
+  virtual void prepareAccesses(Value waveM, Value waveN, Value lane) {}
   virtual void forLoads(function_ref<void()> body) { body(); }
   virtual void forStores(function_ref<void()> body) { body(); }
 };

@@ -551,7 +551,7 @@ void TiledMMALowering::createEmptyTileStores() {
   int64_t accPerLane = getIntrinsicInfo(layout.getIntrinsic()).accPerLane;
   Value zero = arith::ConstantOp::create(
       b, loc, b.getZeroAttr(VectorType::get({accPerLane}, b.getF32Type())));
-  access->prepareStores(waveM, waveN, lane);
+  access->prepareAccesses(waveM, waveN, lane);
   access->forStores([&] {
     for (int64_t i = 0; i < layout.getIntrinsicsM(); ++i)
       for (int64_t j = 0; j < layout.getIntrinsicsN(); ++j)
@@ -717,7 +717,7 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
   Value laneOut;
   if (op.getRowIds()) {
     laneOut = lane;
-    access->prepareStores(waveM, waveN, lane);
+    access->prepareAccesses(waveM, waveN, lane);
   }
   if (!op.getZeroAcc())
     access->forLoads([&] {
@@ -735,12 +735,13 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
     return failure();
   createUKernelCall(ukernel, *ukernelType, std::move(*views));
 
-  // The accumulators out, addressed with the lane index recomputed
-  // (gpu.lane_id): sharing the prologue's addresses would keep one register
-  // pair per accumulator group alive through the K loop.
+  // The accumulators out, addressed (but for a routed GEMM's, above) with
+  // the lane index recomputed (gpu.lane_id): sharing the prologue's
+  // addresses would keep one register pair per accumulator group alive
+  // through the K loop.
   if (!laneOut) {
     laneOut = gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr);
-    access->prepareStores(waveM, waveN, laneOut);
+    access->prepareAccesses(waveM, waveN, laneOut);
   }
   access->forStores([&] {
     for (int64_t i = 0; i < intrinsicsM; ++i)
