@@ -25,6 +25,51 @@ bool mlir::mx::gfx950::canUsePackedConversions(FloatType elementType,
          (rounding == Rounding::nearest_even || inputType.isBF16());
 }
 
+/// The largest magnitude of `block`'s values, as an f32 (a NaN if any value
+/// is one). The magnitudes of 16-bit floats order as their bits with the
+/// sign cleared (a NaN above every number), so for bf16 and f16 it is an
+/// integer max over those bits, a tree of packed 16-bit maxima
+/// (v_pk_max_u16) instead of a chain of widen, max and narrow per value.
+/// Other types take the max of `getValues()` (the values widened to f32).
+static Value computeBlockAmax(OpBuilder &b, Location loc, Value block,
+                              llvm::function_ref<ArrayRef<Value>()> getValues) {
+  auto type = cast<VectorType>(block.getType());
+  Type element = type.getElementType();
+  if (element.getIntOrFloatBitWidth() != 16) {
+    Value amax;
+    for (Value v : getValues()) {
+      Value magnitude = math::AbsFOp::create(b, loc, v);
+      amax =
+          amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
+    }
+    return amax;
+  }
+  Type i16 = b.getI16Type();
+  int64_t n = type.getNumElements();
+  // The sign bits shifted out (packed 16-bit shifts): twice the magnitude
+  // bits, in the same order.
+  auto halves = VectorType::get({n}, i16);
+  Value bits = vector::BitCastOp::create(b, loc, halves, block);
+  Value one = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(halves, b.getIntegerAttr(i16, 1)));
+  Value magnitudes = arith::ShLIOp::create(b, loc, bits, one);
+  for (; n > 1; n /= 2) {
+    SmallVector<int64_t> low(n / 2), high(n / 2);
+    for (int64_t i = 0; i < n / 2; ++i) {
+      low[i] = i;
+      high[i] = n / 2 + i;
+    }
+    magnitudes = arith::MaxUIOp::create(
+        b, loc, vector::ShuffleOp::create(b, loc, magnitudes, magnitudes, low),
+        vector::ShuffleOp::create(b, loc, magnitudes, magnitudes, high));
+  }
+  Value largest = arith::ShRUIOp::create(
+      b, loc, vector::ExtractOp::create(b, loc, magnitudes, 0),
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(i16, 1)));
+  Value value = arith::BitcastOp::create(b, loc, element, largest);
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+}
+
 QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
                                                Value block, ScaleRule rule,
                                                Rounding rounding,
@@ -64,21 +109,10 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
           b, loc, f32,
           arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i32, v),
                                mx.i32(0x8000))));
-  // The block's amax. The nudged magnitudes order as the values do (the
-  // same bit is set in each), so their largest, that bit cleared, is the
-  // amax (a NaN stays a NaN): one set of widened values serves both.
-  Value amax;
-  for (Value v : nudge ? ArrayRef<Value>(nudged) : getValues()) {
-    Value magnitude = math::AbsFOp::create(b, loc, v);
-    amax =
-        amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
-  }
-  if (nudge)
-    amax = arith::BitcastOp::create(
-        b, loc, f32,
-        arith::AndIOp::create(b, loc,
-                              arith::BitcastOp::create(b, loc, i32, amax),
-                              mx.i32(int32_t(0xFFFF0000u))));
+  // The block's amax (a NaN stays a NaN). The nudged magnitudes order as
+  // the values do and the nudge is below a bf16 mantissa, so the amax of
+  // the bf16 values is theirs with the nudge cleared.
+  Value amax = computeBlockAmax(b, loc, block, getValues);
   Value scale = mx.computeScale(amax, rule, format);
   result.scaleByte = arith::BitcastOp::create(b, loc, i8, scale);
 
