@@ -292,3 +292,39 @@ func.func @gathered(%x: memref<4x64xbf16>, %ids: memref<12xi32>, %e: memref<1x16
       scales(%s : memref<1x16x2xi8>) maps [affine_map<(m, k) -> (m floordiv 16, m mod 16, k)>] padding [127]
   return
 }
+
+// -----
+
+// A 16-bit float block's amax (bf16, f16): the sign bits shifted out of the
+// packed bits, a tree of unsigned maxima (v_pk_lshlrev_b16, v_pk_max_u16 on
+// gfx950), shifted back and widened; an f32 block keeps the float maxima.
+// CHECK-LABEL: func.func @amax_tree
+//       CHECK:   %[[BITS:.+]] = vector.bitcast %{{.+}} : vector<32xf16> to vector<32xi16>
+//       CHECK:   %[[MAG:.+]] = arith.shli %[[BITS]], %{{.+}} : vector<32xi16>
+//       CHECK:   %[[LO:.+]] = vector.shuffle %[[MAG]], %[[MAG]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+//       CHECK:   %[[HI:.+]] = vector.shuffle %[[MAG]], %[[MAG]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]
+//       CHECK:   arith.maxui %[[LO]], %[[HI]] : vector<16xi16>
+//       CHECK:   arith.maxui {{.+}} : vector<8xi16>
+//       CHECK:   arith.maxui {{.+}} : vector<4xi16>
+//       CHECK:   arith.maxui {{.+}} : vector<2xi16>
+//       CHECK:   %[[TOP:.+]] = arith.maxui {{.+}} : vector<1xi16>
+//       CHECK:   %[[LARGEST:.+]] = vector.extract %[[TOP]][0] : i16 from vector<1xi16>
+//       CHECK:   %[[HALF:.+]] = arith.shrui %[[LARGEST]], %{{.+}} : i16
+//       CHECK:   %[[AMAX:.+]] = arith.bitcast %[[HALF]] : i16 to f16
+//       CHECK:   arith.extf %[[AMAX]] : f16 to f32
+//   CHECK-NOT:   arith.maximumf
+//       CHECK:   gpu.terminator
+// CHECK-LABEL: func.func @amax_f32
+//       CHECK:   arith.maximumf
+func.func @amax_tree(%x: memref<1x32xf16>, %e: memref<1x16xi8>, %s: memref<1x1xi8>) {
+  mx.quantize_into %x axis(1) scale(even) rounding(nearest_even) : memref<1x32xf16> -> f4E2M1FN
+      elements(%e : memref<1x16xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<1x1xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
+func.func @amax_f32(%x: memref<1x32xf32>, %e: memref<1x16xi8>, %s: memref<1x1xi8>) {
+  mx.quantize_into %x axis(1) scale(even) rounding(nearest_even) : memref<1x32xf32> -> f4E2M1FN
+      elements(%e : memref<1x16xi8>) maps [affine_map<(m, k) -> (m, k)>]
+      scales(%s : memref<1x1xi8>) maps [affine_map<(m, k) -> (m, k)>] padding [127]
+  return
+}
