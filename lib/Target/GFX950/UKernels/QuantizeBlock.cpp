@@ -25,25 +25,14 @@ bool mlir::mx::gfx950::canUsePackedConversions(FloatType elementType,
          (rounding == Rounding::nearest_even || inputType.isBF16());
 }
 
-/// The largest magnitude of `block`'s values, as an f32 (a NaN if any value
-/// is one). The magnitudes of 16-bit floats order as their bits with the
-/// sign cleared (a NaN above every number), so for bf16 and f16 it is an
-/// integer max over those bits, a tree of packed 16-bit maxima
-/// (v_pk_max_u16) instead of a chain of widen, max and narrow per value.
-/// Other types take the max of `getValues()` (the values widened to f32).
-static Value computeBlockAmax(OpBuilder &b, Location loc, Value block,
-                              llvm::function_ref<ArrayRef<Value>()> getValues) {
+/// The largest magnitude of a block of 16-bit floats (bf16, f16), as an
+/// f32 (a NaN if any value is one). Their magnitudes order as their bits
+/// with the sign cleared (a NaN above every number), so it is an integer
+/// max over those bits: a tree of packed 16-bit maxima (v_pk_max_u16)
+/// instead of a chain of widen, max and narrow per value.
+static Value computePackedAmax(OpBuilder &b, Location loc, Value block) {
   auto type = cast<VectorType>(block.getType());
   Type element = type.getElementType();
-  if (element.getIntOrFloatBitWidth() != 16) {
-    Value amax;
-    for (Value v : getValues()) {
-      Value magnitude = math::AbsFOp::create(b, loc, v);
-      amax =
-          amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
-    }
-    return amax;
-  }
   Type i16 = b.getI16Type();
   int64_t n = type.getNumElements();
   // The sign bits shifted out (packed 16-bit shifts): twice the magnitude
@@ -109,10 +98,29 @@ QuantizedBlock mlir::mx::gfx950::quantizeBlock(OpBuilder &b, Location loc,
           b, loc, f32,
           arith::OrIOp::create(b, loc, arith::BitcastOp::create(b, loc, i32, v),
                                mx.i32(0x8000))));
-  // The block's amax (a NaN stays a NaN). The nudged magnitudes order as
-  // the values do and the nudge is below a bf16 mantissa, so the amax of
-  // the bf16 values is theirs with the nudge cleared.
-  Value amax = computeBlockAmax(b, loc, block, getValues);
+  // The block's amax (a NaN stays a NaN). Where the packed conversions
+  // take the 16-bit values themselves, from their bits (computePackedAmax);
+  // otherwise from the values widened for the conversions. The nudged
+  // magnitudes order as the values do (the same bit is set in each), so
+  // their largest, that bit cleared, is the amax: one set of widened values
+  // serves both.
+  Value amax;
+  if (packedConversions && !nudge &&
+      cast<VectorType>(block.getType()).getElementTypeBitWidth() == 16) {
+    amax = computePackedAmax(b, loc, block);
+  } else {
+    for (Value v : nudge ? ArrayRef<Value>(nudged) : getValues()) {
+      Value magnitude = math::AbsFOp::create(b, loc, v);
+      amax =
+          amax ? arith::MaximumFOp::create(b, loc, amax, magnitude) : magnitude;
+    }
+    if (nudge)
+      amax = arith::BitcastOp::create(
+          b, loc, f32,
+          arith::AndIOp::create(b, loc,
+                                arith::BitcastOp::create(b, loc, i32, amax),
+                                mx.i32(int32_t(0xFFFF0000u))));
+  }
   Value scale = mx.computeScale(amax, rule, format);
   result.scaleByte = arith::BitcastOp::create(b, loc, i8, scale);
 
