@@ -881,6 +881,83 @@ def check(machine=Machine(), objdump="llvm-objdump-22"):
     return cal, out
 
 
+# Issue 33's and 34's targets (PFLOP/s): (what, shape, PF).
+TARGETS = [
+    ("fp4/fp6 rate, 16x16x128 (issue 34)", "16384^3", 5.7),
+    ("fp4/fp6 rate, 32x32x64 (issue 34)", "16384^3", 5.4),
+    ("fp8 rate (issue 34)", "16384^3", 3.1),
+    ("fp8 rate (issue 34)", "seed", 3.0),
+    ("seed end to end, relayouts at 4 TB/s (issue 33)", "16384^3", 5.8),
+    ("seed end to end, relayouts at 4 TB/s (issue 33)", "seed", 5.5),
+]
+
+
+def ceiling_gemm(m, n, k, wide, machine, c_load_bytes=0, out_bytes=2):
+    """The GemmPrediction of a kernel that cannot be beaten on this model:
+    AITER's and the seed's 256 x 256 tiles on 4 waves, whose main loop runs
+    its MFMA pipe without a bubble (16x16x128 MFMAs back to back, no wait,
+    no barrier, no issue slot lost), plus predict_gemm's fixed costs per
+    tile (one global latency, the C tile's store and, for C += A x B, its
+    read) and the efficiency constant fitted on AITER."""
+    cycles = machine.mfma16_wide_cycles if wide else \
+        machine.mfma16_narrow_cycles
+    # Per wave and K step of 128: a 128 x 128 wave tile, 8 x 8 MFMAs.
+    loop = LoopAnalysis(mfmas=64, mfma_cycles=64 * cycles,
+                        flops=64 * 2 * 16 * 16 * 128)
+    loop.cycles = loop.mfma_cycles
+    return predict_gemm(loop, m, n, k, 256, 256, 4, out_bytes=out_bytes,
+                        machine=machine, c_load_bytes=c_load_bytes)
+
+
+def ceilings(machine=Machine(), objdump="llvm-objdump-22",
+             relayout_bytes=None, relayout_rate=4e12):
+    """The ceilings (ceiling_gemm) at each target's rate and shape, with
+    the efficiency fitted on AITER: for AITER's contract (zero-filled
+    accumulators, bf16 result) and the seed's (C += A x B in f32, the C
+    read charged); the end-to-end rows add `relayout_bytes[shape]` (the
+    seed program's relayout dispatches) at `relayout_rate` bytes/s. A list
+    of dicts."""
+    cal, _, _ = calibrate(machine, objdump)
+    rows = []
+    for what, shape, target in TARGETS:
+        m, n, k = SHAPES[shape]
+        wide = "fp8" in what
+        zero = ceiling_gemm(m, n, k, wide, cal)
+        acc = ceiling_gemm(m, n, k, wide, cal, c_load_bytes=4, out_bytes=4)
+        row = dict(what=what, shape=shape, target=target,
+                   peak=(2.0 * 16 * 16 * 128 * 4 * cal.cus * cal.clock_hz /
+                         (cal.mfma16_wide_cycles if wide else
+                          cal.mfma16_narrow_cycles) / 1e15),
+                   zero_pf=zero.pflops, acc_pf=acc.pflops)
+        if "end to end" in what:
+            if relayout_bytes is None:
+                continue
+            flops = 2.0 * m * n * k
+            moved = relayout_bytes[shape]
+            row["relayout_mb"] = moved / 1e6
+            row["acc_pf"] = flops / (acc.seconds + moved / relayout_rate) / 1e15
+            row["zero_pf"] = None
+        rows.append(row)
+    return cal, rows
+
+
+def format_ceilings(rows):
+    header = ["target", "shape", "target PF", "peak PF",
+              "ceiling PF (zero acc, bf16)", "ceiling PF (C += A x B, f32)",
+              "reachable"]
+    body = []
+    for r in rows:
+        best = max(x for x in (r["zero_pf"], r["acc_pf"]) if x is not None)
+        what = r["what"] + (" (%.0f MB)" % r["relayout_mb"]
+                            if "relayout_mb" in r else "")
+        body.append([what, r["shape"], "%.1f" % r["target"],
+                     "%.2f" % r["peak"],
+                     "-" if r["zero_pf"] is None else "%.2f" % r["zero_pf"],
+                     "%.2f" % r["acc_pf"],
+                     "yes" if best >= r["target"] else "no"])
+    return _table(header, body)
+
+
 def _table(header, rows):
     widths = [max(len(str(r[i])) for r in rows + [header])
               for i in range(len(header))]
@@ -944,6 +1021,12 @@ def main():
                    help="fit on AITER's 256x256 kernel")
     sub.add_parser("constants", parents=[common],
                    help="the rows of MachineModel.def (with --set applied)")
+    c = sub.add_parser("ceiling", parents=[common],
+                       help="the PFLOP/s no kernel exceeds on this model "
+                       "(MFMA pipe never idle), against issues 33 and 34's "
+                       "targets")
+    c.add_argument("--mx-opt", help="with it, the seed program's relayout "
+                   "bytes for the end-to-end rows")
     sub.add_parser("check", parents=[common],
                    help="calibrate on AITER 16384^3, predict AITER's other "
                    "published shapes")
@@ -995,6 +1078,20 @@ def main():
                               for r in machine_rows(base)], indent=1))
         else:
             print(format_constants(base))
+        return
+    if args.cmd == "ceiling":
+        moved = None
+        if args.mx_opt:
+            import ukernel_static_metrics as usm
+            moved = {s: usm.program_relayout_bytes(args.mx_opt, *SHAPES[s])
+                     for s in ("16384^3", "seed")}
+        cal, rows = ceilings(base, args.objdump, moved)
+        print("The ceiling of a 256x256 kernel whose MFMA pipe never idles "
+              "(16x16x128 back to back), with the efficiency %.3f fitted on "
+              "AITER 16384^3 and the fixed costs per tile of predict_gemm; "
+              "end to end: the seed program's relayout dispatches at 4 TB/s"
+              % cal.efficiency)
+        print(format_ceilings(rows))
         return
     if args.cmd == "check":
         cal, rows = check(base, args.objdump)
