@@ -103,6 +103,17 @@ private:
   Value getGatheredRow(QuantizeIntoOp quantize,
                        const QuantizedLhsSource &source, ValueRange outer,
                        int64_t sg, int64_t i);
+  /// getGatheredRow for row `fragmentRow` of the fragment of rows (instead
+  /// of the lane's), and whether that row holds an input row.
+  std::pair<Value, Value> getGatheredRowAt(QuantizeIntoOp quantize,
+                                           const QuantizedLhsSource &source,
+                                           ValueRange outer, int64_t sg,
+                                           int64_t i, Value fragmentRow);
+  /// The ukernel quantizing A's active_rows_log2: for a tile of one
+  /// fragment of rows gathered by id, log2 of the least power of two that
+  /// covers its rows up to the last that holds an input row (0 for none);
+  /// -1 otherwise (each lane quantizes its own row's blocks).
+  Value getActiveRowsLog2(const QuantizedLhsSource &source, ValueRange outer);
   /// The ukernel quantizing A's row_offsets: with rows gathered by id, the
   /// element offset of the lane's input row in each fragment of rows of the
   /// tile at `outer` ([subgroups_m * intrinsics_m]); empty otherwise.
@@ -160,6 +171,8 @@ private:
   Location loc;
   QuantizeIntoOp quantize;
   std::optional<QuantizedLhsSource> quantizedLhs;
+  /// getActiveRowsLog2 of the tile, once computed (row_offsets reads it).
+  Value activeRowsLog2;
 
   gpu::LaunchOp launch;
   SmallVector<Value> batchIndices;
@@ -229,7 +242,17 @@ Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
                                        const QuantizedLhsSource &source,
                                        ValueRange outer, int64_t sg,
                                        int64_t i) {
-  auto destType = cast<MemRefType>(quantize.getElements()[0].getType());
+  // The lane's row: lane = K group * rows + row.
+  int64_t fragmentRows = getIntrinsicInfo(layout.getIntrinsic()).m;
+  Value laneRow = arith::RemUIOp::create(b, loc, lane, index(fragmentRows));
+  auto [row, valid] = getGatheredRowAt(quantize, source, outer, sg, i, laneRow);
+  (void)valid;
+  return row;
+}
+
+std::pair<Value, Value> TiledMMALowering::getGatheredRowAt(
+    QuantizeIntoOp quantize, const QuantizedLhsSource &source, ValueRange outer,
+    int64_t sg, int64_t i, Value fragmentRow) {
   Value logical = index(0);
   for (auto [d, rows] : source.gatheredRowDims) {
     Value position;
@@ -239,9 +262,8 @@ Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
       position = index(sg);
     else if (d == source.viewDims[2])
       position = index(i);
-    else // The lane's row: lane = K group * rows + row.
-      position =
-          arith::RemUIOp::create(b, loc, lane, index(destType.getDimSize(d)));
+    else
+      position = fragmentRow;
     logical = arith::AddIOp::create(
         b, loc, logical, arith::MulIOp::create(b, loc, position, index(rows)));
   }
@@ -256,7 +278,31 @@ Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
   auto [row, inInput] =
       buildGatheredSourceRow(b, loc, id, *quantize.getDivisor(), rows);
   Value valid = arith::AndIOp::create(b, loc, inIds, inInput);
-  return arith::SelectOp::create(b, loc, valid, row, rows);
+  return {arith::SelectOp::create(b, loc, valid, row, rows), valid};
+}
+
+Value TiledMMALowering::getActiveRowsLog2(const QuantizedLhsSource &source,
+                                          ValueRange outer) {
+  if (activeRowsLog2)
+    return activeRowsLog2;
+  if (!quantize.getIds() ||
+      layout.getSubgroupsM() * layout.getIntrinsicsM() != 1) {
+    activeRowsLog2 = index(-1);
+    return activeRowsLog2;
+  }
+  int64_t fragmentRows = getIntrinsicInfo(layout.getIntrinsic()).m;
+  // The rows up to the last that holds an input row, rounded up to a power
+  // of two (the ukernel shifts by its log2): the same for every lane (a
+  // load of each row's id, once per workgroup).
+  Value log2 = index(0);
+  for (int64_t r = 0; r < fragmentRows; ++r) {
+    Value valid =
+        getGatheredRowAt(quantize, source, outer, 0, 0, index(r)).second;
+    log2 = arith::SelectOp::create(b, loc, valid,
+                                   index(llvm::Log2_64_Ceil(r + 1)), log2);
+  }
+  activeRowsLog2 = log2;
+  return activeRowsLog2;
 }
 
 Value TiledMMALowering::createRowOffsets(const QuantizedLhsSource &source,
@@ -272,6 +318,18 @@ Value TiledMMALowering::createRowOffsets(const QuantizedLhsSource &source,
   int64_t rowStride = cast<MemRefType>(quantize.getInput().getType())
                           .getStridesAndOffset()
                           .first[0];
+  // One fragment of rows: the lane quantizes blocks of row lane mod
+  // 2^active_rows_log2 (mx_uk_scaled_mma_quantized_lhs).
+  if (count == 1) {
+    Value active = arith::ShLIOp::create(b, loc, index(1),
+                                         getActiveRowsLog2(source, outer));
+    Value laneRow = arith::AndIOp::create(
+        b, loc, lane, arith::SubIOp::create(b, loc, active, index(1)));
+    Value row = getGatheredRowAt(quantize, source, outer, 0, 0, laneRow).first;
+    Value offset = arith::MulIOp::create(b, loc, row, index(rowStride));
+    memref::StoreOp::create(b, loc, offset, offsets, index(0));
+    return offsets;
+  }
   for (int64_t sg = 0; sg < sm; ++sg)
     for (int64_t i = 0; i < im; ++i) {
       Value row = getGatheredRow(quantize, source, outer, sg, i);
@@ -621,9 +679,9 @@ TiledMMALowering::createUKernelViews(StringRef ukernel,
     argNames = {"lhs",        "rhs",          "lhs_scales",
                 "rhs_scales", "accumulators", "LDS staging"};
   }
-  // The scalars of createUKernelCall: 7, and k_blocks for one quantizing
-  // A.
-  if (ukernelType.getNumInputs() != args.size() + (quantizedLhs ? 8 : 7))
+  // The scalars of createUKernelCall: 7, and k_blocks and active_rows_log2
+  // for one quantizing A.
+  if (ukernelType.getNumInputs() != args.size() + (quantizedLhs ? 9 : 7))
     return op.emitOpError() << "ukernel '" << ukernel
                             << "' has an unexpected signature " << ukernelType;
   for (auto [i, arg] : llvm::enumerate(args)) {
@@ -643,8 +701,10 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
   args.push_back(waveM);
   args.push_back(waveN);
   args.push_back(lane);
-  if (quantizedLhs)
+  if (quantizedLhs) {
     args.push_back(getKBlocks());
+    args.push_back(getActiveRowsLog2(*quantizedLhs, outer(mIndex)));
+  }
   args.push_back(index(layout.getIntrinsicsM()));
   args.push_back(index(layout.getIntrinsicsN()));
   args.push_back(index(layout.getIntrinsicsK()));

@@ -29,7 +29,10 @@
 //       CHECK:     %[[NO_ROWS:.+]] = memref.cast %{{.+}} : memref<0xindex, 5> to memref<?xindex, 5>
 // K is not padded: k_blocks -1 (after the wave and lane indices).
 //       CHECK:     %[[NOT_PADDED:.+]] = arith.constant -1 : index
-//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]], %[[NO_ROWS]], %{{.+}}, %{{.+}}, %{{.+}}, %[[NOT_PADDED]],
+// Rows not gathered: every lane quantizes its own row's blocks
+// (active_rows_log2 = -1).
+//       CHECK:     %[[ALL_ROWS:.+]] = arith.constant -1 : index
+//       CHECK:     call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %[[LDSV]], %[[NO_ROWS]], %{{.+}}, %{{.+}}, %{{.+}}, %[[NOT_PADDED]], %[[ALL_ROWS]],
 //  CHECK-SAME:       mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_rounding = "ties_away", lhs_scale = "even", lhs_source = bf16, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}
 func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
                   %sb: memref<4x2x4x4x16x4xi8>, %c: memref<20x256xf32>) {
@@ -46,13 +49,17 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 // -----
 
 // A routed GEMM whose A the quantize gathers by the sorted ids (divisor 2:
-// top 2): each lane reads its one row of the tile through the ids. Logical
-// row mo * 16 + lane mod 16 (ids past the 64 are padding), input row
-// ids[row] / 2 (mx::buildGatheredSourceRow), and a padding id the row past
-// the input's 10 (the bounds-checked buffer reads it as zeros); the view's
-// M dimensions have stride 0 and its row dimension stride 1, indexed by
-// the element offset of the lane's row (row_offsets, one per fragment of
-// rows: here one).
+// top 2). Its tile is one fragment of rows, so the kernel first finds the
+// rows it needs: each of the tile's 16 ids is loaded and checked (logical
+// row mo * 16 + r, ids past the 64 are padding; input row ids[row] / 2,
+// mx::buildGatheredSourceRow), and the last row r that holds an input row
+// gives active_rows_log2 = log2 of the least power of two above r (0, 1, 2,
+// 2, 3, 3, 3, 3, then 4 for rows 8 to 15). Each lane then quantizes
+// blocks of row lane mod 2^active_rows_log2, read through its id, and a
+// padding id reads the row past the input's 10 (the bounds-checked buffer
+// reads it as zeros); the view's M dimensions have stride 0 and its row
+// dimension stride 1, indexed by the element offset of the lane's row
+// (row_offsets, one per fragment of rows: here one).
 // CHECK-LABEL: func.func @routed
 //  CHECK-SAME:   %[[X:[^:]+]]: memref<10x1024xbf16>, %[[IDS:[^:]+]]: memref<64xi32>
 //       CHECK:   gpu.launch blocks(%{{[^,]+}}, %[[MO:[^,]+]], %{{[^)]+}})
@@ -61,10 +68,24 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 //       CHECK:       %[[BUF:.+]] = amdgpu.fat_raw_buffer_cast %[[GX]] resetOffset : memref<10x1024xbf16, 1> to memref<10x1024xbf16, #amdgpu.address_space<fat_raw_buffer>>
 //       CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[BUF]] to offset: [%{{.+}}], sizes: [2, 1, 1, 4, 4, 11264, 32], strides: [512, 0, 0, 128, 32, 1, 1]
 //       CHECK:       %[[OFFSETS:.+]] = memref.alloca() : memref<1xindex, 5>
-//       CHECK:       %[[TILE:.+]] = arith.muli %[[MO]], %{{.+}} : index
-//       CHECK:       %[[LANE_ROW:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+//       CHECK:       %[[TILE0:.+]] = arith.muli %[[MO]], %{{.+}} : index
+//       CHECK:       %[[ID0:.+]] = memref.load %{{.+}}[%{{.+}}] : memref<64xi32, 1>
+//       CHECK:       arith.index_cast %[[ID0]] : i32 to index
+//       CHECK:       %[[LOG0:.+]] = arith.select %{{.+}}, %c0{{.*}}, %c0{{.*}} : index
+//       CHECK:       %[[LOG1:.+]] = arith.select %{{.+}}, %c1{{.*}}, %[[LOG0]] : index
+//       CHECK:       %[[LOG2:.+]] = arith.select %{{.+}}, %c2{{.*}}, %[[LOG1]] : index
+// (rows 3 to 14 alike)
+//  CHECK-COUNT-12:   memref.load %{{.+}}[%{{.+}}] : memref<64xi32, 1>
+//       CHECK:       %[[ID15:.+]] = memref.load %{{.+}}[%{{.+}}] : memref<64xi32, 1>
+//       CHECK:       arith.index_cast %[[ID15]] : i32 to index
+//       CHECK:       %[[LOG:.+]] = arith.select %{{.+}}, %c4{{.*}}, %{{.+}} : index
+//       CHECK:       %[[ACTIVE:.+]] = arith.shli %c1{{.*}}, %[[LOG]] : index
+//       CHECK:       %[[MASK:.+]] = arith.subi %[[ACTIVE]], %c1{{.*}} : index
+//       CHECK:       %[[LANE_ROW:.+]] = arith.andi %{{.+}}, %[[MASK]] : index
+//       CHECK:       %[[ROW_POS:.+]] = arith.muli %[[LANE_ROW]], %{{.+}} : index
+//       CHECK:       %[[POS:.+]] = arith.addi %{{.+}}, %[[ROW_POS]] : index
 //       CHECK:       %[[GIDS:.+]] = memref.memory_space_cast %[[IDS]] : memref<64xi32> to memref<64xi32, 1>
-//       CHECK:       %[[IN_IDS:.+]] = arith.cmpi ult, %[[POS:.+]], %{{.+}} : index
+//       CHECK:       %[[IN_IDS:.+]] = arith.cmpi ult, %[[POS]], %{{.+}} : index
 //       CHECK:       %[[CLAMPED:.+]] = arith.minui %[[POS]], %{{.+}} : index
 //       CHECK:       %[[ID:.+]] = memref.load %[[GIDS]][%[[CLAMPED]]] : memref<64xi32, 1>
 //       CHECK:       %[[ID_INDEX:.+]] = arith.index_cast %[[ID]] : i32 to index
@@ -75,7 +96,7 @@ func.func @decode(%a: memref<20x1024xbf16>, %b: memref<4x2x4x4x4x16x16xi8>,
 //       CHECK:       memref.store %[[ROW_OFF]], %[[OFFSETS]][%{{.+}}] : memref<1xindex, 5>
 //       CHECK:       %[[SRC:.+]] = memref.cast %[[VIEW]]
 //       CHECK:       %[[OFFSETS_ARG:.+]] = memref.cast %[[OFFSETS]] : memref<1xindex, 5> to memref<?xindex, 5>
-//       CHECK:       call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[OFFSETS_ARG]],
+//       CHECK:       call @mx_uk_scaled_mma_quantized_lhs(%[[SRC]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[OFFSETS_ARG]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[LOG]],
 #layout = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 #elements = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 512, (d1 mod 512) floordiv 128, ((d1 mod 512) floordiv 32) mod 4, d0 mod 16, d1 mod 32)>
 #scales = affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d1 mod 4, d0 mod 16, (d1 mod 16) floordiv 4)>
