@@ -420,12 +420,14 @@ def layer_dispatches(mx_opt, config, prepack=True):
     return per_call, once
 
 
-def timed_gemm(config, gemm, tmp):
+def timed_gemm(config, gemm, tmp, rows=None):
     """The timing model's seconds of a routed GEMM of the layer: its kernel
     (the same layout, pinned) timed on one workgroup's tile over the whole
     K (`mx-run --backend=gfx950-isa --timing-model`), then in rounds of the
     CUs over its active tiles (as bench/mx_timing.py does), with
-    mx_timing's efficiency fitted on AITER."""
+    mx_timing's efficiency fitted on AITER. The timed tile's ids are zeros
+    (every row holds a token), or with `rows` its first `rows` rows hold
+    tokens and the others are padding."""
     import mx_timing
     import moe_metrics
     (tile_m, tile_n, _), k = gemm["tile_mnk"], gemm["k"]
@@ -437,7 +439,14 @@ def timed_gemm(config, gemm, tmp):
     text = form.format(
         T=tile_m, TOK=tile_m, TOPK=1, E=1, N=tile_n, K=k, KB=k // 32,
         A=moe_metrics.FP4, B=moe_metrics.FP4, P=tile_m, NB=1)
-    r = mx_timing.time_program(text, pins, args, tmp)
+    specs = None
+    if rows is not None:
+        ids = os.path.join(tmp, "ids.npy")
+        np.save(ids, np.array([r if r < rows else tile_m
+                               for r in range(tile_m)], dtype=np.int32))
+        # (tokens, B, B's scales, [A's scales,] ids, experts)
+        specs = ["zeros"] * (args - 2) + ["npy:" + ids, "zeros"]
+    r = mx_timing.time_program(text, pins, args, tmp, args=specs)
     tile = r["fixed_cycles"] + r["loop_iterations"] * r["cycles_per_iteration"]
     rounds = math.ceil(gemm["active"] / (256 * r["workgroups_per_cu"]))
     return rounds * tile / config["clock"] / config["efficiency"]
@@ -581,9 +590,56 @@ def table(mx_opt, with_timing, prepack=True):
     return 0
 
 
+# The decode layers whose gate_up GEMM `in-gemm` compares both ways.
+IN_GEMM_CASES = [("gpt-oss-120b", 128, 4, 2880, 2880, 1),
+                 ("gpt-oss-120b", 128, 4, 2880, 2880, 4),
+                 ("DeepSeek-R1", 256, 8, 7168, 2048, 1),
+                 ("DeepSeek-R1 TP8", 257, 9, 7168, 256, 16)]
+
+
+def in_gemm(mx_opt):
+    """The decode layers' gate_up GEMM with the tokens quantized by a
+    dispatch of their own (quantize-in-gemm=never) and in the GEMM
+    (always), on both models: the static model over the active tiles
+    (moe_metrics.evaluate), and the timing model's tile with its ids as the
+    routing gives them (tokens routed evenly: the rows of the busiest block)
+    and with every row holding a token (zeros, as `table` times it); each
+    floored by the GEMM's unique bytes at HBM speed, as in `table`; for
+    each of `block_candidates`. The layer takes 4 dispatches where the GEMM
+    quantizes its tokens."""
+    import moe_metrics
+    header = ["layer", "T", "block", "way", "tile", "rows of the block",
+              "static us",
+              "timing us (routed ids)", "timing us (all rows)"]
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        timing = timing_calibration(tmp)
+        for name, e, top_k, h, i, t in IN_GEMM_CASES:
+            rows = t * top_k
+            for block, way in [(b, w) for b in block_candidates(rows)
+                               for w in ("never", "always")]:
+                busiest = min(block, -(-rows // min(e, rows)))
+                g = moe_metrics.evaluate(
+                    mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
+                    moe_metrics.FP4, (top_k, block),
+                    options="quantize-in-gemm=" + way, zero_acc=True,
+                    quantized=True)
+                g["k"] = h
+                times = [max(timed_gemm(timing, g, tmp, n), g["unique_s"]) *
+                         1e6 for n in (busiest, None)]
+                out.append([name, str(t), str(block), way, g["tile"],
+                            str(busiest),
+                            "%.2f" % g["gemm_us"], "%.2f" % times[0],
+                            "%.2f" % times[1]])
+    import ukernel_static_metrics as usm
+    usm.print_columns(header, out)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["example", "check", "table"])
+    parser.add_argument("command",
+                        choices=["example", "check", "table", "in-gemm"])
     parser.add_argument("--backend", default="gfx950-emu")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--control", action="store_true",
@@ -603,6 +659,8 @@ def main():
         return 0
     if args.command == "table":
         return table(args.mx_opt, not args.no_timing, not args.no_prepack)
+    if args.command == "in-gemm":
+        return in_gemm(args.mx_opt)
     return check(args.backend, args.threads, args.control,
                  not args.no_prepack)
 

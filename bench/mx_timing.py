@@ -70,17 +70,19 @@ def seed_pins(lhs, rhs):
     return SEED_PINS.replace("intrinsics-k=2", "intrinsics-k=1")
 
 
-def time_program(text, pins, num_args, tmp, settings=None):
+def time_program(text, pins, num_args, tmp, settings=None, args=None):
     """The timing model's report (mx-run --timing-json) of the contraction
     kernel of the program `text`, compiled with the pipeline options `pins`
-    and run on `num_args` zero arguments: the kernel with the most MFMAs."""
+    and run on `num_args` zero arguments (or mx-run's --arg specs `args`):
+    the kernel with the most MFMAs."""
     path = os.path.join(tmp, "timed.mlir")
     with open(path, "w") as f:
         f.write(text)
     report = os.path.join(tmp, "timed.json")
     cmd = [tool("mx-run"), path, "--backend=gfx950-isa", "--threads=1",
            "--progress=false", "--timing-model", "--timing-json=" + report,
-           "--gfx950-options=" + pins] + ["--arg=zeros"] * num_args + \
+           "--gfx950-options=" + pins] + \
+        ["--arg=" + a for a in (args or ["zeros"] * num_args)] + \
         constant_flags(settings or {}, "--timing-constant")
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:
