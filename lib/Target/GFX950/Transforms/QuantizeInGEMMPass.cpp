@@ -123,6 +123,10 @@ static bool isWorthIt(QuantizeIntoOp quantize, TiledScaledMMAOp op) {
   // static model (bench/moe_layer.py: DeepSeek-R1's gate_up at 1 token,
   // 16x128x1024 tiles of 8 fragments over 4 waves, 29.6 us against 15.6 +
   // 1.8 us; one round per wave at 16x256x512: 31.7 against 31.2 + 1.8).
+  // (Routed tiles of one fragment of rows now quantize only the rows up to
+  // their last token, and that tile ties at 15.62 against 15.61 us on both
+  // models, `bench/moe_layer.py in-gemm`; its 256 workgroups fill the CUs
+  // once, so fillsCUsTwice declines it all the same.)
   int64_t fragments = layout.getSubgroupsM() * layout.getIntrinsicsM() *
                       layout.getIntrinsicsK();
   if (fragments > layout.getSubgroupsM() * layout.getSubgroupsN())
