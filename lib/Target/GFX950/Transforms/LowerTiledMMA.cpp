@@ -243,11 +243,9 @@ Value TiledMMALowering::getGatheredRow(QuantizeIntoOp quantize,
                                        ValueRange outer, int64_t sg,
                                        int64_t i) {
   // The lane's row: lane = K group * rows + row.
-  int64_t fragmentRows = getIntrinsicInfo(layout.getIntrinsic()).m;
-  Value laneRow = arith::RemUIOp::create(b, loc, lane, index(fragmentRows));
-  auto [row, valid] = getGatheredRowAt(quantize, source, outer, sg, i, laneRow);
-  (void)valid;
-  return row;
+  Value laneRow = arith::RemUIOp::create(
+      b, loc, lane, index(getIntrinsicInfo(layout.getIntrinsic()).m));
+  return getGatheredRowAt(quantize, source, outer, sg, i, laneRow).first;
 }
 
 std::pair<Value, Value> TiledMMALowering::getGatheredRowAt(
@@ -286,10 +284,8 @@ Value TiledMMALowering::getActiveRowsLog2(const QuantizedLhsSource &source,
   if (activeRowsLog2)
     return activeRowsLog2;
   if (!quantize.getIds() ||
-      layout.getSubgroupsM() * layout.getIntrinsicsM() != 1) {
-    activeRowsLog2 = index(-1);
-    return activeRowsLog2;
-  }
+      layout.getSubgroupsM() * layout.getIntrinsicsM() != 1)
+    return activeRowsLog2 = index(-1);
   int64_t fragmentRows = getIntrinsicInfo(layout.getIntrinsic()).m;
   // The rows up to the last that holds an input row, rounded up to a power
   // of two (the ukernel shifts by its log2): the same for every lane (a
@@ -301,8 +297,7 @@ Value TiledMMALowering::getActiveRowsLog2(const QuantizedLhsSource &source,
     log2 = arith::SelectOp::create(b, loc, valid,
                                    index(llvm::Log2_64_Ceil(r + 1)), log2);
   }
-  activeRowsLog2 = log2;
-  return activeRowsLog2;
+  return activeRowsLog2 = log2;
 }
 
 Value TiledMMALowering::createRowOffsets(const QuantizedLhsSource &source,
