@@ -383,6 +383,9 @@ class LoopAnalysis:
     # included): MFMAs reading an MFMA's result as srcC, the fewest MFMAs
     # from a producer to its reader (1: back to back; -1: none), the
     # back-to-back pairs, and the exposed cycles.
+    # The MFMA pipe's idle gaps of one steady-state iteration: (cycles,
+    # index in the body of the MFMA that ends the gap), in body order.
+    pipe_gaps: list = dataclasses.field(default_factory=list)
     acc_dependent_mfmas: int = 0
     min_acc_distance: int = -1
     back_to_back_acc_pairs: int = 0
@@ -511,9 +514,10 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
     per_iter_waits = []
     for it in range(iterations):
         before = dict(waits)
-        for i, (k, b) in zip(body, kinds):
+        for index, (i, (k, b)) in enumerate(zip(body, kinds)):
             ops = split_operands(i.operands)
             if k == "mfma":
+                idle_from = mfma_free
                 srcs = registers(",".join(ops[1:3] + ops[4:6]))
                 ready = max([reg_ready.get(r, 0.0) for r in srcs] + [0.0])
                 start = max(t, mfma_free)
@@ -533,6 +537,8 @@ def analyze_loop(body, machine=Machine(), waves_per_cu=4, iterations=8):
                     waits["acc"] += acc - start
                     start = acc
                 cycles = mfma_cycles(i, machine)
+                if it == iterations - 1 and start > idle_from:
+                    a.pipe_gaps.append((start - idle_from, index))
                 mfma_free = start + cycles
                 for r in registers(ops[0]):
                     reg_ready[r] = mfma_free
@@ -742,6 +748,24 @@ def calibrate(machine=Machine(), objdump="llvm-objdump-22"):
     cal = dataclasses.replace(machine, efficiency=eff)
     check = predict_aiter(loop, 10000, 16384, 16384, cal)
     return cal, loop, check
+
+
+def describe_gaps(loop, body, context=4):
+    """The MFMA pipe's idle gaps of one steady-state iteration of `loop`
+    (analyze_loop of `body`), largest first, each with the instructions
+    issued since the MFMA before it (at most `context`)."""
+    lines = ["  MFMA pipe idle %.0f cycles per iteration in %d gaps:"
+             % (sum(g for g, _ in loop.pipe_gaps), len(loop.pipe_gaps))]
+    for gap, index in sorted(loop.pipe_gaps, key=lambda g: -g[0]):
+        start = index
+        while start > 0 and not is_mfma(body[start - 1]) and \
+                index - start < context:
+            start -= 1
+        lines.append("    %4.0f cycles before #%d %s, after: %s" % (
+            gap, index, body[index].mnemonic,
+            "; ".join(body[j].text.strip() for j in range(start, index))
+            or "(an MFMA)"))
+    return "\n".join(lines)
 
 
 def describe(name, loop, preds=()):
@@ -1063,6 +1087,10 @@ def main():
         if name == "kernel":
             k.add_argument("--lhs-type", default="f4E2M1FN")
             k.add_argument("--rhs-type", default="f4E2M1FN")
+            k.add_argument("--gaps", action="store_true",
+                           help="also the MFMA pipe's idle gaps of a "
+                           "steady-state iteration (at the seed shape), "
+                           "and AITER's under the same constants")
         else:
             k.add_argument("--factors", default="0.5,2")
     args = p.parse_args()
@@ -1154,6 +1182,10 @@ def main():
                        % (model["kernel"], args.pins or "resolver",
                           args.lhs_type, args.rhs_type, args.acc,
                           args.result), loop, preds))
+        if args.gaps:
+            print(describe_gaps(loop, model["body"]))
+            print("AITER 256x256:")
+            print(describe_gaps(aiter, aiter_loop(args.objdump)))
         return
     with open(args.file) as fh:
         text = fh.read()
