@@ -152,12 +152,10 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   %subgroups_m = memref.dim %src, %c1 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %subgroups_n = memref.dim %rhs, %c1 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   %waves = arith.muli %subgroups_m, %subgroups_n : index
-  // The lane's K group and row in its A fragments (G x R = 64 lanes; R
-  // from G, since gathered rows index the R dimension by offsets).
+  // The K groups and rows of an A fragment (G x R = 64 lanes; R from G,
+  // since gathered rows index the R dimension by offsets).
   %groups_g = memref.dim %src, %c4 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %rows = arith.divui %c64, %groups_g : index
-  %lane_g = arith.divui %lane, %rows : index
-  %lane_r = arith.remui %lane, %rows : index
   %lane_bytes_b = memref.dim %rhs, %c5 : memref<?x?x?x?x64x?xi8, strided<[?, ?, ?, ?, ?, 1], offset: ?>, 1>
   // The wave's indices as wave-uniform values for the LDS addresses.
   %wave_m_u = gpu.subgroup_broadcast %wave_m, first_active_lane : index
@@ -236,8 +234,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
     }
     // Prologue: step 0's share of A values, its B fragments and scales; A
     // quantized into stage 0, then read.
-    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks, %row_offsets, %active_u, %by_rows)
-        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
+    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_u, %by_rows)
+        : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
     %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
     %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
     scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -268,8 +266,8 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1's operands, into registers.
       scf.if %has_next {
-        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane_g, %lane_r, %k_blocks, %row_offsets, %active_u, %by_rows)
-            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
+        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_u, %by_rows)
+            : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
         %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
         %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
         scf.for %j = %c0 to %intrinsics_n step %c1 {
@@ -399,15 +397,12 @@ func.func private @mx_uk_load_lhs_share(
     %src: memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>,
     %k: index, %raw_a: memref<?xvector<32xbf16>, 5>, %wave: index, %waves: index,
     %frags_a: index, %rounds: index, %subgroups_m: index, %intrinsics_m: index,
-    %intrinsics_k: index, %lane_g: index, %lane_r: index, %k_blocks: index,
+    %intrinsics_k: index, %lane: index, %k_blocks: index,
     %row_offsets: memref<?xindex, 5>, %active_log2: index, %by_rows: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %groups = memref.dim %src, %c4 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
-  %c64 = arith.constant 64 : index
-  %rows = arith.divui %c64, %groups : index
-  %lane = affine.apply affine_map<(g, r)[n] -> (g * n + r)>(%lane_g, %lane_r)[%rows]
   %padded = arith.cmpi sge, %k_blocks, %c0 : index
   %gathered_rows = memref.dim %row_offsets, %c0 : memref<?xindex, 5>
   %gathered = arith.cmpi ugt, %gathered_rows, %c0 : index
