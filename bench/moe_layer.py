@@ -590,11 +590,10 @@ def table(mx_opt, with_timing, prepack=True):
     return 0
 
 
-# The decode layers whose gate_up GEMM `in-gemm` compares both ways.
-IN_GEMM_CASES = [("gpt-oss-120b", 128, 4, 2880, 2880, 1),
-                 ("gpt-oss-120b", 128, 4, 2880, 2880, 4),
-                 ("DeepSeek-R1", 256, 8, 7168, 2048, 1),
-                 ("DeepSeek-R1 TP8", 257, 9, 7168, 256, 16)]
+# The token counts of CONFIGS whose gate_up GEMM `in-gemm` compares both
+# ways: the decode rows where `auto` leaves the tokens' quantize a dispatch.
+IN_GEMM_TOKENS = {"gpt-oss-120b": (1, 4), "DeepSeek-R1": (1,),
+                  "DeepSeek-R1 TP8": (16,)}
 
 
 def in_gemm(mx_opt):
@@ -614,7 +613,10 @@ def in_gemm(mx_opt):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         timing = timing_calibration(tmp)
-        for name, e, top_k, h, i, t in IN_GEMM_CASES:
+        for name, e, top_k, h, i, t in [
+                (name, e, top_k, h, i, t)
+                for name, e, top_k, h, i, _, _ in CONFIGS
+                for t in IN_GEMM_TOKENS[name]]:
             rows = t * top_k
             for block, way in [(b, w) for b in block_candidates(rows)
                                for w in ("never", "always")]:

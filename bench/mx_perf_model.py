@@ -949,7 +949,8 @@ def ceilings(machine=Machine(), objdump="llvm-objdump-22",
         zero = ceiling_gemm(m, n, k, wide, cal)
         acc = ceiling_gemm(m, n, k, wide, cal, c_load_bytes=4, out_bytes=4)
         row = dict(what=what, shape=shape, target=target,
-                   peak=(2.0 * 16 * 16 * 128 * 4 * cal.cus * cal.clock_hz /
+                   peak=(2.0 * 16 * 16 * 128 * cal.simds_per_cu * cal.cus *
+                         cal.clock_hz /
                          (cal.mfma16_wide_cycles if wide else
                           cal.mfma16_narrow_cycles) / 1e15),
                    zero_pf=zero.pflops, acc_pf=acc.pflops)

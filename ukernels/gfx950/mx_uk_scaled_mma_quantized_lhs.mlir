@@ -67,16 +67,16 @@
 //              the quantize kernel writes there: code 0) rather than from
 //              the next row's values that the view reads there. -1 when K
 //              is not padded (no select in the kernel)
-//   active_rows_log2 with one fragment of rows per tile (subgroups_m =
-//              intrinsics_m = 1): log2 of the rows of it that may hold
-//              input rows, a power of two
-//              (those past it are padding: their blocks are neither read
-//              nor quantized, and read as +0.0 codes from LDS); each lane
-//              then quantizes blocks of row lane mod 2^active_rows_log2 (with rows
-//              gathered, row_offsets holds that row's offset), so a
-//              decode tile of one token quantizes one row, not 16. The
-//              fragment's rows otherwise (and then the lanes' rows and
-//              blocks are those of the fragment-per-wave share)
+//   active_rows_log2 with rows gathered into one fragment of rows per
+//              tile (subgroups_m = intrinsics_m = 1): log2 of the rows of
+//              it that may hold input rows, a power of two (those past it
+//              are padding: their blocks are neither read nor quantized,
+//              and read as +0.0 codes from LDS); each lane then quantizes
+//              blocks of row lane mod 2^active_rows_log2 (row_offsets
+//              holds that row's offset), so a decode tile of one token
+//              quantizes one row, not 16. -1 otherwise (ignored: the
+//              lanes' rows and blocks are those of the fragment-per-wave
+//              share)
 //
 // Iteration k (but the last) loads step k + 1's share of A values, B
 // fragments and B scales, runs step k's MFMAs, then quantizes its share of
@@ -146,7 +146,6 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   %c5 = arith.constant 5 : index
   %c64 = arith.constant 64 : index
   %c1024 = arith.constant 1024 : index
-  %c_1 = arith.constant -1 : index
   %c2 = arith.constant 2 : index
   %k_tiles = memref.dim %src, %c0 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
   %subgroups_m = memref.dim %src, %c1 : memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>
@@ -164,16 +163,14 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
   // Rows gathered into one fragment of rows per tile: the lanes share the
   // blocks of the active rows (mx_uk_share_block); their log2 as a
   // wave-uniform value (the same in every lane). Otherwise each lane
-  // quantizes blocks of its own row (active_rows_log2 is -1).
+  // quantizes blocks of its own row.
   %gathered_frs = memref.dim %row_offsets, %c0 : memref<?xindex, 5>
   %one_gathered = arith.cmpi eq, %gathered_frs, %c1 : index
   %frs = arith.muli %subgroups_m, %intrinsics_m : index
   %one_fr = arith.cmpi eq, %frs, %c1 : index
   %by_rows = arith.andi %one_gathered, %one_fr : i1
-  %active_raw = gpu.subgroup_broadcast %active_rows_log2, first_active_lane : index
-  %active_u = arith.select %by_rows, %active_raw, %c_1 : index
-  %c0_log2 = arith.constant 0 : index
-  %active_log2 = arith.maxsi %active_u, %c0_log2 : index
+  %active_u = gpu.subgroup_broadcast %active_rows_log2, first_active_lane : index
+  %active_log2 = arith.maxsi %active_u, %c0 : index
   %active_rows = arith.shli %c1, %active_log2 : index
   // The workgroup's A fragments of one K step, shared out over the waves
   // (`rounds` each at most), and the LDS stage of a step.
@@ -234,7 +231,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
     }
     // Prologue: step 0's share of A values, its B fragments and scales; A
     // quantized into stage 0, then read.
-    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_u, %by_rows)
+    func.call @mx_uk_load_lhs_share(%src, %c0, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_log2, %by_rows)
         : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
     %rhs_0_v = memref.subview %rhs_flat[%c0, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
     %rhs_0 = amdgpu.fat_raw_buffer_cast %rhs_0_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
@@ -254,7 +251,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %w = vector.bitcast %v : vector<4xi8> to vector<1xi32>
       memref.store %w, %scales_b[%g] : memref<?xvector<1xi32>, 5>
     } {mx.unroll}
-    func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %c0, %codes_bytes, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %active_u, %groups_g, %by_rows)
+    func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %c0, %codes_bytes, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %active_log2, %groups_g, %by_rows)
         : (memref<?xvector<32xbf16>, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index, index, index, index, i1) -> ()
     amdgpu.lds_barrier
     func.call @mx_uk_read_lhs_step(%lds, %c0, %codes_bytes, %frag_a, %scales_a, %wave_m_u, %intrinsics_m, %intrinsics_k, %groups_a, %lane)
@@ -266,7 +263,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       %stage_next = affine.apply affine_map<(k)[s] -> (((k + 1) mod 2) * s)>(%k)[%stage]
       // Step k + 1's operands, into registers.
       scf.if %has_next {
-        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_u, %by_rows)
+        func.call @mx_uk_load_lhs_share(%src, %k1, %raw_a, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %k_blocks, %row_offsets, %active_log2, %by_rows)
             : (memref<?x?x?x?x?x?x32xbf16, strided<[?, ?, ?, ?, ?, ?, 1], offset: ?>, #amdgpu.address_space<fat_raw_buffer>>, index, memref<?xvector<32xbf16>, 5>, index, index, index, index, index, index, index, index, index, memref<?xindex, 5>, index, i1) -> ()
         %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
         %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
@@ -319,7 +316,7 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
       // Step k + 1's A quantized into its stage and read back; its B
       // fragments and scales current.
       scf.if %has_next {
-        func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %stage_next, %codes_bytes, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %active_u, %groups_g, %by_rows)
+        func.call @mx_uk_quantize_lhs_share(%raw_a, %lds, %stage_next, %codes_bytes, %wave, %waves, %frags_a, %rounds, %subgroups_m, %intrinsics_m, %intrinsics_k, %lane, %active_log2, %groups_g, %by_rows)
             : (memref<?xvector<32xbf16>, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index, index, index, index, index, index, i1) -> ()
         amdgpu.lds_barrier
         func.call @mx_uk_read_lhs_step(%lds, %stage_next, %codes_bytes, %frag_a, %scales_a, %wave_m_u, %intrinsics_m, %intrinsics_k, %groups_a, %lane)
@@ -344,11 +341,11 @@ func.func private @mx_uk_scaled_mma_quantized_lhs(
 
 // The block of the wave's share that a lane takes in round r: fragment f =
 // r * waves + wave of the step, the lane's K group and row in it (f <
-// frags_a), or, with one fragment of rows, columns of blocks of the rows
-// below 2^active_log2 (a power of two): 64 / 2^active_log2 columns of
-// blocks per wave and round, interleaved over the waves, the lane's row lane
-// mod 2^active_log2. Returns
-// whether the lane has a block, its fragment (M subgroup, intrinsic, K
+// frags_a), or with `by_rows` (rows gathered into one fragment of rows)
+// columns of blocks of the rows below 2^active_log2 (active_log2 >= 0): 64
+// / 2^active_log2 columns of blocks per wave and round, interleaved over
+// the waves, the lane's row lane mod 2^active_log2. Returns whether the
+// lane has a block, its fragment (M subgroup, intrinsic, K
 // intrinsic), its K group and row, and the fragment's lane that holds it
 // (K group * rows + row).
 func.func private @mx_uk_share_block(%r: index, %wave: index, %waves: index,
@@ -360,11 +357,10 @@ func.func private @mx_uk_share_block(%r: index, %wave: index, %waves: index,
   %c64 = arith.constant 64 : index
   %rows = arith.divui %c64, %groups : index
   %f = affine.apply affine_map<(r, w)[n] -> (r * n + w)>(%r, %wave)[%waves]
-  %log2 = arith.maxsi %active_log2, %c0 : index
   // Columns of blocks of the active rows (shifts: they are a power of two).
-  %active_rows = arith.shli %c1, %log2 : index
-  %per_wave = arith.shrui %c64, %log2 : index
-  %lane_col = arith.shrui %lane, %log2 : index
+  %active_rows = arith.shli %c1, %active_log2 : index
+  %per_wave = arith.shrui %c64, %active_log2 : index
+  %lane_col = arith.shrui %lane, %active_log2 : index
   %row_mask = arith.subi %active_rows, %c1 : index
   %lane_row = arith.andi %lane, %row_mask : index
   // (Column c of round r: (r * per_wave + the lane's) * waves + wave, so
