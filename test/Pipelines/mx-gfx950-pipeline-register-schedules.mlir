@@ -66,9 +66,19 @@ func.func @accumulate(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1F
 //   CHECK-COUNT-128: amdgpu.scaled_mfma
 //   CHECK-NOT:     amdgpu.scaled_mfma
 //       CHECK:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[TWO]] {
-// From zero, row 0 keeps an accumulator's two MFMAs back to back (K half
-// by K half made LLVM move an accumulator out of the AGPRs).
+// From zero, the copies' step (min(k + ahead, K steps - 1)) is clamped in
+// 32 bits: one scalar min, not a 64-bit compare on the VALU.
+//       CHECK:       arith.minui %{{.+}}, %{{.+}} : i32
+// From zero too, row 0 runs K-half by K-half (each accumulator's two MFMAs
+// 4 apart); row 1 keeps them back to back (K half by K half there made LLVM
+// move an accumulator out of the AGPRs).
 //       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[0] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
+//   CHECK-NOT:       amdgpu.scaled_mfma
+//       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[2] * %{{[^ ]+}}) * (%{{[^ ]+}}[0] * %{{[^ ]+}})
 //   CHECK-NOT:       amdgpu.scaled_mfma
 //       CHECK:       amdgpu.scaled_mfma 16x16x128 (%{{[^ ]+}}[1] * %{{[^ ]+}}) * (%{{[^ ]+}}[1] * %{{[^ ]+}})
 //   NEVER-LABEL: gpu.module @from_zero_mma0

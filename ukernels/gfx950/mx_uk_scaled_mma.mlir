@@ -612,11 +612,22 @@ func.func private @mx_uk_scaled_mma(
     %b_rows = arith.select %early, %b_rows_early, %h : index
     %mid_1 = arith.minui %mid, %c1 : index
     %scale_row = arith.select %early, %mid_1, %mid : index
+    %ahead_32 = arith.index_castui %ahead : index to i32
+    %k_last_32 = arith.index_castui %k_last : index to i32
     scf.for %k = %c0 to %k_last step %c1 {
       %k1 = arith.addi %k, %c1 : index
       // The last iterations copy the last step again (harmless: into the
-      // stage of a step no longer read) instead of branching.
-      %k2 = affine.min affine_map<(k)[a, n] -> (k + a, n - 1)>(%k)[%ahead, %k_tiles]
+      // stage of a step no longer read) instead of branching. From zero the
+      // clamp is in 32 bits (one s_min_u32; in 64 bits it is a VALU compare
+      // and a select at the loop's head). From memory it stays in 64: in 32
+      // LLVM chained the seed kernel's accumulators (4288 -> 4465 cycles per
+      // iteration on the static model).
+      %k2_wide = affine.min affine_map<(k)[a, n] -> (k + a, n - 1)>(%k)[%ahead, %k_tiles]
+      %k_32 = arith.index_castui %k : index to i32
+      %k2_sum_32 = arith.addi %k_32, %ahead_32 : i32
+      %k2_min_32 = arith.minui %k2_sum_32, %k_last_32 : i32
+      %k2_32 = arith.index_castui %k2_min_32 : i32 to index
+      %k2 = arith.select %from_memory, %k2_wide, %k2_32 : index
       %rhs_k1_v = memref.subview %rhs_flat[%k1, 0] [%c1, %row_b] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
       %rhs_k1 = amdgpu.fat_raw_buffer_cast %rhs_k1_v resetOffset boundsCheck(false) : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
       %lhs_k2_v = memref.subview %lhs_flat[%k2, 0] [%c1, %row_a] [1, 1] : memref<?x?xi8, strided<[?, 1], offset: ?>, 1> to memref<?x?xi8, strided<[?, 1], offset: ?>, 1>
@@ -640,23 +651,25 @@ func.func private @mx_uk_scaled_mma(
       %stage_copy = arith.muli %slot_copy, %stage : index
       scf.for %i = %c0 to %intrinsics_m step %c1 {
         // Row 0, which its group barriers (below) keep in program order,
-        // runs K-half by K-half (q outer) with accumulators from memory, so
-        // that the two MFMAs of an accumulator are intrinsics_n MFMAs apart
-        // (otherwise back to back); the other rows, and row 0 from zero-filled
-        // accumulators, j outer. (From zero, q outer made LLVM move one
-        // accumulator out of the AGPRs and chain every pair of the loop
-        // through its registers: seed tile, bf16, 4368 -> 4610 cycles per
-        // iteration on the timing model. From memory: 4351 -> 4335, and
-        // 4334 -> 4327 on the static model.) With `early`, row 1 is kept in
+        // runs K-half by K-half (q outer), so that the two MFMAs of an
+        // accumulator are intrinsics_n MFMAs apart (otherwise back to back);
+        // the other rows j outer (from memory: 4351 -> 4335 cycles per
+        // iteration on the timing model, 4334 -> 4327 on the static model;
+        // from zero, the seed tile with a bf16 result, together with the
+        // 32-bit clamp of `k2` below: 4372 -> 4328 on the timing model,
+        // 4363 -> 4323 on the static model). With `early`, row 1 is kept in
         // program order too (B's loads), so from memory it runs q outer as
         // well (j outer: 4 back-to-back pairs per step, 4315 cycles per
-        // iteration on the timing model; q outer: none, 4308).
+        // iteration on the timing model; q outer: none, 4308). From zero it
+        // keeps its accumulators' MFMAs back to back: q outer there (or
+        // pairs of j, or staggered) made LLVM move one accumulator out of
+        // the AGPRs and chain every pair of the loop through its registers
+        // (static model, lds_latency 64: 4351 -> 4493 to 4565).
         %is_row_0 = arith.cmpi eq, %i, %c0 : index
-        %row_0_q = arith.andi %is_row_0, %from_memory : i1
         %is_row_1 = arith.cmpi eq, %i, %c1 : index
         %row_1_early = arith.andi %is_row_1, %early : i1
         %row_1_q = arith.andi %row_1_early, %from_memory : i1
-        %q_outer = arith.ori %row_0_q, %row_1_q : i1
+        %q_outer = arith.ori %is_row_0, %row_1_q : i1
         %per_row = arith.muli %intrinsics_n, %intrinsics_k : index
         scf.for %t = %c0 to %per_row step %c1 {
             %j_q = affine.apply affine_map<(t)[n] -> (t mod n)>(%t)[%intrinsics_n]
