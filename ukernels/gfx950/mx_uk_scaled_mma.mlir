@@ -653,7 +653,8 @@ func.func private @mx_uk_scaled_mma(
         // Row 0, which its group barriers (below) keep in program order,
         // runs K-half by K-half (q outer), so that the two MFMAs of an
         // accumulator are intrinsics_n MFMAs apart (otherwise back to back);
-        // the other rows j outer (from memory: 4351 -> 4335 cycles per
+        // the other rows, and row 0 from zero on 32x32x64 (where q outer made
+        // LLVM spill 66 registers), j outer (from memory: 4351 -> 4335 cycles per
         // iteration on the timing model, 4334 -> 4327 on the static model;
         // from zero, the seed tile with a bf16 result, together with the
         // 32-bit clamp of `k2` below: 4372 -> 4328 on the timing model,
@@ -669,7 +670,9 @@ func.func private @mx_uk_scaled_mma(
         %is_row_1 = arith.cmpi eq, %i, %c1 : index
         %row_1_early = arith.andi %is_row_1, %early : i1
         %row_1_q = arith.andi %row_1_early, %from_memory : i1
-        %q_outer = arith.ori %is_row_0, %row_1_q : i1
+        %row_0_from = arith.ori %from_memory, %acc_4 : i1
+        %row_0_q = arith.andi %is_row_0, %row_0_from : i1
+        %q_outer = arith.ori %row_0_q, %row_1_q : i1
         %per_row = arith.muli %intrinsics_n, %intrinsics_k : index
         scf.for %t = %c0 to %per_row step %c1 {
             %j_q = affine.apply affine_map<(t)[n] -> (t mod n)>(%t)[%intrinsics_n]
