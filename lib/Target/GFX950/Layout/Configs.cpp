@@ -152,11 +152,19 @@ gfx950::lookupConfig(TargetAttr target, Type lhsType, Type rhsType, int64_t m,
   FailureOr<ArrayRef<ConfigEntry>> table = dialect->getConfigTable(path, error);
   if (failed(table))
     return failure();
-  for (const ConfigEntry &entry : *table)
+  for (const ConfigEntry &entry : *table) {
+    // An entry's tile sizes count its own intrinsic's shapes: under another
+    // pinned intrinsic they would make another tile than the one measured
+    // (8 x 8 intrinsics of 32x32x64: a 256 x 1024 wave tile that spills).
+    auto pins = cast<TargetAttr>(entry.pins);
+    if (target.getIntrinsic() && pins.getIntrinsic() &&
+        target.getIntrinsic() != pins.getIntrinsic())
+      continue;
     if (entry.lhsType == lhsType && entry.rhsType == rhsType &&
         !ShapedType::isDynamic(m) && m >= entry.mMin && m <= entry.mMax &&
         n == entry.n && k == entry.k)
       return &entry;
+  }
   return static_cast<const ConfigEntry *>(nullptr);
 }
 

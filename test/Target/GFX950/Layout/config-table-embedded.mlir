@@ -8,6 +8,15 @@
 
 // RUN: mx-opt %s --pass-pipeline="builtin.module(mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target})" --mlir-print-local-scope | FileCheck %s
 // RUN: mx-opt %s --mx-set-encodings --mx-materialize-encodings='target=#mx_gfx950.target<config_table="none">' --mlir-print-local-scope | FileCheck %s --check-prefix=NONE
+// RUN: mx-opt %s --pass-pipeline="builtin.module(mx-set-encodings,mx-materialize-encodings{target=#mx_gfx950.target<intrinsic=mfma_scale_32x32x64>})" --mlir-print-local-scope | FileCheck %s --check-prefix=K32
+
+// The entries are for 16x16x128: with 32x32x64 pinned they do not apply
+// (their 8 x 8 intrinsics would be a 256 x 1024 wave tile of 32x32x64 that
+// spills), and the resolver's 8 x 2 tile of that intrinsic stays.
+// K32-LABEL: func.func @fp8_fp4_seed
+//       K32:   mx.tiled_scaled_mma {{.*}}intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 2, subgroups_n = 4,
+// K32-LABEL: func.func @fp6_fp4_cube
+//       K32:   mx.tiled_scaled_mma {{.*}}intrinsic = #mx_gfx950.scaled_mfma<32x32x64>, lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 2, intrinsics_k = 2, subgroups_n = 4,
 
 // CHECK-LABEL: func.func @fp8_fp4_seed
 //       CHECK:   mx.tiled_scaled_mma {{.*}}lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, intrinsics_m = 8, intrinsics_n = 8, subgroups_n = 4,

@@ -120,7 +120,8 @@ def MXGFX950_TargetAttr
       embedded table, `"none"` for no table, or the path of a table file,
       which replaces the embedded one. An entry gives the pins of a shape
       bucket (element types, a range of M, N, K); pins of this attribute win
-      over an entry's;
+      over an entry's, and an entry for another intrinsic than the one
+      pinned here does not apply;
     * `require_ukernel` (default `false`): only choose layouts that a gfx950
       ukernel serves, as the GPU pipeline needs; a contraction for which no
       ukernel exists is then an error listing why each ukernel rejected the

@@ -173,7 +173,8 @@ int64_t chooseSplitK(int64_t workgroups, int64_t kTiles, int64_t pinned,
 /// embedded one, "none" none, else a file) for a contraction of `lhsType` x
 /// `rhsType` of sizes M, N, K; null when no entry matches (or M is
 /// dynamic); failure, with the reason in `error`, when the table cannot be
-/// read.
+/// read. An entry for another intrinsic than the one `target` pins does not
+/// match: its tile sizes count that intrinsic's shapes.
 FailureOr<const ConfigEntry *> lookupConfig(TargetAttr target, Type lhsType,
                                             Type rhsType, int64_t m, int64_t n,
                                             int64_t k, std::string &error);
