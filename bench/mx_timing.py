@@ -70,6 +70,20 @@ def seed_pins(lhs, rhs):
     return SEED_PINS.replace("intrinsics-k=2", "intrinsics-k=1")
 
 
+def mfma_macs(pins):
+    """Multiply-adds of one MFMA of the intrinsic `pins` names (16x16x128
+    unless `intrinsic=32x32x64`)."""
+    m = re.search(r"intrinsic=(\d+)x(\d+)x(\d+)", pins or "")
+    return math.prod(int(d) for d in m.groups()) if m else 16 * 16 * 128
+
+
+def k_per_iteration(report, tile=(TILE, TILE)):
+    """The K one main-loop iteration of a timed kernel covers: its MFMAs
+    (every wave) over the tile's outputs."""
+    return (report["mfmas_per_iteration"] * report["waves_per_workgroup"] *
+            report.get("mfma_macs", 16 * 16 * 128) / (tile[0] * tile[1]))
+
+
 def time_program(text, pins, num_args, tmp, settings=None, args=None):
     """The timing model's report (mx-run --timing-json) of the contraction
     kernel of the program `text`, compiled with the pipeline options `pins`
@@ -87,7 +101,9 @@ def time_program(text, pins, num_args, tmp, settings=None, args=None):
     subprocess.run(cmd, capture_output=True, text=True, check=True)
     with open(report) as f:
         reports = [json.loads(line) for line in f if line.strip()]
-    return max(reports, key=lambda r: r["mfmas_per_wave"])
+    timed = max(reports, key=lambda r: r["mfmas_per_wave"])
+    timed["mfma_macs"] = mfma_macs(pins)
+    return timed
 
 
 def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN",
@@ -145,12 +161,11 @@ def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256,
     M x N) over K = k_sim."""
     m, n, k = shape
     tile_m, tile_n = tile
-    # The K one loop iteration covers: its MFMAs (16x16x128, every wave)
-    # over the tile. The timed tile's cycles outside the steady state (the
+    # The K one loop iteration covers (k_per_iteration). The timed tile's
+    # cycles outside the steady state (the
     # prologue, the peeled iterations, the epilogue) stay as they are; the
     # rest of K costs cycles_per_iteration per step.
-    k_step = (report["mfmas_per_iteration"] * report["waves_per_workgroup"] *
-              16 * 16 * 128 / (tile_m * tile_n))
+    k_step = k_per_iteration(report, tile)
     iterations = report["loop_iterations"] + (k - k_sim) / k_step
     tiles = math.ceil(m / tile_m) * math.ceil(n / tile_n)
     rounds = math.ceil(tiles / (cus * report["workgroups_per_cu"]))
@@ -327,7 +342,7 @@ def main():
           "cycles outside the loop |")
     print("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
     for name, r in reports.items():
-        k_step = r["mfmas_per_iteration"] * r["waves_per_workgroup"] / 2
+        k_step = k_per_iteration(r)
         pipe = r["mfma_pipe_cycles_per_wave"] / r["mfmas_per_wave"] * \
             r["mfmas_per_iteration"]
         print(f"| {name} | {r['cycles_per_iteration']:.0f} | "
