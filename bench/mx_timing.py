@@ -161,10 +161,9 @@ def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256,
     M x N) over K = k_sim."""
     m, n, k = shape
     tile_m, tile_n = tile
-    # The K one loop iteration covers (k_per_iteration). The timed tile's
-    # cycles outside the steady state (the
-    # prologue, the peeled iterations, the epilogue) stay as they are; the
-    # rest of K costs cycles_per_iteration per step.
+    # The timed tile's cycles outside the steady state (the prologue, the
+    # peeled iterations, the epilogue) stay as they are; the rest of K costs
+    # cycles_per_iteration per iteration of k_per_iteration.
     k_step = k_per_iteration(report, tile)
     iterations = report["loop_iterations"] + (k - k_sim) / k_step
     tiles = math.ceil(m / tile_m) * math.ceil(n / tile_n)

@@ -652,15 +652,15 @@ func.func private @mx_uk_scaled_mma(
       scf.for %i = %c0 to %intrinsics_m step %c1 {
         // Row 0, which its group barriers (below) keep in program order,
         // runs K-half by K-half (q outer), so that the two MFMAs of an
-        // accumulator are intrinsics_n MFMAs apart (otherwise back to back);
-        // the other rows, and row 0 from zero on 32x32x64 (where q outer made
-        // LLVM spill 66 registers), j outer (from memory: 4351 -> 4335 cycles per
-        // iteration on the timing model, 4334 -> 4327 on the static model;
-        // from zero, the seed tile with a bf16 result, together with the
-        // 32-bit clamp of `k2` below: 4372 -> 4328 on the timing model,
-        // 4363 -> 4323 on the static model). With `early`, row 1 is kept in
-        // program order too (B's loads), so from memory it runs q outer as
-        // well (j outer: 4 back-to-back pairs per step, 4315 cycles per
+        // accumulator are intrinsics_n MFMAs apart (otherwise back to back).
+        // From memory: 4351 -> 4335 cycles per iteration on the timing
+        // model, 4334 -> 4327 on the static model. From zero, the seed tile
+        // with a bf16 result, together with the 32-bit clamp of `k2` above:
+        // 4372 -> 4328 on the timing model, 4363 -> 4323 on the static
+        // model; but not on 32x32x64, where from zero it made LLVM spill 66
+        // registers. The other rows run j outer. With `early`, row 1 is kept
+        // in program order too (B's loads), so from memory it runs q outer
+        // as well (j outer: 4 back-to-back pairs per step, 4315 cycles per
         // iteration on the timing model; q outer: none, 4308). From zero it
         // keeps its accumulators' MFMAs back to back: q outer there (or
         // pairs of j, or staggered) made LLVM move one accumulator out of
