@@ -301,9 +301,15 @@ def mfma_formats(i):
     return FORMAT_NAMES.get(a, "?"), FORMAT_NAMES.get(b, "?")
 
 
+def mfma_macs(text):
+    """Multiply-adds of one MFMA of the first MxNxK shape in `text` (a
+    mnemonic, or pipeline options with `intrinsic=`); 0 without one."""
+    m = re.search(r"(\d+)x(\d+)x(\d+)", text or "")
+    return math.prod(int(x) for x in m.groups()) if m else 0
+
+
 def mfma_flops(i):
-    m = re.search(r"(\d+)x(\d+)x(\d+)", i.mnemonic)
-    return 2 * math.prod(int(x) for x in m.groups()) if m else 0
+    return 2 * mfma_macs(i.mnemonic)
 
 
 def classify(i):

@@ -73,8 +73,8 @@ def seed_pins(lhs, rhs):
 def mfma_macs(pins):
     """Multiply-adds of one MFMA of the intrinsic `pins` names (16x16x128
     unless `intrinsic=32x32x64`)."""
-    m = re.search(r"intrinsic=(\d+)x(\d+)x(\d+)", pins or "")
-    return math.prod(int(d) for d in m.groups()) if m else 16 * 16 * 128
+    m = re.search(r"intrinsic=\S+", pins or "")
+    return mx_perf_model.mfma_macs(m and m.group(0)) or 16 * 16 * 128
 
 
 def k_per_iteration(report, tile=(TILE, TILE)):
