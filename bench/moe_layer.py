@@ -420,6 +420,26 @@ def layer_dispatches(mx_opt, config, prepack=True):
     return per_call, once
 
 
+def column_tail_us(t, top_k, tile_n, combine_bytes):
+    """The time the combine adds after the down GEMM's last wave when it runs
+    in the GEMM's kernel (mx.column_consumer): the last wave of each strip
+    of N tiles (the strips run at once, on different CUs) waits for its
+    count (one global round trip), then computes the strip's t x tile_n
+    outputs, up to 16 per lane per round of loads: each round one global
+    latency plus its bytes (the strip's k rows of f32 sums, the weights,
+    the bf16 stores) through the CU's L2 path; at least the combine's
+    bytes at HBM speed. The constants are mx_perf_model's (MachineModel.def,
+    global_latency and l2_bytes_per_clk_cu assumed)."""
+    import mx_perf_model
+    machine = mx_perf_model.Machine()
+    elements = t * tile_n
+    rounds = math.ceil(elements / (64 * 16))
+    strip_bytes = elements * (top_k * 4 + 2) + t * top_k * 4
+    cycles = (machine.global_latency * (1 + rounds) +
+              strip_bytes / machine.l2_bytes_per_clk_cu)
+    return max(cycles / machine.clock_hz, combine_bytes / HBM_PEAK) * 1e6
+
+
 def timed_gemm(config, gemm, tmp, rows=None):
     """The timing model's seconds of a routed GEMM of the layer: its kernel
     (the same layout, pinned) timed on one workgroup's tile over the whole
@@ -479,14 +499,20 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
     # fp4 and scales written; none when the gate_up kernel quantizes its A
     # itself: its reads are in gate_up's time), the GEMMs' two zero fills
     # (f32 written), the intermediate's quantize with SwiGLU computed in it
-    # (f32 gate and up read, fp4 and scales written), the combine (f32 rows
-    # and the weights read, bf16 written).
+    # (f32 gate and up read, fp4 and scales written); then the combine (f32
+    # rows and the weights read, bf16 written).
     fp4 = lambda n: n // 2 + n // 32  # noqa: E731
     tokens = 0 if gate["in_gemm"] else t * h * 2 + t * fp4(h)
+    combine = rows * h * 4 + rows * 4 + t * h * 2
     elementwise = (tokens + rows * (2 * i + h) * 4 +
-                   rows * 2 * i * 4 + rows * fp4(i) + rows * h * 4 +
-                   rows * 4 + t * h * 2)
-    other = (elementwise / HBM_PEAK * 1e6 + gate["gather_us"] +
+                   rows * 2 * i * 4 + rows * fp4(i))
+    # The combine in the down GEMM's kernel (mx-fuse-column-consumers: no
+    # dispatch after the down GEMM's) runs after the GEMM's last wave:
+    # column_tail_us; as a dispatch of its own, its bytes at HBM speed.
+    fused = dispatches[-1][0].endswith("_mma1")
+    combine_us = (column_tail_us(t, top_k, down["tile_mnk"][1], combine)
+                  if fused else combine / HBM_PEAK * 1e6)
+    other = (elementwise / HBM_PEAK * 1e6 + combine_us + gate["gather_us"] +
              down["gather_us"])
     static = gate["gemm_us"] + down["gemm_us"] + other
     experts = min(e, rows)

@@ -400,6 +400,14 @@ private:
                               int64_t numBytes, bool isWrite, Reg *loaded,
                               const Reg *stored,
                               function_ref<std::string()> describe);
+  /// memref.atomic_rmw (integer kinds on i32 and i64, global memory): one
+  /// active thread after the other in thread order, each returning the value
+  /// before its update, under a lock shared by all host threads.
+  LogicalResult execAtomicRMW(memref::AtomicRMWOp op);
+  /// Fails unless \p view, the memory of \p op, is global memory an atomic
+  /// may update (not private, workgroup, a fat raw buffer, freed or
+  /// constant).
+  LogicalResult checkAtomicMemory(memref::AtomicRMWOp op, const MemView &view);
   /// vector.load / vector.store.
   LogicalResult execVectorLoadStore(Operation *op, Value memref,
                                     ValueRange indices, VectorType vectorType,

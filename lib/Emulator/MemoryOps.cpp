@@ -8,7 +8,8 @@
 // memref ops: private and workgroup memory of a workgroup, host allocations,
 // globals and copies; and the checked element access that every load and
 // store goes through (bounds, storage, initialization, workgroup-memory
-// races, buffer semantics). Views of memory are in MemoryViews.cpp.
+// races, buffer semantics); memref.atomic_rmw on global memory. Views of
+// memory are in MemoryViews.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <mutex>
 #include <tuple>
 
 using namespace mlir;
@@ -70,6 +72,9 @@ void Interpreter::registerMemoryHandlers(HandlerTable &table) {
         return self.access(store, store.getMemRef(), store.getIndices(), 1,
                            /*isWrite=*/true, nullptr, value);
       });
+  table.add<memref::AtomicRMWOp>([](Interpreter &self, memref::AtomicRMWOp op) {
+    return self.execAtomicRMW(op);
+  });
   registerViewHandlers(table);
 }
 
@@ -461,6 +466,149 @@ LogicalResult Interpreter::execVectorLoadStore(Operation *op, Value memref,
   setReg(op->getResult(0), std::move(loaded));
   return success();
 }
+
+//===--- Atomics --------------------------------------------------------===//
+
+/// The value an integer memref.atomic_rmw of \p kind leaves in memory, from
+/// the \p bits-bit (32 or 64) \p old value in memory and the operand
+/// \p value (both zero-extended); nullopt for the kinds not modelled.
+static std::optional<uint64_t> combineAtomic(arith::AtomicRMWKind kind,
+                                             uint64_t old, uint64_t value,
+                                             unsigned bits) {
+  int64_t a = signExtend(old, bits), b = signExtend(value, bits);
+  switch (kind) {
+  case arith::AtomicRMWKind::addi:
+    return (old + value) & maskBits(bits);
+  case arith::AtomicRMWKind::andi:
+    return old & value;
+  case arith::AtomicRMWKind::ori:
+    return old | value;
+  case arith::AtomicRMWKind::xori:
+    return old ^ value;
+  case arith::AtomicRMWKind::assign:
+    return value;
+  case arith::AtomicRMWKind::maxs:
+    return a < b ? value : old;
+  case arith::AtomicRMWKind::mins:
+    return b < a ? value : old;
+  case arith::AtomicRMWKind::maxu:
+    return std::max(old, value);
+  case arith::AtomicRMWKind::minu:
+    return std::min(old, value);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The lock every memref.atomic_rmw of the process holds while it runs:
+/// workgroups run on several host threads, and their read-modify-writes of
+/// the same memory must not interleave. Releasing it after one RMW and
+/// taking it for the next also orders each thread's plain stores before its
+/// RMW before the plain loads after a later RMW of another thread
+/// (acquire-release, as the hardware's system-scope atomic with its cache
+/// writeback and invalidate).
+static std::mutex &getAtomicsMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+LogicalResult Interpreter::checkAtomicMemory(memref::AtomicRMWOp op,
+                                             const MemView &view) {
+  Storage &storage = *view.storage;
+  if (view.isBuffer)
+    return fail(op, "memref.atomic_rmw through a fat raw buffer is not "
+                    "supported (only global memory)");
+  if (view.threadStride != 0)
+    return fail(op, "memref.atomic_rmw on private memory is not supported "
+                    "(only global memory)");
+  if (!storage.lds.empty())
+    return fail(op, "memref.atomic_rmw on workgroup memory is not supported "
+                    "(only global memory)");
+  if (storage.freed)
+    return fail(op, "read of " + storage.name + " after its memref.dealloc");
+  if (storage.readOnly)
+    return fail(op, "write to the constant " + storage.name);
+  return success();
+}
+
+LogicalResult Interpreter::execAtomicRMW(memref::AtomicRMWOp op) {
+  arith::AtomicRMWKind kind = op.getKind();
+  Type type = op.getType();
+  unsigned bits = type.isInteger(32) ? 32 : type.isInteger(64) ? 64 : 0;
+  if (!bits || !combineAtomic(kind, 0, 0, bits)) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "memref.atomic_rmw " << arith::stringifyAtomicRMWKind(kind) << " on "
+       << type
+       << " is not supported (the emulator runs addi, andi, ori, xori, maxs, "
+          "maxu, mins, minu and assign on i32 and i64)";
+    return fail(op, text);
+  }
+  const MemView *viewPtr = getMem(op, op.getMemref());
+  const Reg *value = getReg(op, op.getValue());
+  if (!viewPtr || !value)
+    return failure();
+  const MemView &view = *viewPtr;
+  if (failed(checkAtomicMemory(op, view)))
+    return failure();
+  int64_t rank = int64_t(view.sizes.size());
+  SmallVector<const Reg *, 6> indexRegs;
+  for (Value index : op.getIndices()) {
+    const Reg *reg = getReg(op, index);
+    if (!reg)
+      return failure();
+    indexRegs.push_back(reg);
+  }
+  if (int64_t(indexRegs.size()) != rank)
+    return fail(op, "expected " + Twine(rank) + " indices");
+  Storage &storage = *view.storage;
+  int64_t numBytes = bits / 8;
+  Reg result(uint32_t(numBytes), /*uniform=*/false, numThreads);
+  // One active thread after the other, in thread (lane) order.
+  std::lock_guard<std::mutex> lock(getAtomicsMutex());
+  SmallVector<int64_t, 6> idx(rank);
+  for (int64_t t = 0; t < numThreads; ++t) {
+    if (!isActive(t))
+      continue;
+    bool inBounds = true;
+    int64_t linear = view.getOffset(t);
+    for (int64_t d = 0; d < rank; ++d) {
+      idx[d] = readIndex(*indexRegs[d], t);
+      inBounds &= idx[d] >= 0 && idx[d] < view.sizes[d];
+      linear += idx[d] * view.strides[d];
+    }
+    int64_t begin = linear * view.elemBytes;
+    auto where = [&] {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "memref.atomic_rmw at index " << formatList(idx) << " of "
+         << op.getMemref().getType() << " with shape " << formatList(view.sizes)
+         << " (" << storage.name << ")";
+      return text;
+    };
+    if (!inBounds)
+      return failThread(op, t, false, where() + " is out of bounds");
+    if (begin < 0 || begin + numBytes > storage.size)
+      return failThread(op, t, false,
+                        where() + " touches bytes [" + Twine(begin) + ", " +
+                            Twine(begin + numBytes) +
+                            ") outside its storage of " + Twine(storage.size) +
+                            " bytes");
+    // The atomic reads its bytes before it writes them.
+    if (!isInitialized(storage, begin, numBytes))
+      return failThread(op, t, false,
+                        where() + " reads memory that was never written");
+    uint64_t old = readBits(storage.data + begin, 0, bits);
+    uint64_t operand = readBits(value->at(t), 0, bits);
+    writeBits(storage.data + begin, 0, bits,
+              *combineAtomic(kind, old, operand, bits));
+    markInitialized(storage, begin, numBytes);
+    writeBits(result.at(t), 0, bits, old);
+  }
+  setReg(op.getResult(), std::move(result));
+  return success();
+}
+
 //===--- Host memory ----------------------------------------------------===//
 
 Storage *Interpreter::getHostStorage(std::shared_ptr<HostBuffer> buffer,

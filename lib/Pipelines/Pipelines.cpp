@@ -177,6 +177,12 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   MXFuseEpiloguesOptions epilogues;
   epilogues.target = getTarget(options);
   pm.addPass(mx::createMXFuseEpilogues(epilogues));
+  // A small consumer that reads the result by columns (a mixture of experts'
+  // weighted combine of its routed down GEMM) into the GEMM's kernel, run by
+  // the last wave of each strip of N tiles.
+  MXFuseColumnConsumersOptions columnConsumers;
+  columnConsumers.target = getTarget(options);
+  pm.addPass(mx::createMXFuseColumnConsumers(columnConsumers));
   // Small-M GEMMs quantize their A tiles themselves.
   gfx950::MXGFX950QuantizeInGEMMOptions quantizeInGEMM;
   quantizeInGEMM.mode = options.quantizeInGEMM;

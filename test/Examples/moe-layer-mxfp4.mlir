@@ -21,7 +21,10 @@
 // quantize computes SwiGLU and fills down's accumulator with zeros (here
 // 2I = H: CSE makes the two GEMMs' empty results one tensor.empty, which
 // mx-split-empty-tensors splits again before bufferization, so that down's
-// fill has a buffer of its own and joins the quantize); down; the combine.
+// fill has a buffer of its own and joins the quantize, as do the +0 counters
+// of down's column strips); down, whose kernel also computes the weighted
+// combine (mx-fuse-column-consumers: the last wave of each strip of N tiles
+// combines the strip's columns). 4 dispatches.
 // RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=DISPATCH
 // DISPATCH-LABEL: func.func @moe_layer(
 //   DISPATCH-NOT:   gpu.launch_func
@@ -32,8 +35,6 @@
 //       DISPATCH:   gpu.launch_func @moe_layer_quantize1::@moe_layer_quantize1
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   gpu.launch_func @moe_layer_mma1::@moe_layer_mma1
-//   DISPATCH-NOT:   gpu.launch_func
-//       DISPATCH:   gpu.launch_func @moe_layer_relayout1_generic::@moe_layer_relayout1_generic
 //   DISPATCH-NOT:   gpu.launch_func
 //       DISPATCH:   return
 // The numpy comparison can fail: token 0's router weights swapped.

@@ -98,6 +98,28 @@ TEST(TimingModel, WaitingForALoadCostsItsLatency) {
   EXPECT_DOUBLE_EQ(report.waitVM, 2000 - machine.IssueCycles);
 }
 
+TEST(TimingModel, AtomicsAndCacheControlCostTheirLatencies) {
+  MachineModel machine;
+  // A returning atomic: back after the global latency, like a load.
+  OneWave atomic({"global_atomic_add v3, v5, v2, s[4:5] sc0 sc1",
+                  "s_waitcnt vmcnt(0)", "s_endpgm"});
+  TimingReport report = simulateCU(atomic.kernel, atomic.trace, machine);
+  EXPECT_DOUBLE_EQ(report.waitVM, machine.GlobalLatency - machine.IssueCycles);
+  // A release's writeback and an acquire's invalidate: their assumed
+  // latencies, each on vmcnt.
+  OneWave writeback({"buffer_wbl2 sc0 sc1", "s_waitcnt vmcnt(0)", "s_endpgm"});
+  report = simulateCU(writeback.kernel, writeback.trace, machine);
+  EXPECT_DOUBLE_EQ(report.waitVM,
+                   machine.CacheWritebackCycles - machine.IssueCycles);
+  OneWave invalidate({"buffer_inv sc0 sc1", "s_waitcnt vmcnt(0)", "s_endpgm"});
+  report = simulateCU(invalidate.kernel, invalidate.trace, machine);
+  EXPECT_DOUBLE_EQ(report.waitVM,
+                   machine.CacheInvalidateCycles - machine.IssueCycles);
+  ASSERT_FALSE(errorToBool(machine.set("cache_writeback_cycles=5000")));
+  report = simulateCU(writeback.kernel, writeback.trace, machine);
+  EXPECT_DOUBLE_EQ(report.waitVM, 5000 - machine.IssueCycles);
+}
+
 TEST(TimingModel, SettingConstants) {
   MachineModel machine;
   EXPECT_FALSE(errorToBool(machine.set("LDSBanks=32")));

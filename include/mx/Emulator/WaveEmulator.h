@@ -103,6 +103,17 @@
 // would (other vector memory operations complete at once here): the check
 // errs on the safe side.
 //
+// `memref.atomic_rmw` (the integer kinds addi, andi, ori, xori, maxs, maxu,
+// mins, minu and assign on i32 and i64; any other kind or type is an error)
+// updates global memory (kernel arguments, host buffers, globals; not
+// private or workgroup memory, nor through a fat raw buffer) for each active
+// thread in thread order, each getting the value before its update. Every
+// atomic of the process runs under one lock, so that workgroups on other host
+// threads neither interleave with it nor miss the plain stores made before
+// their atomics: the atomic is acquire-release at system scope, as
+// MemRefToLLVM lowers it (`llvm.atomicrmw ... acq_rel`). It reads and writes
+// its bytes (a never-written one is an error).
+//
 // Divergence: an `scf.if` whose condition differs between the active threads
 // runs both regions, each with the threads that take it active; inactive
 // threads do not load, store or compute (no errors from them), and the
@@ -145,9 +156,10 @@
 //    argument types) and `known_block_size`; host ops do not appear in
 //    kernels nor device ops on the host.
 //
-// Not modelled: divergent loops, atomics, subgroup operations other than
-// MFMA, direct-to-LDS copies and broadcasts, unstructured control flow,
-// memory ordering between threads beyond the workgroup-memory race checks
+// Not modelled: divergent loops, atomics other than the integer
+// memref.atomic_rmw above, subgroup operations other than MFMA, direct-to-LDS
+// copies and broadcasts, unstructured control flow, memory ordering between
+// threads beyond the workgroup-memory race checks and the atomics' lock
 // (lock step makes barriers no-ops), asynchronous launches and `gpu.wait`,
 // dynamic shared memory, mutable globals shared between launches (a
 // kernel-side global lives for one launch), timing.
@@ -405,7 +417,9 @@ struct RunOptions {
   /// the other in order (x fastest, then y, then z); N > 1 runs up to N at a
   /// time, each workgroup still in lock step on one thread with its own
   /// workgroup memory and LDS/barrier checks. Workgroups of a correct kernel
-  /// write disjoint global memory, so the results are the same for every N;
+  /// write disjoint global memory or combine through memref.atomic_rmw (in
+  /// an order that varies, but that a correct kernel's results do not
+  /// depend on), so the results are the same for every N;
   /// a failure reports the lowest-numbered failing workgroup, as with 1
   /// (later workgroups may have run and written memory too). Kernels that
   /// use a mutable memref.global run on one thread. 0 means one per

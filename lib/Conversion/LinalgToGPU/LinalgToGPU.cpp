@@ -7,6 +7,8 @@
 
 #include "mx/Conversion/LinalgToGPU/LinalgToGPU.h"
 
+#include "mx/Dialect/MX/IR/MXDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -469,7 +471,7 @@ cloneBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
       mapping.map(arg, operand.get());
       continue;
     }
-    if (op.isDpsInit(&operand) && !op.payloadUsesValueFromOperand(&operand))
+    if (!op.payloadUsesValueFromOperand(&operand))
       continue;
     SmallVector<Value> indices =
         applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
@@ -492,6 +494,12 @@ cloneBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return llvm::map_to_vector(yield.getValues(), [&](Value value) {
     return mapping.lookupOrDefault(value);
   });
+}
+
+SmallVector<Value> mx::emitLinalgBodyAt(OpBuilder &b, Location loc,
+                                        linalg::LinalgOp op,
+                                        ArrayRef<Value> ivs) {
+  return cloneBodyAt(b, loc, op, ivs);
 }
 
 /// Stores `values`, the thread's `vector` points of the identity-mapped
@@ -762,7 +770,9 @@ struct ConvertLinalgToGPUDispatchesPass
     }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
+      // A consumer that runs in its GEMM's kernel is the GEMM lowering's.
       if (op->getParentOfType<gpu::LaunchOp>() ||
+          op->hasAttr(mx::MXDialect::kColumnConsumerAttrName) ||
           !op.hasPureBufferSemantics() ||
           op.getNumParallelLoops() != op.getNumLoops())
         return;

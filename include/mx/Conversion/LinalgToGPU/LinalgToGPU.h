@@ -34,6 +34,13 @@ LogicalResult convertLinalgOpToGPUDispatch(OpBuilder &builder,
                                            int64_t workgroupSize,
                                            StringRef kernelName = "");
 
+/// Emits, at `b`, the body of `op` (on memrefs) for the iteration point
+/// `ivs`: the elements its payload reads loaded from their memrefs at their
+/// indexing maps, then a clone of the payload (`linalg.index` is the point's
+/// index). Returns the values it yields, one per output, unstored.
+SmallVector<Value> emitLinalgBodyAt(OpBuilder &b, Location loc,
+                                    linalg::LinalgOp op, ArrayRef<Value> ivs);
+
 } // namespace mx
 } // namespace mlir
 

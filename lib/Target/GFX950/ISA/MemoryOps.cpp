@@ -19,7 +19,21 @@
 //    32-bit VGPR offset; addresses outside the launch's buffers are errors.
 //  - DS (ds_*): per-lane LDS addresses (vaddr + offset), bounds- and
 //    race-checked.
-//  - buffer_atomic_pk_add_bf16: a packed bf16 add into memory through a V#.
+//  - Atomics (buffer_atomic_*, global_atomic_*: add, sub, swap, smin, umin,
+//    smax, umax, and, or, xor on dwords; buffer_atomic_pk_add_bf16): each
+//    active lane in lane order reads, combines and writes its dword under
+//    one lock shared by every host thread, so that atomics of workgroups on
+//    other threads do not interleave, and whatever a wave stored before its
+//    atomic is visible to a wave whose later atomic follows it (the lock's
+//    release and acquire). With sc0 (glc) the dword before the update
+//    returns into the data VGPR (buffer) or vdst (global), pending until an
+//    s_waitcnt vmcnt.
+//  - buffer_wbl2 / buffer_inv (with any sc0/sc1 scope bits): the L2
+//    writeback and invalidate of a release and an acquire. The executor's
+//    memory is coherent (every store is visible at once), so they change no
+//    data; they count on vmcnt as the hardware does (LLVM waits for
+//    vmcnt(0) after buffer_wbl2) and take and release the atomics' lock, a
+//    full fence between host threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -235,15 +249,43 @@ static Step bufferAccess(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
-/// buffer_atomic_pk_add_bf16 vdata, vaddr, srsrc, soffset (CDNA4 MUBUF
-/// opcode 82): the dword at the buffer address holds two bf16 values; each
-/// half becomes MEM.half + DATA.half, rounded to nearest even (APFloat's
-/// IEEE addition on bfloat16, denormals kept). With sc0 the dword before
-/// the add returns into vdata. Lanes are applied in lane order, under a
-/// lock shared by all host threads (atomics are serialized; their order
-/// across workgroups is the threads'); a dword outside the V#'s num_records is
-/// not written and returns 0, as for stores and loads.
-static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
+//===----------------------------------------------------------------------===//
+// Atomics and cache control
+//===----------------------------------------------------------------------===//
+
+/// The lock every atomic (and cache writeback or invalidate) of the process
+/// holds: workgroups run on several host threads.
+static std::mutex &getAtomicsMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+namespace {
+/// What a dword atomic leaves in memory from the old dword and the data.
+using Combine = uint32_t (*)(uint32_t old, uint32_t data);
+} // namespace
+
+/// buffer_atomic_pk_add_bf16 (CDNA4 MUBUF opcode 82): each bf16 half of the
+/// dword becomes MEM.half + DATA.half, rounded to nearest even (APFloat's
+/// IEEE addition on bfloat16, denormals kept).
+static uint32_t addPackedBF16(uint32_t old, uint32_t data) {
+  auto add = [](uint16_t a, uint16_t b) {
+    APFloat x(APFloat::BFloat(), APInt(16, a));
+    x.add(APFloat(APFloat::BFloat(), APInt(16, b)),
+          APFloat::rmNearestTiesToEven);
+    return uint16_t(x.bitcastToAPInt().getZExtValue());
+  };
+  return add(uint16_t(old), uint16_t(data)) |
+         uint32_t(add(uint16_t(old >> 16), uint16_t(data >> 16))) << 16;
+}
+
+/// buffer_atomic_<op> vdata, vaddr|off, srsrc, soffset [offen] [offset:N]
+/// [sc0] (raw buffers): each active lane's dword at the buffer address
+/// becomes combine(MEM, DATA); with sc0 the dword before the update returns
+/// into vdata. A dword outside the V#'s num_records is not written and
+/// returns 0, as for stores and loads.
+template <Combine combine>
+static Step bufferAtomic(Context &ctx, const Instruction &inst) {
   const Operand &vdata = inst.operands[0];
   BufferResource rsrc = readResource(ctx, inst.operands[2]);
   uint32_t soffset = ctx.scalar32(inst.operands[3]);
@@ -251,15 +293,7 @@ static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
     return ctx.fail("structured (indexed), swizzled or add-tid buffer "
                     "accesses are not modelled by the ISA executor");
   Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
-  auto add = [](uint16_t a, uint16_t b) {
-    APFloat x(APFloat::BFloat(), APInt(16, a));
-    x.add(APFloat(APFloat::BFloat(), APInt(16, b)),
-          APFloat::rmNearestTiesToEven);
-    return uint16_t(x.bitcastToAPInt().getZExtValue());
-  };
-  // Workgroups on other host threads may add to the same dwords.
-  static std::mutex atomics;
-  std::lock_guard<std::mutex> guard(atomics);
+  std::lock_guard<std::mutex> guard(getAtomicsMutex());
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
@@ -277,16 +311,69 @@ static Step bufferAtomicPkAddBF16(Context &ctx, const Instruction &inst) {
                                 "buffers: {1}",
                                 address, ctx.memory.describe(address)));
       std::memcpy(&old, p, 4);
-      uint32_t sum = add(uint16_t(old), uint16_t(data)) |
-                     uint32_t(add(uint16_t(old >> 16), uint16_t(data >> 16)))
-                         << 16;
-      std::memcpy(p, &sum, 4);
+      uint32_t updated = combine(old, data);
+      std::memcpy(p, &updated, 4);
     }
     if (inst.sc0)
       ctx.w.v[Context::unified(vdata) * kLanes + lane] = old;
   }
   if (inst.sc0)
     ctx.markPending(pending, vdata);
+  return Step::Next;
+}
+
+/// global_atomic_<op> (FLAT global segment): with sc0 (glc: return the
+/// pre-op value) `vdst, vaddr, vdata, saddr|off`, else `vaddr, vdata,
+/// saddr|off`; [offset:N]. The address is the 64-bit vaddr, or saddr plus
+/// the 32-bit vaddr; each active lane's dword becomes combine(MEM, DATA).
+/// An address outside the launch's buffers is an error.
+template <Combine combine>
+static Step globalAtomic(Context &ctx, const Instruction &inst) {
+  unsigned first = inst.sc0 ? 1 : 0;
+  if (inst.operands.size() != first + 3)
+    return ctx.fail(formatv("expected {0} operands ({1}vaddr, vdata, "
+                            "saddr|off)",
+                            first + 3, inst.sc0 ? "vdst, " : ""));
+  const Operand &vaddr = inst.operands[first];
+  const Operand &vdata = inst.operands[first + 1];
+  const Operand &saddr = inst.operands[first + 2];
+  bool scalarBase = saddr.kind != OperandKind::Off;
+  uint64_t base = scalarBase ? ctx.scalar64(saddr) : 0;
+  Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
+  std::lock_guard<std::mutex> guard(getAtomicsMutex());
+  for (int lane = 0; lane < kLanes; ++lane) {
+    if (!ctx.active(lane))
+      continue;
+    uint64_t address =
+        scalarBase ? base + ctx.src32(vaddr, lane) : ctx.src64(vaddr, lane);
+    address += uint64_t(inst.offset);
+    ctx.noteMemory(4);
+    uint8_t *p = ctx.memory.translate(address, 4, true);
+    if (!p)
+      return ctx.fail(formatv("lane {0} atomic of 4 bytes at {1:x} outside "
+                              "the launch's buffers: {2}",
+                              lane, address, ctx.memory.describe(address)));
+    uint32_t old;
+    std::memcpy(&old, p, 4);
+    uint32_t updated = combine(old, ctx.src32(vdata, lane));
+    std::memcpy(p, &updated, 4);
+    // The lane's operands are read: vdst may overlap them (LLVM's
+    // `global_atomic_add v2, v2, v3, s[14:15] sc0`).
+    if (inst.sc0)
+      ctx.setV32(inst.operands[0], lane, old);
+  }
+  if (inst.sc0)
+    ctx.markPending(pending, inst.operands[0]);
+  return Step::Next;
+}
+
+/// buffer_wbl2 and buffer_inv (see the file header): counted on vmcnt, no
+/// data changed, the atomics' lock taken and released.
+static Step cacheControl(Context &ctx, const Instruction &inst) {
+  if (!inst.operands.empty())
+    return ctx.fail("expected no operands");
+  ctx.addPending(Pending::Counter::VM, inst);
+  std::lock_guard<std::mutex> guard(getAtomicsMutex());
   return Step::Next;
 }
 
@@ -399,6 +486,34 @@ static Step ldsWrite(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
+/// Registers buffer_atomic_<name> and global_atomic_<name>.
+template <Combine combine>
+static void addDwordAtomic(OpTable &t, const std::string &name) {
+  t["buffer_atomic_" + name] = {bufferAtomic<combine>, 0};
+  t["global_atomic_" + name] = {globalAtomic<combine>, 0};
+}
+
+/// The dword atomics of the CDNA4 ISA's MUBUF and FLAT global opcodes (not
+/// the _x2 forms, cmpswap, inc, dec or the float ones).
+static void addDwordAtomics(OpTable &t) {
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return m + d; }>(t, "add");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return m - d; }>(t, "sub");
+  addDwordAtomic<[](uint32_t, uint32_t d) { return d; }>(t, "swap");
+  addDwordAtomic<[](uint32_t m, uint32_t d) {
+    return int32_t(d) < int32_t(m) ? d : m;
+  }>(t, "smin");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return std::min(m, d); }>(t,
+                                                                        "umin");
+  addDwordAtomic<[](uint32_t m, uint32_t d) {
+    return int32_t(d) > int32_t(m) ? d : m;
+  }>(t, "smax");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return std::max(m, d); }>(t,
+                                                                        "umax");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return m & d; }>(t, "and");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return m | d; }>(t, "or");
+  addDwordAtomic<[](uint32_t m, uint32_t d) { return m ^ d; }>(t, "xor");
+}
+
 void mlir::mx::gfx950::isa::detail::addMemoryOps(OpTable &t) {
   for (const char *size :
        {"dword", "dwordx2", "dwordx4", "dwordx8", "dwordx16"}) {
@@ -417,7 +532,12 @@ void mlir::mx::gfx950::isa::detail::addMemoryOps(OpTable &t) {
     t[std::string("buffer_store_") + size] = {bufferAccess<true>, 0};
     t[std::string("global_store_") + size] = {globalAccess<true>, 0};
   }
-  t["buffer_atomic_pk_add_bf16"] = {bufferAtomicPkAddBF16, 0};
+  // Atomics write their first operand only with sc0 (returning): the table
+  // says none, and the handlers mark a returned value pending.
+  t["buffer_atomic_pk_add_bf16"] = {bufferAtomic<addPackedBF16>, 0};
+  addDwordAtomics(t);
+  t["buffer_wbl2"] = {cacheControl, 0};
+  t["buffer_inv"] = {cacheControl, 0};
   for (const char *size :
        {"b32", "b64", "b96", "b128", "u8", "i8", "u16", "i16", "u8_d16",
         "u8_d16_hi", "i8_d16", "i8_d16_hi", "u16_d16", "u16_d16_hi"})

@@ -13,6 +13,8 @@
 
 #include "ExecutorImpl.h"
 
+#include "llvm/ADT/bit.h"
+
 using namespace mlir::mx::gfx950::isa;
 using namespace mlir::mx::gfx950::isa::detail;
 
@@ -252,6 +254,19 @@ static void addBitwise(OpTable &t) {
     scc = d != 0;
     return d;
   }>};
+  // s_bcnt1_i32_b32/b64: D = the number of set bits of S0; SCC = D != 0
+  // (LLVM's atomic optimizer counts the active lanes of EXEC with it).
+  t["s_bcnt1_i32_b32"] = {binary32<[](uint32_t a, uint32_t, bool &scc) {
+    uint32_t d = uint32_t(llvm::popcount(a));
+    scc = d != 0;
+    return d;
+  }>};
+  t["s_bcnt1_i32_b64"] = {[](Context &ctx, const Instruction &inst) {
+    uint32_t d = uint32_t(llvm::popcount(ctx.scalar64(inst.operands[1])));
+    ctx.setScalar32(inst.operands[0], d);
+    ctx.w.scc = d != 0;
+    return Step::Next;
+  }};
   t["s_bitset0_b32"] = {[](Context &ctx, const Instruction &inst) {
     uint32_t bit = ctx.scalar32(inst.operands[1]) & 31;
     ctx.setScalar32(inst.operands[0],

@@ -155,6 +155,9 @@ enum class Kind : uint8_t {
 
 struct StaticInfo {
   Kind kind = Kind::Scalar;
+  /// VMEM: issue to completion (data back, or the store, atomic or cache
+  /// operation done).
+  double vmemLatency = 0;
   double mfmaCycles = 0;
   double valuHold = 0;
   unsigned numDsts = 1;
@@ -211,7 +214,16 @@ static StaticInfo classify(const Instruction &inst,
   } else if (m.starts_with("ds_")) {
     info.kind = Kind::DS;
   } else if (m.starts_with("buffer_") || m.starts_with("global_")) {
+    // Loads, stores and atomics (an atomic is performed in the L2 and
+    // returns like a load): the global latency. The cache writeback and
+    // invalidate of a release and an acquire move no bytes on the L2 path
+    // and cost an assumed fixed latency each (MachineModel.def: on MI355X a
+    // system-scope writeback's cost depends on the L2's dirty lines, which
+    // the model does not track).
     info.kind = Kind::VMEM;
+    info.vmemLatency = m == "buffer_wbl2"  ? machine.CacheWritebackCycles
+                       : m == "buffer_inv" ? machine.CacheInvalidateCycles
+                                           : machine.GlobalLatency;
   } else if (m.starts_with("s_load") || m.starts_with("s_buffer_load")) {
     info.kind = Kind::SMEM;
   } else if (m == "s_waitcnt") {
@@ -290,7 +302,7 @@ private:
                    const StaticInfo &info, double t);
   double issueDS(WaveTimer &w, const TraceEntry &entry, double &t);
   double issueVMEM(WaveTimer &w, const TraceEntry &entry,
-                   const Instruction &inst, double &t);
+                   const Instruction &inst, const StaticInfo &info, double &t);
   double issueWait(WaveTimer &w, const TraceEntry &entry,
                    const StaticInfo &info, double &t);
   /// Releases the barrier of \p workgroup when every wave of it that has
@@ -397,7 +409,8 @@ double CUTimer::issueDS(WaveTimer &w, const TraceEntry &entry, double &t) {
 }
 
 double CUTimer::issueVMEM(WaveTimer &w, const TraceEntry &entry,
-                          const Instruction &inst, double &t) {
+                          const Instruction &inst, const StaticInfo &info,
+                          double &t) {
   t = makeRoom(w.vm, 63, t);
   double start = std::max(t, memFree);
   memFree = start + entry.bytes / std::max(1.0, machine.L2BytesPerCycle);
@@ -408,7 +421,7 @@ double CUTimer::issueVMEM(WaveTimer &w, const TraceEntry &entry,
               entry.bytes / std::max(1.0, machine.LDSBytesPerCycle);
     ldsBytes += entry.bytes;
   }
-  addInOrder(w.vm, std::max(t + machine.GlobalLatency, memFree));
+  addInOrder(w.vm, std::max(t + info.vmemLatency, memFree));
   return t + issueCycles;
 }
 
@@ -452,7 +465,7 @@ void CUTimer::issue(WaveTimer &w) {
     next = issueDS(w, entry, t);
     break;
   case Kind::VMEM:
-    next = issueVMEM(w, entry, inst, t);
+    next = issueVMEM(w, entry, inst, info, t);
     break;
   case Kind::SMEM:
     t = makeRoom(w.lgkm, 15, t);

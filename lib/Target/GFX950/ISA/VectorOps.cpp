@@ -224,6 +224,27 @@ static void addIntegerOps(OpTable &t) {
   addForms(t, "v_mul_hi_u32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
              return uint32_t((uint64_t(a) * b) >> 32);
            }>);
+  addForms(t, "v_bcnt_u32_b32", lanewise<[](uint32_t a, uint32_t b, uint32_t) {
+             return uint32_t(llvm::popcount(a)) + b;
+           }>);
+  // v_mbcnt_lo/hi_u32_b32 d, s0, s1: d = s1 + the set bits of s0 (the low
+  // or high half of a 64-bit mask) below the lane's own bit (LLVM counts the
+  // active lanes below each lane with the pair).
+  addForms(t, "v_mbcnt_lo_u32_b32", [](Context &ctx, const Instruction &inst) {
+    return forEachLane(ctx, inst, 0, 2, [](const VALUOperands &ops, int lane) {
+      uint64_t below = (uint64_t(1) << lane) - 1;
+      return uint32_t(llvm::popcount(ops.get(0, lane) & uint32_t(below))) +
+             ops.get(1, lane);
+    });
+  });
+  addForms(t, "v_mbcnt_hi_u32_b32", [](Context &ctx, const Instruction &inst) {
+    return forEachLane(ctx, inst, 0, 2, [](const VALUOperands &ops, int lane) {
+      uint64_t below = (uint64_t(1) << lane) - 1;
+      return uint32_t(
+                 llvm::popcount(ops.get(0, lane) & uint32_t(below >> 32))) +
+             ops.get(1, lane);
+    });
+  });
 }
 
 /// Three-source integer ops (VOP3).

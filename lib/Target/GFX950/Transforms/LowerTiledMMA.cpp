@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AccumulatorAccess.h"
+#include "FusedConsumers.h"
 #include "KernelNames.h"
 
 #include "mx/Support/CheckedArith.h"
@@ -49,10 +50,13 @@ class TiledMMALowering {
 public:
   /// With `quantize` (an in_consumer quantize writing A and its scales),
   /// the ukernel quantizes A from the quantize's input itself.
+  /// With `columnConsumer` (a generic marked mx.column_consumer that reads
+  /// the accumulator), the kernel computes it too.
   TiledMMALowering(RewriterBase &rewriter, TiledScaledMMAOp op,
-                   DataTiledLayoutAttr layout, QuantizeIntoOp quantize)
+                   DataTiledLayoutAttr layout, QuantizeIntoOp quantize,
+                   linalg::GenericOp columnConsumer)
       : b(rewriter), op(op), layout(layout), loc(op.getLoc()),
-        quantize(quantize) {}
+        quantize(quantize), columnConsumer(columnConsumer) {}
 
   /// Replaces the op (and the quantize) by a launch of kernel `kernelName`
   /// whose waves call `ukernel`.
@@ -170,6 +174,7 @@ private:
   DataTiledLayoutAttr layout;
   Location loc;
   QuantizeIntoOp quantize;
+  linalg::GenericOp columnConsumer;
   std::optional<QuantizedLhsSource> quantizedLhs;
   /// getActiveRowsLog2 of the tile, once computed (row_offsets reads it).
   Value activeRowsLog2;
@@ -807,28 +812,18 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
         access->store(i, j, waveM, waveN, laneOut, v);
       }
   });
+  if (columnConsumer) {
+    b.setInsertionPoint(launch.getBody().front().getTerminator());
+    gfx950::detail::createColumnConsumer(
+        b, loc, launch, columnConsumer,
+        layout.getSubgroupsM() * layout.getSubgroupsN(),
+        layout.getInnerTileSizes(OperandRole::result)[1], nIndex);
+    b.eraseOp(columnConsumer);
+  }
   b.eraseOp(op);
   if (quantize)
     b.eraseOp(quantize);
   return launch;
-}
-
-/// The in_consumer quantize that writes `op`'s A and A scales, if any: the
-/// last one before `op` in its block (bufferization may give two GEMMs'
-/// quantized A one buffer, e.g. a routed gate_up and down of equal tiles).
-static QuantizeIntoOp getQuantizeInConsumer(TiledScaledMMAOp op) {
-  QuantizeIntoOp last;
-  for (Operation *user : op.getLhs().getUsers()) {
-    auto quantize = dyn_cast<QuantizeIntoOp>(user);
-    if (quantize && quantize.getInConsumer() &&
-        quantize.getElements() == ValueRange{op.getLhs()} &&
-        quantize.getScales() == ValueRange{op.getLhsScales()} &&
-        quantize->getBlock() == op->getBlock() &&
-        quantize->isBeforeInBlock(op) &&
-        (!last || last->isBeforeInBlock(quantize)))
-      last = quantize;
-  }
-  return last;
 }
 
 FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerTiledScaledMMA(
@@ -841,7 +836,7 @@ FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerTiledScaledMMA(
   if (!layout)
     return op.emitOpError() << "needs a #mx.data_tiled_layout for gfx950, got "
                             << op.getLayout();
-  QuantizeIntoOp quantize = getQuantizeInConsumer(op);
+  QuantizeIntoOp quantize = gfx950::detail::getQuantizeInConsumer(op);
   UKernelSelection selection = selectUKernel(layout, bool(quantize));
   if (!selection.name) {
     InFlightDiagnostic diag =
@@ -855,9 +850,13 @@ FailureOr<gpu::LaunchOp> mlir::mx::gfx950::lowerTiledScaledMMA(
   std::string name = kernelName.empty()
                          ? gfx950::detail::getUnusedKernelName(op, "mma")
                          : kernelName.str();
+  FailureOr<linalg::GenericOp> columnConsumer =
+      gfx950::detail::takeColumnConsumer(op);
+  if (failed(columnConsumer))
+    return failure();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(op);
-  return TiledMMALowering(rewriter, op, layout, quantize)
+  return TiledMMALowering(rewriter, op, layout, quantize, *columnConsumer)
       .run(*selection.name, name);
 }
 
@@ -881,17 +880,9 @@ struct LowerTiledMMAPass
       if (failed(lowerTiledScaledMMA(rewriter, op, {}, name)))
         return signalPassFailure();
     }
-    // A quantize left to a consumer that did not compute it would never run.
-    WalkResult result = module.walk([&](QuantizeIntoOp quantize) {
-      if (!quantize.getInConsumer() ||
-          quantize->getParentOfType<gpu::GPUModuleOp>())
-        return WalkResult::advance();
-      quantize.emitOpError()
-          << "is marked in_consumer, but no mx.tiled_scaled_mma reads its "
-             "elements as A and its scales as A's scales to quantize it";
-      return WalkResult::interrupt();
-    });
-    if (result.wasInterrupted())
+    // A quantize or a column consumer left to a GEMM that did not compute
+    // it would never run.
+    if (failed(gfx950::detail::checkFusedConsumersTaken(module)))
       return signalPassFailure();
   }
 };

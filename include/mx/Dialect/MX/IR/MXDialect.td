@@ -63,6 +63,12 @@ def MX_Dialect : Dialect {
     /// The discardable attribute of an `mx.tiled_scaled_mma` whose leading
     /// batch dimension is the parts of a split K loop (`mx-split-k`).
     static constexpr ::llvm::StringLiteral kSplitKAttrName = "mx.split_k";
+    /// The discardable attribute of an elementwise `linalg.generic` that
+    /// reads the result of the `mx.tiled_scaled_mma` before it only by
+    /// columns and runs in that GEMM's kernel; its last input is the GEMM's
+    /// +0 counters, one per N tile (`mx-fuse-column-consumers`).
+    static constexpr ::llvm::StringLiteral kColumnConsumerAttrName =
+        "mx.column_consumer";
     /// The discardable attribute of an `mx.scaled_contraction` (and of the
     /// `mx.tiled_scaled_mma` made of it) whose dynamic M is known to be at
     /// most this bound (`mx-specialize-dynamic-m`).

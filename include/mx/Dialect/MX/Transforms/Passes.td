@@ -561,6 +561,68 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def MXFuseColumnConsumers : Pass<"mx-fuse-column-consumers"> {
+  let summary = "Run a small consumer that reads a GEMM's result by columns in the GEMM's kernel";
+  let description = [{
+    An elementwise `linalg.generic` that reads the result of an
+    `mx.tiled_scaled_mma` (accumulator in the user's layout, `[M, N]`, no
+    batch dimensions, no epilogue) at any rows but only at the column of its
+    own last loop dimension, directly or through a `tensor.expand_shape` of
+    the rows (e.g. a mixture-of-experts layer's weighted combine of its
+    routed down GEMM, `out[t, n] = sum_j w[t, j] * y[t * k + j, n]`), cannot
+    be an epilogue: an output element needs sums of several M tiles. (A
+    consumer that reads the result only elementwise, at the identity map, is
+    left to `mx-fuse-epilogues` or to a dispatch of its own.) It can
+    still run in the GEMM's kernel, in the last wave to finish each strip of
+    N tiles: every wave counts itself on its strip's counter when its sums
+    are stored, and the wave that completes the count computes the strip's
+    columns of the consumer's output. That saves the consumer's dispatch.
+
+    This pass marks such a generic with the discardable attribute
+    `mx.column_consumer` and gives it one more input, a +0 `i32` tensor with
+    one counter per N tile of the GEMM (a `linalg.fill`, its own dispatch or
+    merged into a neighbour's, `mx-merge-gpu-launches`), that its body does
+    not read. The target's lowering of the GEMM, where it has one, takes a
+    marked generic into the kernel (and resets the counters to +0 once
+    used); elsewhere the generic stays what it is. The result may have no other uses, every other input must be
+    defined before the GEMM, and the target must compute each op of the
+    body (`LayoutResolverAttrInterface::checkEpilogueOp`).
+
+    One wave computes a strip, so only small consumers are taken: at most
+    `max-strip-elements` output elements per strip (the output's rows times
+    the N tile's columns; the default, 8192, is 8 rounds of 16 per lane,
+    e.g. 16 tokens of a 512-column tile). Larger ones stay a dispatch, with
+    a remark.
+
+    Example (top 2, 3 tokens, N tiles of 16 columns):
+
+    ```mlir
+    %y = mx.tiled_scaled_mma ins(...) tile_groups(...) row_ids(...)
+        outs(%z : tensor<6x32xf32>) layout = #l zero_acc -> tensor<6x32xf32>
+    %y3 = tensor.expand_shape %y [[0, 1], [2]] output_shape [3, 2, 32]
+        : tensor<6x32xf32> into tensor<3x2x32xf32>
+    %out = linalg.generic {indexing_maps = [(t, n) -> (t, 0, n), (t, n) -> (t, 1, n), #id],
+        iterator_types = ["parallel", "parallel"]}
+        ins(%y3, %y3 : ...) outs(%o : tensor<3x32xbf16>) { ... }
+    ```
+    becomes the same generic with `{mx.column_consumer}` and one more input,
+    `%c = linalg.fill ins(%c0_i32 : i32) outs(%e : tensor<2xi32>)` at the map
+    `(t, n) -> (0)`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"",
+           "The target (layout resolver) attribute for ops with no enclosing "
+           "mx.target, which says which ops its kernels compute, e.g. "
+           "'#mx_gfx950.target'">,
+    Option<"maxStripElements", "max-strip-elements", "int64_t",
+           /*default=*/"8192",
+           "The most output elements of one strip of N tiles (computed by "
+           "one wave) of a consumer to take">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MXFuseQuantizeRelayouts : Pass<"mx-fuse-quantize-relayouts"> {
   let summary = "Quantize straight into the layouts that consume the results";
   let description = [{

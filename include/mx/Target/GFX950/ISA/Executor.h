@@ -19,7 +19,13 @@
 //    checked (Hazards.h);
 //  - global accesses outside the launch's buffers are errors; buffer
 //    accesses out of their V#'s range read 0 and drop writes (the ISA's
-//    rule mx relies on for padding).
+//    rule mx relies on for padding);
+//  - atomics (buffer_atomic_*, global_atomic_*) run lane after lane under
+//    one lock shared by the host threads that run workgroups; memory is
+//    coherent (a store is visible at once), so buffer_wbl2 and buffer_inv,
+//    the L2 writeback and invalidate of a release and an acquire, change no
+//    data: a kernel that leaves them out, whose results an MI355X may get
+//    wrong, gets them right here (not caught).
 // The scaled-MFMA and conversion arithmetic is the wave emulator's
 // (mx/Emulator/ScaledMFMA.h): one home, both arithmetic policies.
 //
@@ -74,7 +80,8 @@ struct ExecutorOptions {
   emu::ScaledDotFn numerics = emu::exactScaledDot;
   /// Check the ISA's wait states (Hazards.h).
   bool checkHazards = true;
-  /// Workgroups run on this many host threads (workgroups are independent).
+  /// Workgroups run on this many host threads (workgroups are independent
+  /// but for their atomics, which the lock orders).
   unsigned threads = 1;
   /// A wave that issues more instructions than this is reported as hung.
   uint64_t maxInstructionsPerWave = uint64_t(1) << 31;

@@ -19,7 +19,12 @@
 //  - LDS accesses share the CU's LDS at its bandwidth, each taking as many
 //    cycles as its bank conflicts, computed from the lanes' actual addresses;
 //  - vector memory shares the CU's L2 path at its bandwidth and returns
-//    after its latency, in order per counter; LDS-DMA also writes LDS;
+//    after its latency, in order per counter (atomics as loads); LDS-DMA
+//    also writes LDS; buffer_wbl2 and buffer_inv (a release's L2 writeback,
+//    an acquire's invalidate) move no bytes and take an assumed fixed
+//    latency each (not free on MI355X: a system-scope writeback flushes the
+//    L2's dirty lines, a cost that depends on traffic the model does not
+//    see);
 //  - s_waitcnt stalls until the counted operations are back, s_barrier until
 //    every wave of the workgroup arrived (plus its release cost), s_nop for
 //    its wait states.

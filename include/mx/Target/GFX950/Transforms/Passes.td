@@ -238,6 +238,18 @@ def MXGFX950LowerTiledMMA
     value by value for the others; the loads then go value by value (the
     same branch before the K loop makes LLVM spill).
 
+    A `linalg.generic` after the op marked `mx.column_consumer`
+    (`mx-fuse-column-consumers`) that reads its accumulator is computed in
+    the same kernel and erased: after its stores, lane 0 of every wave adds
+    1 to its strip's counter (`memref.atomic_rmw addi`, acquire-release,
+    on the generic's last input, one counter per N tile) and broadcasts the
+    old count (`gpu.subgroup_broadcast`); the wave that counts
+    `Mo * waves - 1` before it is the strip's last, every other wave's sums
+    are stored, and it resets the counter to +0 and computes the generic's
+    output at the strip's columns (every row), up to 16 elements per lane
+    per round, each round's loads at indices clamped into the output and
+    its stores guarded. A marked generic that no such op takes is an error.
+
     When no ukernel serves the layout, the op is an error, with one note per
     library ukernel saying why it was rejected. Operands must have identity
     layouts (as bufferization allocates them) and hold bytes

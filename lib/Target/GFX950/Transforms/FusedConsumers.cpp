@@ -1,0 +1,242 @@
+//===- FusedConsumers.cpp - ops a GEMM's kernel computes too --------------===//
+//
+// Part of the mx project.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The ops a mx-gfx950-lower-tiled-mma kernel computes besides its GEMM: the
+// in_consumer quantize of its A (in the ukernel), and the linalg.generic
+// marked mx.column_consumer (at the kernel's end, in the last wave of each
+// strip of N tiles, found by counting the waves on the strip's counter).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusedConsumers.h"
+#include "AccumulatorAccess.h"
+
+#include "mx/Conversion/LinalgToGPU/LinalgToGPU.h"
+#include "mx/Target/GFX950/GFX950.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::mx;
+using namespace mlir::mx::gfx950::detail;
+
+QuantizeIntoOp gfx950::detail::getQuantizeInConsumer(TiledScaledMMAOp op) {
+  QuantizeIntoOp last;
+  for (Operation *user : op.getLhs().getUsers()) {
+    auto quantize = dyn_cast<QuantizeIntoOp>(user);
+    if (quantize && quantize.getInConsumer() &&
+        quantize.getElements() == ValueRange{op.getLhs()} &&
+        quantize.getScales() == ValueRange{op.getLhsScales()} &&
+        quantize->getBlock() == op->getBlock() &&
+        quantize->isBeforeInBlock(op) &&
+        (!last || last->isBeforeInBlock(quantize)))
+      last = quantize;
+  }
+  return last;
+}
+
+/// The marked generic after `op` that reads its accumulator, if any.
+static linalg::GenericOp getColumnConsumer(TiledScaledMMAOp op) {
+  Value acc = op.getAcc();
+  for (Operation &next :
+       llvm::make_range(std::next(op->getIterator()), op->getBlock()->end())) {
+    auto generic = dyn_cast<linalg::GenericOp>(&next);
+    if (!generic || !generic->hasAttr(MXDialect::kColumnConsumerAttrName))
+      continue;
+    for (Value input : generic.getDpsInputs()) {
+      Value root = input;
+      while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+        root = view.getViewSource();
+      if (root == acc)
+        return generic;
+    }
+  }
+  return {};
+}
+
+/// Moves the ops that define `value` in `op`'s block after `op` (views of
+/// buffers, casts, allocations) before `op`; fails if one reads, writes or
+/// frees memory.
+static LogicalResult hoistDefinitionBefore(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != op->getBlock() || def->isBeforeInBlock(op))
+    return success();
+  auto effects = dyn_cast<MemoryEffectOpInterface>(def);
+  bool onlyAllocates =
+      effects && effects.hasEffect<MemoryEffects::Allocate>() &&
+      !effects.hasEffect<MemoryEffects::Read>() &&
+      !effects.hasEffect<MemoryEffects::Write>() &&
+      !effects.hasEffect<MemoryEffects::Free>() && def->getNumRegions() == 0;
+  if (!isa<ViewLikeOpInterface>(def) && !isMemoryEffectFree(def) &&
+      !onlyAllocates)
+    return failure();
+  for (Value operand : def->getOperands())
+    if (failed(hoistDefinitionBefore(operand, op)))
+      return failure();
+  def->moveBefore(op);
+  return success();
+}
+
+FailureOr<linalg::GenericOp>
+gfx950::detail::takeColumnConsumer(TiledScaledMMAOp op) {
+  linalg::GenericOp consumer = getColumnConsumer(op);
+  if (!consumer)
+    return consumer;
+  if (!op.hasUserLayoutAcc() || op.getNumBatchDims() != 0 ||
+      consumer.getNumDpsInits() != 1 ||
+      !cast<MemRefType>(consumer.getDpsInits()[0].getType()).hasStaticShape())
+    return consumer.emitOpError()
+           << "is marked " << MXDialect::kColumnConsumerAttrName
+           << ", but its GEMM has no accumulator in the user's layout "
+              "without batch dimensions, or its output is not static";
+  for (Value operand : consumer->getOperands())
+    if (failed(hoistDefinitionBefore(operand, op)))
+      return consumer.emitOpError()
+             << "is marked " << MXDialect::kColumnConsumerAttrName
+             << ", but an operand is computed after its GEMM";
+  return consumer;
+}
+
+LogicalResult gfx950::detail::checkFusedConsumersTaken(Operation *root) {
+  WalkResult result = root->walk([&](Operation *op) {
+    auto quantize = dyn_cast<QuantizeIntoOp>(op);
+    if (quantize && quantize.getInConsumer() &&
+        !quantize->getParentOfType<gpu::GPUModuleOp>()) {
+      quantize.emitOpError()
+          << "is marked in_consumer, but no mx.tiled_scaled_mma reads its "
+             "elements as A and its scales as A's scales to quantize it";
+      return WalkResult::interrupt();
+    }
+    if (isa<linalg::GenericOp>(op) &&
+        op->hasAttr(MXDialect::kColumnConsumerAttrName)) {
+      op->emitOpError() << "is marked " << MXDialect::kColumnConsumerAttrName
+                        << ", but no mx.tiled_scaled_mma before it writes "
+                           "the result it reads";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
+                                          gpu::LaunchOp launch,
+                                          linalg::GenericOp columnConsumer,
+                                          int64_t waves, int64_t tileN,
+                                          Value nIndex) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Type i32 = b.getI32Type();
+  auto i32Const = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value counters =
+      createGlobalCast(b, loc, columnConsumer.getDpsInputs().back());
+  Value laneId =
+      arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneId, index(0));
+  // Lane 0 counts the wave (an acquire-release read-modify-write: the
+  // wave's stores are visible before the count, and the other waves' after
+  // the last count).
+  auto count = scf::IfOp::create(b, loc, TypeRange{i32}, isLane0,
+                                 /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(count.thenBlock());
+    Value old =
+        memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi,
+                                    i32Const(1), counters, ValueRange{nIndex});
+    scf::YieldOp::create(b, loc, old);
+    b.setInsertionPointToStart(count.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{i32Const(0)});
+  }
+  Value counted = gpu::SubgroupBroadcastOp::create(
+      b, loc, count.getResult(0), i32Const(0),
+      gpu::BroadcastTypeAttr::get(b.getContext(),
+                                  gpu::BroadcastType::specific_lane));
+  // (The launch's M tile count, not gpu.grid_dim: its ROCDL lowering is a
+  // call into the device library.)
+  Value total = arith::MulIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, i32, launch.getGridSizeY()),
+      i32Const(waves));
+  Value isLast =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, counted,
+                            arith::SubIOp::create(b, loc, total, i32Const(1)));
+  auto last = scf::IfOp::create(b, loc, TypeRange(), isLast,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(last.thenBlock()->getTerminator());
+  // The counter back to +0 for the next launch.
+  auto reset = scf::IfOp::create(b, loc, TypeRange(), isLane0,
+                                 /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(reset.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, i32Const(0), counters, ValueRange{nIndex});
+  }
+  // The strip's output elements, (rows of the output) x (tileN columns),
+  // dealt to the lanes in rounds of `unroll` elements each: a round's loads
+  // are unconditional (at indices clamped into the output) so that they
+  // can all be in flight together, and only the stores are guarded.
+  Value out = columnConsumer.getDpsInits()[0];
+  ArrayRef<int64_t> shape = cast<MemRefType>(out.getType()).getShape();
+  int64_t n = shape.back();
+  int64_t rows = 1;
+  for (int64_t size : shape.drop_back())
+    rows *= size;
+  int64_t elements = rows * tileN;
+  int64_t perLane = llvm::divideCeil(elements, kWaveSize);
+  int64_t unroll = std::min<int64_t>(perLane, 16);
+  Value firstColumn = arith::MulIOp::create(b, loc, nIndex, index(tileN));
+  auto loop = scf::ForOp::create(b, loc, index(0), index(elements),
+                                 index(kWaveSize * unroll));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  SmallVector<std::pair<SmallVector<Value>, Value>> points;
+  SmallVector<Value> values;
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value element = arith::AddIOp::create(
+        b, loc, loop.getInductionVar(),
+        arith::AddIOp::create(b, loc, laneId, index(u * kWaveSize)));
+    Value row = arith::DivUIOp::create(b, loc, element, index(tileN));
+    Value column = arith::AddIOp::create(
+        b, loc, firstColumn,
+        arith::RemUIOp::create(b, loc, element, index(tileN)));
+    Value valid = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                              index(rows)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, column,
+                              index(n)));
+    row = arith::MinUIOp::create(b, loc, row, index(rows - 1));
+    column = arith::MinUIOp::create(b, loc, column, index(n - 1));
+    SmallVector<Value> ivs;
+    if (shape.size() > 1) {
+      SmallVector<int64_t> basis(shape.drop_back());
+      auto delinearize = affine::AffineDelinearizeIndexOp::create(
+          b, loc, row, ArrayRef<int64_t>(basis));
+      ivs.append(delinearize.getResults().begin(),
+                 delinearize.getResults().end());
+    }
+    ivs.push_back(column);
+    values.push_back(mx::emitLinalgBodyAt(b, loc, columnConsumer, ivs)[0]);
+    points.push_back({ivs, valid});
+  }
+  for (auto [point, value] : llvm::zip(points, values)) {
+    auto store = scf::IfOp::create(b, loc, TypeRange(), point.second,
+                                   /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(store.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, value, out, point.first);
+  }
+}

@@ -1,0 +1,124 @@
+// RUN: mx-opt %s --split-input-file --mx-gfx950-lower-tiled-mma --canonicalize --cse -verify-diagnostics | FileCheck %s
+
+// A routed GEMM (10 tokens, top 2: 20 rows of y, 24 columns in 2 N tiles
+// of 16) whose weighted combine is marked mx.column_consumer: the kernel
+// ends with the combine. After its stores, lane 0 of each wave counts the
+// wave on its strip's counter (counters[no], an acquire-release atomic
+// add); the count is broadcast from lane 0, and the wave that saw (4 M
+// tiles x 1 wave) - 1 = 3 before it is the strip's last: it resets the
+// counter and computes the strip's 10 x 16 outputs, 3 per lane, their loads
+// at indices clamped into the output and their stores guarded (columns 24
+// to 31 of the second strip are past N). The generic is gone.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @combine
+//  CHECK-SAME:   %[[W:[^:]+]]: memref<10x2xf32>, %[[COUNTERS:[^:]+]]: memref<2xi32>, %[[OUT:[^:]+]]: memref<10x24xbf16>
+//   CHECK-DAG:   %[[LASTCOUNT:.+]] = arith.constant 3 : i32
+//       CHECK:   %[[Y3:.+]] = memref.expand_shape
+//       CHECK:   gpu.launch blocks(%[[NO:[^,]+]], %{{[^,]+}}, %{{[^)]+}}) in (%{{[^,]+}}, %{{[^,]+}}, %{{[^)]+}}) threads(%[[TID:[^,]+]],
+//       CHECK:     vector.store
+//       CHECK:     %[[GC:.+]] = memref.memory_space_cast %[[COUNTERS]] : memref<2xi32> to memref<2xi32, 1>
+//       CHECK:     %[[LANE:.+]] = arith.remui %[[TID]], %{{.+}} : index
+//       CHECK:     %[[IS0:.+]] = arith.cmpi eq, %[[LANE]], %{{.+}} : index
+//       CHECK:     %[[OLD:.+]] = scf.if %[[IS0]] -> (i32) {
+//       CHECK:       %[[ADD:.+]] = memref.atomic_rmw addi %{{.+}}, %[[GC]][%[[NO]]] : (i32, memref<2xi32, 1>) -> i32
+//       CHECK:       scf.yield %[[ADD]] : i32
+//       CHECK:     } else {
+//       CHECK:     %[[COUNT:.+]] = gpu.subgroup_broadcast %[[OLD]],  specific_lane %{{.+}} : i32
+//       CHECK:     %[[ISLAST:.+]] = arith.cmpi eq, %[[COUNT]], %[[LASTCOUNT]] : i32
+//       CHECK:     scf.if %[[ISLAST]] {
+//       CHECK:       scf.if %[[IS0]] {
+//       CHECK:         memref.store %{{.+}}, %[[GC]][%[[NO]]] : memref<2xi32, 1>
+//       CHECK:       %[[FIRST:.+]] = arith.muli %[[NO]], %{{.+}} : index
+//       CHECK:       %[[ROW:.+]] = arith.divui %[[LANE]], %{{.+}} : index
+//       CHECK:       %[[COL:.+]] = arith.remui %[[LANE]], %{{.+}} : index
+//       CHECK:       %[[N:.+]] = arith.addi %[[FIRST]], %[[COL]] : index
+//       CHECK:       %[[ROWOK:.+]] = arith.cmpi ult, %[[ROW]], %{{.+}} : index
+//       CHECK:       %[[COLOK:.+]] = arith.cmpi ult, %[[N]], %{{.+}} : index
+//       CHECK:       %[[OK:.+]] = arith.andi %[[ROWOK]], %[[COLOK]] : i1
+//       CHECK:       %[[T:.+]] = arith.minui %[[ROW]], %{{.+}} : index
+//       CHECK:       %[[NC:.+]] = arith.minui %[[N]], %{{.+}} : index
+//       CHECK:       %[[V0:.+]] = memref.load %[[Y3]][%[[T]], %{{.+}}, %[[NC]]] : memref<10x2x24xf32>
+//       CHECK:       %[[V1:.+]] = memref.load %[[Y3]][%[[T]], %{{.+}}, %[[NC]]] : memref<10x2x24xf32>
+//       CHECK:       %[[C0:.+]] = memref.load %[[W]][%[[T]], %{{.+}}] : memref<10x2xf32>
+//       CHECK:       %[[C1:.+]] = memref.load %[[W]][%[[T]], %{{.+}}] : memref<10x2xf32>
+//       CHECK:       %[[P0:.+]] = arith.mulf %[[C0]], %[[V0]] : f32
+//       CHECK:       %[[P1:.+]] = arith.mulf %[[C1]], %[[V1]] : f32
+//       CHECK:       %[[S:.+]] = arith.addf %[[P0]], %[[P1]] : f32
+//       CHECK:       %[[B:.+]] = arith.truncf %[[S]] : f32 to bf16
+// The second and third elements' loads come before the first's store.
+//       CHECK:       memref.load %[[Y3]]
+//       CHECK:       memref.load %[[Y3]]
+//       CHECK:       scf.if %[[OK]] {
+//  CHECK-NEXT:         memref.store %[[B]], %[[OUT]][%[[T]], %[[NC]]] : memref<10x24xbf16>
+//       CHECK:       scf.if
+//       CHECK:       scf.if
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return
+func.func @combine(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
+                   %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
+                   %experts: memref<4xi32>, %ids: memref<64xi32>, %y: memref<20x24xf32>,
+                   %w: memref<10x2xf32>, %counters: memref<2xi32>, %out: memref<10x24xbf16>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
+      tile_groups(%experts : memref<4xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%y : memref<20x24xf32>) layout = #l zero_acc
+  %y3 = memref.expand_shape %y [[0, 1], [2]] output_shape [10, 2, 24] : memref<20x24xf32> into memref<10x2x24xf32>
+  linalg.generic {indexing_maps = [affine_map<(t, n) -> (t, 0, n)>, affine_map<(t, n) -> (t, 1, n)>,
+                                   affine_map<(t, n) -> (t, 0)>, affine_map<(t, n) -> (t, 1)>, affine_map<(t, n) -> (0)>, affine_map<(t, n) -> (t, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y3, %y3, %w, %w, %counters : memref<10x2x24xf32>, memref<10x2x24xf32>, memref<10x2xf32>, memref<10x2xf32>, memref<2xi32>) outs(%out : memref<10x24xbf16>)
+      attrs = {mx.column_consumer} {
+  ^bb0(%v0: f32, %v1: f32, %c0: f32, %c1: f32, %n: i32, %o: bf16):
+    %p0 = arith.mulf %c0, %v0 : f32
+    %p1 = arith.mulf %c1, %v1 : f32
+    %s = arith.addf %p0, %p1 : f32
+    %t = arith.truncf %s : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
+
+// -----
+
+// Two waves per workgroup (subgroups_n = 2, N tiles of 32): each counts
+// itself, so the last count is (4 M tiles x 2) - 1 = 7.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @two_waves
+//   CHECK-DAG:   %[[LASTCOUNT:.+]] = arith.constant 7 : i32
+//       CHECK:   gpu.launch
+//       CHECK:     memref.atomic_rmw addi
+//       CHECK:     %[[COUNT:.+]] = gpu.subgroup_broadcast
+//       CHECK:     arith.cmpi eq, %[[COUNT]], %[[LASTCOUNT]] : i32
+func.func @two_waves(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x16xi8>,
+                     %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x1x1x2x4x16x4xi8>,
+                     %experts: memref<4xi32>, %ids: memref<64xi32>, %y: memref<20x24xf32>,
+                     %counters: memref<1xi32>, %out: memref<10x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x1x1x2x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x1x1x2x4x16x4xi8>)
+      tile_groups(%experts : memref<4xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%y : memref<20x24xf32>) layout = #l zero_acc
+  %y3 = memref.expand_shape %y [[0, 1], [2]] output_shape [10, 2, 24] : memref<20x24xf32> into memref<10x2x24xf32>
+  linalg.generic {indexing_maps = [affine_map<(t, n) -> (t, 0, n)>, affine_map<(t, n) -> (t, 1, n)>, affine_map<(t, n) -> (0)>, affine_map<(t, n) -> (t, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y3, %y3, %counters : memref<10x2x24xf32>, memref<10x2x24xf32>, memref<1xi32>) outs(%out : memref<10x24xf32>)
+      attrs = {mx.column_consumer} {
+  ^bb0(%v0: f32, %v1: f32, %n: i32, %o: f32):
+    %s = arith.addf %v0, %v1 : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A marked generic that no GEMM before it feeds is an error, not a silently
+// dropped computation.
+func.func @orphan(%x: memref<10x24xf32>, %counters: memref<2xi32>, %out: memref<10x24xf32>) {
+  // expected-error @+1 {{is marked mx.column_consumer, but no mx.tiled_scaled_mma before it writes the result it reads}}
+  linalg.generic {indexing_maps = [affine_map<(t, n) -> (9 - t, n)>, affine_map<(t, n) -> (0)>, affine_map<(t, n) -> (t, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %counters : memref<10x24xf32>, memref<2xi32>) outs(%out : memref<10x24xf32>)
+      attrs = {mx.column_consumer} {
+  ^bb0(%v: f32, %n: i32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
