@@ -421,21 +421,27 @@ def layer_dispatches(mx_opt, config, prepack=True):
 
 
 def column_tail_us(t, top_k, tile_n, combine_bytes):
-    """The time the combine adds after the down GEMM's last wave when it runs
-    in the GEMM's kernel (mx.column_consumer): the last wave of each strip
-    of N tiles (the strips run at once, on different CUs) waits for its
-    count (one global round trip), then computes the strip's t x tile_n
-    outputs, up to 16 per lane per round of loads: each round one global
-    latency plus its bytes (the strip's k rows of f32 sums, the weights,
-    the bf16 stores) through the CU's L2 path; at least the combine's
-    bytes at HBM speed. The constants are mx_perf_model's (MachineModel.def,
-    global_latency and l2_bytes_per_clk_cu assumed)."""
+    """What the combine adds after the down GEMM's last wave when it runs in
+    the GEMM's kernel (mx.column_consumer) instead of as a dispatch, under
+    this table's convention that a dispatch boundary (the kernel's final
+    release, the next kernel's acquire, the launch) and a dispatch's load
+    latency are not charged: the last wave of each strip of N tiles (the
+    strips run at once, on different CUs) counts itself with an atomic, one
+    global round trip, then computes the strip's t x tile_n outputs, up to
+    16 per lane per round of loads, each round after the first one more
+    global latency, and the strip's bytes (its k rows of f32 sums, the
+    weights, the bf16 stores) through the CU's L2 path; at least the
+    combine's bytes at HBM speed, as the dispatch is charged. The count's
+    release and acquire (buffer_wbl2 before the atomic, buffer_inv after
+    it) stand where the boundary's would be and are not charged either;
+    the launch saved is not credited. The constants are mx_perf_model's
+    (MachineModel.def; global_latency assumed)."""
     import mx_perf_model
     machine = mx_perf_model.Machine()
     elements = t * tile_n
     rounds = math.ceil(elements / (64 * 16))
     strip_bytes = elements * (top_k * 4 + 2) + t * top_k * 4
-    cycles = (machine.global_latency * (1 + rounds) +
+    cycles = (machine.global_latency * rounds +
               strip_bytes / machine.l2_bytes_per_clk_cu)
     return max(cycles / machine.clock_hz, combine_bytes / HBM_PEAK) * 1e6
 

@@ -182,7 +182,9 @@ void mx::buildGFX950Pipeline(OpPassManager &pm,
   // the last wave of each strip of N tiles.
   MXFuseColumnConsumersOptions columnConsumers;
   columnConsumers.target = getTarget(options);
-  pm.addPass(mx::createMXFuseColumnConsumers(columnConsumers));
+  columnConsumers.maxStripElements = options.columnConsumerElements;
+  if (options.columnConsumerElements > 0)
+    pm.addPass(mx::createMXFuseColumnConsumers(columnConsumers));
   // Small-M GEMMs quantize their A tiles themselves.
   gfx950::MXGFX950QuantizeInGEMMOptions quantizeInGEMM;
   quantizeInGEMM.mode = options.quantizeInGEMM;

@@ -92,6 +92,14 @@ struct GFX950PipelineOptions
                      "small M), always (in the GEMM wherever it can), never "
                      "(a quantize dispatch)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> columnConsumerElements{
+      *this, "column-consumer-elements",
+      llvm::cl::desc("The most output elements per strip of N tiles of a "
+                     "consumer that reads a GEMM's result by columns (a MoE "
+                     "layer's weighted combine) for the GEMM's kernel to "
+                     "compute (mx-fuse-column-consumers); 0: none, each "
+                     "stays a dispatch"),
+      llvm::cl::init(4096)};
   PassOptions::Option<int64_t> unrollK{
       *this, "unroll-k",
       llvm::cl::desc("Unroll factor of the software-pipelined ukernel K loop "

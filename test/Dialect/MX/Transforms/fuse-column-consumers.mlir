@@ -47,7 +47,7 @@ func.func @combine(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2
 // -----
 
 // The same combine over more rows than one wave takes per strip (1024 rows
-// x 16 columns = 16384 elements > 8192): it stays a dispatch, with a remark.
+// x 16 columns = 16384 elements > 4096): it stays a dispatch, with a remark.
 #l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @too_large
 //   CHECK-NOT:   mx.column_consumer
@@ -57,7 +57,7 @@ func.func @too_large(%a: tensor<128x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32x
                      %sa: tensor<128x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
                      %out: tensor<1024x40xbf16>) -> tensor<1024x40xbf16> {
   %e = tensor.empty() : tensor<2048x40xf32>
-  // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: a strip of N tiles has 16384 output elements, more than max-strip-elements (8192) for one wave}}
+  // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: a strip of N tiles has 16384 output elements, more than max-strip-elements (4096) for one wave}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<128x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<128x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%e : tensor<2048x40xf32>) layout = #l zero_acc -> tensor<2048x40xf32>
   %y3 = tensor.expand_shape %y [[0, 1], [2]] output_shape [1024, 2, 40] : tensor<2048x40xf32> into tensor<1024x2x40xf32>

@@ -590,9 +590,9 @@ def MXFuseColumnConsumers : Pass<"mx-fuse-column-consumers"> {
 
     One wave computes a strip, so only small consumers are taken: at most
     `max-strip-elements` output elements per strip (the output's rows times
-    the N tile's columns; the default, 8192, is 8 rounds of 16 per lane,
-    e.g. 16 tokens of a 512-column tile). Larger ones stay a dispatch, with
-    a remark.
+    the N tile's columns; the default, 4096, is 4 rounds of 16 per lane,
+    e.g. 16 tokens of a 256-column tile). Larger ones stay a dispatch, with
+    a remark: one wave reads all of a strip's inputs.
 
     Example (top 2, 3 tokens, N tiles of 16 columns):
 
@@ -615,7 +615,7 @@ def MXFuseColumnConsumers : Pass<"mx-fuse-column-consumers"> {
            "mx.target, which says which ops its kernels compute, e.g. "
            "'#mx_gfx950.target'">,
     Option<"maxStripElements", "max-strip-elements", "int64_t",
-           /*default=*/"8192",
+           /*default=*/"4096",
            "The most output elements of one strip of N tiles (computed by "
            "one wave) of a consumer to take">
   ];
