@@ -88,6 +88,10 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
     return "the consumer's output map is not the identity";
   if (!generic.getMatchingBlockArgument(&init).use_empty())
     return "the consumer reads its output's old values";
+  // The kernel writes the output where the GEMM runs, before the ops
+  // between the GEMM and the consumer: they must not see its buffer.
+  if (!init.get().getDefiningOp<tensor::EmptyOp>() || !init.get().hasOneUse())
+    return "the consumer's output is not a tensor.empty of its own";
   bool usesIndex = false;
   generic.getBody()->walk([&](linalg::IndexOp) { usesIndex = true; });
   if (usesIndex)

@@ -9,7 +9,8 @@
 // of 16: 3) as its last input.
 #l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
 // CHECK-LABEL: func.func @combine
-//  CHECK-SAME:   %[[W:[^:]+]]: tensor<32x2xf32>, %[[OUT:[^:]+]]: tensor<32x40xbf16>
+//  CHECK-SAME:   %[[W:[^:]+]]: tensor<32x2xf32>)
+//       CHECK:   %[[OUT:.+]] = tensor.empty() : tensor<32x40xbf16>
 //       CHECK:   %[[EMPTY:.+]] = tensor.empty() : tensor<3xi32>
 //       CHECK:   %[[ZERO:.+]] = arith.constant 0 : i32
 //       CHECK:   %[[COUNTERS:.+]] = linalg.fill ins(%[[ZERO]] : i32) outs(%[[EMPTY]] : tensor<3xi32>) -> tensor<3xi32>
@@ -25,7 +26,8 @@
 //       CHECK:   return %[[G]]
 func.func @combine(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                    %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
-                   %w: tensor<32x2xf32>, %out: tensor<32x40xbf16>) -> tensor<32x40xbf16> {
+                   %w: tensor<32x2xf32>) -> tensor<32x40xbf16> {
+  %out = tensor.empty() : tensor<32x40xbf16>
   %e = tensor.empty() : tensor<64x40xf32>
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%e : tensor<64x40xf32>) layout = #l zero_acc -> tensor<64x40xf32>
@@ -54,8 +56,8 @@ func.func @combine(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2
 //   CHECK-NOT:   linalg.fill
 //       CHECK:   return
 func.func @too_large(%a: tensor<128x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
-                     %sa: tensor<128x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
-                     %out: tensor<1024x40xbf16>) -> tensor<1024x40xbf16> {
+                     %sa: tensor<128x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>) -> tensor<1024x40xbf16> {
+  %out = tensor.empty() : tensor<1024x40xbf16>
   %e = tensor.empty() : tensor<2048x40xf32>
   // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: a strip of N tiles has 16384 output elements, more than max-strip-elements (4096) for one wave}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<128x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<128x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
@@ -81,7 +83,8 @@ func.func @too_large(%a: tensor<128x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32x
 //   CHECK-NOT:   mx.column_consumer
 func.func @computed_after(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
-                          %w: tensor<32x2xf32>, %out: tensor<32x40xbf16>) -> tensor<32x40xbf16> {
+                          %w: tensor<32x2xf32>) -> tensor<32x40xbf16> {
+  %out = tensor.empty() : tensor<32x40xbf16>
   %e = tensor.empty() : tensor<64x40xf32>
   // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: an input of the consumer is computed after the GEMM}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
@@ -107,8 +110,8 @@ func.func @computed_after(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x
 // CHECK-LABEL: func.func @other_column
 //   CHECK-NOT:   mx.column_consumer
 func.func @other_column(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf4E2M1FN>,
-                        %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<4x2x4x16xf8E8M0FNU>,
-                        %out: tensor<64x64xf32>) -> tensor<64x64xf32> {
+                        %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<4x2x4x16xf8E8M0FNU>) -> tensor<64x64xf32> {
+  %out = tensor.empty() : tensor<64x64xf32>
   %e = tensor.empty() : tensor<64x64xf32>
   // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: the consumer reads the result at another column than its own}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
@@ -129,8 +132,8 @@ func.func @other_column(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32
 // CHECK-LABEL: func.func @row_from_column
 //   CHECK-NOT:   mx.column_consumer
 func.func @row_from_column(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16x32xf4E2M1FN>,
-                           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<4x2x4x16xf8E8M0FNU>,
-                           %out: tensor<32x64xf32>) -> tensor<32x64xf32> {
+                           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<4x2x4x16xf8E8M0FNU>) -> tensor<32x64xf32> {
+  %out = tensor.empty() : tensor<32x64xf32>
   %e = tensor.empty() : tensor<64x64xf32>
   // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: the consumer's row of the result depends on its column}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<4x2x4x16xf8E8M0FNU>)
@@ -153,7 +156,8 @@ func.func @row_from_column(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<4x2x4x16
 //   CHECK-NOT:   mx.column_consumer
 func.func @elementwise(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
                        %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
-                       %c: tensor<64x40xf32>, %out: tensor<64x40xbf16>) -> tensor<64x40xbf16> {
+                       %c: tensor<64x40xf32>) -> tensor<64x40xbf16> {
+  %out = tensor.empty() : tensor<64x40xbf16>
   %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
       outs(%c : tensor<64x40xf32>) layout = #l -> tensor<64x40xf32>
   %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
@@ -174,8 +178,8 @@ func.func @elementwise(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32x
 // CHECK-LABEL: func.func @erf
 //   CHECK-NOT:   mx.column_consumer
 func.func @erf(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
-               %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
-               %out: tensor<32x40xf32>) -> tensor<32x40xf32> attributes {mx.target = #mx_gfx950.target} {
+               %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>) -> tensor<32x40xf32> attributes {mx.target = #mx_gfx950.target} {
+  %out = tensor.empty() : tensor<32x40xf32>
   %e = tensor.empty() : tensor<64x40xf32>
   // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: the target's kernels cannot compute an op of its body: 'math.erf' would be a call into ROCm's device library in a gfx950 kernel, which mx does not link}}
   %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
@@ -187,6 +191,30 @@ func.func @erf(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN
   ^bb0(%v: f32, %o: f32):
     %r = math.erf %v : f32
     linalg.yield %r : f32
+  } -> tensor<32x40xf32>
+  return %g : tensor<32x40xf32>
+}
+
+// -----
+
+// The output is a function argument: the kernel would write it where the
+// GEMM runs, before the ops between the GEMM and the consumer.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @output_argument
+//   CHECK-NOT:   mx.column_consumer
+func.func @output_argument(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<3x2x4x16x32xf4E2M1FN>,
+                           %sa: tensor<4x2x4x16xf8E8M0FNU>, %sb: tensor<3x2x4x16xf8E8M0FNU>,
+                           %out: tensor<32x40xf32>) -> tensor<32x40xf32> {
+  %e = tensor.empty() : tensor<64x40xf32>
+  // expected-remark @+1 {{the column consumer of the result stays a separate dispatch: the consumer's output is not a tensor.empty of its own}}
+  %y = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<4x2x4x16x32xf4E2M1FN>, tensor<3x2x4x16x32xf4E2M1FN>, tensor<4x2x4x16xf8E8M0FNU>, tensor<3x2x4x16xf8E8M0FNU>)
+      outs(%e : tensor<64x40xf32>) layout = #l zero_acc -> tensor<64x40xf32>
+  %y3 = tensor.expand_shape %y [[0, 1], [2]] output_shape [32, 2, 40] : tensor<64x40xf32> into tensor<32x2x40xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(t, n) -> (t, 1, n)>, affine_map<(t, n) -> (t, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%y3 : tensor<32x2x40xf32>) outs(%out : tensor<32x40xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
   } -> tensor<32x40xf32>
   return %g : tensor<32x40xf32>
 }

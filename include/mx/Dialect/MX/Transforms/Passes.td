@@ -584,9 +584,11 @@ def MXFuseColumnConsumers : Pass<"mx-fuse-column-consumers"> {
     merged into a neighbour's, `mx-merge-gpu-launches`), that its body does
     not read. The target's lowering of the GEMM, where it has one, takes a
     marked generic into the kernel (and resets the counters to +0 once
-    used); elsewhere the generic stays what it is. The result may have no other uses, every other input must be
-    defined before the GEMM, and the target must compute each op of the
-    body (`LayoutResolverAttrInterface::checkEpilogueOp`).
+    used); elsewhere the generic stays what it is. The result may have no
+    other uses, every other input must be defined before the GEMM, the
+    output must be a `tensor.empty` of its own (the kernel writes it where
+    the GEMM runs), and the target must compute each op of the body
+    (`LayoutResolverAttrInterface::checkEpilogueOp`).
 
     One wave computes a strip, so only small consumers are taken: at most
     `max-strip-elements` output elements per strip (the output's rows times
