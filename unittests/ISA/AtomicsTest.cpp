@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelText.h"
+
 #include "mx/Target/GFX950/ISA/Executor.h"
 
 #include "llvm/ADT/bit.h"
@@ -38,17 +40,7 @@ Kernel makeKernel(ArrayRef<std::string> texts) {
   kernel.descriptor.kernelCodeProperties = 1 << 3;
   kernel.descriptor.computePgmRsrc1 = 7;
   kernel.descriptor.computePgmRsrc2 = (2 << 1) | (1 << 7);
-  uint64_t pc = 0;
-  for (const std::string &text : texts) {
-    Expected<Instruction> inst = parseInstruction(text, pc, 8, 0);
-    if (!inst) {
-      ADD_FAILURE() << toString(inst.takeError());
-      continue;
-    }
-    kernel.indexOfPc[pc] = kernel.instructions.size();
-    kernel.instructions.push_back(std::move(*inst));
-    pc += 8;
-  }
+  appendInstructions(kernel, texts);
   return kernel;
 }
 

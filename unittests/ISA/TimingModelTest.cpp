@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelText.h"
+
 #include "mx/Target/GFX950/ISA/TimingModel.h"
 
 #include "gtest/gtest.h"
@@ -30,17 +32,7 @@ struct OneWave {
   CUTrace trace;
 
   explicit OneWave(ArrayRef<const char *> texts) {
-    uint64_t pc = 0;
-    for (const char *text : texts) {
-      Expected<Instruction> inst = parseInstruction(text, pc, 8, 0);
-      if (!inst) {
-        ADD_FAILURE() << toString(inst.takeError());
-        continue;
-      }
-      kernel.indexOfPc[pc] = kernel.instructions.size();
-      kernel.instructions.push_back(std::move(*inst));
-      pc += 8;
-    }
+    appendInstructions(kernel, texts);
     trace.wavesPerWorkgroup = 1;
     trace.waves.emplace_back();
     for (unsigned i = 0; i < kernel.instructions.size(); ++i) {

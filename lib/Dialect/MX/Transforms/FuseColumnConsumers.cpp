@@ -11,6 +11,7 @@
 
 #include "mx/Dialect/MX/Transforms/Passes.h"
 #include "mx/Dialect/MX/Transforms/TargetOptionPass.h"
+#include "mx/Dialect/MX/Transforms/Transforms.h"
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
@@ -126,15 +127,7 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
     return "a strip of N tiles has " + std::to_string(stripElements) +
            " output elements, more than max-strip-elements (" +
            std::to_string(maxStripElements) + ") for one wave";
-  if (target) {
-    std::string reason;
-    llvm::raw_string_ostream os(reason);
-    for (Operation &nested : generic.getBody()->without_terminator())
-      if (failed(target.checkEpilogueOp(&nested, os)))
-        return "the target's kernels cannot compute an op of its body: " +
-               reason;
-  }
-  return "";
+  return whyTargetCannotCompute(target, *generic.getBody());
 }
 
 /// Replaces `generic` by a copy marked as the column consumer of `op`, with

@@ -74,15 +74,7 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
   generic.getBody()->walk([&](linalg::IndexOp) { usesIndex = true; });
   if (usesIndex)
     return "the consumer uses linalg.index";
-  if (target) {
-    std::string reason;
-    llvm::raw_string_ostream os(reason);
-    for (Operation &nested : generic.getBody()->without_terminator())
-      if (failed(target.checkEpilogueOp(&nested, os)))
-        return "the target's kernels cannot compute an op of its body: " +
-               reason;
-  }
-  return "";
+  return whyTargetCannotCompute(target, *generic.getBody());
 }
 
 /// The linalg.generic that reads `result` (directly or through slices),
@@ -99,6 +91,18 @@ linalg::GenericOp getGenericConsumer(Value result) {
 }
 
 } // namespace
+
+std::string mx::whyTargetCannotCompute(LayoutResolverAttrInterface target,
+                                       Block &body) {
+  if (!target)
+    return "";
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  for (Operation &nested : body.without_terminator())
+    if (failed(target.checkEpilogueOp(&nested, os)))
+      return "the target's kernels cannot compute an op of its body: " + reason;
+  return "";
+}
 
 /// Replaces `generic` and `op` by a copy of `op` with `generic` as its
 /// epilogue.

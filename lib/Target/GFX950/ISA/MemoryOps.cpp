@@ -322,6 +322,29 @@ static Step bufferAtomic(Context &ctx, const Instruction &inst) {
   return Step::Next;
 }
 
+namespace {
+/// A FLAT global access's address for `lane`: the 64-bit `vaddr`, or the
+/// scalar base `saddr` plus the 32-bit `vaddr` (saddr not `off`), plus the
+/// instruction's offset.
+struct GlobalAddress {
+  GlobalAddress(Context &ctx, const Instruction &inst, const Operand &vaddr,
+                const Operand &saddr)
+      : ctx(ctx), vaddr(vaddr), offset(uint64_t(inst.offset)),
+        scalarBase(saddr.kind != OperandKind::Off),
+        base(scalarBase ? ctx.scalar64(saddr) : 0) {}
+  uint64_t operator()(int lane) const {
+    return (scalarBase ? base + ctx.src32(vaddr, lane)
+                       : ctx.src64(vaddr, lane)) +
+           offset;
+  }
+  Context &ctx;
+  const Operand &vaddr;
+  uint64_t offset;
+  bool scalarBase;
+  uint64_t base;
+};
+} // namespace
+
 /// global_atomic_<op> (FLAT global segment): with sc0 (glc: return the
 /// pre-op value) `vdst, vaddr, vdata, saddr|off`, else `vaddr, vdata,
 /// saddr|off`; [offset:N]. The address is the 64-bit vaddr, or saddr plus
@@ -334,19 +357,15 @@ static Step globalAtomic(Context &ctx, const Instruction &inst) {
     return ctx.fail(formatv("expected {0} operands ({1}vaddr, vdata, "
                             "saddr|off)",
                             first + 3, inst.sc0 ? "vdst, " : ""));
-  const Operand &vaddr = inst.operands[first];
   const Operand &vdata = inst.operands[first + 1];
-  const Operand &saddr = inst.operands[first + 2];
-  bool scalarBase = saddr.kind != OperandKind::Off;
-  uint64_t base = scalarBase ? ctx.scalar64(saddr) : 0;
+  GlobalAddress addressOf(ctx, inst, inst.operands[first],
+                          inst.operands[first + 2]);
   Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
   std::lock_guard<std::mutex> guard(getAtomicsMutex());
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
-    uint64_t address =
-        scalarBase ? base + ctx.src32(vaddr, lane) : ctx.src64(vaddr, lane);
-    address += uint64_t(inst.offset);
+    uint64_t address = addressOf(lane);
     ctx.noteMemory(4);
     uint8_t *p = ctx.memory.translate(address, 4, true);
     if (!p)
@@ -385,19 +404,15 @@ template <bool isStore>
 static Step globalAccess(Context &ctx, const Instruction &inst) {
   Access access = getAccess(inst.mnemonic);
   // Loads: vdst, vaddr, saddr|off. Stores: vaddr, vdata, saddr|off.
-  const Operand &vaddr = inst.operands[isStore ? 0 : 1];
   const Operand &data = inst.operands[isStore ? 1 : 0];
-  const Operand &saddr = inst.operands[2];
-  bool scalarBase = saddr.kind != OperandKind::Off;
-  uint64_t base = scalarBase ? ctx.scalar64(saddr) : 0;
+  GlobalAddress addressOf(ctx, inst, inst.operands[isStore ? 0 : 1],
+                          inst.operands[2]);
   Pending &pending = ctx.addPending(Pending::Counter::VM, inst);
   uint8_t bytes[64];
   for (int lane = 0; lane < kLanes; ++lane) {
     if (!ctx.active(lane))
       continue;
-    uint64_t address =
-        scalarBase ? base + ctx.src32(vaddr, lane) : ctx.src64(vaddr, lane);
-    address += uint64_t(inst.offset);
+    uint64_t address = addressOf(lane);
     ctx.noteMemory(access.bytes);
     uint8_t *p = ctx.memory.translate(address, access.bytes, isStore);
     if (!p)

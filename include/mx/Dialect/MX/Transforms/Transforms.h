@@ -206,6 +206,12 @@ LogicalResult fuseRelayouts(RewriterBase &rewriter, Operation *root);
 // mx-fuse-epilogues
 //===----------------------------------------------------------------------===//
 
+/// Why `target`'s kernels cannot compute an op of `body` (a GEMM's
+/// epilogue or another consumer its kernel computes), or "" if they can
+/// compute every op (always with a null `target`).
+std::string whyTargetCannotCompute(LayoutResolverAttrInterface target,
+                                   Block &body);
+
 /// Folds the elementwise linalg.generic that is the only user of `op`'s
 /// result into `op`'s epilogue, if `target` can run it there. Returns the
 /// new op (which replaces the generic), or null when it is not fused; a
