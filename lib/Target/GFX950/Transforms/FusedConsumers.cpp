@@ -27,6 +27,7 @@
 
 using namespace mlir;
 using namespace mlir::mx;
+using namespace mlir::mx::gfx950;
 using namespace mlir::mx::gfx950::detail;
 
 QuantizeIntoOp gfx950::detail::getQuantizeInConsumer(TiledScaledMMAOp op) {
@@ -98,6 +99,21 @@ gfx950::detail::takeColumnConsumer(TiledScaledMMAOp op) {
            << "is marked " << MXDialect::kColumnConsumerAttrName
            << ", but its GEMM has no accumulator in the user's layout "
               "without batch dimensions, or its output is not static";
+  // Its last input holds one counter per N tile.
+  int64_t n = cast<MemRefType>(op.getAcc().getType()).getShape().back();
+  int64_t tileN = op.getLayout().getInnerTileSizes(OperandRole::result)[1];
+  int64_t tiles = ShapedType::isDynamic(n)
+                      ? ShapedType::kDynamic
+                      : static_cast<int64_t>(llvm::divideCeil(n, tileN));
+  auto countersType =
+      dyn_cast<MemRefType>(consumer.getDpsInputs().back().getType());
+  if (!countersType || !countersType.getElementType().isInteger(32) ||
+      countersType.getRank() != 1 || ShapedType::isDynamic(tiles) ||
+      countersType.getDimSize(0) != tiles)
+    return consumer.emitOpError()
+           << "is marked " << MXDialect::kColumnConsumerAttrName
+           << ", but its last input is not a memref of one i32 counter per N "
+              "tile of its GEMM";
   for (Value operand : consumer->getOperands())
     if (failed(hoistDefinitionBefore(operand, op)))
       return consumer.emitOpError()
@@ -128,24 +144,16 @@ LogicalResult gfx950::detail::checkFusedConsumersTaken(Operation *root) {
   return failure(result.wasInterrupted());
 }
 
-void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
-                                          gpu::LaunchOp launch,
-                                          linalg::GenericOp columnConsumer,
-                                          int64_t waves, int64_t tileN,
-                                          Value nIndex) {
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
+/// Emits the count of the wave on its strip's counter `counters[nIndex]`
+/// (by lane 0, `isLane0`) and returns whether the wave is the strip's last:
+/// the launch's M tiles times `waves` count it.
+static Value createLastWaveOfStrip(OpBuilder &b, Location loc,
+                                   gpu::LaunchOp launch, Value counters,
+                                   Value nIndex, Value isLane0, int64_t waves) {
   Type i32 = b.getI32Type();
   auto i32Const = [&](int64_t v) {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };
-  Value counters =
-      createGlobalCast(b, loc, columnConsumer.getDpsInputs().back());
-  Value laneId =
-      arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
-  Value isLane0 =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneId, index(0));
   // Lane 0 counts the wave (an acquire-release read-modify-write: the
   // wave's stores are visible before the count, and the other waves' after
   // the last count).
@@ -170,21 +178,19 @@ void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
   Value total = arith::MulIOp::create(
       b, loc, arith::IndexCastUIOp::create(b, loc, i32, launch.getGridSizeY()),
       i32Const(waves));
-  Value isLast =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, counted,
-                            arith::SubIOp::create(b, loc, total, i32Const(1)));
-  auto last = scf::IfOp::create(b, loc, TypeRange(), isLast,
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(last.thenBlock()->getTerminator());
-  // The counter back to +0 for the next launch.
-  auto reset = scf::IfOp::create(b, loc, TypeRange(), isLane0,
-                                 /*withElseRegion=*/false);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(reset.thenBlock()->getTerminator());
-    memref::StoreOp::create(b, loc, i32Const(0), counters, ValueRange{nIndex});
-  }
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, counted,
+      arith::SubIOp::create(b, loc, total, i32Const(1)));
+}
+
+/// Emits the strip's output elements of `columnConsumer` (its rows times the
+/// `tileN` columns of N tile `nIndex`), computed by the lanes of one wave.
+static void createStripElements(OpBuilder &b, Location loc,
+                                linalg::GenericOp columnConsumer, int64_t tileN,
+                                Value nIndex, Value laneId) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
   // The strip's output elements, (rows of the output) x (tileN columns),
   // dealt to the lanes in rounds of `unroll` elements each: a round's loads
   // are unconditional (at indices clamped into the output) so that they
@@ -239,4 +245,37 @@ void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
     b.setInsertionPoint(store.thenBlock()->getTerminator());
     memref::StoreOp::create(b, loc, value, out, point.first);
   }
+}
+
+void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
+                                          gpu::LaunchOp launch,
+                                          linalg::GenericOp columnConsumer,
+                                          int64_t waves, int64_t tileN,
+                                          Value nIndex) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value counters =
+      createGlobalCast(b, loc, columnConsumer.getDpsInputs().back());
+  Value laneId =
+      arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
+  Value isLane0 =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneId, index(0));
+  Value isLast =
+      createLastWaveOfStrip(b, loc, launch, counters, nIndex, isLane0, waves);
+  auto last = scf::IfOp::create(b, loc, TypeRange(), isLast,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(last.thenBlock()->getTerminator());
+  // The counter back to +0 for the next launch.
+  auto reset = scf::IfOp::create(b, loc, TypeRange(), isLane0,
+                                 /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(reset.thenBlock()->getTerminator());
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+        counters, ValueRange{nIndex});
+  }
+  createStripElements(b, loc, columnConsumer, tileN, nIndex, laneId);
 }

@@ -122,3 +122,27 @@ func.func @orphan(%x: memref<10x24xf32>, %counters: memref<2xi32>, %out: memref<
   }
   return
 }
+
+// -----
+
+// The counters must be one i32 per N tile (24 columns in tiles of 16: 2,
+// not 3): an error, not an atomic out of bounds.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+func.func @wrong_counters(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x2x1x4x4x16x16xi8>,
+                          %sa: memref<4x1x4x16x4xi8>, %sb: memref<4x2x1x4x16x4xi8>,
+                          %experts: memref<4xi32>, %ids: memref<64xi32>, %y: memref<20x24xf32>,
+                          %counters: memref<3xi32>, %out: memref<10x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
+      tile_groups(%experts : memref<4xi32>) row_ids(%ids : memref<64xi32>)
+      outs(%y : memref<20x24xf32>) layout = #l zero_acc
+  %y3 = memref.expand_shape %y [[0, 1], [2]] output_shape [10, 2, 24] : memref<20x24xf32> into memref<10x2x24xf32>
+  // expected-error @+1 {{is marked mx.column_consumer, but its last input is not a memref of one i32 counter per N tile of its GEMM}}
+  linalg.generic {indexing_maps = [affine_map<(t, n) -> (t, 0, n)>, affine_map<(t, n) -> (0)>, affine_map<(t, n) -> (t, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%y3, %counters : memref<10x2x24xf32>, memref<3xi32>) outs(%out : memref<10x24xf32>)
+      attrs = {mx.column_consumer} {
+  ^bb0(%v: f32, %n: i32, %o: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
