@@ -14,6 +14,13 @@
 // DEFINE: %{run} = mx-run %s --compare=reference --entry=combine --threads=4 --seed=7 --arg=random:normal --arg=random:codes --arg=random:scales,lo=122,hi=128 --arg=random:normal
 // RUN: %{run} --backend=gfx950-emu --print-launches | FileCheck %s --check-prefixes=CHECK,LAUNCH
 // RUN: %{run} --backend=gfx950-isa | FileCheck %s
+// Row by row (column-consumer-elements=16, below the strips' 10 x 16
+// outputs): each output row is computed by the wave that completes its
+// count of 2 rows, token 9 (its row 19 named by no id) by the strip's last
+// wave. Fails when a row is computed one count early (435 of 640 wrong) or
+// the last wave skips token 9 (its 64).
+// RUN: %{run} --backend=gfx950-emu --print-launches --gfx950-options=column-consumer-elements=16 | FileCheck %s --check-prefixes=CHECK,LAUNCH
+// RUN: %{run} --backend=gfx950-isa --gfx950-options=column-consumer-elements=16 | FileCheck %s
 // With column-consumer-elements=0 the combine is a dispatch of its own (and
 // the result the same).
 // RUN: %{run} --backend=gfx950-emu --print-launches --gfx950-options=column-consumer-elements=0 | FileCheck %s --check-prefixes=CHECK,UNFUSED

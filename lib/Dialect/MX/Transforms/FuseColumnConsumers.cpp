@@ -72,6 +72,53 @@ bool readsAcrossRows(linalg::GenericOp generic, ArrayRef<Value> views) {
   });
 }
 
+/// The rows of the result each output row of `generic` reads, k, when they
+/// are k consecutive rows: output row t reads rows t * k + j (j < k) and no
+/// other, through one expand_shape of the rows into [T, k, N] at maps
+/// (t, j, n) -> (t, c, n) with constant c, and nothing reads the result
+/// directly; 0 otherwise. A routed GEMM then counts each output row's rows
+/// and combines a row as soon as its k rows are stored.
+int64_t getRowGroup(linalg::GenericOp generic, ArrayRef<Value> views) {
+  if (views.size() != 2 || generic.getNumLoops() != 2)
+    return 0;
+  auto type = cast<RankedTensorType>(views[1].getType());
+  if (type.getRank() != 3 || ShapedType::isDynamic(type.getDimSize(1)))
+    return 0;
+  MLIRContext *ctx = generic.getContext();
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() == views[0])
+      return 0;
+    if (input->get() != views[1])
+      continue;
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    auto c = dyn_cast<AffineConstantExpr>(map.getResult(1));
+    if (map.getResult(0) != getAffineDimExpr(0, ctx) || !c ||
+        map.getResult(2) != getAffineDimExpr(1, ctx))
+      return 0;
+  }
+  return type.getDimSize(1);
+}
+
+/// The strip's output elements (the output's rows times the N tile's
+/// columns) of `generic`, the consumer of `op`.
+int64_t getStripElements(TiledScaledMMAOp op, linalg::GenericOp generic) {
+  auto outType = cast<ShapedType>(generic.getDpsInits()[0].getType());
+  int64_t tileN = op.getLayout().getInnerTileSizes(OperandRole::result)[1];
+  return outType.getNumElements() / outType.getShape().back() *
+         std::min<int64_t>(tileN, outType.getShape().back());
+}
+
+/// Whether the consumer is computed row by row (its routed GEMM's waves
+/// count each output row's k rows; the wave completing a row computes it):
+/// with a row group, when a strip has more than `maxStripElements`
+/// outputs. Smaller strips are the strip's last wave's: one count and one
+/// round of loads, fewer latencies.
+bool useRowGroups(TiledScaledMMAOp op, linalg::GenericOp generic,
+                  ArrayRef<Value> views, int64_t maxStripElements) {
+  return op.getRowIds() && getRowGroup(generic, views) > 0 &&
+         getStripElements(op, generic) > maxStripElements;
+}
+
 /// Why `generic` cannot run in `op`'s kernel as the column consumer of its
 /// result (read through `views`), or "" if it can.
 std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
@@ -120,10 +167,11 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
       if (expr.isFunctionOfDim(last))
         return "the consumer's row of the result depends on its column";
   }
-  int64_t tileN = op.getLayout().getInnerTileSizes(OperandRole::result)[1];
-  int64_t stripElements = outType.getNumElements() / outType.getShape().back() *
-                          std::min<int64_t>(tileN, outType.getShape().back());
-  if (stripElements > maxStripElements)
+  int64_t stripElements = getStripElements(op, generic);
+  // A routed GEMM whose output rows each read a group of k rows can combine
+  // each output row by itself: no strip is one wave's (useRowGroups).
+  bool byRow = useRowGroups(op, generic, views, maxStripElements);
+  if (!byRow && stripElements > maxStripElements)
     return "a strip of N tiles has " + std::to_string(stripElements) +
            " output elements, more than max-strip-elements (" +
            std::to_string(maxStripElements) + ") for one wave";
@@ -133,14 +181,22 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
 /// Replaces `generic` by a copy marked as the column consumer of `op`, with
 /// `op`'s +0 counters as its last input.
 void markColumnConsumer(RewriterBase &b, TiledScaledMMAOp op,
-                        linalg::GenericOp generic) {
+                        linalg::GenericOp generic, ArrayRef<Value> views,
+                        int64_t maxStripElements) {
   OpBuilder::InsertionGuard guard(b);
   int64_t tileN = op.getLayout().getInnerTileSizes(OperandRole::result)[1];
   int64_t n = cast<ShapedType>(op.getAcc().getType()).getShape().back();
   int64_t tilesN = llvm::divideCeil(n, tileN);
+  // Per strip, and with row groups, per output row and strip too.
+  int64_t rowGroup = useRowGroups(op, generic, views, maxStripElements)
+                         ? getRowGroup(generic, views)
+                         : 0;
+  int64_t rows =
+      cast<ShapedType>(generic.getDpsInits()[0].getType()).getDimSize(0);
+  int64_t numCounters = rowGroup ? tilesN * (1 + rows) : tilesN;
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{tilesN},
+  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{numCounters},
                                         b.getI32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   Value counters = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
@@ -159,7 +215,9 @@ void markColumnConsumer(RewriterBase &b, TiledScaledMMAOp op,
   marked.getRegion().takeBody(generic.getRegion());
   marked.getBody()->insertArgument(generic.getNumDpsInputs(), b.getI32Type(),
                                    loc);
-  marked->setAttr(MXDialect::kColumnConsumerAttrName, b.getUnitAttr());
+  marked->setAttr(MXDialect::kColumnConsumerAttrName,
+                  rowGroup ? Attribute(b.getI64IntegerAttr(rowGroup))
+                           : Attribute(b.getUnitAttr()));
   b.replaceOp(generic, marked.getResults());
 }
 
@@ -190,7 +248,7 @@ struct FuseColumnConsumersPass
                         << reason;
         continue;
       }
-      markColumnConsumer(rewriter, op, generic);
+      markColumnConsumer(rewriter, op, generic, views, maxStripElements);
     }
   }
 };

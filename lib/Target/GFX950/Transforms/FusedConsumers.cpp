@@ -105,6 +105,21 @@ gfx950::detail::takeColumnConsumer(TiledScaledMMAOp op) {
   int64_t tiles = ShapedType::isDynamic(n)
                       ? ShapedType::kDynamic
                       : static_cast<int64_t>(llvm::divideCeil(n, tileN));
+  // With a row group k (a routed GEMM whose output rows each combine k rows
+  // of the accumulator), also one counter per output row and N tile.
+  auto rowGroup =
+      consumer->getAttrOfType<IntegerAttr>(MXDialect::kColumnConsumerAttrName);
+  auto outType = cast<MemRefType>(consumer.getDpsInits()[0].getType());
+  if (rowGroup &&
+      (rowGroup.getInt() <= 0 || !op.getRowIds() || outType.getRank() != 2 ||
+       !cast<MemRefType>(op.getAcc().getType()).hasStaticShape()))
+    return consumer.emitOpError()
+           << "is marked " << MXDialect::kColumnConsumerAttrName << " = "
+           << rowGroup.getInt()
+           << " (rows per output row), but its GEMM is not routed with a "
+              "static accumulator, or its output is not 2-d";
+  if (rowGroup && !ShapedType::isDynamic(tiles))
+    tiles *= 1 + outType.getDimSize(0);
   auto countersType =
       dyn_cast<MemRefType>(consumer.getDpsInputs().back().getType());
   if (!countersType || !countersType.getElementType().isInteger(32) ||
@@ -113,7 +128,8 @@ gfx950::detail::takeColumnConsumer(TiledScaledMMAOp op) {
     return consumer.emitOpError()
            << "is marked " << MXDialect::kColumnConsumerAttrName
            << ", but its last input is not a memref of one i32 counter per N "
-              "tile of its GEMM";
+              "tile of its GEMM (and, with rows per output row, per output "
+              "row and N tile)";
   for (Value operand : consumer->getOperands())
     if (failed(hoistDefinitionBefore(operand, op)))
       return consumer.emitOpError()
@@ -183,11 +199,14 @@ static Value createLastWaveOfStrip(OpBuilder &b, Location loc,
       arith::SubIOp::create(b, loc, total, i32Const(1)));
 }
 
-/// Emits the strip's output elements of `columnConsumer` (its rows times the
-/// `tileN` columns of N tile `nIndex`), computed by the lanes of one wave.
+/// Emits the strip's output elements of `columnConsumer` (its rows, or only
+/// row `fixedRow` of a 2-d output, times the `tileN` columns of N tile
+/// `nIndex`), computed by the lanes of one wave.
 static void createStripElements(OpBuilder &b, Location loc,
                                 linalg::GenericOp columnConsumer, int64_t tileN,
-                                Value nIndex, Value laneId) {
+                                Value nIndex, Value laneId,
+                                Value fixedRow = {}) {
+  OpBuilder::InsertionGuard guard(b);
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -201,6 +220,8 @@ static void createStripElements(OpBuilder &b, Location loc,
   int64_t rows = 1;
   for (int64_t size : shape.drop_back())
     rows *= size;
+  if (fixedRow)
+    rows = 1;
   int64_t elements = rows * tileN;
   int64_t perLane = llvm::divideCeil(elements, kWaveSize);
   int64_t unroll = std::min<int64_t>(perLane, 16);
@@ -227,7 +248,9 @@ static void createStripElements(OpBuilder &b, Location loc,
     row = arith::MinUIOp::create(b, loc, row, index(rows - 1));
     column = arith::MinUIOp::create(b, loc, column, index(n - 1));
     SmallVector<Value> ivs;
-    if (shape.size() > 1) {
+    if (fixedRow) {
+      ivs.push_back(fixedRow);
+    } else if (shape.size() > 1) {
       SmallVector<int64_t> basis(shape.drop_back());
       auto delinearize = affine::AffineDelinearizeIndexOp::create(
           b, loc, row, ArrayRef<int64_t>(basis));
@@ -247,11 +270,168 @@ static void createStripElements(OpBuilder &b, Location loc,
   }
 }
 
+/// Emits, for each lane of the wave whose `done` is set, the strip's
+/// columns of output row `row` of that lane (lanes below `lanes`), one lane
+/// after the other.
+static void createDoneRows(OpBuilder &b, Location loc,
+                           linalg::GenericOp consumer, int64_t tileN,
+                           Value nIndex, Value laneId, Value done, Value row,
+                           int64_t lanes) {
+  OpBuilder::InsertionGuard guard(b);
+  Type i32 = b.getI32Type();
+  auto attr = gpu::BroadcastTypeAttr::get(b.getContext(),
+                                          gpu::BroadcastType::specific_lane);
+  Value doneI32 = arith::ExtUIOp::create(b, loc, i32, done);
+  Value rowI32 = arith::IndexCastOp::create(b, loc, i32, row);
+  auto loop =
+      scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                         arith::ConstantIndexOp::create(b, loc, lanes),
+                         arith::ConstantIndexOp::create(b, loc, 1));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value lane = arith::IndexCastOp::create(b, loc, i32, loop.getInductionVar());
+  Value flag = gpu::SubgroupBroadcastOp::create(b, loc, doneI32, lane, attr);
+  Value laneRow = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      gpu::SubgroupBroadcastOp::create(b, loc, rowI32, lane, attr));
+  auto ifDone = scf::IfOp::create(
+      b, loc, TypeRange(),
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, flag,
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0))),
+      /*withElseRegion=*/false);
+  b.setInsertionPoint(ifDone.thenBlock()->getTerminator());
+  createStripElements(b, loc, consumer, tileN, nIndex, laneId, laneRow);
+}
+
+/// The output rows a wave's lanes completed (`done`, `row`), for the lanes
+/// below `lanes`.
+struct DoneRows {
+  Value done, row;
+  int64_t lanes;
+};
+
+/// With a row group (each output row combines k rows of the accumulator
+/// named by the routed GEMM's row ids): every wave counts each of its
+/// tile's rows on its output row's counter of the strip (after the strip's
+/// own counters); a lane whose count completes the row's (k rows x `waves`)
+/// is done: the wave computes that row's strip (createDoneRows).
+static SmallVector<DoneRows> createRowCounts(OpBuilder &b, Location loc,
+                                             const ColumnConsumerTile &tile,
+                                             Value counters, Value laneId) {
+  SmallVector<DoneRows> doneRows;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Type i32 = b.getI32Type();
+  Value rowIds = createGlobalCast(b, loc, tile.rowIds);
+  int64_t numIds = cast<MemRefType>(rowIds.getType()).getDimSize(0);
+  int64_t target = tile.rowGroup * tile.waves;
+  for (int64_t first = 0; first < tile.tileM; first += kWaveSize) {
+    Value r = arith::AddIOp::create(b, loc, laneId, index(first));
+    Value pos = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, tile.mIndex, index(tile.tileM)),
+        r);
+    Value inTile = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, r,
+                              index(tile.tileM)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos,
+                              index(numIds)));
+    Value id = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        memref::LoadOp::create(b, loc, rowIds,
+                               ValueRange{arith::MinUIOp::create(
+                                   b, loc, pos, index(numIds - 1))}));
+    auto [idIn, idValid] =
+        idInRange(b, loc, arith::IndexCastOp::create(b, loc, i32, id),
+                  index(tile.accRows));
+    Value valid = arith::AndIOp::create(b, loc, inTile, idValid);
+    Value row = arith::DivUIOp::create(
+        b, loc, arith::SelectOp::create(b, loc, valid, idIn, index(0)),
+        index(tile.rowGroup));
+    Value counter = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc,
+                              arith::AddIOp::create(b, loc, row, index(1)),
+                              index(tile.tilesN)),
+        tile.nIndex);
+    auto count = scf::IfOp::create(b, loc, TypeRange{i32}, valid,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(count.thenBlock());
+      Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+      scf::YieldOp::create(b, loc,
+                           ValueRange{memref::AtomicRMWOp::create(
+                               b, loc, arith::AtomicRMWKind::addi, one,
+                               counters, ValueRange{counter})});
+      b.setInsertionPointToStart(count.elseBlock());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{arith::ConstantOp::create(
+                               b, loc, b.getI32IntegerAttr(0))});
+    }
+    Value done = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              count.getResult(0),
+                              arith::ConstantOp::create(
+                                  b, loc, b.getI32IntegerAttr(target - 1))));
+    doneRows.push_back(
+        {done, row, std::min<int64_t>(kWaveSize, tile.tileM - first)});
+  }
+  return doneRows;
+}
+
+/// In the strip's last wave, with a row group: the output rows whose count
+/// is incomplete (a row no id names keeps the accumulator's value, and no
+/// wave completed its count) are computed here; every row's counter goes
+/// back to +0.
+static void createRowSweep(OpBuilder &b, Location loc,
+                           linalg::GenericOp consumer,
+                           const ColumnConsumerTile &tile, Value counters,
+                           Value laneId) {
+  OpBuilder::InsertionGuard guard(b);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t rows =
+      cast<MemRefType>(consumer.getDpsInits()[0].getType()).getDimSize(0);
+  int64_t target = tile.rowGroup * tile.waves;
+  for (int64_t first = 0; first < rows; first += kWaveSize) {
+    Value row = arith::AddIOp::create(b, loc, laneId, index(first));
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          row, index(rows));
+    row = arith::MinUIOp::create(b, loc, row, index(rows - 1));
+    Value counter = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc,
+                              arith::AddIOp::create(b, loc, row, index(1)),
+                              index(tile.tilesN)),
+        tile.nIndex);
+    Value count = memref::LoadOp::create(b, loc, counters, ValueRange{counter});
+    Value incomplete = arith::AndIOp::create(
+        b, loc, inRange,
+        arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne, count,
+            arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(target))));
+    auto reset = scf::IfOp::create(b, loc, TypeRange(), inRange,
+                                   /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(reset.thenBlock()->getTerminator());
+      memref::StoreOp::create(
+          b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+          counters, ValueRange{counter});
+    }
+    createDoneRows(b, loc, consumer, tile.tileN, tile.nIndex, laneId,
+                   incomplete, row, std::min<int64_t>(kWaveSize, rows - first));
+  }
+}
+
 void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
                                           gpu::LaunchOp launch,
                                           linalg::GenericOp columnConsumer,
-                                          int64_t waves, int64_t tileN,
-                                          Value nIndex) {
+                                          const ColumnConsumerTile &tile) {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -261,8 +441,18 @@ void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
       arith::RemUIOp::create(b, loc, launch.getThreadIds().x, index(kWaveSize));
   Value isLane0 =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneId, index(0));
-  Value isLast =
-      createLastWaveOfStrip(b, loc, launch, counters, nIndex, isLane0, waves);
+  // The rows' counts first, then the strip's: the strip's last wave then
+  // sees every row's final count. The rows this wave completed are
+  // computed after both counts, so that the two atomics' latencies pass
+  // back to back.
+  SmallVector<DoneRows> doneRows;
+  if (tile.rowGroup)
+    doneRows = createRowCounts(b, loc, tile, counters, laneId);
+  Value isLast = createLastWaveOfStrip(b, loc, launch, counters, tile.nIndex,
+                                       isLane0, tile.waves);
+  for (const DoneRows &rows : doneRows)
+    createDoneRows(b, loc, columnConsumer, tile.tileN, tile.nIndex, laneId,
+                   rows.done, rows.row, rows.lanes);
   auto last = scf::IfOp::create(b, loc, TypeRange(), isLast,
                                 /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
@@ -275,7 +465,11 @@ void gfx950::detail::createColumnConsumer(OpBuilder &b, Location loc,
     b.setInsertionPoint(reset.thenBlock()->getTerminator());
     memref::StoreOp::create(
         b, loc, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-        counters, ValueRange{nIndex});
+        counters, ValueRange{tile.nIndex});
   }
-  createStripElements(b, loc, columnConsumer, tileN, nIndex, laneId);
+  if (tile.rowGroup)
+    createRowSweep(b, loc, columnConsumer, tile, counters, laneId);
+  else
+    createStripElements(b, loc, columnConsumer, tile.tileN, tile.nIndex,
+                        laneId);
 }

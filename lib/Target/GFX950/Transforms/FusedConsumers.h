@@ -39,15 +39,29 @@ QuantizeIntoOp getQuantizeInConsumer(TiledScaledMMAOp op);
 /// it: it would never run).
 LogicalResult checkFusedConsumersTaken(Operation *root);
 
-/// Emits, at `b` in `launch` (grid (No, Mo, ..), `waves` waves per
-/// workgroup, N tiles of `tileN` columns, this workgroup's N tile
-/// `nIndex`), the end of a GEMM kernel whose sums are stored: each wave
-/// counts itself on its strip's counter (the consumer's last input); the
-/// wave that completes the count resets it and computes `consumer`'s
-/// output at the strip's columns.
+/// The GEMM kernel's tile, as the column consumer at its end sees it.
+struct ColumnConsumerTile {
+  /// Waves per workgroup, the tile's rows and columns, the N tiles.
+  int64_t waves, tileM, tileN, tilesN;
+  /// The workgroup's M and N tile.
+  Value mIndex, nIndex;
+  /// With a row group (the consumer's mx.column_consumer = k: each output
+  /// row combines k rows of the accumulator): k, the routed GEMM's row ids
+  /// and the accumulator's rows; else 0.
+  int64_t rowGroup = 0;
+  Value rowIds;
+  int64_t accRows = 0;
+};
+
+/// Emits, at `b` in `launch` (grid (No, Mo, ..)), the end of a GEMM kernel
+/// whose sums are stored: each wave counts itself on its strip's counter
+/// (the consumer's last input); the wave that completes the count resets it
+/// and computes `consumer`'s output at the strip's columns. With a row
+/// group, each output row is computed by the wave that completes its count
+/// of rows (or, when some row is named by no id, by the strip's last wave).
 void createColumnConsumer(OpBuilder &b, Location loc, gpu::LaunchOp launch,
-                          linalg::GenericOp consumer, int64_t waves,
-                          int64_t tileN, Value nIndex);
+                          linalg::GenericOp consumer,
+                          const ColumnConsumerTile &tile);
 
 } // namespace mlir::mx::gfx950::detail
 

@@ -814,10 +814,21 @@ FailureOr<gpu::LaunchOp> TiledMMALowering::run(StringRef ukernel,
   });
   if (columnConsumer) {
     b.setInsertionPoint(launch.getBody().front().getTerminator());
-    gfx950::detail::createColumnConsumer(
-        b, loc, launch, columnConsumer,
-        layout.getSubgroupsM() * layout.getSubgroupsN(),
-        layout.getInnerTileSizes(OperandRole::result)[1], nIndex);
+    gfx950::detail::ColumnConsumerTile tile;
+    tile.waves = layout.getSubgroupsM() * layout.getSubgroupsN();
+    tile.tileM = layout.getInnerTileSizes(OperandRole::result)[0];
+    tile.tileN = layout.getInnerTileSizes(OperandRole::result)[1];
+    tile.tilesN = cast<MemRefType>(op.getAcc().getType()).getDimSize(1);
+    tile.tilesN = llvm::divideCeil(tile.tilesN, tile.tileN);
+    tile.mIndex = mIndex;
+    tile.nIndex = nIndex;
+    if (auto group = columnConsumer->getAttrOfType<IntegerAttr>(
+            MXDialect::kColumnConsumerAttrName)) {
+      tile.rowGroup = group.getInt();
+      tile.rowIds = op.getRowIds();
+      tile.accRows = cast<MemRefType>(op.getAcc().getType()).getDimSize(0);
+    }
+    gfx950::detail::createColumnConsumer(b, loc, launch, columnConsumer, tile);
     b.eraseOp(columnConsumer);
   }
   b.eraseOp(op);
