@@ -390,7 +390,9 @@ def layer_dispatches(mx_opt, config, prepack=True):
     """The layer's dispatches at `config`: per call (the layer's function)
     and once per model load (the weights' packing functions, with
     `prepack`), each a list of (kernel, workgroups, bytes its buffers view,
-    bytes of those that are the weights' arguments)."""
+    bytes of those that are the weights' arguments); and how the combine
+    runs: "dispatch", "strip" (in the down kernel, by the last wave of each
+    strip of N tiles: one atomic count) or "rows" (row by row: two)."""
     import ukernel_static_metrics as usm
     ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
                     program(prepack=prepack, **config))
@@ -417,10 +419,14 @@ def layer_dispatches(mx_opt, config, prepack=True):
             groups = math.prod(int(b) for b in blocks)
             (once if packing else per_call).append((kernel, groups, viewed,
                                                     weights))
-    return per_call, once
+    down = re.search(r"gpu\.module @moe_layer_mma1 .*?^  \}", ir,
+                     re.S | re.M)
+    atomics = down.group(0).count("memref.atomic_rmw") if down else 0
+    combine = {0: "dispatch", 1: "strip", 2: "rows"}[atomics]
+    return per_call, once, combine
 
 
-def column_tail_us(t, top_k, tile_n, combine_bytes):
+def column_tail_us(t, top_k, tile_n, combine_bytes, rows=False):
     """What the combine adds after the down GEMM's last wave when it runs in
     the GEMM's kernel (mx.column_consumer) instead of as a dispatch, under
     this table's convention that a dispatch boundary (the kernel's final
@@ -434,10 +440,19 @@ def column_tail_us(t, top_k, tile_n, combine_bytes):
     combine's bytes at HBM speed, as the dispatch is charged. The count's
     release and acquire (buffer_wbl2 before the atomic, buffer_inv after
     it) stand where the boundary's would be and are not charged either;
-    the launch saved is not credited. The constants are mx_perf_model's
-    (MachineModel.def; global_latency assumed)."""
+    the launch saved is not credited. With `rows` (the combine row by row:
+    each wave counts its tile's rows, the wave completing an output row
+    computes it, the strip's last wave reads every row's count), the last
+    tile's waves wait for two counts in a row, then one round of loads for
+    their completed rows or the strip's counts: three global latencies,
+    and the combine's bytes at HBM speed (spread over the CUs, not through
+    one). The constants are mx_perf_model's (MachineModel.def;
+    global_latency assumed)."""
     import mx_perf_model
     machine = mx_perf_model.Machine()
+    if rows:
+        return (3 * machine.global_latency / machine.clock_hz +
+                combine_bytes / HBM_PEAK) * 1e6
     elements = t * tile_n
     rounds = math.ceil(elements / (64 * 16))
     strip_bytes = elements * (top_k * 4 + 2) + t * top_k * 4
@@ -493,7 +508,8 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
             return best
         block = best["block"]
     config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
-    dispatches, load = layer_dispatches(mx_opt, config, prepack)
+    dispatches, load, combine_mode = layer_dispatches(mx_opt, config,
+                                                       prepack)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
                                 moe_metrics.FP4, (top_k, block),
                                 zero_acc=True, quantized=True)
@@ -515,9 +531,9 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
     # The combine in the down GEMM's kernel (mx-fuse-column-consumers: no
     # dispatch after the down GEMM's) runs after the GEMM's last wave:
     # column_tail_us; as a dispatch of its own, its bytes at HBM speed.
-    fused = dispatches[-1][0].endswith("_mma1")
-    combine_us = (column_tail_us(t, top_k, down["tile_mnk"][1], combine)
-                  if fused else combine / HBM_PEAK * 1e6)
+    combine_us = (combine / HBM_PEAK * 1e6 if combine_mode == "dispatch"
+                  else column_tail_us(t, top_k, down["tile_mnk"][1], combine,
+                                      combine_mode == "rows"))
     other = (elementwise / HBM_PEAK * 1e6 + combine_us + gate["gather_us"] +
              down["gather_us"])
     static = gate["gemm_us"] + down["gemm_us"] + other

@@ -590,11 +590,21 @@ def MXFuseColumnConsumers : Pass<"mx-fuse-column-consumers"> {
     the GEMM runs), and the target must compute each op of the body
     (`LayoutResolverAttrInterface::checkEpilogueOp`).
 
-    One wave computes a strip, so only small consumers are taken: at most
-    `max-strip-elements` output elements per strip (the output's rows times
-    the N tile's columns; the default, 4096, is 4 rounds of 16 per lane,
-    e.g. 16 tokens of a 256-column tile). Larger ones stay a dispatch, with
-    a remark: one wave reads all of a strip's inputs.
+    One wave computes a strip, so that form takes only small consumers: at
+    most `max-strip-elements` output elements per strip (the output's rows
+    times the N tile's columns; the default, 4096, is 4 rounds of 16 per
+    lane, e.g. 16 tokens of a 256-column tile). A larger consumer of a
+    routed GEMM (`row_ids`) whose output rows each read a group of k rows
+    (output row t reads rows t * k + j, j < k, through an `expand_shape`
+    of the rows into `[T, k, N]` at maps `(t, n) -> (t, c, n)`, c
+    constant: the weighted combine) is computed row by row instead: the
+    attribute is `mx.column_consumer = k`, and the counters are one per
+    strip, then one per output row and strip; each wave counts its tile's
+    rows on their output rows' counters, the wave that completes a row's
+    count computes the row's strip, and the strip's last wave computes the
+    rows whose count no wave completed (a row named by no id keeps the
+    accumulator's value). Other large consumers stay a dispatch, with a
+    remark: one wave would read all of a strip's inputs.
 
     Example (top 2, 3 tokens, N tiles of 16 columns):
 

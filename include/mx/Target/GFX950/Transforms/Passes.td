@@ -248,7 +248,14 @@ def MXGFX950LowerTiledMMA
     are stored, and it resets the counter to +0 and computes the generic's
     output at the strip's columns (every row), up to 16 elements per lane
     per round, each round's loads at indices clamped into the output and
-    its stores guarded. A marked generic that no such op takes is an error.
+    its stores guarded. With `mx.column_consumer = k` (rows per output row,
+    a routed GEMM), before the strip's count each lane of every wave adds 1
+    to the counter of its tile row's output row (`id / k`, after the
+    strips' counters; padding ids count nothing); after it, the wave
+    computes, lane by lane, the rows whose count it completed (`k * waves`),
+    and the strip's last wave computes the rows whose count is short and
+    resets every row's counter. A marked generic that no such op takes, or
+    whose counters do not match its GEMM, is an error.
 
     When no ukernel serves the layout, the op is an error, with one note per
     library ukernel saying why it was rejected. Operands must have identity
