@@ -151,6 +151,7 @@ int main(int argc, char **argv) {
   options.quantizeInGEMM = MxQuantizeInGEMMAuto;
   options.unrollK = 0;
   options.reserveAccumulatorAGPRs = MxAccumulatorAGPRsAuto;
+  options.columnConsumerElements = 4096;
   CodeObjects counted = {0, 0, 0};
   if (mlirLogicalResultIsSuccess(mxBuildGFX950Pipeline(
           mlirPassManagerGetAsOpPassManager(pmObjects), &options)) &&

@@ -66,7 +66,10 @@ typedef enum MxAccumulatorAGPRs {
 
 /// Typed options of `mx-gfx950-pipeline`: every option of the pipeline; each
 /// field is the option of the same name (intrinsicsM is `intrinsics-m`,
-/// ...). Fields were appended in version 0.1.0 after `lld`.
+/// ...). Fields were appended in version 0.1.0 after `lld`, and
+/// `columnConsumerElements` after them: a client built against an older
+/// header must take the struct from mxGFX950PipelineOptionsGetDefault of the
+/// library it runs with.
 typedef struct MxGFX950PipelineOptions {
   MxScaledMMAIntrinsic intrinsic;
   int64_t intrinsicsM;
@@ -88,6 +91,10 @@ typedef struct MxGFX950PipelineOptions {
   /// Option `unroll-k`: 0 for the ukernel's register schedule, else 1 to 8.
   int64_t unrollK;
   MxAccumulatorAGPRs reserveAccumulatorAGPRs;
+  /// Option `column-consumer-elements`: the most outputs per strip of N
+  /// tiles of a consumer that reads a GEMM's result by columns for the
+  /// GEMM's kernel to compute (0: none).
+  int64_t columnConsumerElements;
 } MxGFX950PipelineOptions;
 
 /// The pipeline's default options.

@@ -42,6 +42,7 @@ MxGFX950PipelineOptions mxGFX950PipelineOptionsGetDefault(void) {
   options.unrollK = defaults.unrollK;
   options.reserveAccumulatorAGPRs = static_cast<MxAccumulatorAGPRs>(
       defaults.reserveAccumulatorAGPRs.getValue());
+  options.columnConsumerElements = defaults.columnConsumerElements;
   return options;
 }
 
@@ -107,7 +108,8 @@ bool mlir::mx::capi::convertGFX950PipelineOptions(
   int agprs = getRawEnum(options.reserveAccumulatorAGPRs);
   if (!quantizeInGEMM || agprs < MxAccumulatorAGPRsAuto ||
       agprs > MxAccumulatorAGPRsNever || options.splitK < 0 ||
-      options.unrollK < 0 || options.unrollK > mx::gfx950::kMaxUKernelUnrollK)
+      options.unrollK < 0 || options.unrollK > mx::gfx950::kMaxUKernelUnrollK ||
+      options.columnConsumerElements < 0)
     return false;
   // C enums may hold any int: check, don't trust.
   switch (getRawEnum(options.intrinsic)) {
@@ -145,6 +147,7 @@ bool mlir::mx::capi::convertGFX950PipelineOptions(
   cxx.quantizeInGEMM = quantizeInGEMM;
   cxx.unrollK = options.unrollK;
   cxx.reserveAccumulatorAGPRs = static_cast<mx::AccumulatorAGPRs>(agprs);
+  cxx.columnConsumerElements = options.columnConsumerElements;
   return true;
 }
 

@@ -39,6 +39,7 @@ PIPELINE_OPTIONS = {
     "quantize_in_gemm": "quantizeInGEMM",
     "unroll_k": "unrollK",
     "reserve_accumulator_agprs": "reserveAccumulatorAGPRs",
+    "column_consumer_elements": "columnConsumerElements",
 }
 
 

@@ -90,6 +90,7 @@ class GFX950PipelineOptions(Structure):
         ("quantizeInGEMM", c_int),
         ("unrollK", c_int64),
         ("reserveAccumulatorAGPRs", c_int),
+        ("columnConsumerElements", c_int64),
     ]
 
 

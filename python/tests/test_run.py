@@ -85,7 +85,8 @@ def test_every_pipeline_option_reaches_the_pipeline(root):
                    intrinsics_k=0, subgroups_m=0, subgroups_n=0,
                    relayout_workgroup_size=128, output="isa", lld="",
                    split_k=1, config_table="", quantize_in_gemm="never",
-                   unroll_k=0, reserve_accumulator_agprs="always")
+                   unroll_k=0, reserve_accumulator_agprs="always",
+                   column_consumer_elements=0)
     assert set(options) == set(mx.PIPELINE_OPTIONS)
     program = mx.compile(path, **options)
     assert program.options == options

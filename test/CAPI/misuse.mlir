@@ -30,6 +30,7 @@
 // CHECK-NEXT: unroll-k 9: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: quantize-in-gemm 7: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: reserve-accumulator-agprs -1: mxBuildGFX950Pipeline: failure
+// CHECK-NEXT: column-consumer-elements -1: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: config-table of length 3 without characters: mxBuildGFX950Pipeline: failure
 // CHECK-NEXT: refused input: mlirPassManagerRunOnOp: failure
 // CHECK-NEXT: captured: mx-cpu-pipeline (input): 'arith.scaling_truncf' cannot be lowered by mx-cpu-pipeline

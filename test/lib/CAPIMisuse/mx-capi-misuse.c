@@ -299,6 +299,7 @@ int main(void) {
   options.quantizeInGEMM = MxQuantizeInGEMMNever;
   options.unrollK = 2;
   options.reserveAccumulatorAGPRs = MxAccumulatorAGPRsNever;
+  options.columnConsumerElements = 0;
   tryOptions(context, "every option set: mxBuildGFX950Pipeline", options);
   options = mxGFX950PipelineOptionsGetDefault();
   options.splitK = -1;
@@ -312,6 +313,10 @@ int main(void) {
   options = mxGFX950PipelineOptionsGetDefault();
   options.reserveAccumulatorAGPRs = (MxAccumulatorAGPRs)-1;
   tryOptions(context, "reserve-accumulator-agprs -1: mxBuildGFX950Pipeline",
+             options);
+  options = mxGFX950PipelineOptionsGetDefault();
+  options.columnConsumerElements = -1;
+  tryOptions(context, "column-consumer-elements -1: mxBuildGFX950Pipeline",
              options);
   options = mxGFX950PipelineOptionsGetDefault();
   options.configTable.data = NULL;
