@@ -303,6 +303,21 @@ static void createDoneRows(OpBuilder &b, Location loc,
   createStripElements(b, loc, consumer, tileN, nIndex, laneId, laneRow);
 }
 
+/// The index of output row `row`'s counter of the strip: after the strips'
+/// counters, one per output row and strip.
+static Value getRowCounter(OpBuilder &b, Location loc,
+                           const ColumnConsumerTile &tile, Value row) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  return arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc,
+                            arith::AddIOp::create(b, loc, row, index(1)),
+                            index(tile.tilesN)),
+      tile.nIndex);
+}
+
 /// The output rows a wave's lanes completed (`done`, `row`), for the lanes
 /// below `lanes`.
 struct DoneRows {
@@ -337,24 +352,14 @@ static SmallVector<DoneRows> createRowCounts(OpBuilder &b, Location loc,
                               index(tile.tileM)),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos,
                               index(numIds)));
-    Value id = arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        memref::LoadOp::create(b, loc, rowIds,
-                               ValueRange{arith::MinUIOp::create(
-                                   b, loc, pos, index(numIds - 1))}));
-    auto [idIn, idValid] =
-        idInRange(b, loc, arith::IndexCastOp::create(b, loc, i32, id),
-                  index(tile.accRows));
+    auto [idIn, idValid] = loadIdInRange(
+        b, loc, rowIds, arith::MinUIOp::create(b, loc, pos, index(numIds - 1)),
+        index(tile.accRows));
     Value valid = arith::AndIOp::create(b, loc, inTile, idValid);
     Value row = arith::DivUIOp::create(
         b, loc, arith::SelectOp::create(b, loc, valid, idIn, index(0)),
         index(tile.rowGroup));
-    Value counter = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc,
-                              arith::AddIOp::create(b, loc, row, index(1)),
-                              index(tile.tilesN)),
-        tile.nIndex);
+    Value counter = getRowCounter(b, loc, tile, row);
     auto count = scf::IfOp::create(b, loc, TypeRange{i32}, valid,
                                    /*withElseRegion=*/true);
     {
@@ -402,12 +407,7 @@ static void createRowSweep(OpBuilder &b, Location loc,
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                           row, index(rows));
     row = arith::MinUIOp::create(b, loc, row, index(rows - 1));
-    Value counter = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc,
-                              arith::AddIOp::create(b, loc, row, index(1)),
-                              index(tile.tilesN)),
-        tile.nIndex);
+    Value counter = getRowCounter(b, loc, tile, row);
     Value count = memref::LoadOp::create(b, loc, counters, ValueRange{counter});
     Value incomplete = arith::AndIOp::create(
         b, loc, inRange,
