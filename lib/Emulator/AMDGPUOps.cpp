@@ -419,12 +419,8 @@ LogicalResult Interpreter::execGatherToLDS(amdgpu::GatherToLDSOp op) {
     numElements *= dst->sizes[d];
   }
   SmallVector<const Reg *, 4> indexRegs;
-  for (Value index : op.getDstIndices()) {
-    const Reg *reg = getReg(op, index);
-    if (!reg)
-      return failure();
-    indexRegs.push_back(reg);
-  }
+  if (failed(getRegs(op, op.getDstIndices(), indexRegs)))
+    return failure();
   if (int64_t(indexRegs.size()) != rank)
     return fail(op, "expected " + Twine(rank) + " destination indices");
 

@@ -223,6 +223,18 @@ private:
     }
     return &rt->reg;
   }
+  /// The registers of the non-memref operands \p values of \p op (e.g. an
+  /// access's indices) into \p regs; fails as getReg does.
+  LogicalResult getRegs(Operation *op, ValueRange values,
+                        SmallVectorImpl<const Reg *> &regs) {
+    for (Value value : values) {
+      const Reg *reg = getReg(op, value);
+      if (!reg)
+        return failure();
+      regs.push_back(reg);
+    }
+    return success();
+  }
   /// The view of the memref operand \p value of \p op.
   const MemView *getMem(Operation *op, Value value) {
     const RtValue *rt = lookup(op, value);

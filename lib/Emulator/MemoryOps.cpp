@@ -361,14 +361,11 @@ LogicalResult Interpreter::access(Operation *op, Value memref,
   if (count > 1 && rank == 0)
     return fail(op, "vector access to a rank-0 memref");
   SmallVector<const Reg *, 6> indexRegs;
-  bool uniform = view.threadStride == 0 && !view.threadOffset;
-  for (Value index : indices) {
-    const Reg *reg = getReg(op, index);
-    if (!reg)
-      return failure();
-    indexRegs.push_back(reg);
-    uniform &= reg->uniform;
-  }
+  if (failed(getRegs(op, indices, indexRegs)))
+    return failure();
+  bool uniform =
+      view.threadStride == 0 && !view.threadOffset &&
+      llvm::all_of(indexRegs, [](const Reg *reg) { return reg->uniform; });
   if (stored)
     uniform &= stored->uniform;
   int64_t numBytes = count * view.elemBytes;
@@ -553,12 +550,8 @@ LogicalResult Interpreter::execAtomicRMW(memref::AtomicRMWOp op) {
     return failure();
   int64_t rank = int64_t(view.sizes.size());
   SmallVector<const Reg *, 6> indexRegs;
-  for (Value index : op.getIndices()) {
-    const Reg *reg = getReg(op, index);
-    if (!reg)
-      return failure();
-    indexRegs.push_back(reg);
-  }
+  if (failed(getRegs(op, op.getIndices(), indexRegs)))
+    return failure();
   if (int64_t(indexRegs.size()) != rank)
     return fail(op, "expected " + Twine(rank) + " indices");
   Storage &storage = *view.storage;

@@ -14,6 +14,7 @@
 
 #include "FusedConsumers.h"
 #include "AccumulatorAccess.h"
+#include "QuantizeProducer.h"
 
 #include "mx/Conversion/LinalgToGPU/LinalgToGPU.h"
 #include "mx/Target/GFX950/GFX950.h"
@@ -71,14 +72,7 @@ static LogicalResult hoistDefinitionBefore(Value value, Operation *op) {
   Operation *def = value.getDefiningOp();
   if (!def || def->getBlock() != op->getBlock() || def->isBeforeInBlock(op))
     return success();
-  auto effects = dyn_cast<MemoryEffectOpInterface>(def);
-  bool onlyAllocates =
-      effects && effects.hasEffect<MemoryEffects::Allocate>() &&
-      !effects.hasEffect<MemoryEffects::Read>() &&
-      !effects.hasEffect<MemoryEffects::Write>() &&
-      !effects.hasEffect<MemoryEffects::Free>() && def->getNumRegions() == 0;
-  if (!isa<ViewLikeOpInterface>(def) && !isMemoryEffectFree(def) &&
-      !onlyAllocates)
+  if (!isa<ViewLikeOpInterface>(def) && !onlyAllocates(def))
     return failure();
   for (Value operand : def->getOperands())
     if (failed(hoistDefinitionBefore(operand, op)))

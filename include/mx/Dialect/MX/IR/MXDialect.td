@@ -66,7 +66,9 @@ def MX_Dialect : Dialect {
     /// The discardable attribute of an elementwise `linalg.generic` that
     /// reads the result of the `mx.tiled_scaled_mma` before it only by
     /// columns and runs in that GEMM's kernel; its last input is the GEMM's
-    /// +0 counters, one per N tile (`mx-fuse-column-consumers`).
+    /// +0 counters, one per N tile, and with an integer value k (rows per
+    /// output row) one per output row and N tile after them
+    /// (`mx-fuse-column-consumers`).
     static constexpr ::llvm::StringLiteral kColumnConsumerAttrName =
         "mx.column_consumer";
     /// The discardable attribute of an `mx.scaled_contraction` (and of the
