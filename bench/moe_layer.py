@@ -392,11 +392,15 @@ def layer_dispatches(mx_opt, config, prepack=True):
     `prepack`), each a list of (kernel, workgroups, bytes its buffers view,
     bytes of those that are the weights' arguments); and how the combine
     runs: "dispatch", "strip" (in the down kernel, by the last wave of each
-    strip of N tiles: one atomic count) or "rows" (row by row: two)."""
+    strip of N tiles: one atomic count) or "rows" (row by row: two); and
+    the bytes of the GEMMs' f32 results that an earlier dispatch writes
+    first (their +0.0 fills: a routed GEMM's result read only at the rows
+    the ids name has none, mx.tiled_scaled_mma's zero_empty_tiles)."""
     import ukernel_static_metrics as usm
     ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
                     program(prepack=prepack, **config))
     per_call, once = [], []
+    fills = 0
     # The host functions: the layer's, then its packing functions
     # (@moe_layer_prepack_<argno>, whose only argument is a weight).
     for function in re.split(r"^  func\.func ", ir, flags=re.M)[1:]:
@@ -417,13 +421,23 @@ def layer_dispatches(mx_opt, config, prepack=True):
                                                 "%arg4"):
                     weights += size
             groups = math.prod(int(b) for b in blocks)
+            if not packing and re.search(r"_mma\d+$", kernel):
+                # The GEMM's f32 result: an argument an earlier dispatch of
+                # the call got too.
+                earlier = " ".join(args_of[:len(per_call)])
+                for arg in usm.split_args(args):
+                    value, memref = arg.split(" : ", 1)
+                    if (memref.endswith("xf32>") and
+                            re.search(re.escape(value.strip()) + r" :",
+                                      earlier)):
+                        fills += memref_bytes(memref)
             (once if packing else per_call).append((kernel, groups, viewed,
                                                     weights))
     down = re.search(r"gpu\.module @moe_layer_mma1 .*?^  \}", ir,
                      re.S | re.M)
     atomics = down.group(0).count("memref.atomic_rmw") if down else 0
     combine = {0: "dispatch", 1: "strip", 2: "rows"}[atomics]
-    return per_call, once, combine
+    return per_call, once, combine, fills
 
 
 def column_tail_us(t, top_k, tile_n, combine_bytes, rows=False):
@@ -508,8 +522,8 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
             return best
         block = best["block"]
     config = dict(t=t, e=e, top_k=top_k, h=h, i=i, block=block)
-    dispatches, load, combine_mode = layer_dispatches(mx_opt, config,
-                                                       prepack)
+    dispatches, load, combine_mode, fills = layer_dispatches(mx_opt, config,
+                                                              prepack)
     gate = moe_metrics.evaluate(mx_opt, rows, e, 2 * i, h, moe_metrics.FP4,
                                 moe_metrics.FP4, (top_k, block),
                                 zero_acc=True, quantized=True)
@@ -519,15 +533,16 @@ def evaluate_layer(mx_opt, name, e, top_k, h, i, t, tmp, timing,
     down["k"] = i
     # The elementwise work at HBM speed: the tokens' quantize (bf16 read,
     # fp4 and scales written; none when the gate_up kernel quantizes its A
-    # itself: its reads are in gate_up's time), the GEMMs' two zero fills
-    # (f32 written), the intermediate's quantize with SwiGLU computed in it
-    # (f32 gate and up read, fp4 and scales written); then the combine (f32
-    # rows and the weights read, bf16 written).
+    # itself: its reads are in gate_up's time), the GEMMs' zero fills that
+    # the program writes (f32: the down GEMM's, which the combine reads at
+    # every row; gate_up's result is read only at the ids' rows, so it has
+    # none), the intermediate's quantize with SwiGLU computed in it (f32
+    # gate and up read, fp4 and scales written); then the combine (f32 rows
+    # and the weights read, bf16 written).
     fp4 = lambda n: n // 2 + n // 32  # noqa: E731
     tokens = 0 if gate["in_gemm"] else t * h * 2 + t * fp4(h)
     combine = rows * h * 4 + rows * 4 + t * h * 2
-    elementwise = (tokens + rows * (2 * i + h) * 4 +
-                   rows * 2 * i * 4 + rows * fp4(i))
+    elementwise = (tokens + fills + rows * 2 * i * 4 + rows * fp4(i))
     # The combine in the down GEMM's kernel (mx-fuse-column-consumers: no
     # dispatch after the down GEMM's) runs after the GEMM's last wave:
     # column_tail_us; as a dispatch of its own, its bytes at HBM speed.

@@ -20,9 +20,10 @@ whose offsets are a run-time argument, and reads off the program:
   pad         MFMA rows computed per routed row, minus one (the padding of
               each expert's last tile, or last block in the sorted form);
   CU fill     active WGs over the CU slots of the rounds they take;
-  gemm us     the model's time of the GEMM (bench/mx_perf_model.py's
-              predict_gemm on the kernel's main loop, over the active tiles),
-              floored by its unique bytes at HBM speed (the weights of the
+  model us    the model's time of the GEMM (bench/mx_perf_model.py's
+              predict_gemm on the kernel's main loop, over the active
+              tiles);
+  gemm us     model us floored by its unique bytes at HBM speed (the weights of the
               experts with rows and their scales once, A once, C read and
               written once);
   gather us   the relayout of A and its scales into the experts' tiles at HBM
@@ -33,7 +34,10 @@ whose offsets are a run-time argument, and reads off the program:
               MFMA peak bound (2 T N K flops at 10.07 PFLOP/s when both
               operands are fp4/fp6, 16 cycles per 16x16x128; half that with
               fp8, 32 cycles);
-  x bound     (gemm + gather) / bound.
+  x bound     (gemm + gather) / bound;
+  floor       (unique bytes at HBM speed + gather) / bound: the least x
+              bound of any GEMM kernel for this program (which accumulates
+              into the user's f32 C: C read and written once).
 
 The table kernel (one workgroup, E steps per tile) and launch overheads are
 not counted. Assumptions are those of bench/mx_perf_model.py
@@ -226,6 +230,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
         # from zero).
         c_load_bytes=0 if zero_acc else 4)
     hbm = machine.hbm_bytes_per_s
+    row["model_us"] = gemm.seconds * 1e6
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     row["unique_s"] = unique / hbm
     bound_rows = (t + e * (unit - 1)) // unit * unit
@@ -240,11 +245,15 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
             machine.clock_hz)
     row["bound_us"] = max(weights / hbm, 2.0 * t * n * k / peak) * 1e6
     row["x_bound"] = (row["gemm_us"] + row["gather_us"]) / row["bound_us"]
+    # The least x bound of any GEMM of this program: its unique bytes at HBM
+    # speed, and the gather.
+    row["floor"] = (row["unique_s"] * 1e6 + row["gather_us"]) / row["bound_us"]
     return row
 
 
 HEADER = ["shape", "T x E x N x K", "disp", "tile", "WGs", "active", "pad",
-          "CU fill", "spills", "gemm us", "gather us", "bound us", "x bound"]
+          "CU fill", "spills", "model us", "gemm us", "gather us", "bound us", "x bound",
+          "floor"]
 
 
 def main():
@@ -262,8 +271,9 @@ def main():
             rows.append([name, size, str(r["disp"]), r["tile"], str(r["wgs"]),
                          str(r["active"]), "%.0f%%" % (100 * r["pad"]),
                          "%.0f%%" % (100 * r["fill"]), str(r["spills"]),
-                         "%.1f" % r["gemm_us"], "%.1f" % r["gather_us"],
-                         "%.1f" % r["bound_us"], "%.2f" % r["x_bound"]])
+                         "%.1f" % r["model_us"], "%.1f" % r["gemm_us"], "%.1f" % r["gather_us"],
+                         "%.1f" % r["bound_us"], "%.2f" % r["x_bound"],
+                         "%.2f" % r["floor"]])
         except usm.Failure as failure:
             rows.append([name, size, "error: %s" % failure])
     usm.print_columns(HEADER, rows)
