@@ -393,9 +393,9 @@ def layer_dispatches(mx_opt, config, prepack=True):
     bytes of those that are the weights' arguments); and how the combine
     runs: "dispatch", "strip" (in the down kernel, by the last wave of each
     strip of N tiles: one atomic count) or "rows" (row by row: two); and
-    the bytes of the GEMMs' f32 results that an earlier dispatch writes
-    first (their +0.0 fills: a routed GEMM's result read only at the rows
-    the ids name has none, mx.tiled_scaled_mma's zero_empty_tiles)."""
+    the bytes of the GEMMs' results that an earlier dispatch writes first
+    (moe_metrics.prefilled_output_bytes)."""
+    import moe_metrics
     import ukernel_static_metrics as usm
     ir, _ = usm.run([mx_opt, "-", "--mx-gfx950-pipeline=output=gpu"],
                     program(prepack=prepack, **config))
@@ -421,18 +421,12 @@ def layer_dispatches(mx_opt, config, prepack=True):
                                                 "%arg4"):
                     weights += size
             groups = math.prod(int(b) for b in blocks)
-            if not packing and re.search(r"_mma\d+$", kernel):
-                # The GEMM's f32 result: an argument an earlier dispatch of
-                # the call got too.
-                earlier = " ".join(args_of[:len(per_call)])
-                for arg in usm.split_args(args):
-                    value, memref = arg.split(" : ", 1)
-                    if (memref.endswith("xf32>") and
-                            re.search(re.escape(value.strip()) + r" :",
-                                      earlier)):
-                        fills += memref_bytes(memref)
             (once if packing else per_call).append((kernel, groups, viewed,
                                                     weights))
+        if not packing:
+            fills = moe_metrics.prefilled_output_bytes(
+                function, {t: bits // 8 for t, bits in ELEMENT_BITS.items()
+                           if bits >= 8})
     down = re.search(r"gpu\.module @moe_layer_mma1 .*?^  \}", ir,
                      re.S | re.M)
     atomics = down.group(0).count("memref.atomic_rmw") if down else 0

@@ -85,16 +85,33 @@ func.func @moe(%a: tensor<{TOK}x{K}x{A}>, %b: tensor<{E}x{N}x{K}x{B}>,
 }}
 """
 
-# The routed GEMM from zero (a +0.0 fill: the kernel reads no accumulator,
+def from_zero(program, op):
+    """`program` with its accumulator a +0.0 fill instead of the %acc
+    argument."""
+    return re.sub(r",\s*%acc: tensor<\{T\}x\{N\}xf32>\)", ")",
+                  program).replace(
+        "  %r = " + op,
+        "  %zero = arith.constant 0.0 : f32\n"
+        "  %e = tensor.empty() : tensor<{T}x{N}xf32>\n"
+        "  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{T}x{N}xf32>)"
+        " -> tensor<{T}x{N}xf32>\n"
+        "  %r = " + op)
+
+
+def with_bf16_result(program):
+    """`program` returning its f32 result rounded to bf16 (mx-fuse-epilogues
+    makes the rounding the GEMM's epilogue)."""
+    return program.replace(
+        ") -> tensor<{T}x{N}xf32> {{", ") -> tensor<{T}x{N}xbf16> {{").replace(
+        "  return %r : tensor<{T}x{N}xf32>",
+        "  %h = arith.truncf %r : tensor<{T}x{N}xf32> to tensor<{T}x{N}xbf16>\n"
+        "  return %h : tensor<{T}x{N}xbf16>")
+
+
+# The GEMMs from zero (a +0.0 fill: the kernel reads no accumulator,
 # zero_acc), as the MoE layer's GEMMs run (bench/moe_layer.py).
-ROUTED_ZERO = ROUTED.replace(
-    ",\n               %acc: tensor<{T}x{N}xf32>)", ")").replace(
-    "  %r = mx.routed_scaled_contraction",
-    "  %zero = arith.constant 0.0 : f32\n"
-    "  %e = tensor.empty() : tensor<{T}x{N}xf32>\n"
-    "  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<{T}x{N}xf32>)"
-    " -> tensor<{T}x{N}xf32>\n"
-    "  %r = mx.routed_scaled_contraction")
+ROUTED_ZERO = from_zero(ROUTED, "mx.routed_scaled_contraction")
+GROUPED_ZERO = from_zero(PROGRAM, "mx.grouped_scaled_contraction")
 
 # The routed GEMM of a MoE layer's gate_up from a +0.0 fill, its tokens
 # bf16 and quantized to MXFP4 in the program (bench/moe_layer.py):
@@ -131,29 +148,56 @@ SHAPES = [
 ]
 
 
+def prefilled_output_bytes(host_ir, element_bytes):
+    """The bytes of the GEMM results in `host_ir` (a host function's
+    gpu.launch_func ops, in order) that an earlier dispatch writes first:
+    their fills (the rows of a grouped or routed GEMM that no tile names
+    keep them), none where the result is read only at the rows the ids name
+    (mx.tiled_scaled_mma's zero_empty_tiles). `element_bytes` maps a memref
+    element type to its size."""
+    launches = re.findall(r"gpu\.launch_func\s+@[\w.]+::@(\w+) .*"
+                          r"args\((.*)\)\s*$", host_ir, re.M)
+    total = 0
+    for index, (kernel, args) in enumerate(launches):
+        if not re.search(r"_mma\d+$", kernel):
+            continue
+        earlier = " ".join(a for _, a in launches[:index])
+        for arg in usm.split_args(args):
+            value, memref = arg.split(" : ", 1)
+            dims = memref[len("memref<"):].split(",")[0].rstrip(">").split("x")
+            if (dims[-1] in ("f32", "bf16", "f16") and
+                    re.search(re.escape(value.strip()) + r" :", earlier)):
+                total += math.prod(int(d) for d in dims[:-1]) * \
+                    element_bytes[dims[-1]]
+    return total
+
+
 def even_rows(t, e):
     return [t // e + (1 if i < t % e else 0) for i in range(e)]
 
 
 def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
-             zero_acc=False, quantized=False):
+             zero_acc=False, quantized=False, result="f32"):
     """`routed`: (top_k, block rows) for the sorted-token-ids form;
-    `zero_acc`: the routed GEMM from a +0.0 fill (no C read); `quantized`
+    `zero_acc`: the GEMM from a +0.0 fill (no C read); `result`: f32, or
+    bf16 (the result rounded in the GEMM's epilogue); `quantized`
     (routed, zero_acc): the tokens bf16, quantized to `lhs` in the program
     (ROUTED_QUANTIZED_ZERO); `in_gemm` says whether the GEMM kernel
     quantizes them (then A is the bf16 tokens, read through the ids: no
     gather)."""
+    bf16 = with_bf16_result if result == "bf16" else (lambda text: text)
     if routed:
         top_k, block = routed
         positions = (t + e * (block - 1)) // block * block
         form = (ROUTED_QUANTIZED_ZERO if quantized else
                 ROUTED_ZERO if zero_acc else ROUTED)
-        ir = form.format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n, K=k,
-                         KB=k // 32, A=lhs, B=rhs, P=positions,
-                         NB=positions // block)
+        ir = bf16(form).format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n,
+                               K=k, KB=k // 32, A=lhs, B=rhs, P=positions,
+                               NB=positions // block)
     else:
-        ir = PROGRAM.format(T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs,
-                            B=rhs)
+        ir = bf16(GROUPED_ZERO if zero_acc else PROGRAM).format(
+            T=t, E=e, E1=e + 1, N=n, K=k, KB=k // 32, A=lhs, B=rhs)
+    out_bytes = 2 if result == "bf16" else 4
     pipeline = "--mx-gfx950-pipeline=output=isa %s" % options
     with tempfile.NamedTemporaryFile("r", suffix=".report") as report:
         isa_ir, _ = usm.run([mx_opt, "-", pipeline,
@@ -222,10 +266,13 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     weights = experts * (n * k * BITS[rhs] // 8 + n * k // 32)
     tokens = t // routed[0] if routed else t
     a_bytes = tokens * (k * 2 if in_gemm else k * BITS[lhs] // 8 + k // 32)
-    unique = weights + a_bytes + (1 if zero_acc else 2) * t * n * 4
+    # C written once (in the result's type), and read in f32 unless from
+    # zero.
+    c_bytes = t * n * (out_bytes if zero_acc else 4 + out_bytes)
+    unique = weights + a_bytes + c_bytes
     gemm = mx_perf_model.predict_gemm(
         loop, active_tiles * tile_m, n_tiles * tile_n, k, tile_m, tile_n,
-        waves, wgs_cu, 4, machine,
+        waves, wgs_cu, out_bytes, machine,
         # The GEMM accumulates into %acc: it reads its f32 C tile (not
         # from zero).
         c_load_bytes=0 if zero_acc else 4)
@@ -244,16 +291,28 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     peak = (2 * 16 * 16 * 128 / cycles * machine.simds_per_cu * machine.cus *
             machine.clock_hz)
     row["bound_us"] = max(weights / hbm, 2.0 * t * n * k / peak) * 1e6
-    row["x_bound"] = (row["gemm_us"] + row["gather_us"]) / row["bound_us"]
-    # The least x bound of any GEMM of this program: its unique bytes at HBM
-    # speed, and the gather.
-    row["floor"] = (row["unique_s"] * 1e6 + row["gather_us"]) / row["bound_us"]
+    # The output's fill where the program writes one before the GEMM.
+    row["fill_us"] = prefilled_output_bytes(
+        isa_ir, {"f32": 4, "bf16": 2, "f16": 2}) / hbm * 1e6
+    other = row["gather_us"] + row["fill_us"]
+    row["x_bound"] = (row["gemm_us"] + other) / row["bound_us"]
+    # The least x bound of any GEMM kernel for this program: its unique
+    # bytes at HBM speed, the gather and the fill.
+    row["floor"] = (row["unique_s"] * 1e6 + other) / row["bound_us"]
     return row
 
 
 HEADER = ["shape", "T x E x N x K", "disp", "tile", "WGs", "active", "pad",
-          "CU fill", "spills", "model us", "gemm us", "gather us", "bound us", "x bound",
-          "floor"]
+          "CU fill", "spills", "model us", "gemm us", "gather us", "fill us",
+          "bound us", "x bound", "floor"]
+
+# The contracts of the table's rows: every row accumulating into the user's
+# f32 C (C read and written), then the prefill rows as a model's MoE layer
+# runs them (bench/moe_layer.py): from a +0.0 fill, the result rounded to
+# bf16 in the GEMM's epilogue.
+CONTRACTS = [("C += A x B, f32 result", False, "f32", lambda name: True),
+             ("from zero, bf16 result (the prefill rows)", True, "bf16",
+              lambda name: "tok=1024" in name)]
 
 
 def main():
@@ -262,21 +321,28 @@ def main():
     parser.add_argument("--options", default="",
                         help="extra mx-gfx950-pipeline options")
     args = parser.parse_args()
-    rows = []
-    for name, t, e, n, k, lhs, rhs, routed in SHAPES:
-        size = "%dx%dx%dx%d" % (t, e, n, k)
-        try:
-            r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, routed,
-                         args.options)
-            rows.append([name, size, str(r["disp"]), r["tile"], str(r["wgs"]),
-                         str(r["active"]), "%.0f%%" % (100 * r["pad"]),
-                         "%.0f%%" % (100 * r["fill"]), str(r["spills"]),
-                         "%.1f" % r["model_us"], "%.1f" % r["gemm_us"], "%.1f" % r["gather_us"],
-                         "%.1f" % r["bound_us"], "%.2f" % r["x_bound"],
-                         "%.2f" % r["floor"]])
-        except usm.Failure as failure:
-            rows.append([name, size, "error: %s" % failure])
-    usm.print_columns(HEADER, rows)
+    for title, zero_acc, result, selected in CONTRACTS:
+        print(title)
+        rows = []
+        for name, t, e, n, k, lhs, rhs, routed in SHAPES:
+            if not selected(name):
+                continue
+            size = "%dx%dx%dx%d" % (t, e, n, k)
+            try:
+                r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, routed,
+                             args.options, zero_acc=zero_acc, result=result)
+                rows.append([name, size, str(r["disp"]), r["tile"],
+                             str(r["wgs"]), str(r["active"]),
+                             "%.0f%%" % (100 * r["pad"]),
+                             "%.0f%%" % (100 * r["fill"]), str(r["spills"]),
+                             "%.1f" % r["model_us"], "%.1f" % r["gemm_us"],
+                             "%.1f" % r["gather_us"], "%.1f" % r["fill_us"],
+                             "%.1f" % r["bound_us"], "%.2f" % r["x_bound"],
+                             "%.2f" % r["floor"]])
+            except usm.Failure as failure:
+                rows.append([name, size, "error: %s" % failure])
+        usm.print_columns(HEADER, rows)
+        print()
 
 
 if __name__ == "__main__":

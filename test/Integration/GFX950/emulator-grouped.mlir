@@ -50,6 +50,23 @@
 // CONST: launch #2 @moe_constant_weights_mma0::@moe_constant_weights_mma0 grid 1x5x1
 // CONST-NOT: launch #3
 
+// From a +0.0 fill with the result rounded to bf16 (exact integers, then
+// random codes with a bias along N and a ReLU before the rounding): the
+// consumer becomes the GEMM's epilogue, so the program is the table, the
+// gathers and the GEMM, which writes bf16; rows 97..99, outside every group,
+// hold what the consumer makes of +0.0 (+0.0, bf16(max(bias, 0)), and
+// bf16(1.0) for a consumer that adds 1 first).
+// DEFINE: %{offsets} = --arg=file:%t.o32
+// RUN: %{moe} --entry=moe_fp4_bf16 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales %{offsets} --print-launches | FileCheck %s --check-prefixes=CHECK,EPI
+// EPI: launch #2 @moe_fp4_bf16_mma0::@moe_fp4_bf16_mma0 grid 5x11x1
+// EPI-NOT: launch #3
+// RUN: %{moe} --entry=moe_fp4_bias_relu --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales %{offsets} --arg=random:normal --print-launches | FileCheck %s --check-prefixes=CHECK,BIAS
+// BIAS: launch #2 @moe_fp4_bias_relu_mma0::@moe_fp4_bias_relu_mma0 grid 5x11x1
+// BIAS-NOT: launch #3
+// RUN: %{moe} --entry=moe_fp4_plus_one --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales %{offsets} --print-launches | FileCheck %s --check-prefixes=CHECK,ONE
+// ONE: launch #2 @moe_fp4_plus_one_mma0::@moe_fp4_plus_one_mma0 grid 5x11x1
+// ONE-NOT: launch #3
+
 // The random-code runs need the per-instruction rounding: rounded once, the
 // reference differs (the comparison is not vacuous).
 // RUN: not %{moe} --entry=moe_fp4 --seed=5 %{codes} --arg=file:%t.o32 --reference-rounding=once | FileCheck %s --check-prefix=ONCE

@@ -29,13 +29,15 @@
 // CHECK-NOT: FAIL
 // CHECK: PASS
 
-// Before the kernels are made: the first GEMM's accumulator is a fresh
-// buffer, which nothing fills or copies into.
+// Before the kernels are made: the first GEMM's output is a fresh buffer,
+// which nothing fills or copies into; the bf16 rounding is its epilogue
+// (mx-fuse-epilogues), so it is that bf16 buffer.
 // RUN: mx-opt %s --mx-gfx950-pipeline=output=gpu --mlir-print-ir-before=mx-gfx950-lower-tiled-mma 2>&1 >/dev/null | FileCheck %s --check-prefix=ACC
 // ACC-LABEL: func.func @chain
-//       ACC: %[[H:.+]] = memref.alloc() {{.*}} : memref<20x128xf32>
+//       ACC: %[[H:.+]] = memref.alloc() {{.*}} : memref<20x128xbf16>
 //   ACC-NOT: outs(%[[H]]
-//       ACC: mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : memref<4xi32>) row_ids(%{{.+}} : memref<64xi32>) outs(%[[H]] : memref<20x128xf32>) {{.*}} zero_acc zero_empty_tiles
+//       ACC: mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : memref<4xi32>) row_ids(%{{.+}} : memref<64xi32>) outs(%[[H]] : memref<20x128xbf16>) {{.*}} zero_acc zero_empty_tiles epilogue
+//       ACC:   arith.truncf
 
 func.func @chain(%x: tensor<10x256xbf16>, %w1: tensor<4x128x256xf4E2M1FN>,
                  %s1: tensor<4x128x8xf8E8M0FNU>, %w2: tensor<4x64x128xf4E2M1FN>,

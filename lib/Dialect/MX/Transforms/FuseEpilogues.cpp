@@ -5,7 +5,8 @@
 //
 // An elementwise linalg.generic that consumes the result of a zero-started
 // mx.tiled_scaled_mma in the user's layout becomes the op's epilogue, when
-// the target's kernels can compute every op of its body.
+// the target's kernels can compute every op of its body; a grouped op's
+// output then starts as what the generic makes of its kept rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,9 +16,11 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::mx {
 #define GEN_PASS_DEF_MXFUSEEPILOGUES
@@ -37,9 +40,6 @@ std::string whyNotFusable(TiledScaledMMAOp op, linalg::GenericOp generic,
            "rounded to f32 before the epilogue, as it is now)";
   if (!op.hasUserLayoutAcc())
     return "the accumulator is data-tiled";
-  if (op.isGrouped())
-    return "the GEMM is grouped: rows that no tile names keep the "
-           "accumulator's values, which the epilogue would not see";
   if (generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
     return "the consumer has more than one output";
   if (generic.getNumParallelLoops() != generic.getNumLoops())
@@ -104,6 +104,104 @@ std::string mx::whyTargetCannotCompute(LayoutResolverAttrInterface target,
   return "";
 }
 
+/// The value `generic` yields when its input `sum` holds the f32 constant
+/// `value` and it has no other input, folded to a constant; null if it
+/// does not fold.
+static TypedAttr foldConsumerAt(linalg::GenericOp generic, OpOperand *sum,
+                                FloatAttr value) {
+  if (generic.getNumDpsInputs() != 1)
+    return {};
+  DenseMap<Value, Attribute> constants;
+  constants[generic.getMatchingBlockArgument(sum)] = value;
+  Block &body = *generic.getBody();
+  for (Operation &nested : body.without_terminator()) {
+    SmallVector<Attribute> operands;
+    for (Value operand : nested.getOperands()) {
+      Attribute constant = constants.lookup(operand);
+      if (!constant && !matchPattern(operand, m_Constant(&constant)))
+        return {};
+      operands.push_back(constant);
+    }
+    // Folded on a detached copy: a fold may update its op in place.
+    Operation *copy = nested.clone();
+    SmallVector<OpFoldResult> results;
+    bool folded = succeeded(copy->fold(operands, results)) &&
+                  results.size() == nested.getNumResults();
+    for (auto [result, folded] : llvm::zip(nested.getResults(), results)) {
+      Attribute constant = dyn_cast<Attribute>(folded);
+      if (!constant)
+        constant = constants.lookup(cast<Value>(folded));
+      constants[result] = constant;
+    }
+    copy->destroy();
+    if (!folded)
+      return {};
+  }
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Value yielded = yield.getValues()[0];
+  Attribute constant = constants.lookup(yielded);
+  if (!constant)
+    matchPattern(yielded, m_Constant(&constant));
+  return dyn_cast_or_null<TypedAttr>(constant);
+}
+
+/// The output a grouped `op` fused with `generic` starts from: `op`'s rows
+/// that no tile names keep it, so it holds what `generic` makes of `op`'s
+/// accumulator there. From a fill with a constant that the consumer turns
+/// into a constant c (a bf16 rounding of +0.0: +0.0), a fill with c;
+/// otherwise a copy of `generic` that reads the accumulator (or takes the
+/// fill's constant) instead of the result. A routed `op` whose tiles
+/// without rows write every row the ids name (zero_empty_tiles) needs none:
+/// its other rows are never read.
+static Value getGroupedFusedInit(RewriterBase &b, TiledScaledMMAOp op,
+                                 linalg::GenericOp generic) {
+  Value init = generic.getDpsInits()[0];
+  if (op.getZeroEmptyTiles())
+    return init;
+  Location loc = generic.getLoc();
+  FloatAttr accValue;
+  if (auto fill = op.getAcc().getDefiningOp<linalg::FillOp>())
+    matchPattern(fill.value(), m_Constant(&accValue));
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  OpOperand *sum = nullptr;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() == op.getResult()) {
+      sum = input;
+      if (accValue)
+        continue;
+    }
+    inputs.push_back(input->get() == op.getResult() ? op.getAcc()
+                                                    : input->get());
+    maps.push_back(generic.getMatchingIndexingMap(input));
+  }
+  if (accValue)
+    if (TypedAttr constant = foldConsumerAt(generic, sum, accValue)) {
+      Value c = arith::ConstantOp::create(b, loc, constant);
+      return linalg::FillOp::create(b, loc, c, init).getResult(0);
+    }
+  OpOperand &out = generic.getDpsInitsMutable()[0];
+  maps.push_back(generic.getMatchingIndexingMap(&out));
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      generic.getIteratorTypesArray(),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        IRMapping mapping;
+        unsigned next = 0;
+        for (OpOperand *input : generic.getDpsInputOperands()) {
+          BlockArgument arg = generic.getMatchingBlockArgument(input);
+          if (input == sum && accValue)
+            mapping.map(arg, arith::ConstantOp::create(nb, nloc, accValue));
+          else
+            mapping.map(arg, args[next++]);
+        }
+        mapping.map(generic.getMatchingBlockArgument(&out), args[next]);
+        for (Operation &nested : generic.getBody()->getOperations())
+          nb.clone(nested, mapping);
+      });
+  return copy.getResult(0);
+}
+
 /// Replaces `generic` and `op` by a copy of `op` with `generic` as its
 /// epilogue.
 static TiledScaledMMAOp fuse(RewriterBase &b, TiledScaledMMAOp op,
@@ -118,13 +216,14 @@ static TiledScaledMMAOp fuse(RewriterBase &b, TiledScaledMMAOp op,
     inputs.push_back(input->get());
     maps.push_back(AffineMapAttr::get(generic.getMatchingIndexingMap(input)));
   }
-  Value init = generic.getDpsInits()[0];
+  Value init = op.isGrouped() ? getGroupedFusedInit(b, op, generic)
+                              : generic.getDpsInits()[0];
   auto fused = TiledScaledMMAOp::create(
       b, op.getLoc(), TypeRange{init.getType()}, op.getLhs(), op.getRhs(),
       op.getLhsScales(), op.getRhsScales(), init, op.getTileGroups(),
       op.getRowIds(), op.getLayout(),
-      /*zero_acc=*/true, /*zero_empty_tiles=*/false, inputs,
-      b.getArrayAttr(maps), /*epilogueCount=*/1);
+      /*zero_acc=*/true, op.getZeroEmptyTiles(), inputs, b.getArrayAttr(maps),
+      /*epilogueCount=*/1);
   // The block: (sum, the other inputs' elements, the output's element).
   Block &old = *generic.getBody();
   Block *body = b.createBlock(&fused.getEpilogue().front());
@@ -149,7 +248,19 @@ static TiledScaledMMAOp fuse(RewriterBase &b, TiledScaledMMAOp op,
       yield.getValues(), [&](Value v) { return mapping.lookupOrDefault(v); });
   YieldOp::create(b, yield.getLoc(), values);
   b.replaceOp(generic, fused.getResult());
+  Value acc = op.getAcc();
   b.eraseOp(op);
+  // A grouped op's accumulator fill, now unused, would still be written
+  // once bufferized.
+  while (Operation *def = acc.getDefiningOp()) {
+    if (!isOpTriviallyDead(def))
+      break;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+    acc = dps && dps.getNumDpsInits() == 1 ? dps.getDpsInits()[0] : Value();
+    b.eraseOp(def);
+    if (!acc)
+      break;
+  }
   return fused;
 }
 

@@ -319,3 +319,147 @@ func.func @f8_round_trip_gfx950(%a: tensor<4x2x4x16x32xf4E2M1FN>, %b: tensor<2x2
   return %g : tensor<64x32xf32>
 }
 }
+
+// -----
+
+// A grouped GEMM from a +0.0 fill: the rows that no tile names keep the
+// output it starts from, which must hold what the consumer makes of +0.0.
+// The bf16 rounding of +0.0 folds to a constant, so the output starts as a
+// fill with it, and the f32 fill goes.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @grouped_bf16
+//  CHECK-SAME:   %[[TILES:[^:]+]]: tensor<8x3xi32>
+//   CHECK-NOT:   linalg.fill ins(%{{.+}} : f32)
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<40x48xbf16>
+//       CHECK:   %[[C:.+]] = arith.constant 0.000000e+00 : bf16
+//       CHECK:   %[[FILL:.+]] = linalg.fill ins(%[[C]] : bf16) outs(%[[E]] : tensor<40x48xbf16>)
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TILES]] : tensor<8x3xi32>) outs(%[[FILL]] : tensor<40x48xbf16>) layout = #{{.+}} zero_acc
+//  CHECK-SAME:     epilogue ins() maps [] {
+//       CHECK:     arith.truncf
+//   CHECK-NOT:   linalg.generic
+//       CHECK:   return %[[R]]
+func.func @grouped_bf16(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                        %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                        %tiles: tensor<8x3xi32>) -> tensor<40x48xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x48xf32>) -> tensor<40x48xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>) outs(%c : tensor<40x48xf32>) layout = #l zero_acc
+      -> tensor<40x48xf32>
+  %o = tensor.empty() : tensor<40x48xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<40x48xf32>) outs(%o : tensor<40x48xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<40x48xbf16>
+  return %g : tensor<40x48xbf16>
+}
+
+// -----
+
+// With another input (a bias along N) the consumer's value at +0.0 is no
+// constant: the output starts as a copy of the consumer that takes the
+// fill's +0.0 for the sum (the f32 fill goes), and the GEMM writes the rows
+// its tiles name through the epilogue.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @grouped_bias
+//  CHECK-SAME:   %[[TILES:[^:]+]]: tensor<8x3xi32>, %[[BIAS:[^:]+]]: tensor<48xf32>
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   %[[INIT:.+]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<48xf32>) outs(%{{.+}} : tensor<40x48xbf16>)
+//  CHECK-NEXT:   ^bb0(%[[Y:.+]]: f32, %{{.+}}: bf16):
+//  CHECK-NEXT:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+//  CHECK-NEXT:     %[[ADD:.+]] = arith.addf %[[ZERO]], %[[Y]] : f32
+//  CHECK-NEXT:     %[[T:.+]] = arith.truncf %[[ADD]] : f32 to bf16
+//  CHECK-NEXT:     linalg.yield %[[T]] : bf16
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TILES]] : tensor<8x3xi32>) outs(%[[INIT]] : tensor<40x48xbf16>) layout = #{{.+}} zero_acc
+//  CHECK-SAME:     epilogue ins(%[[BIAS]] : tensor<48xf32>)
+//       CHECK:   return %[[R]]
+func.func @grouped_bias(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                        %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                        %tiles: tensor<8x3xi32>, %bias: tensor<48xf32>) -> tensor<40x48xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<40x48xf32>) -> tensor<40x48xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>) outs(%c : tensor<40x48xf32>) layout = #l zero_acc
+      -> tensor<40x48xf32>
+  %o = tensor.empty() : tensor<40x48xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<40x48xf32>, tensor<48xf32>) outs(%o : tensor<40x48xbf16>) {
+  ^bb0(%x: f32, %y: f32, %z: bf16):
+    %s = arith.addf %x, %y : f32
+    %t = arith.truncf %s : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<40x48xbf16>
+  return %g : tensor<40x48xbf16>
+}
+
+// -----
+
+// A routed GEMM whose tiles without rows write every row the ids name
+// (zero_empty_tiles: its other rows are never read) starts from the
+// consumer's own output.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @routed_empty_tiles
+//  CHECK-SAME:   %[[IDS:[^:]+]]: tensor<128xi32>, %[[OUT:[^:]+]]: tensor<40x64xbf16>
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} row_ids(%[[IDS]] : tensor<128xi32>) outs(%[[OUT]] : tensor<40x64xbf16>) layout = #{{.+}} zero_acc zero_empty_tiles
+//  CHECK-SAME:     epilogue ins() maps [] {
+//       CHECK:   return %[[R]]
+func.func @routed_empty_tiles(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x4x2x4x16x32xf4E2M1FN>,
+                              %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x4x2x4x16xf8E8M0FNU>,
+                              %experts: tensor<4xi32>, %ids: tensor<128xi32>,
+                              %out: tensor<40x64xbf16>) -> tensor<40x64xbf16> {
+  %e = tensor.empty() : tensor<40x64xf32>
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x4x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x4x2x4x16xf8E8M0FNU>)
+      tile_groups(%experts : tensor<4xi32>) row_ids(%ids : tensor<128xi32>)
+      outs(%e : tensor<40x64xf32>) layout = #l zero_acc zero_empty_tiles -> tensor<40x64xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<40x64xf32>) outs(%out : tensor<40x64xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<40x64xbf16>
+  return %g : tensor<40x64xbf16>
+}
+
+// -----
+
+// A grouped GEMM from zero whose kept rows come from an argument: the
+// output starts as a copy of the consumer reading that argument.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN>
+// CHECK-LABEL: func.func @grouped_acc_argument
+//  CHECK-SAME:   %[[TILES:[^:]+]]: tensor<8x3xi32>, %[[ACC:[^:]+]]: tensor<40x48xf32>
+//       CHECK:   %[[INIT:.+]] = linalg.generic {{.*}} ins(%[[ACC]] : tensor<40x48xf32>) outs(%{{.+}} : tensor<40x48xbf16>)
+//       CHECK:     arith.truncf
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TILES]] : tensor<8x3xi32>) outs(%[[INIT]] : tensor<40x48xbf16>) layout = #{{.+}} zero_acc
+//       CHECK:   return %[[R]]
+func.func @grouped_acc_argument(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
+                                %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
+                                %tiles: tensor<8x3xi32>, %acc: tensor<40x48xf32>) -> tensor<40x48xbf16> {
+  %r = mx.tiled_scaled_mma
+      ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>,
+                            tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
+      tile_groups(%tiles : tensor<8x3xi32>) outs(%acc : tensor<40x48xf32>) layout = #l zero_acc
+      -> tensor<40x48xf32>
+  %o = tensor.empty() : tensor<40x48xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<40x48xf32>) outs(%o : tensor<40x48xbf16>) {
+  ^bb0(%x: f32, %y: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<40x48xbf16>
+  return %g : tensor<40x48xbf16>
+}

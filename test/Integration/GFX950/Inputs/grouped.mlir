@@ -38,3 +38,76 @@ func.func @moe_constant_weights(%a: tensor<50x64xf8E4M3FN>, %sa: tensor<50x2xf8E
       outs(%acc : tensor<50x16xf32>) -> tensor<50x16xf32>
   return %r : tensor<50x16xf32>
 }
+
+// moe_fp4 from a +0.0 fill with its result rounded to bf16: mx-fuse-epilogues
+// makes the rounding the GEMM's epilogue and the output a bf16 fill of the
+// rounded +0.0 (the rows outside every group keep it).
+func.func @moe_fp4_bf16(%a: tensor<100x512xf4E2M1FN>, %b: tensor<6x80x512xf4E2M1FN>,
+                        %sa: tensor<100x16xf8E8M0FNU>, %sb: tensor<6x80x16xf8E8M0FNU>,
+                        %offsets: tensor<7xi32>) -> tensor<100x80xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x80xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<100x512xf4E2M1FN>, tensor<6x80x512xf4E2M1FN>,
+                            tensor<100x16xf8E8M0FNU>, tensor<6x80x16xf8E8M0FNU>)
+      offsets(%offsets : tensor<7xi32>)
+      outs(%acc : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %t = arith.truncf %r : tensor<100x80xf32> to tensor<100x80xbf16>
+  return %t : tensor<100x80xbf16>
+}
+
+// The same with a bias along N and a ReLU before the rounding: the rows
+// outside every group hold bf16(max(bias, 0)), which a copy of the consumer
+// writes first.
+func.func @moe_fp4_bias_relu(%a: tensor<100x512xf4E2M1FN>, %b: tensor<6x80x512xf4E2M1FN>,
+                             %sa: tensor<100x16xf8E8M0FNU>, %sb: tensor<6x80x16xf8E8M0FNU>,
+                             %offsets: tensor<7xi32>, %bias: tensor<80xf32>) -> tensor<100x80xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x80xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<100x512xf4E2M1FN>, tensor<6x80x512xf4E2M1FN>,
+                            tensor<100x16xf8E8M0FNU>, tensor<6x80x16xf8E8M0FNU>)
+      offsets(%offsets : tensor<7xi32>)
+      outs(%acc : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %o = tensor.empty() : tensor<100x80xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>,
+                                        affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r, %bias : tensor<100x80xf32>, tensor<80xf32>) outs(%o : tensor<100x80xbf16>) {
+  ^bb0(%x: f32, %y: f32, %z: bf16):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    %h = arith.truncf %m : f32 to bf16
+    linalg.yield %h : bf16
+  } -> tensor<100x80xbf16>
+  return %g : tensor<100x80xbf16>
+}
+
+// moe_fp4 from a +0.0 fill with 1 added before the rounding to bf16: the
+// rows outside every group hold the constant the consumer folds +0.0 to,
+// bf16(1.0), through a bf16 fill (not +0.0, so that a missing fill shows).
+func.func @moe_fp4_plus_one(%a: tensor<100x512xf4E2M1FN>, %b: tensor<6x80x512xf4E2M1FN>,
+                            %sa: tensor<100x16xf8E8M0FNU>, %sb: tensor<6x80x16xf8E8M0FNU>,
+                            %offsets: tensor<7xi32>) -> tensor<100x80xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<100x80xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<100x512xf4E2M1FN>, tensor<6x80x512xf4E2M1FN>,
+                            tensor<100x16xf8E8M0FNU>, tensor<6x80x16xf8E8M0FNU>)
+      offsets(%offsets : tensor<7xi32>)
+      outs(%acc : tensor<100x80xf32>) -> tensor<100x80xf32>
+  %o = tensor.empty() : tensor<100x80xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<100x80xf32>) outs(%o : tensor<100x80xbf16>) {
+  ^bb0(%x: f32, %z: bf16):
+    %s = arith.addf %x, %one : f32
+    %h = arith.truncf %s : f32 to bf16
+    linalg.yield %h : bf16
+  } -> tensor<100x80xbf16>
+  return %g : tensor<100x80xbf16>
+}

@@ -520,6 +520,16 @@ def MXFuseEpilogues : Pass<"mx-fuse-epilogues"> {
     need a device library); without a target every op is accepted (the
     generic lowering to `linalg` computes any).
 
+    A grouped or routed op (`tile_groups`: a MoE GEMM) takes an epilogue
+    too. Its rows that no tile names keep the output it starts from, which
+    must then hold what the consumer makes of the accumulator there: from a
+    fill whose constant the consumer folds to a constant c (a bf16 rounding
+    of +0.0: +0.0), the output starts as a fill with c and the f32 fill
+    goes; otherwise as a copy of the consumer that reads the accumulator (or
+    takes the fill's constant) instead of the result. A routed op whose
+    tiles without rows write every row the ids name (`zero_empty_tiles`)
+    starts from the consumer's own output.
+
     When the result's only consumer is such a generic but the op cannot
     take it (e.g. the accumulator is not zero: the epilogue would see C +
     A B rounded twice; or the target cannot compute an op of the body), a
