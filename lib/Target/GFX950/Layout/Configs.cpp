@@ -37,8 +37,9 @@ parseConfigTable(Attribute attr, function_ref<InFlightDiagnostic()> emitError,
   if (!array)
     return emitError() << "'" << GFX950Dialect::kConfigsAttrName
                        << "' must be an array of dictionaries";
-  for (auto [index, element] : llvm::enumerate(array)) {
+  for (auto [i, element] : llvm::enumerate(array)) {
     auto entry = dyn_cast<DictionaryAttr>(element);
+    size_t index = i;
     auto fail = [&](StringRef what) {
       return emitError() << "configuration " << index << ": " << what;
     };

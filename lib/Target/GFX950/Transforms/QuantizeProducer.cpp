@@ -17,8 +17,6 @@
 using namespace mlir;
 using namespace mlir::mx;
 
-static constexpr int64_t kBlockSize = 32;
-
 bool gfx950::detail::onlyAllocates(Operation *op) {
   if (isMemoryEffectFree(op))
     return true;
