@@ -23,21 +23,26 @@ whose offsets are a run-time argument, and reads off the program:
   model us    the model's time of the GEMM (bench/mx_perf_model.py's
               predict_gemm on the kernel's main loop, over the active
               tiles);
-  gemm us     model us floored by its unique bytes at HBM speed (the weights of the
-              experts with rows and their scales once, A once, C read and
-              written once);
+  gemm us     model us floored by its unique bytes at HBM speed (the
+              weights of the experts with rows and their scales once, A
+              once, C read once unless from zero, and written once);
   gather us   the relayout of A and its scales into the experts' tiles at HBM
               speed (A's rows read once: T rows, or the T / top_k tokens of
-              the sorted form; the tile rows' bound written);
+              the sorted form; the launch's M tiles written);
+  fill us     the output's fill where the program writes one before the
+              GEMM, at HBM speed;
   bound us    the larger of the weight-streaming bound (the weights and
               scales of the experts with rows read once at 8 TB/s) and the
               MFMA peak bound (2 T N K flops at 10.07 PFLOP/s when both
               operands are fp4/fp6, 16 cycles per 16x16x128; half that with
               fp8, 32 cycles);
-  x bound     (gemm + gather) / bound;
-  floor       (unique bytes at HBM speed + gather) / bound: the least x
-              bound of any GEMM kernel for this program (which accumulates
-              into the user's f32 C: C read and written once).
+  x bound     (gemm + gather + fill) / bound;
+  floor       (unique bytes at HBM speed + gather + fill) / bound: the
+              least x bound of any GEMM kernel for this program.
+
+Every row is measured accumulating into the user's f32 C, then the prefill
+rows as a model's MoE layer runs them: from a +0.0 fill, the result rounded
+to bf16 (in the GEMM's epilogue).
 
 The table kernel (one workgroup, E steps per tile) and launch overheads are
 not counted. Assumptions are those of bench/mx_perf_model.py
@@ -280,7 +285,9 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     row["model_us"] = gemm.seconds * 1e6
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     row["unique_s"] = unique / hbm
-    bound_rows = (t + e * (unit - 1)) // unit * unit
+    # The gathered rows: the launch's M tiles (the tile rows' bound, and
+    # from zero the two tiles of the rows outside every expert).
+    bound_rows = blocks[1] * tile_m
     # (In the GEMM, A is read through the ids: nothing gathered.)
     row["gather_us"] = 0.0 if in_gemm else (
         a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)) / hbm * 1e6

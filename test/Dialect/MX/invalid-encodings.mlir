@@ -714,7 +714,7 @@ func.func @gather_rows_rank(%a: tensor<64xf4E2M1FN>, %ids: tensor<64xi32>) {
 func.func @zero_empty_tiles_without_zero_acc(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16x32xf4E2M1FN>,
                                              %sa: tensor<8x2x4x16xf8E8M0FNU>, %sb: tensor<5x3x2x4x16xf8E8M0FNU>,
                                              %e: tensor<4xi32>, %ids: tensor<128xi32>, %c: tensor<40x48xf32>) {
-  // expected-error @+1 {{'mx.tiled_scaled_mma' op zero_empty_tiles needs row_ids and zero_acc}}
+  // expected-error @+1 {{'mx.tiled_scaled_mma' op zero_empty_tiles needs zero_acc, and row_ids or a tile table}}
   %r = mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : tensor<8x2x4x16x32xf4E2M1FN>, tensor<5x3x2x4x16x32xf4E2M1FN>, tensor<8x2x4x16xf8E8M0FNU>, tensor<5x3x2x4x16xf8E8M0FNU>)
       tile_groups(%e : tensor<4xi32>) row_ids(%ids : tensor<128xi32>)
       outs(%c : tensor<40x48xf32>) layout = #l zero_empty_tiles -> tensor<40x48xf32>

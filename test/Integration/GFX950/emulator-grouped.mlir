@@ -53,19 +53,26 @@
 // From a +0.0 fill with the result rounded to bf16 (exact integers, then
 // random codes with a bias along N and a ReLU before the rounding): the
 // consumer becomes the GEMM's epilogue, so the program is the table, the
-// gathers and the GEMM, which writes bf16; rows 97..99, outside every group,
-// hold what the consumer makes of +0.0 (+0.0, bf16(max(bias, 0)), and
-// bf16(1.0) for a consumer that adds 1 first).
+// gathers and the GEMM, which writes bf16 into an unfilled buffer: the
+// tiles past the experts' (13 tile rows: (100 + 8 x 15) / 16) write what
+// the consumer makes of +0.0 into the rows outside every group (+0.0,
+// bf16(max(bias, 0)), and bf16(1.0) for a consumer that adds 1 first):
+// rows 97..99; then rows 0..4 and 95..99 (offsets 5, 20, 20, 50, 51, 90,
+// 95); then every row (every expert empty).
+// RUN: printf '\005\000\000\000\024\000\000\000\024\000\000\000\062\000\000\000\063\000\000\000\132\000\000\000\137\000\000\000' > %t.o32b
 // DEFINE: %{offsets} = --arg=file:%t.o32
 // RUN: %{moe} --entry=moe_fp4_bf16 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales %{offsets} --print-launches | FileCheck %s --check-prefixes=CHECK,EPI
-// EPI: launch #2 @moe_fp4_bf16_mma0::@moe_fp4_bf16_mma0 grid 5x11x1
+// EPI: launch #2 @moe_fp4_bf16_mma0::@moe_fp4_bf16_mma0 grid 5x13x1
 // EPI-NOT: launch #3
 // RUN: %{moe} --entry=moe_fp4_bias_relu --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales %{offsets} --arg=random:normal --print-launches | FileCheck %s --check-prefixes=CHECK,BIAS
-// BIAS: launch #2 @moe_fp4_bias_relu_mma0::@moe_fp4_bias_relu_mma0 grid 5x11x1
+// BIAS: launch #2 @moe_fp4_bias_relu_mma0::@moe_fp4_bias_relu_mma0 grid 5x13x1
 // BIAS-NOT: launch #3
 // RUN: %{moe} --entry=moe_fp4_plus_one --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales %{offsets} --print-launches | FileCheck %s --check-prefixes=CHECK,ONE
-// ONE: launch #2 @moe_fp4_plus_one_mma0::@moe_fp4_plus_one_mma0 grid 5x11x1
+// ONE: launch #2 @moe_fp4_plus_one_mma0::@moe_fp4_plus_one_mma0 grid 5x13x1
 // ONE-NOT: launch #3
+// RUN: %{moe} --entry=moe_fp4_plus_one --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=file:%t.o32b | FileCheck %s
+// RUN: %{moe} --entry=moe_fp4_bias_relu --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=file:%t.o32b --arg=random:normal | FileCheck %s
+// RUN: %{moe} --entry=moe_fp4_plus_one --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=zeros | FileCheck %s
 
 // The random-code runs need the per-instruction rounding: rounded once, the
 // reference differs (the comparison is not vacuous).

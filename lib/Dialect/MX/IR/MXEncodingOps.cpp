@@ -172,6 +172,25 @@ void TiledScaledMMAOp::getEffects(
   }
 }
 
+Value mx::getPositiveZeroFillDestination(Value acc) {
+  auto isPositiveZero = [](Value v) {
+    FloatAttr attr;
+    return matchPattern(v, m_Constant(&attr)) && attr.getValue().isPosZero();
+  };
+  if (auto fill = acc.getDefiningOp<linalg::FillOp>())
+    return isPositiveZero(fill.value()) ? fill.output() : Value();
+  auto generic = acc.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
+    return {};
+  Block &body = generic.getRegion().front();
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || yield.getNumOperands() != 1 ||
+      !isPositiveZero(yield.getOperand(0)))
+    return {};
+  return generic.getDpsInits()[0];
+}
+
 namespace {
 /// Starts the accumulator at zero when it is a fill with +0.0: a linalg.fill,
 /// or a linalg.generic without inputs whose body only yields +0.0 (what
@@ -180,30 +199,11 @@ namespace {
 struct ZeroFilledAccumulator : public OpRewritePattern<TiledScaledMMAOp> {
   using OpRewritePattern::OpRewritePattern;
 
-  static Value getZeroFillDestination(Value acc) {
-    auto isPositiveZero = [](Value v) {
-      FloatAttr attr;
-      return matchPattern(v, m_Constant(&attr)) && attr.getValue().isPosZero();
-    };
-    if (auto fill = acc.getDefiningOp<linalg::FillOp>())
-      return isPositiveZero(fill.value()) ? fill.output() : Value();
-    auto generic = acc.getDefiningOp<linalg::GenericOp>();
-    if (!generic || generic.getNumDpsInputs() != 0 ||
-        generic.getNumDpsInits() != 1 || generic.getNumResults() != 1)
-      return {};
-    Block &body = generic.getRegion().front();
-    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-    if (!yield || yield.getNumOperands() != 1 ||
-        !isPositiveZero(yield.getOperand(0)))
-      return {};
-    return generic.getDpsInits()[0];
-  }
-
   LogicalResult matchAndRewrite(TiledScaledMMAOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getZeroAcc() || op.getResults().empty())
       return failure();
-    Value destination = getZeroFillDestination(op.getAcc());
+    Value destination = getPositiveZeroFillDestination(op.getAcc());
     if (!destination)
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
@@ -270,8 +270,7 @@ struct UnreadRoutedFill : public OpRewritePattern<TiledScaledMMAOp> {
     if (!op.getZeroAcc() || !op.getRowIds() || op.getZeroEmptyTiles() ||
         op.getResults().empty())
       return failure();
-    Value destination =
-        ZeroFilledAccumulator::getZeroFillDestination(op.getAcc());
+    Value destination = getPositiveZeroFillDestination(op.getAcc());
     if (!destination || !isReadOnlyAtIds(op.getResult(), op.getRowIds()))
       return failure();
     rewriter.modifyOpInPlace(op, [&] {
@@ -596,7 +595,12 @@ LogicalResult TiledScaledMMAOp::verify() {
     return failure();
   if (getRowIds() && failed(verifyRowIds(*this, types)))
     return failure();
-  if (getZeroEmptyTiles() && (!getRowIds() || !getZeroAcc()))
-    return emitOpError() << "zero_empty_tiles needs row_ids and zero_acc";
+  if (getZeroEmptyTiles() &&
+      (!getZeroAcc() ||
+       !(getRowIds() ||
+         (grouped &&
+          cast<ShapedType>(getTileGroups().getType()).getRank() == 2))))
+    return emitOpError() << "zero_empty_tiles needs zero_acc, and row_ids or "
+                            "a tile table";
   return verifyBatchDims(*this, types, numBatch);
 }

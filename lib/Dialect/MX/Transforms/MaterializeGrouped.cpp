@@ -65,13 +65,16 @@ static Value buildTileTable(
 
 /// The tile table of a grouped contraction: tile `mo` of expert `e` holds
 /// rows `f .. f + c - 1`. Experts get ceil(rows / tileRows) consecutive
-/// tiles in expert order; the tiles past the last expert's hold no row.
-/// Offsets are clamped into [previous end, T] first, so that inconsistent
-/// offsets can never make a tile name rows outside [0, T) or rows of two
-/// experts.
+/// tiles in expert order; the tiles past the last expert's hold no row, or
+/// with `fillers` name the rows outside every expert (before the first
+/// one's, then after the last one's) in tiles of the group E, so that every
+/// row of the result is some tile's (mx.tiled_scaled_mma's
+/// zero_empty_tiles). Offsets are clamped into [previous end, T] first, so
+/// that inconsistent offsets can never make a tile name rows outside [0, T)
+/// or rows of two experts.
 static Value buildGroupedTileTable(OpBuilder &b, Location loc, Value offsets,
                                    Value rows, Value experts, Value tiles,
-                                   int64_t tileRows) {
+                                   int64_t tileRows, bool fillers) {
   OpFoldResult size = tiles;
   if (std::optional<int64_t> constant = getConstantIntValue(tiles))
     size = b.getIndexAttr(*constant);
@@ -130,8 +133,45 @@ static Value buildGroupedTileTable(OpBuilder &b, Location loc, Value offsets,
                       arith::SelectOp::create(lb, lloc, hit, rowsIn,
                                               carried[4])});
             });
-        return std::array<Value, 3>{loop.getResult(2), loop.getResult(3),
-                                    loop.getResult(4)};
+        std::array<Value, 3> fields = {loop.getResult(2), loop.getResult(3),
+                                       loop.getResult(4)};
+        if (!fillers)
+          return fields;
+        // Past the experts' tiles: the rows before the first expert's
+        // (clamped like the offsets), then the rows after the last one's.
+        Value used = loop.getResult(0);
+        Value named = nb.createOrFold<arith::MaxSIOp>(
+            nloc,
+            arith::MinSIOp::create(nb, nloc, offset(nb, zero), rows)
+                .getResult(),
+            zero);
+        Value namedEnd =
+            arith::MaxUIOp::create(nb, nloc, loop.getResult(1), named);
+        Value before = arith::CeilDivUIOp::create(nb, nloc, named, tm);
+        Value f = arith::SubIOp::create(
+            nb, nloc, arith::MaxUIOp::create(nb, nloc, mo, used), used);
+        Value inBefore = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::ult, f, before);
+        Value g = arith::SubIOp::create(
+            nb, nloc, arith::MaxUIOp::create(nb, nloc, f, before), before);
+        Value first = arith::SelectOp::create(
+            nb, nloc, inBefore, arith::MulIOp::create(nb, nloc, f, tm),
+            arith::MinUIOp::create(
+                nb, nloc,
+                arith::AddIOp::create(nb, nloc, namedEnd,
+                                      arith::MulIOp::create(nb, nloc, g, tm)),
+                rows));
+        Value end = arith::SelectOp::create(nb, nloc, inBefore, named, rows);
+        Value count = arith::MinUIOp::create(
+            nb, nloc, tm,
+            arith::SubIOp::create(
+                nb, nloc, arith::MaxUIOp::create(nb, nloc, end, first), first));
+        Value filler = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::uge, mo, used);
+        return std::array<Value, 3>{
+            arith::SelectOp::create(nb, nloc, filler, experts, fields[0]),
+            arith::SelectOp::create(nb, nloc, filler, first, fields[1]),
+            arith::SelectOp::create(nb, nloc, filler, count, fields[2])};
       });
 }
 
@@ -174,7 +214,8 @@ resolveGroupedLayout(Operation *op, Value lhs, Value rhs, Value lhsScales,
 static Value buildTiledGroups(OpBuilder &b, Location loc,
                               TiledLayoutAttrInterface layout, Value lhs,
                               Value rhs, Value lhsScales, Value rhsScales,
-                              Value acc, Value table, Value rowIds) {
+                              Value acc, Value table, Value rowIds,
+                              bool zeroEmptyTiles = false) {
   auto tiled = [&](Value plain, unsigned rank, OperandRole role) {
     return packAndSwizzle(
         b, loc, plain,
@@ -189,8 +230,8 @@ static Value buildTiledGroups(OpBuilder &b, Location loc,
   Value tiledRhsScales = tiled(rhsScales, 3, OperandRole::rhs_scales);
   auto mma = TiledScaledMMAOp::create(
       b, loc, TypeRange{acc.getType()}, tiledLhs, tiledRhs, tiledLhsScales,
-      tiledRhsScales, acc, table, rowIds, layout, /*zero_acc=*/false,
-      /*zero_empty_tiles=*/false, ValueRange(), ArrayAttr(),
+      tiledRhsScales, acc, table, rowIds, layout,
+      /*zero_acc=*/zeroEmptyTiles, zeroEmptyTiles, ValueRange(), ArrayAttr(),
       /*epilogueCount=*/0);
   return mma.getResult();
 }
@@ -213,21 +254,30 @@ mx::materializeGroupedContraction(OpBuilder &b, GroupedScaledContractionOp op,
     return failure();
   int64_t tileRows = layout->getInnerTileSizes(OperandRole::lhs)[0];
 
+  // From a +0.0 fill, the tiles past the experts' name the rows outside
+  // every expert, which the kernel writes +0.0 to (zero_empty_tiles): no
+  // fill of the whole result first.
+  Value zeroFilled = getPositiveZeroFillDestination(op.getAcc());
   // Tiles: sum over experts of ceil(rows_e / tileRows) is at most
-  // (T + E (tileRows - 1)) / tileRows.
+  // (T + E (tileRows - 1)) / tileRows, and with the two ranges of rows
+  // outside them, (T + (E + 2) (tileRows - 1)) / tileRows.
   auto size = [&](Value v, int64_t d) -> Value {
     return b.createOrFold<tensor::DimOp>(loc, v, d);
   };
   Value rows = size(op.getLhs(), 0), experts = size(op.getRhs(), 0);
   Value tm = arith::ConstantIndexOp::create(b, loc, tileRows);
   Value tmMinusOne = arith::ConstantIndexOp::create(b, loc, tileRows - 1);
+  Value ranges =
+      zeroFilled ? b.createOrFold<arith::AddIOp>(
+                       loc, experts, arith::ConstantIndexOp::create(b, loc, 2))
+                 : experts;
   Value tiles = b.createOrFold<arith::DivUIOp>(
       loc,
       b.createOrFold<arith::AddIOp>(
-          loc, rows, b.createOrFold<arith::MulIOp>(loc, experts, tmMinusOne)),
+          loc, rows, b.createOrFold<arith::MulIOp>(loc, ranges, tmMinusOne)),
       tm);
   Value table = buildGroupedTileTable(b, loc, op.getOffsets(), rows, experts,
-                                      tiles, tileRows);
+                                      tiles, tileRows, bool(zeroFilled));
   std::optional<int64_t> staticTiles = getConstantIntValue(tiles);
   auto gather = [&](Value source) -> Value {
     auto type = cast<RankedTensorType>(source.getType());
@@ -241,8 +291,9 @@ mx::materializeGroupedContraction(OpBuilder &b, GroupedScaledContractionOp op,
   Value lhs = gather(op.getLhs());
   Value lhsScales = gather(op.getLhsScales());
   return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
-                          op.getRhsScales(), op.getAcc(), table,
-                          /*rowIds=*/Value());
+                          op.getRhsScales(),
+                          zeroFilled ? zeroFilled : op.getAcc(), table,
+                          /*rowIds=*/Value(), bool(zeroFilled));
 }
 
 FailureOr<Value>

@@ -655,3 +655,45 @@ mlir::mx::gfx950::detail::createUserLayoutAccumulatorAccess(
   access->initialize(batch, mIndex, nIndex, groupRows, rowIds);
   return access;
 }
+
+GroupedTile gfx950::detail::loadGroupedTile(OpBuilder &b, Location loc,
+                                            TiledScaledMMAOp op,
+                                            DataTiledLayoutAttr layout,
+                                            Value table, Value mIndex) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto dim = [&](Value memref, int64_t d) -> Value {
+    return b.createOrFold<memref::DimOp>(loc, memref, d);
+  };
+  Value experts = dim(op.getRhs(), 0);
+  if (cast<MemRefType>(table.getType()).getRank() == 1) {
+    // The block experts of a routed GEMM: the tile's expert is its block's,
+    // and a tile of an expert outside [0, E) has no rows.
+    int64_t tileRows = layout.getInnerTileSizes(OperandRole::lhs)[0];
+    Value blockRows = arith::DivUIOp::create(b, loc, dim(op.getRowIds(), 0),
+                                             dim(op.getTileGroups(), 0));
+    Value first = arith::MulIOp::create(b, loc, mIndex, index(tileRows));
+    auto [expert, valid] = loadIdInRange(
+        b, loc, table, arith::DivUIOp::create(b, loc, first, blockRows),
+        experts);
+    Value rows =
+        arith::SelectOp::create(b, loc, valid, index(tileRows), index(0));
+    return {arith::SelectOp::create(b, loc, valid, expert, index(0)),
+            {first, rows},
+            rows};
+  }
+  auto field = [&](int64_t f) -> Value {
+    Value v =
+        memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
+  };
+  // A tile of a group outside [0, E) (the rows outside every expert, in a
+  // table for zero_empty_tiles) computes nothing.
+  Value group = field(0);
+  Value valid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, group, experts);
+  std::pair<Value, Value> rows = {field(1), field(2)};
+  return {arith::SelectOp::create(b, loc, valid, group, index(0)), rows,
+          arith::SelectOp::create(b, loc, valid, rows.second, index(0))};
+}

@@ -83,6 +83,24 @@ std::pair<Value, Value> loadIdInRange(OpBuilder &b, Location loc, Value memref,
 std::pair<Value, Value> idInRange(OpBuilder &b, Location loc, Value loaded,
                                   Value bound);
 
+/// A grouped GEMM's M tile: its group (the expert whose rhs tiles it
+/// reads), its rows of acc (createUserLayoutAccumulatorAccess's
+/// `groupRows`: first row and count; for a routed GEMM its first position
+/// in the row ids and the tile's rows), and the rows it computes (none for
+/// a tile of a group outside [0, E)).
+struct GroupedTile {
+  Value group;
+  std::pair<Value, Value> rows;
+  Value computedRows;
+};
+
+/// The tile `mIndex` of `op` (memref form, tile_groups): read from the tile
+/// table (`table`, `op`'s cast to global memory: (group, first row,
+/// count) per tile) or, routed, from its block's expert.
+GroupedTile loadGroupedTile(OpBuilder &b, Location loc, TiledScaledMMAOp op,
+                            DataTiledLayoutAttr layout, Value table,
+                            Value mIndex);
+
 } // namespace mlir::mx::gfx950::detail
 
 #endif // MX_LIB_TARGET_GFX950_TRANSFORMS_ACCUMULATORACCESS_H

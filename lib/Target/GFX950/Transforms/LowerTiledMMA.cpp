@@ -560,49 +560,41 @@ void TiledMMALowering::createWorkgroupIndices() {
 }
 
 void TiledMMALowering::createGroupLookup() {
-  Value table = toGlobal(op.getTileGroups());
-  Value group;
-  if (cast<MemRefType>(table.getType()).getRank() == 1) {
-    // The block experts of a routed GEMM: the tile's expert is its block's,
-    // and a tile of an expert outside [0, E) has no rows.
-    int64_t tileRows = layout.getInnerTileSizes(OperandRole::lhs)[0];
-    Value blockRows = arith::DivUIOp::create(b, loc, dim(op.getRowIds(), 0),
-                                             dim(op.getTileGroups(), 0));
-    Value first = arith::MulIOp::create(b, loc, mIndex, index(tileRows));
-    auto [expert, valid] = gfx950::detail::loadIdInRange(
-        b, loc, table, arith::DivUIOp::create(b, loc, first, blockRows),
-        dim(op.getRhs(), 0));
-    group = arith::SelectOp::create(b, loc, valid, expert, index(0));
-    groupRows = {first, arith::SelectOp::create(b, loc, valid, index(tileRows),
-                                                index(0))};
-  } else {
-    auto field = [&](int64_t f) -> Value {
-      Value v =
-          memref::LoadOp::create(b, loc, table, ValueRange{mIndex, index(f)});
-      return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v);
-    };
-    group = field(0);
-    groupRows = {field(1), field(2)};
-  }
+  gfx950::detail::GroupedTile tile = gfx950::detail::loadGroupedTile(
+      b, loc, op, layout, toGlobal(op.getTileGroups()), mIndex);
+  Value group = tile.group, computedRows = tile.computedRows;
+  groupRows = tile.rows;
   rhsOuter = {group, nIndex};
   Value hasRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                        groupRows.second, index(0));
-  // A routed GEMM from zero whose accumulator is not filled writes +0.0 in
-  // the rows a tile without rows names (zero_empty_tiles).
+                                        computedRows, index(0));
+  // A grouped GEMM from zero whose accumulator is not filled writes +0.0 in
+  // the rows a tile without rows names (zero_empty_tiles): the row ids of
+  // its tile (routed), or its rows in the table.
   bool storeEmpty = op.getZeroEmptyTiles();
   auto ifOp = scf::IfOp::create(b, loc, TypeRange(), hasRows,
                                 /*withElseRegion=*/storeEmpty);
   if (storeEmpty) {
     b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-    createEmptyTileStores();
+    if (op.getRowIds()) {
+      createEmptyTileStores();
+    } else {
+      // A table's tile of no rows at all stores nothing.
+      Value named = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                          groupRows.second, index(0));
+      auto stores = scf::IfOp::create(b, loc, TypeRange(), named,
+                                      /*withElseRegion=*/false);
+      b.setInsertionPoint(stores.thenBlock()->getTerminator());
+      createEmptyTileStores();
+    }
   }
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
 void TiledMMALowering::createEmptyTileStores() {
   std::pair<Value, Value> tileRows = groupRows;
-  groupRows = {tileRows.first,
-               index(layout.getInnerTileSizes(OperandRole::lhs)[0])};
+  if (op.getRowIds())
+    groupRows = {tileRows.first,
+                 index(layout.getInnerTileSizes(OperandRole::lhs)[0])};
   createWaveIndices();
   std::unique_ptr<AccumulatorAccess> access = createAccumulatorAccess();
   groupRows = tileRows;

@@ -97,3 +97,40 @@ func.func @grouped_pinned(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf8E4M3F
   return %r : tensor<40x24xf32>
 }
 
+
+// -----
+
+// From a +0.0 fill: the tiles past the experts' name the rows outside every
+// expert (the rows before the first expert's, then those after the last
+// one's) with the group E = 5, so the tiled op writes every row itself
+// (zero_acc zero_empty_tiles) and the fill goes. Two more ranges of rows:
+// (40 + 7 * 15) / 16 = 9 tiles.
+// CHECK-LABEL: func.func @grouped_from_zero
+//  CHECK-SAME:     %[[OFF:[^:]+]]: tensor<6xi64>)
+//   CHECK-NOT:   linalg.fill
+//   CHECK-DAG:   %[[E:.+]] = arith.constant 5 : index
+//   CHECK-DAG:   %[[EMPTY:.+]] = tensor.empty() : tensor<40x24xf32>
+//       CHECK:   %[[TABLE:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<9x3xi32>)
+//       CHECK:     %[[MO:.+]] = linalg.index 0 : index
+//       CHECK:     %[[LOOP:.+]]:5 = scf.for
+//       CHECK:     %[[FIRST_OFFSET:.+]] = tensor.extract %[[OFF]][%{{.+}}] : tensor<6xi64>
+//       CHECK:     arith.ceildivui
+//       CHECK:     %[[FILLER:.+]] = arith.cmpi uge, %[[MO]], %[[LOOP]]#0 : index
+//       CHECK:     arith.select %[[FILLER]], %[[E]], %[[LOOP]]#2 : index
+//       CHECK:   } -> tensor<9x3xi32>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<9x3xi32> -> tensor<144x128xf4E2M1FN>
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TABLE]] : tensor<9x3xi32>) outs(%[[EMPTY]] : tensor<40x24xf32>) layout = #{{.+}} zero_acc zero_empty_tiles -> tensor<40x24xf32>
+//       CHECK:   return %[[R]]
+func.func @grouped_from_zero(%a: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2M1FN>,
+                             %sa: tensor<40x4xf8E8M0FNU>, %sb: tensor<5x24x4xf8E8M0FNU>,
+                             %offsets: tensor<6xi64>) -> tensor<40x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<40x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<40x24xf32>) -> tensor<40x24xf32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<40x128xf4E2M1FN>, tensor<5x24x128xf4E2M1FN>,
+                            tensor<40x4xf8E8M0FNU>, tensor<5x24x4xf8E8M0FNU>)
+      offsets(%offsets : tensor<6xi64>)
+      outs(%acc : tensor<40x24xf32>) -> tensor<40x24xf32>
+  return %r : tensor<40x24xf32>
+}

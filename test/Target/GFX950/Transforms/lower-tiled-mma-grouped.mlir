@@ -2,8 +2,10 @@
 
 // mx-gfx950-lower-tiled-mma of a grouped GEMM (tile_groups): one workgroup
 // per (N tile, M tile) as usual. The workgroup reads its M tile's table
-// entry (expert e, first row f, row count c); a tile without rows does
-// nothing; the rhs tiles are expert e's ([E, No, ...], linearized as
+// entry (expert e, first row f, row count c); a tile without rows, or of a
+// group outside [0, E) (the rows outside every expert a table from zero
+// names, see @grouped_fillers), computes nothing; the rhs tiles are expert
+// e's ([E, No, ...], linearized as
 // e * No + no); the accumulator's bounds-checked buffer holds rows
 // f .. f + c - 1 of C, so the tile's rows past c are dropped.
 
@@ -13,16 +15,20 @@
 //   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
 //   CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
 //   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
+//   CHECK-DAG:   %[[C5:.+]] = arith.constant 5 : index
 //   CHECK-DAG:   %[[C7:.+]] = arith.constant 7 : index
 //       CHECK:   gpu.launch blocks(%[[NO:[^,]+]], %[[MO:[^,]+]], %{{[^)]+}}) in (%{{.+}} = %[[C2]], %{{.+}} = %[[C7]], %{{.+}} = %[[C1]])
 //       CHECK:     %[[GTABLE:.+]] = memref.memory_space_cast %[[TABLE]] : memref<7x3xi32> to memref<7x3xi32, 1>
 //       CHECK:     %[[E32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C0]]]
-//       CHECK:     %[[E:.+]] = arith.index_castui %[[E32]] : i32 to index
+//       CHECK:     %[[G:.+]] = arith.index_castui %[[E32]] : i32 to index
+//       CHECK:     %[[VALID:.+]] = arith.cmpi ult, %[[G]], %[[C5]] : index
 //       CHECK:     %[[F32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C1]]]
 //       CHECK:     %[[F:.+]] = arith.index_castui %[[F32]] : i32 to index
 //       CHECK:     %[[N32:.+]] = memref.load %[[GTABLE]][%[[MO]], %[[C2]]]
 //       CHECK:     %[[COUNT:.+]] = arith.index_castui %[[N32]] : i32 to index
-//       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COUNT]], %[[C0]] : index
+//       CHECK:     %[[E:.+]] = arith.select %[[VALID]], %[[G]], %[[C0]] : index
+//       CHECK:     %[[COMPUTED:.+]] = arith.select %[[VALID]], %[[COUNT]], %[[C0]] : index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COMPUTED]], %[[C0]] : index
 //       CHECK:     scf.if %[[HAS]] {
 //       CHECK:       %[[GC:.+]] = memref.memory_space_cast %[[C]]
 //       CHECK:       %[[ROWS:.+]] = memref.subview %[[GC]][%[[F]], 0] [%[[COUNT]], 24] [1, 1]
@@ -146,8 +152,8 @@ func.func @routed_two_n(%a: memref<4x1x4x4x16x16xi8>, %b: memref<4x1x1x2x4x4x16x
 //       CHECK:     %[[GE0:.+]] = arith.cmpi sge, %[[E]], %[[C0]] : index
 //       CHECK:     %[[LTE:.+]] = arith.cmpi slt, %[[E]], %[[C4]] : index
 //       CHECK:     %[[VALID:.+]] = arith.andi %[[GE0]], %[[LTE]] : i1
-//       CHECK:     arith.select %[[VALID]], %[[E]], %[[C0]] : index
 //       CHECK:     %[[COUNT:.+]] = arith.select %[[VALID]], %[[C16]], %[[C0]] : index
+//       CHECK:     arith.select %[[VALID]], %[[E]], %[[C0]] : index
 //       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COUNT]], %[[C0]] : index
 //       CHECK:     scf.if %[[HAS]] {
 //       CHECK:       func.call @mx_uk_scaled_mma(
@@ -184,5 +190,40 @@ func.func @routed_block_experts_filled(%a: memref<4x1x4x4x16x16xi8>, %b: memref<
   mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<4x1x4x4x16x16xi8>, memref<4x2x1x4x4x16x16xi8>, memref<4x1x4x16x4xi8>, memref<4x2x1x4x16x4xi8>)
       tile_groups(%experts : memref<2xi32>) row_ids(%ids : memref<64xi32>)
       outs(%c : memref<20x24xf32>) layout = #l zero_acc
+  return
+}
+
+// -----
+
+// A table from zero with zero_empty_tiles (mx-materialize-encodings of a
+// grouped GEMM from a +0.0 fill: the tiles past the experts' name the rows
+// outside every expert, with the group E): a tile of a group outside
+// [0, E) with rows stores +0.0 at its table rows f .. f + c - 1 (no row
+// ids), a tile of no rows at all stores nothing.
+#l = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, intrinsics_k = 4, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
+// CHECK-LABEL: func.func @grouped_fillers
+//  CHECK-SAME:   %[[C:[^:]+]]: memref<40x24xf32>)
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+//       CHECK:     %[[G:.+]] = arith.index_castui %{{.+}} : i32 to index
+//       CHECK:     %[[VALID:.+]] = arith.cmpi ult, %[[G]], %{{.+}} : index
+//       CHECK:     %[[F:.+]] = arith.index_castui %{{.+}} : i32 to index
+//       CHECK:     %[[COUNT:.+]] = arith.index_castui %{{.+}} : i32 to index
+//       CHECK:     %[[COMPUTED:.+]] = arith.select %[[VALID]], %[[COUNT]], %{{.+}} : index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi ne, %[[COMPUTED]], %{{.+}} : index
+//       CHECK:     scf.if %[[HAS]] {
+//       CHECK:       func.call @mx_uk_scaled_mma(
+//       CHECK:     } else {
+//       CHECK:       %[[NAMED:.+]] = arith.cmpi ne, %[[COUNT]], %{{.+}} : index
+//       CHECK:       scf.if %[[NAMED]] {
+//       CHECK:         %[[GC:.+]] = memref.memory_space_cast %[[C]]
+//       CHECK:         memref.subview %[[GC]][%[[F]], 0] [%[[COUNT]], 24] [1, 1]
+//       CHECK:         vector.store %[[ZERO]]
+//       CHECK:     gpu.terminator
+func.func @grouped_fillers(%a: memref<7x1x4x4x16x16xi8>, %b: memref<5x2x1x4x4x16x16xi8>,
+                           %sa: memref<7x1x4x16x4xi8>, %sb: memref<5x2x1x4x16x4xi8>,
+                           %table: memref<7x3xi32>, %c: memref<40x24xf32>) {
+  mx.tiled_scaled_mma ins(%a, %b, %sa, %sb : memref<7x1x4x4x16x16xi8>, memref<5x2x1x4x4x16x16xi8>, memref<7x1x4x16x4xi8>, memref<5x2x1x4x16x4xi8>)
+      tile_groups(%table : memref<7x3xi32>)
+      outs(%c : memref<40x24xf32>) layout = #l zero_acc zero_empty_tiles
   return
 }

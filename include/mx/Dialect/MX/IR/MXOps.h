@@ -56,6 +56,10 @@ std::pair<Value, Value> buildGatheredSourceRow(OpBuilder &b, Location loc,
                                                Value id, int64_t divisor,
                                                Value sourceRows);
 
+/// The destination of `acc` when it is a fill with +0.0 (a linalg.fill, or
+/// a linalg.generic without inputs whose body only yields +0.0), else null.
+Value getPositiveZeroFillDestination(Value acc);
+
 /// The largest intrinsic unroll count of a data-tiled layout along one
 /// dimension (intrinsics_m, _n or _k); it keeps every tile size and byte count
 /// computed from a layout far from int64 overflow.

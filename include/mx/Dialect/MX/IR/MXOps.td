@@ -679,7 +679,14 @@ def MX_TiledScaledMMAOp : MX_Op<"tiled_scaled_mma", [
     `acc` that `row_ids` names is written, +0.0 by a tile without rows, so
     that the rows of `acc` that keep their value are exactly the rows no id
     names (each row is named at most once); the canonicalizer sets it, and
-    drops `acc`'s +0.0 fill, when the result is read only at those rows:
+    drops `acc`'s +0.0 fill, when the result is read only at those rows.
+    With a tile table, `zero_acc` and `zero_empty_tiles`, a tile whose group
+    is outside `[0, E)` writes +0.0 at its rows `f .. f + c - 1` instead of
+    computing, and the table promises that every row of `acc` is some
+    tile's: `mx-materialize-encodings` builds such a table for a grouped
+    contraction from a +0.0 fill (the tiles past the experts' name the rows
+    outside every expert), so no fill of `acc` is needed. With an
+    `epilogue`, those tiles write its value of +0.0:
 
     ```mlir
     %g = mx.tiled_scaled_mma

@@ -319,7 +319,12 @@ def MXMaterializeEncodings : Pass<"mx-materialize-encodings"> {
     (and row scales) into those tiles, which are packed as the lhs, the
     expert weights `[E, N, K]` are packed with the experts as a leading
     dimension (at compile time when constant), and the accumulator stays in
-    the user's layout. Its layout is the target's for one expert's
+    the user's layout. From a +0.0 fill, the tiles past the experts' name
+    the rows outside every expert (those before the first expert's, then
+    those after the last one's; two more tiles' worth in the grid) with
+    the group E, and the tiled op (`zero_acc zero_empty_tiles`) writes
+    +0.0 there itself: the fill goes. Its layout is the target's for one
+    expert's
     contraction of `ceil(T / E)` rows (or a pinned `mx.layout`). An
     `mx.routed_scaled_contraction`'s is the target's for blocks of `P / NB`
     rows, counting `min(NB, T * top_k)` of them (the blocks that can hold a
