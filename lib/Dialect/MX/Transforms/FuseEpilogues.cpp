@@ -127,10 +127,14 @@ static TypedAttr foldConsumerAt(linalg::GenericOp generic, OpOperand *sum,
     SmallVector<OpFoldResult> results;
     bool folded = succeeded(copy->fold(operands, results)) &&
                   results.size() == nested.getNumResults();
-    for (auto [result, folded] : llvm::zip(nested.getResults(), results)) {
-      Attribute constant = dyn_cast<Attribute>(folded);
-      if (!constant)
-        constant = constants.lookup(cast<Value>(folded));
+    for (auto [result, foldResult] : llvm::zip(nested.getResults(), results)) {
+      Attribute constant = dyn_cast<Attribute>(foldResult);
+      if (!constant) {
+        Value value = cast<Value>(foldResult);
+        constant = constants.lookup(value);
+        if (!constant)
+          matchPattern(value, m_Constant(&constant));
+      }
       constants[result] = constant;
     }
     copy->destroy();
