@@ -58,7 +58,8 @@
 // the consumer makes of +0.0 into the rows outside every group (+0.0,
 // bf16(max(bias, 0)), and bf16(1.0) for a consumer that adds 1 first):
 // rows 97..99; then rows 0..4 and 95..99 (offsets 5, 20, 20, 50, 51, 90,
-// 95); then every row (every expert empty).
+// 95); then every row (every expert empty); then with T known only at run
+// time.
 // RUN: printf '\005\000\000\000\024\000\000\000\024\000\000\000\062\000\000\000\063\000\000\000\132\000\000\000\137\000\000\000' > %t.o32b
 // DEFINE: %{offsets} = --arg=file:%t.o32
 // RUN: %{moe} --entry=moe_fp4_bf16 --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales %{offsets} --print-launches | FileCheck %s --check-prefixes=CHECK,EPI
@@ -73,6 +74,7 @@
 // RUN: %{moe} --entry=moe_fp4_plus_one --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=file:%t.o32b | FileCheck %s
 // RUN: %{moe} --entry=moe_fp4_bias_relu --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=file:%t.o32b --arg=random:normal | FileCheck %s
 // RUN: %{moe} --entry=moe_fp4_plus_one --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=zeros | FileCheck %s
+// RUN: %{moe} --entry=moe_fp4_plus_one_dynamic --seed=7 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=file:%t.o32b | FileCheck %s
 
 // The random-code runs need the per-instruction rounding: rounded once, the
 // reference differs (the comparison is not vacuous).

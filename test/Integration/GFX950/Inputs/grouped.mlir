@@ -111,3 +111,35 @@ func.func @moe_fp4_plus_one(%a: tensor<100x512xf4E2M1FN>, %b: tensor<6x80x512xf4
   } -> tensor<100x80xbf16>
   return %g : tensor<100x80xbf16>
 }
+
+// moe_fp4_plus_one with T known only at run time (the operands cast to a
+// dynamic T): the tile count, and the tiles of the rows outside every
+// expert, computed from T on the device.
+func.func @moe_fp4_plus_one_dynamic(%a0: tensor<100x512xf4E2M1FN>, %b: tensor<6x80x512xf4E2M1FN>,
+                                    %sa0: tensor<100x16xf8E8M0FNU>, %sb: tensor<6x80x16xf8E8M0FNU>,
+                                    %offsets: tensor<7xi32>) -> tensor<100x80xbf16> {
+  %a = tensor.cast %a0 : tensor<100x512xf4E2M1FN> to tensor<?x512xf4E2M1FN>
+  %sa = tensor.cast %sa0 : tensor<100x16xf8E8M0FNU> to tensor<?x16xf8E8M0FNU>
+  %c0 = arith.constant 0 : index
+  %t = tensor.dim %a, %c0 : tensor<?x512xf4E2M1FN>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty(%t) : tensor<?x80xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x80xf32>) -> tensor<?x80xf32>
+  %r = mx.grouped_scaled_contraction
+      ins(%a, %b, %sa, %sb : tensor<?x512xf4E2M1FN>, tensor<6x80x512xf4E2M1FN>,
+                            tensor<?x16xf8E8M0FNU>, tensor<6x80x16xf8E8M0FNU>)
+      offsets(%offsets : tensor<7xi32>)
+      outs(%acc : tensor<?x80xf32>) -> tensor<?x80xf32>
+  %o = tensor.empty(%t) : tensor<?x80xbf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<?x80xf32>) outs(%o : tensor<?x80xbf16>) {
+  ^bb0(%x: f32, %z: bf16):
+    %s = arith.addf %x, %one : f32
+    %h = arith.truncf %s : f32 to bf16
+    linalg.yield %h : bf16
+  } -> tensor<?x80xbf16>
+  %gs = tensor.cast %g : tensor<?x80xbf16> to tensor<100x80xbf16>
+  return %gs : tensor<100x80xbf16>
+}
