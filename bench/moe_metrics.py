@@ -157,9 +157,11 @@ def prefilled_output_bytes(host_ir, element_bytes):
     """The bytes of the GEMM results in `host_ir` (a host function's
     gpu.launch_func ops, in order) that an earlier dispatch writes first:
     their fills (the rows of a grouped or routed GEMM that no tile names
-    keep them), none where the result is read only at the rows the ids name
-    (mx.tiled_scaled_mma's zero_empty_tiles). `element_bytes` maps a memref
-    element type to its size."""
+    keep them), none where every row is the kernel's to write
+    (mx.tiled_scaled_mma's zero_empty_tiles). Counted as the float buffers
+    a GEMM launch shares with an earlier launch (in these programs only its
+    result: the GEMMs' other float inputs are arguments). `element_bytes`
+    maps a memref element type to its size."""
     launches = re.findall(r"gpu\.launch_func\s+@[\w.]+::@(\w+) .*"
                           r"args\((.*)\)\s*$", host_ir, re.M)
     total = 0
