@@ -148,8 +148,9 @@ private:
   /// block experts; a tile without rows does nothing (a workgroup-uniform
   /// branch around the rest) but for createEmptyTileStores.
   void createGroupLookup();
-  /// A routed GEMM from an unfilled zero (zero_empty_tiles), in a tile
-  /// without rows: +0.0 stored in the rows of acc the tile's row ids name.
+  /// A grouped GEMM from an unfilled zero (zero_empty_tiles), in a tile
+  /// that computes nothing: +0.0 (through the epilogue) stored in the rows
+  /// of acc the tile's row ids name (routed), or its rows in the table.
   void createEmptyTileStores();
   /// The wave's subgroup (waveM, waveN) and the lane.
   void createWaveIndices();
