@@ -424,9 +424,7 @@ def layer_dispatches(mx_opt, config, prepack=True):
             (once if packing else per_call).append((kernel, groups, viewed,
                                                     weights))
         if not packing:
-            fills = moe_metrics.prefilled_output_bytes(
-                function, {t: bits // 8 for t, bits in ELEMENT_BITS.items()
-                           if bits >= 8})
+            fills = moe_metrics.prefilled_output_bytes(function)
     down = re.search(r"gpu\.module @moe_layer_mma1 .*?^  \}", ir,
                      re.S | re.M)
     atomics = down.group(0).count("memref.atomic_rmw") if down else 0

@@ -153,15 +153,14 @@ SHAPES = [
 ]
 
 
-def prefilled_output_bytes(host_ir, element_bytes):
+def prefilled_output_bytes(host_ir):
     """The bytes of the GEMM results in `host_ir` (a host function's
     gpu.launch_func ops, in order) that an earlier dispatch writes first:
     their fills (the rows of a grouped or routed GEMM that no tile names
     keep them), none where every row is the kernel's to write
     (mx.tiled_scaled_mma's zero_empty_tiles). Counted as the float buffers
     a GEMM launch shares with an earlier launch (in these programs only its
-    result: the GEMMs' other float inputs are arguments). `element_bytes`
-    maps a memref element type to its size."""
+    result: the GEMMs' other float inputs are arguments)."""
     launches = re.findall(r"gpu\.launch_func\s+@[\w.]+::@(\w+) .*"
                           r"args\((.*)\)\s*$", host_ir, re.M)
     total = 0
@@ -171,11 +170,10 @@ def prefilled_output_bytes(host_ir, element_bytes):
         earlier = " ".join(a for _, a in launches[:index])
         for arg in usm.split_args(args):
             value, memref = arg.split(" : ", 1)
-            dims = memref[len("memref<"):].split(",")[0].rstrip(">").split("x")
-            if (dims[-1] in ("f32", "bf16", "f16") and
+            if (re.match(r"memref<[^,>]*x(f32|bf16|f16)[,>]", memref) and
                     re.search(re.escape(value.strip()) + r" :", earlier)):
-                total += math.prod(int(d) for d in dims[:-1]) * \
-                    element_bytes[dims[-1]]
+                shape, element_bytes = usm.memref_shape(memref)
+                total += math.prod(shape) * element_bytes
     return total
 
 
@@ -301,8 +299,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
             machine.clock_hz)
     row["bound_us"] = max(weights / hbm, 2.0 * t * n * k / peak) * 1e6
     # The output's fill where the program writes one before the GEMM.
-    row["fill_us"] = prefilled_output_bytes(
-        isa_ir, {"f32": 4, "bf16": 2, "f16": 2}) / hbm * 1e6
+    row["fill_us"] = prefilled_output_bytes(isa_ir) / hbm * 1e6
     other = row["gather_us"] + row["fill_us"]
     row["x_bound"] = (row["gemm_us"] + other) / row["bound_us"]
     # The least x bound of any GEMM kernel for this program: its unique

@@ -576,26 +576,24 @@ void TiledMMALowering::createGroupLookup() {
                                 /*withElseRegion=*/storeEmpty);
   if (storeEmpty) {
     b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-    if (op.getRowIds()) {
-      createEmptyTileStores();
-    } else {
-      // A table's tile of no rows at all stores nothing.
-      Value named = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                          groupRows.second, index(0));
-      auto stores = scf::IfOp::create(b, loc, TypeRange(), named,
-                                      /*withElseRegion=*/false);
-      b.setInsertionPoint(stores.thenBlock()->getTerminator());
-      createEmptyTileStores();
-    }
+    createEmptyTileStores();
   }
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
 }
 
 void TiledMMALowering::createEmptyTileStores() {
   std::pair<Value, Value> tileRows = groupRows;
-  if (op.getRowIds())
+  if (op.getRowIds()) {
     groupRows = {tileRows.first,
                  index(layout.getInnerTileSizes(OperandRole::lhs)[0])};
+  } else {
+    // A table's tile of no rows at all stores nothing.
+    Value named = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        groupRows.second, index(0));
+    auto stores = scf::IfOp::create(b, loc, TypeRange(), named,
+                                    /*withElseRegion=*/false);
+    b.setInsertionPoint(stores.thenBlock()->getTerminator());
+  }
   createWaveIndices();
   std::unique_ptr<AccumulatorAccess> access = createAccumulatorAccess();
   groupRows = tileRows;
