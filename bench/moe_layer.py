@@ -375,17 +375,6 @@ def block_candidates(rows):
     return (16, 32) if rows <= 1024 else (32, 64)
 
 
-ELEMENT_BITS = {"i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
-                "bf16": 16, "f16": 16, "f32": 32, "f4E2M1FN": 4,
-                "f8E8M0FNU": 8, "f8E4M3FN": 8}
-
-
-def memref_bytes(memref):
-    """The bytes a static memref type views."""
-    dims = memref[len("memref<"):].split(",")[0].rstrip(">").split("x")
-    return math.prod(int(d) for d in dims[:-1]) * ELEMENT_BITS[dims[-1]] // 8
-
-
 def layer_dispatches(mx_opt, config, prepack=True):
     """The layer's dispatches at `config`: per call (the layer's function)
     and once per model load (the weights' packing functions, with
@@ -413,7 +402,7 @@ def layer_dispatches(mx_opt, config, prepack=True):
             viewed = weights = 0
             for arg in usm.split_args(args):
                 value, memref = arg.split(" : ", 1)
-                size = memref_bytes(memref)
+                size = usm.memref_bytes(memref)
                 viewed += size
                 # %arg1 .. %arg4 of the layer: W_gate_up, its scales, W_down,
                 # its scales (packed with `prepack`).

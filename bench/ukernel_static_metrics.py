@@ -218,8 +218,14 @@ def contraction(m, n, k, lhs_type, rhs_type, acc="arg", result="f32",
     text = re.sub(r",(\s*)\)", r"\1)", text)
     return text.format(**values)
 
-ELEMENT_BYTES = {"i8": 1, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i64": 8,
-                 "f64": 8}
+# Bits per element of the buffers the pipeline's host IR passes (i1 is
+# stored as a byte; fp4 packed two to a byte).
+ELEMENT_BITS = {"i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+                "bf16": 16, "f16": 16, "f32": 32, "f64": 64, "f4E2M1FN": 4,
+                "f8E8M0FNU": 8, "f8E4M3FN": 8, "f8E5M2": 8}
+# Bytes per element of the whole-byte types.
+ELEMENT_BYTES = {name: bits // 8 for name, bits in ELEMENT_BITS.items()
+                 if bits % 8 == 0}
 
 
 class Failure(Exception):
@@ -286,15 +292,34 @@ def split_args(text):
     return parts
 
 
-def memref_shape(type_text):
-    """(shape, element bytes) of 'memref<2x3xi8, strided<...>>', or None."""
+def memref_dims(type_text):
+    """(static dims, element type name) of 'memref<2x3xi8, strided<...>>',
+    or None if it is not a memref type."""
     match = re.match(r"memref<([^,>]*)", type_text)
     if not match:
         return None
     *dims, element = match.group(1).split("x")
     if any(not d.isdigit() for d in dims):
         raise Failure("dynamic buffer shape %s" % type_text)
-    return [int(d) for d in dims], ELEMENT_BYTES[element]
+    return [int(d) for d in dims], element
+
+
+def memref_shape(type_text):
+    """(shape, element bytes) of 'memref<2x3xi8, strided<...>>', or None."""
+    parsed = memref_dims(type_text)
+    if parsed is None:
+        return None
+    dims, element = parsed
+    return dims, ELEMENT_BYTES[element]
+
+
+def memref_bytes(type_text):
+    """The bytes a static memref type views (sub-byte elements packed)."""
+    parsed = memref_dims(type_text)
+    if parsed is None:
+        raise Failure("not a memref type: %s" % type_text)
+    dims, element = parsed
+    return math.prod(dims) * ELEMENT_BITS[element] // 8
 
 
 def entry_ir(ir, name="gemm"):
