@@ -28,7 +28,10 @@ whose offsets are a run-time argument, and reads off the program:
               once, C read once unless from zero, and written once);
   gather us   the relayout of A and its scales into the experts' tiles at HBM
               speed (A's rows read once: T rows, or the T / top_k tokens of
-              the sorted form; the launch's M tiles written);
+              the sorted form; written: the tiles with rows where the
+              gather leaves the others undefined (mx.gather_row_tiles'
+              undefined_empty_tiles: the grouped form), else the launch's
+              M tiles);
   fill us     the output's fill where the program writes one before the
               GEMM, at HBM speed;
   bound us    the larger of the weight-streaming bound (the weights and
@@ -285,12 +288,17 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     row["model_us"] = gemm.seconds * 1e6
     row["gemm_us"] = max(gemm.seconds, unique / hbm) * 1e6
     row["unique_s"] = unique / hbm
-    # The gathered rows: the launch's M tiles (the tile rows' bound, and
-    # from zero the two tiles of the rows outside every expert).
-    bound_rows = blocks[1] * tile_m
+    # The gathered rows: the tiles with rows (the experts' and, from zero,
+    # those of the rows outside every expert) where the gather leaves the
+    # others unwritten, else the launch's M tiles (the tile rows' bound).
+    outside = t - sum(rows)
+    written_rows = (
+        (active_tiles + (math.ceil(outside / tile_m) + 1 if outside else 0))
+        * tile_m if "undefined_empty_tiles" in materialized
+        else blocks[1] * tile_m)
     # (In the GEMM, A is read through the ids: nothing gathered.)
     row["gather_us"] = 0.0 if in_gemm else (
-        a_bytes + bound_rows * (k * BITS[lhs] // 8 + k // 32)) / hbm * 1e6
+        a_bytes + written_rows * (k * BITS[lhs] // 8 + k // 32)) / hbm * 1e6
     # MFMA peak: 16x16x128 in MachineModel.def's MFMA16 Narrow (fp4/fp6
     # operands) or Wide (an fp8 operand) cycles, on every SIMD of every CU.
     cycles = (machine.mfma16_wide_cycles if max(BITS[lhs], BITS[rhs]) == 8

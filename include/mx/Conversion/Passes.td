@@ -105,6 +105,13 @@ def ConvertLinalgToGPUDispatches
     cover a run (a scale tile's chunk is 8 rows x 2 scales 4 apart), the
     outer loops the run needs are dealt to the thread whole (up to 256
     points), so it reads, e.g., 8 rows of 16 scales and writes 8 chunks.
+    A body that yields `arith.select %c, %v, %out` (`%out` the output's
+    own element, read nowhere else: the output is kept where `%c` is
+    false, as a relayout of `mx.gather_row_tiles` with
+    `undefined_empty_tiles` keeps its undefined destination) stores only
+    where `%c` holds and never loads the output: one branch around the
+    thread's vector store when its points' conditions are one value (a
+    row's), else the vector where all hold and point by point otherwise.
     Ops already inside a
     `gpu.launch` and ops with reduction iterators are left alone. After
     `gpu-kernel-outlining`, each launch is one kernel.

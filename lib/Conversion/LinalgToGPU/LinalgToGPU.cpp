@@ -7,6 +7,8 @@
 
 #include "mx/Conversion/LinalgToGPU/LinalgToGPU.h"
 
+#include "ThreadStores.h"
+
 #include "mx/Dialect/MX/IR/MXDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -28,6 +30,7 @@ namespace mlir::mx {
 } // namespace mlir::mx
 
 using namespace mlir;
+using namespace mlir::mx::detail;
 
 /// The indices `map` selects from the loop indices `ivs`.
 static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
@@ -43,18 +46,6 @@ static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
   }
   return indices;
 }
-
-namespace {
-/// How the iteration points of an op are dealt out to threads: each thread
-/// owns `vector` consecutive points of the loop order, spanning the
-/// innermost `groupRank` loops (of `groupSize` points in all) when `vector`
-/// is above 1.
-struct ThreadChunking {
-  int64_t vector = 1;
-  int64_t groupRank = 1;
-  int64_t groupSize = 1;
-};
-} // namespace
 
 /// The loop sizes of `op`, or a diagnostic if a loop does not start at 0
 /// with unit stride.
@@ -462,7 +453,8 @@ static SmallVector<Value> getPointIndices(OpBuilder &b, Location loc,
 static SmallVector<Value>
 cloneBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
             ArrayRef<Value> ivs,
-            function_ref<Value(Operation &, IRMapping &)> replace = nullptr) {
+            function_ref<Value(Operation &, IRMapping &)> replace = nullptr,
+            function_ref<bool(OpOperand &)> skipLoad = nullptr) {
   Block *body = op.getBlock();
   IRMapping mapping;
   for (OpOperand &operand : op->getOpOperands()) {
@@ -471,7 +463,8 @@ cloneBodyAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
       mapping.map(arg, operand.get());
       continue;
     }
-    if (!op.payloadUsesValueFromOperand(&operand))
+    if (!op.payloadUsesValueFromOperand(&operand) ||
+        (skipLoad && skipLoad(operand)))
       continue;
     SmallVector<Value> indices =
         applyMap(b, loc, op.getMatchingIndexingMap(&operand), ivs);
@@ -500,31 +493,6 @@ SmallVector<Value> mx::emitLinalgBodyAt(OpBuilder &b, Location loc,
                                         linalg::LinalgOp op,
                                         ArrayRef<Value> ivs) {
   return cloneBodyAt(b, loc, op, ivs);
-}
-
-/// Stores `values`, the thread's `vector` points of the identity-mapped
-/// `dest`, as one vector at `base` of the innermost group collapsed into
-/// one dimension.
-static void storeVector(OpBuilder &b, Location loc, ArrayRef<Value> values,
-                        Value dest, ArrayRef<Value> chunk, Value base,
-                        const ThreadChunking &chunking) {
-  int64_t rank = cast<MemRefType>(dest.getType()).getRank();
-  int64_t groupRank = chunking.groupRank;
-  if (groupRank > 1) {
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t d = 0; d < rank - groupRank; ++d)
-      groups.push_back({d});
-    groups.emplace_back();
-    for (int64_t d = rank - groupRank; d < rank; ++d)
-      groups.back().push_back(d);
-    dest = memref::CollapseShapeOp::create(b, loc, dest, groups);
-  }
-  SmallVector<Value> indices(chunk.drop_back());
-  indices.push_back(base);
-  auto vectorType =
-      VectorType::get({chunking.vector}, values.front().getType());
-  Value packed = vector::FromElementsOp::create(b, loc, vectorType, values);
-  vector::StoreOp::create(b, loc, packed, dest, indices);
 }
 
 /// The constant value of `cmp` when it compares the run's unclamped index
@@ -628,6 +596,14 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
   for (int64_t extent : outerExtents)
     outerPoints *= extent;
   DenseMap<int64_t, Value> loadedRuns;
+  // Inits stored only where a condition holds (getKeptDestinationSelect).
+  SmallVector<arith::SelectOp> kept;
+  for (int64_t i = 0, e = op.getNumDpsInits(); i < e; ++i)
+    kept.push_back(getKeptDestinationSelect(op, i));
+  auto skipLoad = [&](OpOperand &operand) {
+    return op.isDpsInit(&operand) &&
+           kept[operand.getOperandNumber() - op.getNumDpsInputs()];
+  };
   for (int64_t outer = 0; outer < outerPoints; ++outer) {
     SmallVector<int64_t> offsets(rank, 0);
     for (int64_t d = outerExtents.size() - 1, rest = outer; d >= 0; --d) {
@@ -641,6 +617,7 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
             b, loc, outerBase[d],
             arith::ConstantIndexOp::create(b, loc, offsets[d]));
     SmallVector<SmallVector<Value>> yielded(op.getNumDpsInits());
+    SmallVector<SmallVector<Value>> conditions(op.getNumDpsInits());
     for (int64_t lane = 0; lane < vector; ++lane) {
       for (int64_t d = rank - 1, rest = lane; d >= groupBegin && runs; --d) {
         offsets[d] = rest % groupExtents[d];
@@ -651,6 +628,13 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
       // The point's run: its offsets along the other loops of the box; its
       // position in it: the run loops' offsets times their coefficients.
       auto replace = [&](Operation &bodyOp, IRMapping &mapping) {
+        for (auto [i, select] : llvm::enumerate(kept)) {
+          if (select && &bodyOp == select.getOperation()) {
+            conditions[i].push_back(
+                mapping.lookupOrDefault(select.getCondition()));
+            return mapping.lookupOrDefault(select.getTrueValue());
+          }
+        }
         if (!runs)
           return Value();
         if (auto cmp = dyn_cast<arith::CmpIOp>(bodyOp))
@@ -669,15 +653,20 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
         return vector::ExtractOp::create(b, loc, run, position).getResult();
       };
       for (auto [i, value] :
-           llvm::enumerate(cloneBodyAt(b, loc, op, ivs, replace)))
+           llvm::enumerate(cloneBodyAt(b, loc, op, ivs, replace, skipLoad)))
         yielded[i].push_back(value);
     }
-    for (auto [values, init] :
-         llvm::zip_equal(yielded, op.getDpsInitsMutable())) {
+    for (auto [values, pointConditions, init] :
+         llvm::zip_equal(yielded, conditions, op.getDpsInitsMutable())) {
       if (vector > 1) {
-        storeVector(b, loc, values, init.get(), prefix, base, chunking);
+        storeVector(b, loc, values, init.get(), prefix, base, chunking,
+                    pointConditions, SmallVector<Value>(op.getDpsInits()));
         continue;
       }
+      OpBuilder::InsertionGuard guard(b);
+      if (!pointConditions.empty())
+        b.setInsertionPointToStart(
+            scf::IfOp::create(b, loc, pointConditions.front()).thenBlock());
       SmallVector<Value> indices =
           applyMap(b, loc, op.getMatchingIndexingMap(&init), chunk);
       memref::StoreOp::create(b, loc, values.front(), init.get(), indices);

@@ -64,18 +64,21 @@ static AffineMap getBlockedMap(MLIRContext *ctx, unsigned rank, int64_t axis) {
 
 /// A linalg.generic into `init` ([rows, columns]) whose row `i` is the
 /// source row `sourceRow(i)` says (its clamped index, and whether it is
-/// read), or zero bits: the body of the row gathers.
+/// read), or zero bits: the body of the row gathers. Where `rowDefined(i)`
+/// (if given, and non-null) is false, `init`'s (undefined) element is
+/// kept: the GPU dispatch writes nothing there.
 static Value buildRowGather(
     OpBuilder &b, Location loc, Value init, Value source,
     function_ref<std::pair<Value, Value>(OpBuilder &, Location, Value)>
-        sourceRow) {
+        sourceRow,
+    function_ref<Value(OpBuilder &, Location, Value)> rowDefined = nullptr) {
   auto type = cast<RankedTensorType>(init.getType());
   AffineMap identity = b.getMultiDimIdentityMap(2);
   SmallVector<utils::IteratorType> iterators(2, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
       ArrayRef<AffineMap>{identity}, iterators,
-      [&](OpBuilder &nb, Location nloc, ValueRange) {
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value row = linalg::IndexOp::create(nb, nloc, 0);
         Value col = linalg::IndexOp::create(nb, nloc, 1);
         auto [from, inBounds] = sourceRow(nb, nloc, row);
@@ -83,10 +86,10 @@ static Value buildRowGather(
             tensor::ExtractOp::create(nb, nloc, source, ValueRange{from, col});
         Value zero = arith::ConstantOp::create(
             nb, nloc, cast<TypedAttr>(nb.getZeroAttr(type.getElementType())));
-        linalg::YieldOp::create(
-            nb, nloc,
-            arith::SelectOp::create(nb, nloc, inBounds, value, zero)
-                .getResult());
+        Value result = arith::SelectOp::create(nb, nloc, inBounds, value, zero);
+        if (Value defined = rowDefined ? rowDefined(nb, nloc, row) : Value())
+          result = arith::SelectOp::create(nb, nloc, defined, result, args[0]);
+        linalg::YieldOp::create(nb, nloc, result);
       });
   return generic.getResult(0);
 }
@@ -108,10 +111,16 @@ struct RowGatherLowering : public OpRewritePattern<GatherOp> {
         rewriter, loc, sizes[0], op.getResult().getType().getElementType());
     Value sourceRows = tensor::DimOp::create(rewriter, loc, op.getSource(), 0);
     rewriter.replaceOp(
-        op, buildRowGather(rewriter, loc, init, op.getSource(),
-                           [&](OpBuilder &b, Location loc, Value row) {
-                             return op.buildSourceRow(b, loc, sourceRows, row);
-                           }));
+        op, buildRowGather(
+                rewriter, loc, init, op.getSource(),
+                [&](OpBuilder &b, Location loc, Value row) {
+                  return op.buildSourceRow(b, loc, sourceRows, row);
+                },
+                [&](OpBuilder &b, Location loc, Value row) -> Value {
+                  if constexpr (std::is_same_v<GatherOp, GatherRowTilesOp>)
+                    return op.buildRowDefined(b, loc, row);
+                  return {};
+                }));
     return success();
   }
 };

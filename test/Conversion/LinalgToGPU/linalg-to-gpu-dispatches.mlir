@@ -221,3 +221,72 @@ func.func @scale_tile(%a: memref<4x2x16xi8>, %b: memref<4x16x2xi8>) {
   linalg.transpose ins(%a : memref<4x2x16xi8>) outs(%b : memref<4x16x2xi8>) permutation = [0, 2, 1]
   return
 }
+
+// A body that yields its destination's own element where a condition is
+// false (select(%keep, %x, %out): a relayout of mx.gather_row_tiles with
+// undefined_empty_tiles) stores only where it holds, and never loads the
+// destination. Here the condition is a row's (%keep[i], the same for the
+// thread's 16 points): one branch around the vector store.
+// CHECK-LABEL: func.func @kept_rows
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<4x64xi8>, %[[KEEP:[^:]+]]: memref<4xi1>, %[[B:[^:]+]]: memref<4x64xi8>)
+//       CHECK:   gpu.launch
+//       CHECK:     scf.if
+//  CHECK-NEXT:       %[[I:.+]]:2 = affine.delinearize_index %{{.+}} into (4, 4) : index, index
+//   CHECK-NOT:       memref.load %[[B]]
+//       CHECK:       %[[K:.+]] = memref.load %[[KEEP]][%[[I]]#0] : memref<4xi1>
+//   CHECK-NOT:       memref.load %[[B]]
+//   CHECK-NOT:       arith.select
+//       CHECK:       scf.if %[[K]] {
+//  CHECK-NEXT:         %[[V:.+]] = vector.from_elements {{.+}} : vector<16xi8>
+//  CHECK-NEXT:         vector.store %[[V]], %[[B]][%[[I]]#0, %{{.+}}] : memref<4x64xi8>, vector<16xi8>
+//  CHECK-NEXT:       }
+//  CHECK-NEXT:     }
+//  CHECK-NEXT:     gpu.terminator
+func.func @kept_rows(%a: memref<4x64xi8>, %keep: memref<4xi1>, %b: memref<4x64xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %keep : memref<4x64xi8>, memref<4xi1>) outs(%b : memref<4x64xi8>) {
+  ^bb0(%x: i8, %k: i1, %out: i8):
+    %s = arith.select %k, %x, %out : i8
+    linalg.yield %s : i8
+  }
+  return
+}
+
+// A condition that differs between a thread's points (column < 37): the
+// vector where all of them hold, else point by point.
+// CHECK-LABEL: func.func @kept_points
+//  CHECK-SAME:   (%[[A:[^:]+]]: memref<4x64xi8>, %[[B:[^:]+]]: memref<4x64xi8>)
+//       CHECK:   gpu.launch
+//   CHECK-NOT:       memref.load %[[B]]
+//       CHECK:       %[[C0:.+]] = arith.cmpi ult, %{{.+}}, %c37{{.*}} : index
+//       CHECK:       %[[C1:.+]] = arith.cmpi ult, %{{.+}}, %c37{{.*}} : index
+//       CHECK:       %[[ALL1:.+]] = arith.andi %[[C0]], %[[C1]] : i1
+// CHECK-COUNT-13:    arith.andi
+//       CHECK:       %[[ALL:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+//  CHECK-NEXT:       scf.if %[[ALL]] {
+//  CHECK-NEXT:         %[[V:.+]] = vector.from_elements {{.+}} : vector<16xi8>
+//  CHECK-NEXT:         vector.store %[[V]], %[[B]]
+//  CHECK-NEXT:       } else {
+//  CHECK-NEXT:         scf.if %[[C0]] {
+//  CHECK-NEXT:           arith.constant 0 : index
+//  CHECK-NEXT:           arith.addi
+//  CHECK-NEXT:           memref.store %{{.+}}, %[[B]]
+//  CHECK-NEXT:         }
+//  CHECK-NEXT:         scf.if %[[C1]] {
+// CHECK-COUNT-14:      memref.store %{{.+}}, %[[B]]
+//   CHECK-NOT:       memref.load %[[B]]
+//       CHECK:     gpu.terminator
+func.func @kept_points(%a: memref<4x64xi8>, %b: memref<4x64xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<4x64xi8>) outs(%b : memref<4x64xi8>) {
+  ^bb0(%x: i8, %out: i8):
+    %j = linalg.index 1 : index
+    %c37 = arith.constant 37 : index
+    %k = arith.cmpi ult, %j, %c37 : index
+    %s = arith.select %k, %x, %out : i8
+    linalg.yield %s : i8
+  }
+  return
+}

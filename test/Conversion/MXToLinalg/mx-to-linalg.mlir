@@ -170,6 +170,26 @@ func.func @gather_row_tiles(%s: tensor<?x4xf8E8M0FNU>, %t: tensor<?x3xi32>) -> t
 
 // -----
 
+// With undefined_empty_tiles the rows of a tile whose count is 0 keep the
+// generic's (undefined) destination element.
+// CHECK-LABEL: func.func @gather_row_tiles_undefined_empty_tiles
+//  CHECK-SAME:   (%[[S:[^:]+]]: tensor<?x4xf8E8M0FNU>, %[[T:[^:]+]]: tensor<?x3xi32>)
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<?x4xf8E8M0FNU>)
+//  CHECK-NEXT:   ^bb0(%[[OUT:.+]]: f8E8M0FNU):
+//       CHECK:     %[[SEL:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : f8E8M0FNU
+//       CHECK:     %[[TILE:.+]] = arith.divui %{{.+}}, %{{.+}} : index
+//       CHECK:     %[[CNT:.+]] = tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<?x3xi32>
+//       CHECK:     %[[CI:.+]] = arith.index_cast %[[CNT]] : i32 to index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi sgt, %[[CI]], %{{.+}} : index
+//       CHECK:     %[[KEPT:.+]] = arith.select %[[HAS]], %[[SEL]], %[[OUT]] : f8E8M0FNU
+//       CHECK:     linalg.yield %[[KEPT]]
+func.func @gather_row_tiles_undefined_empty_tiles(%s: tensor<?x4xf8E8M0FNU>, %t: tensor<?x3xi32>) -> tensor<?x4xf8E8M0FNU> {
+  %g = mx.gather_row_tiles %s[%t] tile_rows = 16 undefined_empty_tiles : tensor<?x4xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x4xf8E8M0FNU>
+  return %g : tensor<?x4xf8E8M0FNU>
+}
+
+// -----
+
 // mx.gather_rows -> a generic reading row ids[i] / divisor, or zero.
 // CHECK-LABEL: func.func @gather_rows
 //  CHECK-SAME:   (%[[S:[^:]+]]: tensor<10x64xf8E4M3FN>, %[[IDS:[^:]+]]: tensor<32xi32>)

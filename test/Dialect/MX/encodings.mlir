@@ -144,14 +144,17 @@ func.func @tiled_grouped(%a: tensor<8x2x4x16x32xf4E2M1FN>, %b: tensor<5x3x2x4x16
 // CHECK-LABEL: func.func @gather_row_tiles
 //       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 16 : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
 //       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 32 : tensor<?x2xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x2xf8E8M0FNU>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 16 undefined_empty_tiles : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
 func.func @gather_row_tiles(%a: tensor<40x64xf4E2M1FN>, %t: tensor<7x3xi32>,
                             %s: tensor<?x2xf8E8M0FNU>, %u: tensor<?x3xi32>)
-    -> (tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>) {
+    -> (tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>, tensor<112x64xf4E2M1FN>) {
   %p = mx.gather_row_tiles %a[%t] tile_rows = 16
       : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
   %q = mx.gather_row_tiles %s[%u] tile_rows = 32
       : tensor<?x2xf8E8M0FNU>, tensor<?x3xi32> -> tensor<?x2xf8E8M0FNU>
-  return %p, %q : tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>
+  %r = mx.gather_row_tiles %a[%t] tile_rows = 16 undefined_empty_tiles
+      : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+  return %p, %q, %r : tensor<112x64xf4E2M1FN>, tensor<?x2xf8E8M0FNU>, tensor<112x64xf4E2M1FN>
 }
 
 // A routed GEMM's tiled form: row_ids names the acc row of every tile row.

@@ -12,8 +12,10 @@
 
 #include "mx/Dialect/MX/IR/MXOps.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -99,27 +101,62 @@ static std::pair<Value, Value> guardSourceRow(OpBuilder &b, Location loc,
   return {clamped, inBounds};
 }
 
+/// Field `field` (0 group, 1 first row, 2 row count) of the table entry of
+/// `tile`, as an index.
+static Value loadTileField(OpBuilder &b, Location loc, Value tileGroups,
+                           Value tile, int64_t field) {
+  Value v = tensor::ExtractOp::create(
+      b, loc, tileGroups,
+      ValueRange{tile, arith::ConstantIndexOp::create(b, loc, field)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// Row `row` of the result of a gather into tiles of `tileRows` rows as
+/// (tile, row in the tile). When `row` is a disjoint affine.linearize_index
+/// whose last basis is the tile (a packing relayout's row, fused), its
+/// leading indices are the tile: no division, and the tile is the same
+/// value for every row of it (one table read, one condition).
+static std::pair<Value, Value> splitTileRow(OpBuilder &b, Location loc,
+                                            Value row, int64_t tileRows) {
+  auto linearize = row.getDefiningOp<affine::AffineLinearizeIndexOp>();
+  if (linearize && linearize.getDisjoint() &&
+      linearize.getMultiIndex().size() >= 2) {
+    SmallVector<OpFoldResult> basis = linearize.getMixedBasis();
+    if (isConstantIntValue(basis.back(), tileRows)) {
+      ValueRange indices = linearize.getMultiIndex();
+      Value tile = indices.front();
+      if (indices.size() > 2)
+        tile = affine::AffineLinearizeIndexOp::create(
+            b, loc, indices.drop_back(), ArrayRef(basis).drop_back(),
+            /*disjoint=*/true);
+      return {tile, indices.back()};
+    }
+  }
+  Value size = arith::ConstantIndexOp::create(b, loc, tileRows);
+  return {arith::DivUIOp::create(b, loc, row, size),
+          arith::RemUIOp::create(b, loc, row, size)};
+}
+
 std::pair<Value, Value> GatherRowTilesOp::buildSourceRow(OpBuilder &b,
                                                          Location loc,
                                                          Value sourceRows,
                                                          Value row) {
-  Value tileGroups = getTileGroups();
-  int64_t tileRows = getTileRows();
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  auto entry = [&](Value tile, int64_t field) -> Value {
-    Value v = tensor::ExtractOp::create(b, loc, tileGroups,
-                                        ValueRange{tile, index(field)});
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  };
-  Value tile = arith::DivUIOp::create(b, loc, row, index(tileRows));
-  Value r = arith::RemUIOp::create(b, loc, row, index(tileRows));
-  Value first = entry(tile, 1), count = entry(tile, 2);
+  auto [tile, r] = splitTileRow(b, loc, row, getTileRows());
+  Value first = loadTileField(b, loc, getTileGroups(), tile, 1);
+  Value count = loadTileField(b, loc, getTileGroups(), tile, 2);
   Value source = arith::AddIOp::create(b, loc, first, r);
   Value inTile =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, count);
   return guardSourceRow(b, loc, source, inTile, sourceRows);
+}
+
+Value GatherRowTilesOp::buildRowDefined(OpBuilder &b, Location loc, Value row) {
+  if (!getUndefinedEmptyTiles())
+    return {};
+  Value tile = splitTileRow(b, loc, row, getTileRows()).first;
+  Value count = loadTileField(b, loc, getTileGroups(), tile, 2);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count,
+                               arith::ConstantIndexOp::create(b, loc, 0));
 }
 
 //===----------------------------------------------------------------------===//

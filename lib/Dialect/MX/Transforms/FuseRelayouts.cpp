@@ -106,6 +106,10 @@ private:
   /// canonicalization resolves through the ops' shapes afterwards).
   DenseMap<Operation *, SmallVector<OpFoldResult>> sourceSizes;
   SmallVector<PadGuard> guards;
+  /// Where the result is defined (a gather's undefined_empty_tiles): the
+  /// generic keeps its (undefined) destination elsewhere, which the GPU
+  /// dispatch turns into a store only where defined.
+  SmallVector<Value> defined;
 };
 } // namespace
 
@@ -253,6 +257,9 @@ SmallVector<Value> ChainFusion::mapBack(OpBuilder &b, Location loc,
     guards.push_back(
         {inBounds, cast<TypedAttr>(b.getZeroAttr(
                        getElementTypeOrSelf(getRelayoutSource(op))))});
+    if (auto tiles = dyn_cast<mx::GatherRowTilesOp>(op))
+      if (Value rowDefined = tiles.buildRowDefined(b, loc, idx[0]))
+        defined.push_back(rowDefined);
     return {row, idx[1]};
   }
   // tensor.cast, linalg.copy: same indices.
@@ -297,7 +304,7 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
                                              utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{}, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &nb, Location nloc, ValueRange) {
+      iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         SmallVector<Value> idx;
         for (int64_t d = 0; d < rank; ++d)
           idx.push_back(linalg::IndexOp::create(nb, nloc, d));
@@ -309,6 +316,13 @@ LogicalResult ChainFusion::run(OpBuilder &b) {
           Value padValue = arith::ConstantOp::create(nb, nloc, guard.value);
           result = arith::SelectOp::create(nb, nloc, guard.inBounds, result,
                                            padValue);
+        }
+        // Elsewhere the (undefined) destination: nothing is written there.
+        if (!defined.empty()) {
+          Value all = defined.front();
+          for (Value rowDefined : ArrayRef<Value>(defined).drop_front())
+            all = arith::AndIOp::create(nb, nloc, all, rowDefined);
+          result = arith::SelectOp::create(nb, nloc, all, result, args[0]);
         }
         linalg::YieldOp::create(nb, nloc, result);
       });

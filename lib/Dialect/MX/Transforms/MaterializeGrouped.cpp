@@ -285,8 +285,11 @@ mx::materializeGroupedContraction(OpBuilder &b, GroupedScaledContractionOp op,
         {staticTiles ? *staticTiles * tileRows : ShapedType::kDynamic,
          type.getDimSize(1)},
         type.getElementType());
+    // mx.tiled_scaled_mma reads no tile without rows: the relayout leaves
+    // them unwritten.
     return GatherRowTilesOp::create(b, loc, gathered, source, table,
-                                    b.getI64IntegerAttr(tileRows));
+                                    b.getI64IntegerAttr(tileRows),
+                                    b.getUnitAttr());
   };
   Value lhs = gather(op.getLhs());
   Value lhsScales = gather(op.getLhsScales());

@@ -391,7 +391,7 @@ LogicalResult FunctionPacker::packSameInnermost(Operation *op) {
             // Whole rows move: the same gather of rows of bytes.
             return GatherRowTilesOp::create(
                 builder, loc, *type, gather.getSource(), gather.getTileGroups(),
-                gather.getTileRowsAttr());
+                gather.getTileRowsAttr(), gather.getUndefinedEmptyTilesAttr());
           })
           .Case([&](GatherRowsOp gather) {
             return GatherRowsOp::create(builder, loc, *type, gather.getSource(),

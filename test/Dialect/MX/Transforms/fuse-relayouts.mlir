@@ -172,7 +172,8 @@ func.func @pack_chain_dynamic(%a: tensor<?x112xi8>, %tiles: index) -> tensor<?x1
 // GEMM's lhs: result row 16 mo + r (of tile mo) is row f + r of the source,
 // (f, c) = tile_groups[mo, 1..2], if r < c and the row is inside the source
 // (else zero bytes); the source row is clamped so that the read is always in
-// bounds.
+// bounds. The packed row is linearize(mo, r) by (7, 16): its tile and row in
+// the tile are mo and r, without a division.
 // CHECK-LABEL: func.func @gather_pack
 //  CHECK-SAME:   (%[[A:[^:]+]]: tensor<40x64xi8>, %[[T:[^:]+]]: tensor<7x3xi32>)
 //   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0 : i8
@@ -182,15 +183,13 @@ func.func @pack_chain_dynamic(%a: tensor<?x112xi8>, %tiles: index) -> tensor<?x1
 //       CHECK:     %[[MO:.+]] = linalg.index 0 : index
 //       CHECK:     %[[R:.+]] = linalg.index 2 : index
 //       CHECK:     %[[COL:.+]] = linalg.index 3 : index
-//       CHECK:     %[[ROW:.+]] = affine.linearize_index disjoint [%[[MO]], %[[R]]] by (7, 16)
-//       CHECK:     %[[TILE:.+]] = arith.divui %[[ROW]], %{{.+}} : index
-//       CHECK:     %[[INTILE:.+]] = arith.remui %[[ROW]], %{{.+}} : index
-//       CHECK:     %[[F:.+]] = tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<7x3xi32>
+//   CHECK-NOT:     arith.divui
+//       CHECK:     %[[F:.+]] = tensor.extract %[[T]][%[[MO]], %{{.+}}] : tensor<7x3xi32>
 //       CHECK:     %[[FI:.+]] = arith.index_cast %[[F]] : i32 to index
-//       CHECK:     %[[CNT:.+]] = tensor.extract %[[T]][%[[TILE]], %{{.+}}] : tensor<7x3xi32>
+//       CHECK:     %[[CNT:.+]] = tensor.extract %[[T]][%[[MO]], %{{.+}}] : tensor<7x3xi32>
 //       CHECK:     %[[CI:.+]] = arith.index_cast %[[CNT]] : i32 to index
-//       CHECK:     %[[SRC:.+]] = arith.addi %[[FI]], %[[INTILE]] : index
-//       CHECK:     %[[IN:.+]] = arith.cmpi slt, %[[INTILE]], %[[CI]] : index
+//       CHECK:     %[[SRC:.+]] = arith.addi %[[FI]], %[[R]] : index
+//       CHECK:     %[[IN:.+]] = arith.cmpi slt, %[[R]], %[[CI]] : index
 //       CHECK:     arith.cmpi slt, %[[SRC]], %[[C40]] : index
 //       CHECK:     %[[OK:.+]] = arith.andi %[[IN]], %{{.+}} : i1
 //       CHECK:     %[[LOW:.+]] = arith.minsi %[[SRC]], %[[C39]] : index
@@ -201,6 +200,35 @@ func.func @pack_chain_dynamic(%a: tensor<?x112xi8>, %tiles: index) -> tensor<?x1
 //   CHECK-NOT:   mx.gather_row_tiles
 func.func @gather_pack(%a: tensor<40x64xi8>, %t: tensor<7x3xi32>) -> tensor<7x1x16x64xi8> {
   %g = mx.gather_row_tiles %a[%t] tile_rows = 16 : tensor<40x64xi8>, tensor<7x3xi32> -> tensor<112x64xi8>
+  %x = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [7, 16, 1, 64] : tensor<112x64xi8> into tensor<7x16x1x64xi8>
+  %e = tensor.empty() : tensor<7x1x16x64xi8>
+  %tr = linalg.transpose ins(%x : tensor<7x16x1x64xi8>) outs(%e : tensor<7x1x16x64xi8>) permutation = [0, 2, 1, 3]
+  return %tr : tensor<7x1x16x64xi8>
+}
+
+// -----
+
+// With undefined_empty_tiles the rows of a tile without rows (count 0) keep
+// the generic's destination (tensor.empty: undefined), which the GPU
+// dispatch turns into no store at all.
+// CHECK-LABEL: func.func @gather_pack_undefined_empty_tiles
+//  CHECK-SAME:   (%[[A:[^:]+]]: tensor<40x64xi8>, %[[T:[^:]+]]: tensor<7x3xi32>)
+//   CHECK-DAG:   %[[C0:.+]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0 : i8
+//   CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
+//       CHECK:   linalg.generic {{.*}} outs(%{{.+}} : tensor<7x1x16x64xi8>)
+//  CHECK-NEXT:   ^bb0(%[[OUT:.+]]: i8):
+//       CHECK:     %[[MO:.+]] = linalg.index 0 : index
+//       CHECK:     tensor.extract %[[T]][%[[MO]], %[[C2]]] : tensor<7x3xi32>
+//       CHECK:     %[[CNT:.+]] = tensor.extract %[[T]][%[[MO]], %[[C2]]] : tensor<7x3xi32>
+//       CHECK:     %[[CI:.+]] = arith.index_cast %[[CNT]] : i32 to index
+//       CHECK:     %[[HAS:.+]] = arith.cmpi sgt, %[[CI]], %[[C0]] : index
+//       CHECK:     %[[V:.+]] = tensor.extract %[[A]]
+//       CHECK:     %[[SEL:.+]] = arith.select %{{.+}}, %[[V]], %[[ZERO]] : i8
+//       CHECK:     %[[KEPT:.+]] = arith.select %[[HAS]], %[[SEL]], %[[OUT]] : i8
+//       CHECK:     linalg.yield %[[KEPT]] : i8
+func.func @gather_pack_undefined_empty_tiles(%a: tensor<40x64xi8>, %t: tensor<7x3xi32>) -> tensor<7x1x16x64xi8> {
+  %g = mx.gather_row_tiles %a[%t] tile_rows = 16 undefined_empty_tiles : tensor<40x64xi8>, tensor<7x3xi32> -> tensor<112x64xi8>
   %x = tensor.expand_shape %g [[0, 1], [2, 3]] output_shape [7, 16, 1, 64] : tensor<112x64xi8> into tensor<7x16x1x64xi8>
   %e = tensor.empty() : tensor<7x1x16x64xi8>
   %tr = linalg.transpose ins(%x : tensor<7x16x1x64xi8>) outs(%e : tensor<7x1x16x64xi8>) permutation = [0, 2, 1, 3]

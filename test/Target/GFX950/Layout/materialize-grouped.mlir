@@ -24,9 +24,10 @@
 //       CHECK:     arith.index_cast %{{.+}} : index to i32
 //       CHECK:   } -> tensor<7x3xi32>
 // Each expert's rows (and row scales) gathered into its tiles, then packed
-// as the lhs of a 7-tile M.
-//       CHECK:   %[[GA:.+]] = mx.gather_row_tiles %[[A]][%[[TABLE]]] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x128xf4E2M1FN>
-//       CHECK:   %[[GSA:.+]] = mx.gather_row_tiles %[[SA]][%[[TABLE]]] tile_rows = 16 : tensor<40x4xf8E8M0FNU>, tensor<7x3xi32> -> tensor<112x4xf8E8M0FNU>
+// as the lhs of a 7-tile M; the GEMM reads no tile without rows, so theirs
+// are left undefined (undefined_empty_tiles).
+//       CHECK:   %[[GA:.+]] = mx.gather_row_tiles %[[A]][%[[TABLE]]] tile_rows = 16 undefined_empty_tiles : tensor<40x128xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x128xf4E2M1FN>
+//       CHECK:   %[[GSA:.+]] = mx.gather_row_tiles %[[SA]][%[[TABLE]]] tile_rows = 16 undefined_empty_tiles : tensor<40x4xf8E8M0FNU>, tensor<7x3xi32> -> tensor<112x4xf8E8M0FNU>
 //       CHECK:   %[[PA:.+]] = linalg.pack %[[GA]] {{.*}} -> tensor<7x1x16x128xf4E2M1FN>
 //       CHECK:   %[[TA:.+]] = linalg.transpose {{.*}} outs(%{{.+}} : tensor<7x1x4x16x32xf4E2M1FN>)
 //       CHECK:   linalg.pack %[[GSA]]
@@ -57,7 +58,7 @@ func.func @grouped(%a: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2M1FN>,
 // CHECK-LABEL: func.func @grouped_constant_weights
 //       CHECK:   tensor.dim %{{.+}}, %{{.+}} : tensor<?x128xf4E2M1FN>
 //       CHECK:   %[[TABLE:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<?x3xi32>)
-//       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 : tensor<?x128xf4E2M1FN>, tensor<?x3xi32> -> tensor<?x128xf4E2M1FN>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 undefined_empty_tiles : tensor<?x128xf4E2M1FN>, tensor<?x3xi32> -> tensor<?x128xf4E2M1FN>
 //       CHECK:   mx.gather_row_tiles
 //       CHECK:   linalg.pack
 //       CHECK:   linalg.pack
@@ -82,7 +83,7 @@ func.func @grouped_constant_weights(%a: tensor<?x128xf4E2M1FN>, %sa: tensor<?x4x
 // A pinned mx.layout wins over the target's choice: 32-row tiles, at most
 // (40 + 3 * 31) / 32 = 4 of them.
 // CHECK-LABEL: func.func @grouped_pinned
-//       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 32 : tensor<40x64xf8E4M3FN>, tensor<4x3xi32> -> tensor<128x64xf8E4M3FN>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%{{.+}}] tile_rows = 32 undefined_empty_tiles : tensor<40x64xf8E4M3FN>, tensor<4x3xi32> -> tensor<128x64xf8E4M3FN>
 //       CHECK:   mx.tiled_scaled_mma {{.*}} tile_groups(%{{.+}} : tensor<4x3xi32>) outs(%{{.+}} : tensor<40x24xf32>) layout = #[[PIN:.+]] -> tensor<40x24xf32>
 func.func @grouped_pinned(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf8E4M3FN>,
                           %sa: tensor<40x2xf8E8M0FNU>, %sb: tensor<3x24x2xf8E8M0FNU>,
@@ -118,7 +119,7 @@ func.func @grouped_pinned(%a: tensor<40x64xf8E4M3FN>, %b: tensor<3x24x64xf8E4M3F
 //       CHECK:     %[[FILLER:.+]] = arith.cmpi uge, %[[MO]], %[[LOOP]]#0 : index
 //       CHECK:     arith.select %[[FILLER]], %[[E]], %[[LOOP]]#2 : index
 //       CHECK:   } -> tensor<9x3xi32>
-//       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 : tensor<40x128xf4E2M1FN>, tensor<9x3xi32> -> tensor<144x128xf4E2M1FN>
+//       CHECK:   mx.gather_row_tiles %{{.+}}[%[[TABLE]]] tile_rows = 16 undefined_empty_tiles : tensor<40x128xf4E2M1FN>, tensor<9x3xi32> -> tensor<144x128xf4E2M1FN>
 //       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} tile_groups(%[[TABLE]] : tensor<9x3xi32>) outs(%[[EMPTY]] : tensor<40x24xf32>) layout = #{{.+}} zero_acc zero_empty_tiles -> tensor<40x24xf32>
 //       CHECK:   return %[[R]]
 func.func @grouped_from_zero(%a: tensor<40x128xf4E2M1FN>, %b: tensor<5x24x128xf4E2M1FN>,

@@ -516,18 +516,30 @@ def MX_GatherRowTilesOp : MX_Op<"gather_row_tiles", [Pure,
     moves whole rows, so `mx-pack-to-bytes` stores sub-byte rows as bytes,
     and `mx-fuse-relayouts` fuses it into the relayout that packs the tiles.
 
+    With `undefined_empty_tiles` the rows of a tile whose row count `c` is
+    0 are undefined instead: the relayout that packs the tiles neither
+    reads nor writes them. `mx-materialize-encodings` sets it, as
+    `mx.tiled_scaled_mma` reads no tile without rows: the grid holds the
+    tile rows' bound for the worst routing, (T + E (tile_rows - 1)) /
+    tile_rows, twice the tiles an even routing of DeepSeek-V3's 1024 tokens
+    over 32 experts fills.
+
     Example (16-row tiles of 64 fp4 columns):
 
     ```mlir
     %p = mx.gather_row_tiles %a[%tiles] tile_rows = 16
         : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
+    %q = mx.gather_row_tiles %a[%tiles] tile_rows = 16 undefined_empty_tiles
+        : tensor<40x64xf4E2M1FN>, tensor<7x3xi32> -> tensor<112x64xf4E2M1FN>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$source, AnyRankedTensor:$tile_groups,
-      ConfinedAttr<I64Attr, [IntPositive]>:$tile_rows);
+      ConfinedAttr<I64Attr, [IntPositive]>:$tile_rows,
+      UnitAttr:$undefined_empty_tiles);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $source `[` $tile_groups `]` `tile_rows` `=` $tile_rows attr-dict `:`
+    $source `[` $tile_groups `]` `tile_rows` `=` $tile_rows
+      (`undefined_empty_tiles` $undefined_empty_tiles^)? attr-dict `:`
       type($source) `,` type($tile_groups) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -538,6 +550,10 @@ def MX_GatherRowTilesOp : MX_Op<"gather_row_tiles", [Pure,
     /// the one home of the op's row formula.
     std::pair<Value, Value> buildSourceRow(OpBuilder &b, Location loc,
                                            Value sourceRows, Value row);
+    /// For row `row` of the result: whether it is defined (an i1: its
+    /// tile has rows, or always without `undefined_empty_tiles`); null
+    /// when every row is.
+    Value buildRowDefined(OpBuilder &b, Location loc, Value row);
   }];
 }
 
