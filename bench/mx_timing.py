@@ -77,9 +77,26 @@ def mfma_macs(pins):
     return mx_perf_model.mfma_macs(m and m.group(0)) or 16 * 16 * 128
 
 
-def k_per_iteration(report, tile=(TILE, TILE)):
+def pinned_tile(pins):
+    """The workgroup tile (M, N) that `pins` fixes (the intrinsic's M x N
+    times intrinsics_m/n times subgroups_m/n), or the seed's 256 x 256 when
+    they leave it open."""
+    values = dict(re.findall(r"([\w-]+)=(\S+)", pins or ""))
+    shape = re.match(r"(\d+)x(\d+)x\d+$", values.get("intrinsic", "16x16x128"))
+    keys = ("intrinsics-m", "intrinsics-n", "subgroups-m", "subgroups-n")
+    if not shape or any(key not in values for key in keys):
+        return (TILE, TILE)
+    return (int(shape.group(1)) * int(values["intrinsics-m"]) *
+            int(values["subgroups-m"]),
+            int(shape.group(2)) * int(values["intrinsics-n"]) *
+            int(values["subgroups-n"]))
+
+
+def k_per_iteration(report, tile=None):
     """The K one main-loop iteration of a timed kernel covers: its MFMAs
-    (every wave) over the tile's outputs."""
+    (every wave) over the tile's outputs (the report's own tile unless
+    `tile` is given)."""
+    tile = tile or report.get("tile", (TILE, TILE))
     return (report["mfmas_per_iteration"] * report["waves_per_workgroup"] *
             report.get("mfma_macs", 16 * 16 * 128) / (tile[0] * tile[1]))
 
@@ -109,11 +126,15 @@ def time_program(text, pins, num_args, tmp, settings=None, args=None):
 def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN",
             pins=None):
     """The seed tile's kernel for (lhs, rhs), with the seed's pins unless
-    `pins` gives others."""
-    text = ukernel_static_metrics.contraction(TILE, TILE, k, lhs, rhs,
-                                              acc=acc, result=result)
-    return time_program(text, pins or seed_pins(lhs, rhs),
-                        4 + (acc == "arg"), tmp, settings)
+    `pins` gives others: one workgroup tile of their size (the report's
+    `tile`)."""
+    tile = pinned_tile(pins)
+    text = ukernel_static_metrics.contraction(*tile, k, lhs, rhs, acc=acc,
+                                              result=result)
+    report = time_program(text, pins or seed_pins(lhs, rhs),
+                          4 + (acc == "arg"), tmp, settings)
+    report["tile"] = tile
+    return report
 
 
 def time_aiter(k, settings, tmp):
@@ -156,10 +177,11 @@ def calibration(tmp):
 
 
 def gemm_seconds(report, k_sim, shape, clock, efficiency, cus=256,
-                 tile=(TILE, TILE)):
+                 tile=None):
     """Whole-GEMM seconds of a kernel timed on one workgroup tile (`tile`,
-    M x N) over K = k_sim."""
+    M x N; the report's own unless given) over K = k_sim."""
     m, n, k = shape
+    tile = tile or report.get("tile", (TILE, TILE))
     tile_m, tile_n = tile
     # The timed tile's cycles outside the steady state (the prologue, the
     # peeled iterations, the epilogue) stay as they are; the rest of K costs
@@ -333,7 +355,8 @@ def main():
                                                   in p.items()})
                                     for n, f, v, e, p in sweep]}, indent=1))
         return
-    print(f"timing model, one 256x256 tile over K = {args.k} "
+    print(f"timing model, one workgroup tile (256x256 unless --pins says "
+          f"otherwise) over K = {args.k} "
           f"(settings: {base or 'MachineModel.def'})")
     print("| kernel | cycles / iteration | K / iteration | MFMA pipe / "
           "iteration | busiest pipe | stalls per wave (vmcnt / lgkmcnt / "
