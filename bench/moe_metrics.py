@@ -41,7 +41,12 @@ whose offsets are a run-time argument, and reads off the program:
               fp8, 32 cycles);
   x bound     (gemm + gather + fill) / bound;
   floor       (unique bytes at HBM speed + gather + fill) / bound: the
-              least x bound of any GEMM kernel for this program.
+              least x bound of any GEMM kernel for this program;
+  timing us, x bound timing
+              (the prefill rows, unless --no-timing) gemm us and x bound
+              on the timing model: the GEMM kernel's workgroup tile timed
+              on the ISA executor (bench/mx_timing.py, calibrated on
+              AITER as there) over the active tiles.
 
 Every row is measured accumulating into the user's f32 C, then the prefill
 rows as a model's MoE layer runs them: from a +0.0 fill, the result rounded
@@ -52,6 +57,7 @@ not counted. Assumptions are those of bench/mx_perf_model.py
 (bench/README.md).
 
 Usage: bench/moe_metrics.py [--mx-opt build/bin/mx-opt] [--options "..."]
+                            [--no-timing]
 """
 
 import argparse
@@ -184,8 +190,28 @@ def even_rows(t, e):
     return [t // e + (1 if i < t % e else 0) for i in range(e)]
 
 
+def timing_gemm_seconds(row, m, n, k, lhs, rhs, zero_acc, result, timing):
+    """The timing model's seconds of the GEMM kernel of `row` (its pins and
+    tile) over M x N x K: one workgroup tile of it timed on the ISA
+    executor over K = mx_tune.TIMED_K (a plain contraction of the tile:
+    the grouped GEMM's loop is the same ukernel's), in rounds of the CUs
+    (mx_timing.gemm_seconds); `timing`: mx_timing.calibration's clock and
+    efficiency, and a scratch directory."""
+    import mx_timing
+    import mx_tune
+    tile = row["tile_mnk"][:2]
+    acc = "zero" if zero_acc else "arg"
+    program = usm.contraction(*tile, mx_tune.TIMED_K, lhs, rhs, acc=acc,
+                              result=result)
+    report = mx_timing.time_program(program, row["pins"],
+                                    4 + (acc == "arg"), timing["tmp"])
+    return mx_timing.gemm_seconds(report, mx_tune.TIMED_K, (m, n, k),
+                                  timing["clock"], timing["efficiency"],
+                                  tile=tile)
+
+
 def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
-             zero_acc=False, quantized=False, result="f32"):
+             zero_acc=False, quantized=False, result="f32", timing=None):
     """`routed`: (top_k, block rows) for the sorted-token-ids form;
     `zero_acc`: the GEMM from a +0.0 fill (no C read); `result`: f32, or
     bf16 (the result rounded in the GEMM's epilogue); `quantized`
@@ -313,6 +339,12 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     # The least x bound of any GEMM kernel for this program: its unique
     # bytes at HBM speed, the gather and the fill.
     row["floor"] = (row["unique_s"] * 1e6 + other) / row["bound_us"]
+    if timing:
+        seconds = timing_gemm_seconds(row, active_tiles * tile_m,
+                                      n_tiles * tile_n, k, lhs, rhs,
+                                      zero_acc, result, timing)
+        row["timing_us"] = max(seconds, row["unique_s"]) * 1e6
+        row["x_bound_timing"] = (row["timing_us"] + other) / row["bound_us"]
     return row
 
 
@@ -327,6 +359,9 @@ HEADER = ["shape", "T x E x N x K", "disp", "tile", "WGs", "active", "pad",
 CONTRACTS = [("C += A x B, f32 result", False, "f32", lambda name: True),
              ("from zero, bf16 result (the prefill rows)", True, "bf16",
               lambda name: "tok=1024" in name)]
+# The prefill rows also on the timing model (their GEMM kernel's tile timed
+# on the ISA executor): its time floored by the unique bytes, and x bound.
+TIMING_HEADER = ["timing us", "x bound timing"]
 
 
 def main():
@@ -334,17 +369,27 @@ def main():
     parser.add_argument("--mx-opt", default="build/bin/mx-opt")
     parser.add_argument("--options", default="",
                         help="extra mx-gfx950-pipeline options")
+    parser.add_argument("--no-timing", action="store_true",
+                        help="skip the timing model's column of the prefill "
+                        "rows (about 20 s)")
     args = parser.parse_args()
+    timing = None
+    tmp = tempfile.TemporaryDirectory()
+    if not args.no_timing:
+        import mx_timing
+        timing = dict(mx_timing.calibration(tmp.name), tmp=tmp.name)
     for title, zero_acc, result, selected in CONTRACTS:
         print(title)
         rows = []
+        timed = zero_acc and timing is not None
         for name, t, e, n, k, lhs, rhs, routed in SHAPES:
             if not selected(name):
                 continue
             size = "%dx%dx%dx%d" % (t, e, n, k)
             try:
                 r = evaluate(args.mx_opt, t, e, n, k, lhs, rhs, routed,
-                             args.options, zero_acc=zero_acc, result=result)
+                             args.options, zero_acc=zero_acc, result=result,
+                             timing=timing if timed else None)
                 rows.append([name, size, str(r["disp"]), r["tile"],
                              str(r["wgs"]), str(r["active"]),
                              "%.0f%%" % (100 * r["pad"]),
@@ -352,10 +397,12 @@ def main():
                              "%.1f" % r["model_us"], "%.1f" % r["gemm_us"],
                              "%.1f" % r["gather_us"], "%.1f" % r["fill_us"],
                              "%.1f" % r["bound_us"], "%.2f" % r["x_bound"],
-                             "%.2f" % r["floor"]])
+                             "%.2f" % r["floor"]] +
+                            (["%.1f" % r["timing_us"],
+                              "%.2f" % r["x_bound_timing"]] if timed else []))
             except usm.Failure as failure:
                 rows.append([name, size, "error: %s" % failure])
-        usm.print_columns(HEADER, rows)
+        usm.print_columns(HEADER + (TIMING_HEADER if timed else []), rows)
         print()
 
 
