@@ -64,6 +64,7 @@ import argparse
 import math
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -377,7 +378,12 @@ def main():
     tmp = tempfile.TemporaryDirectory()
     if not args.no_timing:
         import mx_timing
-        timing = dict(mx_timing.calibration(tmp.name), tmp=tmp.name)
+        try:
+            timing = dict(mx_timing.calibration(tmp.name), tmp=tmp.name)
+        except (OSError, subprocess.CalledProcessError) as failure:
+            # The calibration times AITER's code object from the ROCm/aiter
+            # mirror (bench/mx_timing.py).
+            print("no timing model columns: %s\n" % failure)
     for title, zero_acc, result, selected in CONTRACTS:
         print(title)
         rows = []
