@@ -604,6 +604,7 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
     return op.isDpsInit(&operand) &&
            kept[operand.getOperandNumber() - op.getNumDpsInputs()];
   };
+  SmallVector<Value> written(op.getDpsInits());
   for (int64_t outer = 0; outer < outerPoints; ++outer) {
     SmallVector<int64_t> offsets(rank, 0);
     for (int64_t d = outerExtents.size() - 1, rest = outer; d >= 0; --d) {
@@ -660,7 +661,7 @@ static void emitThreadPoints(OpBuilder &b, Location loc, linalg::LinalgOp op,
          llvm::zip_equal(yielded, conditions, op.getDpsInitsMutable())) {
       if (vector > 1) {
         storeVector(b, loc, values, init.get(), prefix, base, chunking,
-                    pointConditions, SmallVector<Value>(op.getDpsInits()));
+                    pointConditions, written);
         continue;
       }
       OpBuilder::InsertionGuard guard(b);

@@ -39,13 +39,17 @@ getChunkDestination(OpBuilder &b, Location loc, Value dest,
   return {dest, std::move(indices)};
 }
 
+/// How many ops deep computeSameValue compares (a row's condition through
+/// the table read and the packing's index arithmetic is about 8).
+static constexpr int kSameValueDepth = 24;
+
 /// Whether `a` and `b`, computed for two points of a thread, are the same
 /// value: the same SSA value, or results of the same pure op (or load of a
 /// buffer the dispatch does not write, `written`) of such operands, up to
 /// `depth` ops deep. The points' clones of a body compute what does not
 /// depend on the point twice (canonicalization runs before CSE).
 static bool computeSameValue(Value a, Value b, ArrayRef<Value> written,
-                             int depth) {
+                             int depth = kSameValueDepth) {
   if (a == b)
     return true;
   Operation *opA = a.getDefiningOp(), *opB = b.getDefiningOp();
@@ -83,8 +87,7 @@ void mx::detail::storeVector(OpBuilder &b, Location loc, ArrayRef<Value> values,
     return storeAll();
   OpBuilder::InsertionGuard guard(b);
   if (llvm::all_of(conditions.drop_front(), [&](Value condition) {
-        return computeSameValue(condition, conditions.front(), written,
-                                /*depth=*/24);
+        return computeSameValue(condition, conditions.front(), written);
       })) {
     b.setInsertionPointToStart(
         scf::IfOp::create(b, loc, conditions.front()).thenBlock());
