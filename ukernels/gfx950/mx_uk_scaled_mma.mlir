@@ -602,13 +602,21 @@ func.func private @mx_uk_scaled_mma(
     // on the static model (seed shape, zero-filled accumulators, bf16:
     // fp4 x fp8 4262 -> 4295 cycles per iteration, 32x32x64 fp4 x fp4
     // 2365 -> 2848), so they keep B's loads spread over the first half
-    // (after row f mod h) and the scales in row mid.
+    // (after row f mod h) and the scales in row mid. With four rows or
+    // fewer (a 64-row tile: the sorted MoE form's 64 x 512, where a step is
+    // 1,024 MFMA cycles, half the seed's) all of B's loads go in row 0, one
+    // per MFMA, a row earlier: static model 2942 -> 2701 cycles per two K
+    // steps from zero (bf16), 2936 -> 2701 from memory, timing model 2955
+    // -> 2706 and 2936 -> 2701, never slower at any assumed constant x0.5 or
+    // x2 on either model (bench/README.md, "moe_metrics.py").
     %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
     %b_not_fp8 = arith.cmpi ult, %lane_bytes_b, %c32 : index
     %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
     %b_narrow_16 = arith.andi %b_not_fp8, %acc_4 : i1
     %early = arith.andi %b_private, %b_narrow_16 : i1
-    %b_rows_early = arith.minui %h, %c2 : index
+    %few_rows = arith.cmpi ule, %intrinsics_m, %c4 : index
+    %b_rows_2 = arith.minui %h, %c2 : index
+    %b_rows_early = arith.select %few_rows, %c1, %b_rows_2 : index
     %b_rows = arith.select %early, %b_rows_early, %h : index
     %mid_1 = arith.minui %mid, %c1 : index
     %scale_row = arith.select %early, %mid_1, %mid : index
