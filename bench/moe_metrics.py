@@ -70,6 +70,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mx_perf_model  # noqa: E402
+import mx_tune  # noqa: E402
 import ukernel_static_metrics as usm  # noqa: E402
 from decode_metrics import BITS, FP4, FP8  # noqa: E402
 
@@ -192,23 +193,18 @@ def even_rows(t, e):
 
 
 def timing_gemm_seconds(row, m, n, k, lhs, rhs, zero_acc, result, timing):
-    """The timing model's seconds of the GEMM kernel of `row` (its pins and
-    tile) over M x N x K: one workgroup tile of it timed on the ISA
-    executor over K = mx_tune.TIMED_K (a plain contraction of the tile:
-    the grouped GEMM's loop is the same ukernel's), in rounds of the CUs
-    (mx_timing.gemm_seconds); `timing`: mx_timing.calibration's clock and
-    efficiency, and a scratch directory."""
+    """The timing model's seconds of the GEMM kernel of `row` (its pins)
+    over M x N x K: one workgroup tile of it timed on the ISA executor over
+    K = mx_tune.TIMED_K (mx_timing.time_mx: a plain contraction of the
+    tile, the grouped GEMM's loop being the same ukernel's), in rounds of
+    the CUs (mx_timing.gemm_seconds); `timing`: mx_timing.calibration's
+    clock and efficiency, and a scratch directory."""
     import mx_timing
-    import mx_tune
-    tile = row["tile_mnk"][:2]
-    acc = "zero" if zero_acc else "arg"
-    program = usm.contraction(*tile, mx_tune.TIMED_K, lhs, rhs, acc=acc,
-                              result=result)
-    report = mx_timing.time_program(program, row["pins"],
-                                    4 + (acc == "arg"), timing["tmp"])
+    report = mx_timing.time_mx(mx_tune.TIMED_K, "zero" if zero_acc else "arg",
+                               result, {}, timing["tmp"], lhs, rhs,
+                               pins=row["pins"])
     return mx_timing.gemm_seconds(report, mx_tune.TIMED_K, (m, n, k),
-                                  timing["clock"], timing["efficiency"],
-                                  tile=tile)
+                                  timing["clock"], timing["efficiency"])
 
 
 def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
@@ -273,9 +269,7 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
                tile_mnk=(tile_m, tile_n, tile_k),
                # The pipeline options that pin this GEMM's layout (to time
                # the same kernel on a smaller problem).
-               pins="intrinsic=%dx%dx%d intrinsics-m=%d intrinsics-n=%d "
-               "intrinsics-k=%d subgroups-m=%d subgroups-n=%d split-k=1" %
-               (tuple(layout["shape"]) + (im, inn, ik, sm, sn)),
+               pins=mx_tune.layout_options(layout),
                spills=int(stats["vgpr_spills"]) + int(stats["sgpr_spills"]),
                in_gemm=in_gemm)
     row["pad"] = active_tiles * tile_m / t - 1
