@@ -608,13 +608,26 @@ func.func private @mx_uk_scaled_mma(
     // per MFMA, a row earlier: static model 2942 -> 2701 cycles per two K
     // steps from zero (bf16), 2936 -> 2701 from memory, timing model 2955
     // -> 2706 and 2936 -> 2701, never slower at any assumed constant x0.5 or
-    // x2 on either model (bench/README.md, "moe_metrics.py").
+    // x2 on either model (bench/README.md, "moe_metrics.py"). So do wide A
+    // (fp6, fp8) with fp4 B on up to eight rows (the 8 x 8 tile of the
+    // configuration table's fp6/fp8 x fp4 entries): static model, C += A x
+    // B, per K step of 128, fp6 x fp4 1476 -> 1438 cycles, fp8 x fp4 2285
+    // -> 2277, no slower under the whole sweep on either model
+    // (bench/ab_sweep.py). Not elsewhere on eight rows: fp4 x fp4 ran 1.4%
+    // slower, fp4 x fp6 2.6% slower at GlobalLatency x0.5, fp8 x fp6 0.08%
+    // slower at LDSLatency x2.
     %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
     %b_not_fp8 = arith.cmpi ult, %lane_bytes_b, %c32 : index
     %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
     %b_narrow_16 = arith.andi %b_not_fp8, %acc_4 : i1
     %early = arith.andi %b_private, %b_narrow_16 : i1
-    %few_rows = arith.cmpi ule, %intrinsics_m, %c4 : index
+    %c8_rows = arith.constant 8 : index
+    %rows_le_4 = arith.cmpi ule, %intrinsics_m, %c4 : index
+    %rows_le_8 = arith.cmpi ule, %intrinsics_m, %c8_rows : index
+    %b_fp4 = arith.cmpi eq, %lane_bytes_b, %c16 : index
+    %wide_fp4_b = arith.andi %a_wide, %b_fp4 : i1
+    %wide_rows_8 = arith.andi %wide_fp4_b, %rows_le_8 : i1
+    %few_rows = arith.ori %rows_le_4, %wide_rows_8 : i1
     %b_rows_2 = arith.minui %h, %c2 : index
     %b_rows_early = arith.select %few_rows, %c1, %b_rows_2 : index
     %b_rows = arith.select %early, %b_rows_early, %h : index
