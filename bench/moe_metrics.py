@@ -161,6 +161,11 @@ SHAPES = [
     ("mixtral up fp4 tok=1024", 2048, 8, 28672, 4096, FP4, FP4, None),
     ("dsv3 up fp4 tok=64 sorted", 512, 32, 4096, 7168, FP4, FP4, (8, 16)),
     ("dsv3 up fp4 tok=1024 sorted", 8192, 32, 4096, 7168, FP4, FP4, (8, 64)),
+    # The same routing stated as vLLM's moe_align_block_size gives it, each
+    # routed row named once: mx.routed_scaled_contraction's all_rows_named
+    # (from zero, no fill dispatch).
+    ("dsv3 up fp4 tok=1024 sorted named", 8192, 32, 4096, 7168, FP4, FP4,
+     (8, 64, True)),
 ]
 
 
@@ -209,7 +214,8 @@ def timing_gemm_seconds(row, m, n, k, lhs, rhs, zero_acc, result, timing):
 
 def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
              zero_acc=False, quantized=False, result="f32", timing=None):
-    """`routed`: (top_k, block rows) for the sorted-token-ids form;
+    """`routed`: (top_k, block rows[, True: all_rows_named]) for the
+    sorted-token-ids form;
     `zero_acc`: the GEMM from a +0.0 fill (no C read); `result`: f32, or
     bf16 (the result rounded in the GEMM's epilogue); `quantized`
     (routed, zero_acc): the tokens bf16, quantized to `lhs` in the program
@@ -218,10 +224,14 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
     gather)."""
     bf16 = with_bf16_result if result == "bf16" else (lambda text: text)
     if routed:
-        top_k, block = routed
+        top_k, block = routed[:2]
         positions = (t + e * (block - 1)) // block * block
         form = (ROUTED_QUANTIZED_ZERO if quantized else
                 ROUTED_ZERO if zero_acc else ROUTED)
+        if routed[2:] == (True,):
+            form = form.replace("outs(%acc : tensor<{T}x{N}xf32>)",
+                                "outs(%acc : tensor<{T}x{N}xf32>) "
+                                "{{all_rows_named}}")
         ir = bf16(form).format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n,
                                K=k, KB=k // 32, A=lhs, B=rhs, P=positions,
                                NB=positions // block)
@@ -350,8 +360,10 @@ HEADER = ["shape", "T x E x N x K", "disp", "tile", "WGs", "active", "pad",
 # The contracts of the table's rows: every row accumulating into the user's
 # f32 C (C read and written), then the prefill rows as a model's MoE layer
 # runs them (bench/moe_layer.py): from a +0.0 fill, the result rounded to
-# bf16 in the GEMM's epilogue.
-CONTRACTS = [("C += A x B, f32 result", False, "f32", lambda name: True),
+# bf16 in the GEMM's epilogue. (all_rows_named changes nothing in C += A
+# x B: the "named" row is only in the second table.)
+CONTRACTS = [("C += A x B, f32 result", False, "f32",
+              lambda name: not name.endswith(" named")),
              ("from zero, bf16 result (the prefill rows)", True, "bf16",
               lambda name: "tok=1024" in name)]
 # The prefill rows also on the timing model (their GEMM kernel's tile timed

@@ -425,6 +425,12 @@ static LogicalResult checkRoutingReports(func::FuncOp func) {
            << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
               "more than once; the experts were "
               "not computed";
+  if (reported(InvalidRouting::UnnamedRows))
+    return func.emitError()
+           << "@" << func.getName()
+           << ": sorted_ids of mx.routed_scaled_contraction name no position "
+              "for some routed row, against its all_rows_named; the experts "
+              "were not computed";
   return success();
 }
 

@@ -543,6 +543,18 @@ LogicalResult ReferenceEvaluator::evaluate(RoutedScaledContractionOp op) {
       order ? &*order : nullptr);
   if (!out)
     return op.emitError() << "sorted_ids name a routed row more than once";
+  if (op.getAllRowsNamed()) {
+    // Every routed row named by a position (of any block).
+    std::vector<bool> named(T * topK, false);
+    for (int32_t id : ids)
+      if (id >= 0 && id < T * topK)
+        named[id] = true;
+    auto unnamed = llvm::find(named, false);
+    if (unnamed != named.end())
+      return op.emitError()
+             << "all_rows_named: sorted_ids name no position for routed row "
+             << (unnamed - named.begin());
+  }
   HostTensor result = acc;
   std::memcpy(result.data.data(), out->data(), out->size() * sizeof(float));
   values[op.getResult()] = std::move(result);

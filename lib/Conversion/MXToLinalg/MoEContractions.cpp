@@ -111,7 +111,8 @@ static Value inRange(OpBuilder &b, Location loc, Value v, Value end) {
 /// sum is inserted at its routed row. A first loop over the positions marks
 /// the rows that positions name (in any block); a row named twice calls
 /// `mx_report_invalid_routing` instead (the blocks would race on it on a
-/// GPU) and leaves `acc` unchanged.
+/// GPU) and leaves `acc` unchanged, and so does, with `all_rows_named`, a
+/// row that no position names.
 struct RoutedScaledContractionLowering
     : public OpRewritePattern<RoutedScaledContractionOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -149,8 +150,12 @@ struct RoutedScaledContractionLowering
             .getResult(0);
     Value trueValue =
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI1Type(), 1);
+    // With all_rows_named, a third value counts the rows named.
+    SmallVector<Value> init = {unmarked, trueValue};
+    if (op.getAllRowsNamed())
+      init.push_back(zero);
     auto check = scf::ForOp::create(
-        rewriter, loc, zero, covered, one, ValueRange{unmarked, trueValue},
+        rewriter, loc, zero, covered, one, init,
         [&](OpBuilder &b, Location loc, Value position, ValueRange args) {
           Value id =
               toIndex(b, loc, tensor::ExtractOp::create(b, loc, ids, position));
@@ -165,10 +170,14 @@ struct RoutedScaledContractionLowering
                 Value marked = tensor::InsertOp::create(
                     b, loc, arith::ConstantIntOp::create(b, loc, i8, 1),
                     args[0], id);
-                scf::YieldOp::create(
-                    b, loc,
-                    ValueRange{marked,
-                               arith::AndIOp::create(b, loc, args[1], first)});
+                SmallVector<Value> next = {
+                    marked, arith::AndIOp::create(b, loc, args[1], first)};
+                if (args.size() == 3)
+                  next.push_back(arith::AddIOp::create(
+                      b, loc, args[2],
+                      arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                                   first)));
+                scf::YieldOp::create(b, loc, next);
               },
               [&](OpBuilder &b, Location loc) {
                 scf::YieldOp::create(b, loc, args);
@@ -176,17 +185,39 @@ struct RoutedScaledContractionLowering
           scf::YieldOp::create(b, loc, ifOp.getResults());
         });
 
-    auto valid = scf::IfOp::create(
-        rewriter, loc, check.getResult(1),
+    Value once = check.getResult(1);
+    Value valid = once;
+    if (op.getAllRowsNamed())
+      valid = arith::AndIOp::create(
+          rewriter, loc, once,
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                check.getResult(2), rows));
+    auto computed = scf::IfOp::create(
+        rewriter, loc, valid,
         [&](OpBuilder &b, Location loc) {
           scf::YieldOp::create(b, loc,
                                buildBlockLoop(b, loc, op, blocks, blockRows));
         },
         [&](OpBuilder &b, Location loc) {
-          reportInvalidRouting(b, loc, op, InvalidRouting::RepeatedRows);
+          if (!op.getAllRowsNamed()) {
+            reportInvalidRouting(b, loc, op, InvalidRouting::RepeatedRows);
+          } else {
+            // Named twice, or (every row named at most once) some row never.
+            scf::IfOp::create(
+                b, loc, once,
+                [&](OpBuilder &b, Location loc) {
+                  reportInvalidRouting(b, loc, op, InvalidRouting::UnnamedRows);
+                  scf::YieldOp::create(b, loc);
+                },
+                [&](OpBuilder &b, Location loc) {
+                  reportInvalidRouting(b, loc, op,
+                                       InvalidRouting::RepeatedRows);
+                  scf::YieldOp::create(b, loc);
+                });
+          }
           scf::YieldOp::create(b, loc, acc);
         });
-    rewriter.replaceOp(op, valid.getResult(0));
+    rewriter.replaceOp(op, computed.getResult(0));
     return success();
   }
 

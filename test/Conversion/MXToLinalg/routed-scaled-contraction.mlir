@@ -60,3 +60,38 @@ func.func @routed(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }
+
+// all_rows_named: the first loop also counts the rows it marks; the blocks
+// run only when no row is named twice and all 20 are named, else the
+// reporter gets code 1 (named twice) or 2 (some row unnamed).
+// CHECK-LABEL: func.func @routed_all_rows_named
+//  CHECK-SAME:   %[[ACC:[^:]+]]: tensor<20x24xf32>)
+//   CHECK-DAG:   %[[C20:.+]] = arith.constant 20 : index
+//   CHECK-DAG:   %[[REPEATED:.+]] = arith.constant 1 : i32
+//   CHECK-DAG:   %[[UNNAMED:.+]] = arith.constant 2 : i32
+//       CHECK:   %[[CHECK:.+]]:3 = scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %[[COUNT:.+]] = %{{.+}}) -> (tensor<20xi8>, i1, index)
+//       CHECK:       %[[FIRST:.+]] = arith.cmpi eq
+//       CHECK:       %[[NEW:.+]] = arith.index_castui %[[FIRST]] : i1 to index
+//       CHECK:       %[[NEXT:.+]] = arith.addi %[[COUNT]], %[[NEW]]
+//       CHECK:       scf.yield %{{.+}}, %{{.+}}, %[[NEXT]]
+//       CHECK:   %[[ALL:.+]] = arith.cmpi eq, %[[CHECK]]#2, %[[C20]]
+//       CHECK:   %[[VALID:.+]] = arith.andi %[[CHECK]]#1, %[[ALL]]
+//       CHECK:   %[[R:.+]] = scf.if %[[VALID]] -> (tensor<20x24xf32>)
+//       CHECK:   } else {
+//       CHECK:     scf.if %[[CHECK]]#1 {
+//       CHECK:       func.call @mx_report_invalid_routing(%[[UNNAMED]]) : (i32) -> ()
+//       CHECK:     } else {
+//       CHECK:       func.call @mx_report_invalid_routing(%[[REPEATED]]) : (i32) -> ()
+//       CHECK:     scf.yield %[[ACC]]
+//       CHECK:   return %[[R]]
+func.func @routed_all_rows_named(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                                 %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+                                 %ids: tensor<64xi32>, %experts: tensor<4xi32>,
+                                 %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) {all_rows_named} -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}

@@ -587,6 +587,17 @@ func.func @routed_top_k_overflow(%a: tensor<4x256xf4E2M1FN>, %w: tensor<4x128x25
 
 // -----
 
+// all_rows_named with fewer positions than routed rows: some row is never
+// named.
+func.func @routed_all_rows_named_positions(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<8xi32>, %e: tensor<4xi32>, %acc: tensor<16x128xf32>) {
+  // expected-error @+1 {{'mx.routed_scaled_contraction' op all_rows_named needs a position for each of the 16 routed rows, but sorted_ids has 8}}
+  %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %e : tensor<8xi32>, tensor<4xi32>) outs(%acc : tensor<16x128xf32>) {all_rows_named} -> tensor<16x128xf32>
+  return
+}
+
+// -----
+
 func.func @routed_blocks(%a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>, %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>, %ids: tensor<64xi32>, %e: tensor<5xi32>, %acc: tensor<16x128xf32>) {
   // expected-error @+1 {{'mx.routed_scaled_contraction' op expert_ids must divide sorted_ids into blocks of equal size: 64 positions in 5 blocks}}
   %r = mx.routed_scaled_contraction top_k = 2 ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>, tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)

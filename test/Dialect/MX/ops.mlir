@@ -229,6 +229,24 @@ func.func @routed_scaled_contraction(
   return %r : tensor<16x128xf32>
 }
 
+// Every routed row named: a unit attribute, printed in the attribute
+// dictionary.
+// CHECK-LABEL: func.func @routed_all_rows_named
+//       CHECK:   mx.routed_scaled_contraction top_k = 2
+//  CHECK-SAME:     outs(%{{.+}} : tensor<16x128xf32>) {all_rows_named} -> tensor<16x128xf32>
+func.func @routed_all_rows_named(
+    %a: tensor<8x256xf4E2M1FN>, %w: tensor<4x128x256xf4E2M1FN>,
+    %sa: tensor<8x8xf8E8M0FNU>, %sw: tensor<4x128x8xf8E8M0FNU>,
+    %ids: tensor<64xi32>, %experts: tensor<4xi32>,
+    %acc: tensor<16x128xf32>) -> tensor<16x128xf32> {
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>,
+                            tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<16x128xf32>) {all_rows_named} -> tensor<16x128xf32>
+  return %r : tensor<16x128xf32>
+}
+
 // CHECK-LABEL: func.func @gather_rows
 //       CHECK:   mx.gather_rows %{{.+}}[%{{.+}}] divisor = 2 : tensor<8x256xf4E2M1FN>, tensor<64xi32> -> tensor<64x256xf4E2M1FN>
 func.func @gather_rows(%a: tensor<8x256xf4E2M1FN>, %ids: tensor<64xi32>) -> tensor<64x256xf4E2M1FN> {

@@ -45,6 +45,19 @@
 // RUN: not mx-run %s %{args} --arg=fill:3 --arg=fill:4 2>&1 | FileCheck %s --check-prefix=REPEAT
 // REPEAT: sorted_ids of mx.routed_scaled_contraction name a routed row more than once; the experts were not computed
 
+// all_rows_named: the routing of routed_fp4_zero names every row (the
+// block of expert -1 too), so the result is the same as without it; a
+// routing that leaves a row unnamed (all padding) breaks the promise, a
+// run-time error of the host path and of the reference evaluator; a row
+// named twice is still reported as such.
+// RUN: mx-run %s --entry=routed_fp4_all_rows %{exact4} | FileCheck %s --check-prefix=EXACT
+// DEFINE: %{named} = --entry=routed_all_rows_args --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales
+// RUN: not mx-run %s %{named} --arg=fill:20 --arg=fill:1 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// UNNAMED: @routed_all_rows_args: sorted_ids of mx.routed_scaled_contraction name no position for some routed row, against its all_rows_named; the experts were not computed
+// RUN: not mx-run %s %{named} --arg=fill:20 --arg=fill:1 --backend=reference 2>&1 | FileCheck %s --check-prefix=UNNAMED-REF
+// UNNAMED-REF: all_rows_named: sorted_ids name no position for routed row 0
+// RUN: not mx-run %s %{named} --arg=fill:5 --arg=fill:1 2>&1 | FileCheck %s --check-prefix=REPEAT
+
 func.func @routed_fp4(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
                       %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
                       %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
@@ -125,6 +138,44 @@ func.func @routed_fp4_zero(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2
                             tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
       routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+// The same, promising that every row is named: the +0.0 fill is dropped
+// when data tiling (the GPU kernel writes every row).
+func.func @routed_fp4_all_rows(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                               %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>)
+    -> tensor<20x24xf32> {
+  %ids = arith.constant dense<[0, 3, 5, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               1, 2, 4, 6, 7, 8, 9, 10, 11, 20, 20, 20, 20, 20, 20, 20,
+                               12, 13, 14, 15, 16, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+                               17, 18, 19, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20]> : tensor<64xi32>
+  %experts = arith.constant dense<[0, 1, 3, -1]> : tensor<4xi32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x24xf32>) -> tensor<20x24xf32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) {all_rows_named} -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+// all_rows_named with the routing given at run time (32 positions for the
+// 20 rows).
+func.func @routed_all_rows_args(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+                                %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+                                %ids: tensor<32xi32>, %experts: tensor<2xi32>)
+    -> tensor<20x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x24xf32>) -> tensor<20x24xf32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<32xi32>, tensor<2xi32>)
+      outs(%acc : tensor<20x24xf32>) {all_rows_named} -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }
 

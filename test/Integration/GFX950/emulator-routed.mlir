@@ -40,6 +40,25 @@
 // ZERO: vector.store %{{.+}}, %[[ACC]]
 // ZERO: mx.tiled_scaled_mma {{.*}} row_ids(%{{.+}} : memref<64xi32>) outs(%[[ACC]] : memref<20x24xf32>) {{.*}} zero_acc
 // ZERO: return %[[ACC]]
+// The same with all_rows_named: no fill (its launch is gone), the kernel
+// from zero writes every row (+0.0 in those of the block of expert -1:
+// zero_empty_tiles) into a fresh buffer. The wave emulator fails a read of
+// memory no one wrote, and the result is compared bit for bit.
+// DEFINE: %{ints4} = --seed=3 --arg=random:int,lo=-4,hi=4 --arg=random:int,lo=-4,hi=4 --arg=random:scales --arg=random:scales
+// RUN: %{run} --entry=routed_fp4_all_rows %{ints4} --print-launches | FileCheck %s --check-prefixes=CHECK,NAMED-LAUNCH
+// NAMED-LAUNCH-NOT: _fill
+// NAMED-LAUNCH: launch #1 @routed_fp4_all_rows_mma0::@routed_fp4_all_rows_mma0
+// NAMED-LAUNCH-NOT: launch #2
+// RUN: %{run} --entry=routed_fp4_all_rows --seed=5 --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales | FileCheck %s
+// RUN: mx-opt %S/../CPU/routed-scaled-contraction.mlir --mx-gfx950-pipeline=output=gpu --mlir-print-ir-before=mx-gfx950-lower-tiled-mma 2>&1 >/dev/null | FileCheck %s --check-prefix=NAMED
+// NAMED-LABEL: func.func @routed_fp4_all_rows
+//       NAMED: %[[ACC:.+]] = memref.alloc() {{.*}} : memref<20x24xf32>
+//   NAMED-NOT: _fill
+//       NAMED: mx.tiled_scaled_mma {{.*}} row_ids(%{{.+}} : memref<64xi32>) outs(%[[ACC]] : memref<20x24xf32>) {{.*}} zero_acc zero_empty_tiles
+//       NAMED: return %[[ACC]]
+// Unnamed rows break the promise: the reference rejects the routing.
+// RUN: not %{run} --entry=routed_all_rows_args %{ints4} --arg=fill:20 --arg=fill:1 2>&1 | FileCheck %s --check-prefix=UNNAMED
+// UNNAMED: error: all_rows_named: sorted_ids name no position for routed row 0
 // Routing at run time: all padding; all blocks of an expert outside [0, E).
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:20 --arg=fill:1 | FileCheck %s
 // RUN: %{run} --entry=routed_args %{ints} --arg=fill:20 --arg=fill:4 | FileCheck %s

@@ -30,6 +30,9 @@ enum class InvalidRouting : int32_t {
   Offsets = 0,
   /// A routed row named by more than one position of sorted_ids.
   RepeatedRows = 1,
+  /// A routed row named by no position, where the op promises
+  /// all_rows_named.
+  UnnamedRows = 2,
 };
 
 /// Adds the patterns that lower mx.quantize, mx.dequantize and

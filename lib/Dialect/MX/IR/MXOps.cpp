@@ -747,6 +747,11 @@ LogicalResult RoutedScaledContractionOp::verify() {
                             "equal size: "
                          << positions << " positions in " << blocks
                          << " blocks";
+  if (getAllRowsNamed() && ShapedType::isStatic(positions) &&
+      ShapedType::isStatic(rows) && positions < rows)
+    return emitOpError() << "all_rows_named needs a position for each of the "
+                         << rows << " routed rows, but sorted_ids has "
+                         << positions;
   return success();
 }
 

@@ -343,7 +343,15 @@ mx::materializeRoutedContraction(OpBuilder &b, RoutedScaledContractionOp op,
   };
   Value lhs = gather(op.getLhs());
   Value lhsScales = gather(op.getLhsScales());
-  return buildTiledGroups(b, loc, *layout, lhs, op.getRhs(), lhsScales,
-                          op.getRhsScales(), op.getAcc(), op.getExpertIds(),
-                          op.getSortedIds());
+  // With every row named, a +0.0 fill of acc is never seen: the kernel
+  // starts from zero and writes every row the ids name (+0.0 in those of a
+  // block of an expert outside [0, E): zero_empty_tiles), which is every
+  // row; the fill's destination becomes the op's (no fill dispatch).
+  Value zeroFilled = op.getAllRowsNamed()
+                         ? getPositiveZeroFillDestination(op.getAcc())
+                         : Value();
+  return buildTiledGroups(
+      b, loc, *layout, lhs, op.getRhs(), lhsScales, op.getRhsScales(),
+      zeroFilled ? zeroFilled : op.getAcc(), op.getExpertIds(),
+      op.getSortedIds(), bool(zeroFilled));
 }

@@ -63,3 +63,70 @@ func.func @routed_dynamic(%a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M
       outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
   return %r : tensor<20x24xf32>
 }
+
+// -----
+
+// Every row named, from a +0.0 fill: the GEMM starts from zero and writes
+// every row (zero_empty_tiles: +0.0 in those of a block of an expert outside
+// [0, E)) into the fill's destination; the fill is dead.
+// CHECK-LABEL: func.func @routed_all_rows_named_zero
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<20x24xf32>
+//   CHECK-NOT:   linalg.fill
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} row_ids(%{{.+}} : tensor<64xi32>) outs(%[[E]] : tensor<20x24xf32>) {{.*}}zero_acc zero_empty_tiles
+//       CHECK:   return %[[R]]
+func.func @routed_all_rows_named_zero(
+    %a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+    %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+    %ids: tensor<64xi32>, %experts: tensor<4xi32>) -> tensor<20x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x24xf32>) -> tensor<20x24xf32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) {all_rows_named} -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+// -----
+
+// Without the promise the fill stays the accumulator (rows no position
+// names keep it); with it but an accumulator that is not a +0.0 fill, the
+// GEMM adds to it as always.
+// CHECK-LABEL: func.func @routed_zero_unnamed_rows_kept
+//       CHECK:   %[[FILL:.+]] = linalg.fill
+//       CHECK:   mx.tiled_scaled_mma {{.*}} outs(%[[FILL]] : tensor<20x24xf32>)
+//   CHECK-NOT:   zero_empty_tiles
+// CHECK-LABEL: func.func @routed_all_rows_named_acc
+//  CHECK-SAME:     %[[ACC:[^:]+]]: tensor<20x24xf32>)
+//       CHECK:   %[[R:.+]] = mx.tiled_scaled_mma {{.*}} outs(%[[ACC]] : tensor<20x24xf32>)
+//   CHECK-NOT:   zero_acc
+//       CHECK:   return %[[R]]
+func.func @routed_zero_unnamed_rows_kept(
+    %a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+    %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+    %ids: tensor<64xi32>, %experts: tensor<4xi32>) -> tensor<20x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x24xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x24xf32>) -> tensor<20x24xf32>
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}
+
+func.func @routed_all_rows_named_acc(
+    %a: tensor<10x128xf4E2M1FN>, %w: tensor<4x24x128xf4E2M1FN>,
+    %sa: tensor<10x4xf8E8M0FNU>, %sw: tensor<4x24x4xf8E8M0FNU>,
+    %ids: tensor<64xi32>, %experts: tensor<4xi32>,
+    %acc: tensor<20x24xf32>) -> tensor<20x24xf32> {
+  %r = mx.routed_scaled_contraction top_k = 2
+      ins(%a, %w, %sa, %sw : tensor<10x128xf4E2M1FN>, tensor<4x24x128xf4E2M1FN>,
+                            tensor<10x4xf8E8M0FNU>, tensor<4x24x4xf8E8M0FNU>)
+      routing(%ids, %experts : tensor<64xi32>, tensor<4xi32>)
+      outs(%acc : tensor<20x24xf32>) {all_rows_named} -> tensor<20x24xf32>
+  return %r : tensor<20x24xf32>
+}

@@ -421,6 +421,15 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     error (leaving `acc` unchanged), and for which a GPU kernel
     (e.g. gfx950's) writes one of the competing results.
 
+    `all_rows_named` promises that the routing names every row: each of the
+    `T * top_k` rows is named by exactly one position (of any block), as
+    `moe_align_block_size` names them. The result is the same; what it
+    changes is that no row keeps `acc` untouched, so a `+0.0` fill of `acc`
+    is never seen and data tiling drops it (no fill dispatch before the
+    GEMM). A routing that leaves a row unnamed breaks the promise: the host
+    path and the reference report it as a run-time error, and a GPU kernel
+    leaves such a row undefined. It needs at least `T * top_k` positions.
+
     `NB` must divide `P`. Data operands have an MX element type (`lhs` and
     `rhs` may differ), scales `f8E8M0FNU`, the accumulator `f32`; `K` must be
     a multiple of 32. The op is destination-style: `acc` is the init and the
@@ -435,11 +444,23 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
         routing(%sorted_ids, %expert_ids : tensor<64xi32>, tensor<4xi32>)
         outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
     ```
+
+    With every row named (a fill of `acc` with `+0.0` then needs no
+    dispatch):
+
+    ```mlir
+    %r = mx.routed_scaled_contraction top_k = 2
+        ins(%a, %w, %sa, %sw : tensor<8x256xf4E2M1FN>, tensor<4x128x256xf4E2M1FN>,
+                              tensor<8x8xf8E8M0FNU>, tensor<4x128x8xf8E8M0FNU>)
+        routing(%sorted_ids, %expert_ids : tensor<64xi32>, tensor<4xi32>)
+        outs(%zeros : tensor<16x128xf32>) {all_rows_named} -> tensor<16x128xf32>
+    ```
   }];
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
       AnyRankedTensor:$lhs_scales, AnyRankedTensor:$rhs_scales,
       AnyRankedTensor:$sorted_ids, AnyRankedTensor:$expert_ids,
-      AnyRankedTensor:$acc, ConfinedAttr<I64Attr, [IntPositive]>:$top_k);
+      AnyRankedTensor:$acc, ConfinedAttr<I64Attr, [IntPositive]>:$top_k,
+      UnitAttr:$all_rows_named);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     `top_k` `=` $top_k
