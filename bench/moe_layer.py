@@ -24,7 +24,9 @@ Conventions (docs in the example's header):
             `align_block_size` on the host): sorted_ids [P] lists the routed
             rows r = t * k + j expert by expert, each expert's list padded to a
             multiple of the block with the id T * k, expert_ids [P / block]
-            names each block's expert (-1 for the unused tail).
+            names each block's expert (-1 for the unused tail). Every
+            routed row is named once, which both routed GEMMs state
+            (`all_rows_named`): their +0.0 fills need no dispatch.
   packing   the weights and their scales are arguments marked `mx.prepack`:
             mx-hoist-argument-relayouts moves their relayouts (into the
             GEMMs' layouts) into packing functions @moe_layer_prepack_<argno>
@@ -107,8 +109,8 @@ def program(t, e, top_k, h, i, block, prepack=True):
         out("          tensor<%s>, tensor<%s>)" % types[2:])
         out("      routing(%%sorted_ids, %%expert_ids : tensor<%dxi32>, "
             "tensor<%dxi32>)" % (p, nb))
-        out("      outs(%%%s : tensor<%dx%dxf32>) -> tensor<%dx%dxf32>" %
-            (fill, r, n, r, n))
+        out("      outs(%%%s : tensor<%dx%dxf32>) {all_rows_named} -> "
+            "tensor<%dx%dxf32>" % (fill, r, n, r, n))
     out("#id = affine_map<(m, n) -> (m, n)>")
     out("func.func @moe_layer(%%x: tensor<%s>," % x)
     out("    %%w_gate_up: tensor<%s>%s, %%s_gate_up: tensor<%s>%s," %

@@ -29,7 +29,7 @@ func.func @moe_layer(%x: tensor<33x512xbf16>,
       ins(%xq, %w_gate_up, %xs, %s_gate_up : tensor<33x512xf4E2M1FN>, tensor<8x512x512xf4E2M1FN>,
           tensor<33x16xf8E8M0FNU>, tensor<8x512x16xf8E8M0FNU>)
       routing(%sorted_ids, %expert_ids : tensor<192xi32>, tensor<12xi32>)
-      outs(%z0 : tensor<66x512xf32>) -> tensor<66x512xf32>
+      outs(%z0 : tensor<66x512xf32>) {all_rows_named} -> tensor<66x512xf32>
   // SwiGLU(gate, up) = silu(gate) * up, rounded to bf16.
   %gate = tensor.extract_slice %gu[0, 0] [66, 256] [1, 1] : tensor<66x512xf32> to tensor<66x256xf32>
   %up = tensor.extract_slice %gu[0, 256] [66, 256] [1, 1] : tensor<66x512xf32> to tensor<66x256xf32>
@@ -56,7 +56,7 @@ func.func @moe_layer(%x: tensor<33x512xbf16>,
       ins(%aq, %w_down, %as, %s_down : tensor<66x256xf4E2M1FN>, tensor<8x512x256xf4E2M1FN>,
           tensor<66x8xf8E8M0FNU>, tensor<8x512x8xf8E8M0FNU>)
       routing(%sorted_ids, %expert_ids : tensor<192xi32>, tensor<12xi32>)
-      outs(%z2 : tensor<66x512xf32>) -> tensor<66x512xf32>
+      outs(%z2 : tensor<66x512xf32>) {all_rows_named} -> tensor<66x512xf32>
   // The weighted combine: out[t] = sum_j w[t, j] * y[t * 2 + j], in f32, rounded to bf16.
   %y3 = tensor.expand_shape %y [[0, 1], [2]] output_shape [33, 2, 512] : tensor<66x512xf32> into tensor<33x2x512xf32>
   %e3 = tensor.empty() : tensor<33x512xbf16>

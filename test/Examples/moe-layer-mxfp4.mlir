@@ -18,13 +18,13 @@
 // dispatch); gate_up, which looks up each tile's expert itself and, its
 // result being read only at the rows the sorted ids name (by the
 // intermediate's gathered quantize), needs no zero fill; the intermediate's
-// quantize computes SwiGLU and fills down's accumulator with zeros (here
-// 2I = H: CSE makes the two GEMMs' empty results one tensor.empty, which
-// mx-split-empty-tensors splits again before bufferization, so that down's
-// fill has a buffer of its own and joins the quantize, as do the +0 counters
-// of down's column strips); down, whose kernel also computes the weighted
-// combine (mx-fuse-column-consumers: the last wave of each strip of N tiles
-// combines the strip's columns). 4 dispatches.
+// quantize computes SwiGLU (and writes the +0 counters of down's column
+// strips); down, whose kernel also computes the weighted combine
+// (mx-fuse-column-consumers: the last wave of each strip of N tiles combines
+// the strip's columns), and whose accumulator needs no zero fill either:
+// the routed GEMMs say that the sorted ids name every routed row
+// (all_rows_named, as moe_align_block_size does), so the kernel writes
+// every row from zero. 4 dispatches.
 // RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline=output=gpu | FileCheck %s --check-prefix=DISPATCH
 // DISPATCH-LABEL: func.func @moe_layer(
 //   DISPATCH-NOT:   gpu.launch_func
@@ -41,7 +41,7 @@
 // RUN: mx-opt %mx_src_root/examples/moe_layer_mxfp4.mlir --mx-gfx950-pipeline="output=gpu column-consumer-elements=0" | FileCheck %s --check-prefix=UNFUSED
 //     UNFUSED:   gpu.launch_func @moe_layer_mma1::@moe_layer_mma1
 // UNFUSED-NOT:   gpu.launch_func
-//     UNFUSED:   gpu.launch_func @moe_layer_relayout1_generic::@moe_layer_relayout1_generic
+//     UNFUSED:   gpu.launch_func @moe_layer_relayout0_generic::@moe_layer_relayout0_generic
 // The numpy comparison can fail: token 0's router weights swapped.
 // RUN: not %{check} --backend=cpu --control | FileCheck %s --check-prefix=CONTROL
 
