@@ -26,7 +26,7 @@ Conventions (docs in the example's header):
             multiple of the block with the id T * k, expert_ids [P / block]
             names each block's expert (-1 for the unused tail). Every
             routed row is named once, which both routed GEMMs state
-            (`all_rows_named`): their +0.0 fills need no dispatch.
+            (`all_rows_named`): their +0.0 fills are never written.
   packing   the weights and their scales are arguments marked `mx.prepack`:
             mx-hoist-argument-relayouts moves their relayouts (into the
             GEMMs' layouts) into packing functions @moe_layer_prepack_<argno>

@@ -163,7 +163,7 @@ SHAPES = [
     ("dsv3 up fp4 tok=1024 sorted", 8192, 32, 4096, 7168, FP4, FP4, (8, 64)),
     # The same routing stated as vLLM's moe_align_block_size gives it, each
     # routed row named once: mx.routed_scaled_contraction's all_rows_named
-    # (from zero, no fill dispatch).
+    # (from zero: the fill is never written).
     ("dsv3 up fp4 tok=1024 sorted named", 8192, 32, 4096, 7168, FP4, FP4,
      (8, 64, True)),
 ]

@@ -346,7 +346,7 @@ mx::materializeRoutedContraction(OpBuilder &b, RoutedScaledContractionOp op,
   // With every row named, a +0.0 fill of acc is never seen: the kernel
   // starts from zero and writes every row the ids name (+0.0 in those of a
   // block of an expert outside [0, E): zero_empty_tiles), which is every
-  // row; the fill's destination becomes the op's (no fill dispatch).
+  // row; the fill's destination becomes the op's (the fill is dead).
   Value zeroFilled = op.getAllRowsNamed()
                          ? getPositiveZeroFillDestination(op.getAcc())
                          : Value();

@@ -425,8 +425,8 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
     `T * top_k` rows is named by exactly one position (of any block), as
     `moe_align_block_size` names them. The result is the same; what it
     changes is that no row keeps `acc` untouched, so a `+0.0` fill of `acc`
-    is never seen and data tiling drops it (no fill dispatch before the
-    GEMM). A routing that leaves a row unnamed breaks the promise: the host
+    is never seen and data tiling drops it (nothing writes the fill before
+    the GEMM). A routing that leaves a row unnamed breaks the promise: the host
     path and the reference report it as a run-time error, and a GPU kernel
     leaves such a row undefined. It needs at least `T * top_k` positions.
 
@@ -445,8 +445,8 @@ def MX_RoutedScaledContractionOp : MX_Op<"routed_scaled_contraction", [
         outs(%acc : tensor<16x128xf32>) -> tensor<16x128xf32>
     ```
 
-    With every row named (a fill of `acc` with `+0.0` then needs no
-    dispatch):
+    With every row named (a fill of `acc` with `+0.0` is then never
+    written):
 
     ```mlir
     %r = mx.routed_scaled_contraction top_k = 2
