@@ -229,9 +229,9 @@ def evaluate(mx_opt, t, e, n, k, lhs, rhs, routed=None, options="",
         form = (ROUTED_QUANTIZED_ZERO if quantized else
                 ROUTED_ZERO if zero_acc else ROUTED)
         if routed[2:] == (True,):
-            form = form.replace("outs(%acc : tensor<{T}x{N}xf32>)",
-                                "outs(%acc : tensor<{T}x{N}xf32>) "
-                                "{{all_rows_named}}")
+            outs = "outs(%acc : tensor<{T}x{N}xf32>)"
+            assert form.count(outs) == 1, "the routed op's outs"
+            form = form.replace(outs, outs + " {{all_rows_named}}")
         ir = bf16(form).format(T=t, TOK=t // top_k, TOPK=top_k, E=e, N=n,
                                K=k, KB=k // 32, A=lhs, B=rhs, P=positions,
                                NB=positions // block)
