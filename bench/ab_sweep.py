@@ -63,12 +63,14 @@ def main():
         lhs, rhs = pair.split(":")
         before = times_of(args.before, lhs, rhs, args.pins, settings)
         after = times_of(args.after, lhs, rhs, args.pins, settings)
+        failed = False
         for name, result in (("before", before), ("after", after)):
             if isinstance(result, str):
                 print("%s x %s: the %s build fails: %s"
                       % (lhs, rhs, name, result))
-                status = 2
-        if status == 2:
+                failed = True
+        if failed:
+            status = 2
             continue
         print("%s x %s%s: after / before, GEMM time"
               % (lhs, rhs, " (%s)" % args.pins if args.pins else ""))

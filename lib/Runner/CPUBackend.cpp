@@ -410,27 +410,22 @@ static void freeResults(const EntrySignature &signature,
 /// Fails with an error on \p func for the invalid routing that the program
 /// reported (invalidRoutingReports), if any.
 static LogicalResult checkRoutingReports(func::FuncOp func) {
-  auto reported = [&](InvalidRouting code) {
-    return (invalidRoutingReports >> static_cast<int32_t>(code)) & 1;
+  // The first reported code, in this order, names the error.
+  static constexpr std::pair<InvalidRouting, const char *> kMessages[] = {
+      {InvalidRouting::Offsets,
+       "inconsistent expert offsets in mx.grouped_scaled_contraction (they "
+       "must be non-decreasing within [0, T]); the groups were not computed"},
+      {InvalidRouting::RepeatedRows,
+       "sorted_ids of mx.routed_scaled_contraction name a routed row more "
+       "than once; the experts were not computed"},
+      {InvalidRouting::UnnamedRows,
+       "sorted_ids of mx.routed_scaled_contraction name no position for some "
+       "routed row, against its all_rows_named; the experts were not "
+       "computed"},
   };
-  if (reported(InvalidRouting::Offsets))
-    return func.emitError()
-           << "@" << func.getName()
-           << ": inconsistent expert offsets in mx.grouped_scaled_contraction "
-              "(they must be non-decreasing within [0, T]); the groups were "
-              "not computed";
-  if (reported(InvalidRouting::RepeatedRows))
-    return func.emitError()
-           << "@" << func.getName()
-           << ": sorted_ids of mx.routed_scaled_contraction name a routed row "
-              "more than once; the experts were "
-              "not computed";
-  if (reported(InvalidRouting::UnnamedRows))
-    return func.emitError()
-           << "@" << func.getName()
-           << ": sorted_ids of mx.routed_scaled_contraction name no position "
-              "for some routed row, against its all_rows_named; the experts "
-              "were not computed";
+  for (auto [code, message] : kMessages)
+    if ((invalidRoutingReports >> static_cast<int32_t>(code)) & 1)
+      return func.emitError() << "@" << func.getName() << ": " << message;
   return success();
 }
 
