@@ -299,10 +299,14 @@ func.func private @mx_uk_scaled_mma(
   // The software-pipelined schedule for fp4 A (any B), and for fp6 or fp8 A
   // (any B) on 16x16x128 where B is private and three stages of A fit the
   // LDS (`a_wide`); the other pairs keep the simple one. Wide A fragments
-  // are read one row ahead instead of a step ahead: holding a whole step of
-  // them made LLVM spill 274 to 382 VGPRs at the seed layout, and two rows
-  // ahead still 104 to 148 (bench/README.md, "fp8 A in the pipelined
-  // schedule"). On 32x32x64 the row-ahead reads spilled too.
+  // are read a few rows ahead (`lookahead`) instead of a step ahead:
+  // holding a whole step of them made LLVM spill 274 to 382 VGPRs at the
+  // seed layout (bench/README.md, "fp8 A in the pipelined schedule"). The
+  // LDS reads (@mx_uk_read_f6, @mx_uk_read_f8) join their halves as 32-bit
+  // words: joined as bytes, a fragment carried across the loop's back edge
+  // stayed a <24 x i8> / <32 x i8> value that LLVM legalizes byte by byte,
+  // and reading two rows ahead spilled 104 to 148 VGPRs ("Wide A read rows
+  // ahead").
   %a_narrow = arith.cmpi eq, %lane_bytes_a, %c16 : index
   %a_wider = arith.cmpi ugt, %lane_bytes_a, %c16 : index
   %acc_width = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
@@ -542,9 +546,24 @@ func.func private @mx_uk_scaled_mma(
     rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
+    // With `a_wide`, how many rows ahead of its MFMAs a row of A is read:
+    // enough rows that at least 20 MFMA slots of 16 cycles (320 cycles; an
+    // MFMA with an fp8 operand takes two) separate the read from its first
+    // use, at most the tile's rows. Static model, C += A x B, 16384^3,
+    // cycles per K step of 128 (bench/README.md, "Wide A read rows
+    // ahead"): fp6 x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440,
+    // 4 1376, 5 and more 1345; fp8 x fp8 2780, 2380, 2376, then 2372.
+    %c20 = arith.constant 20 : index
+    %wide_a_row = arith.muli %intrinsics_n, %intrinsics_k : index
+    %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
+    %fp8_b = arith.cmpi eq, %lane_bytes_b, %c32 : index
+    %fp8_ab = arith.ori %fp8_a, %fp8_b : i1
+    %slot_cycles = arith.select %fp8_ab, %c2, %c1 : index
+    %row_slots = arith.muli %wide_a_row, %slot_cycles : index
+    %rows_ahead = arith.ceildivui %c20, %row_slots : index
+    %lookahead = arith.minui %rows_ahead, %intrinsics_m : index
     // The A rows held in registers at the top of an iteration: the first
-    // half, or with `a_wide` the one row read ahead.
-    %lookahead = arith.constant 1 : index
+    // half, or with `a_wide` the `lookahead` rows read ahead.
     %held = arith.select %a_wide, %lookahead, %h : index
     scf.if %any {
       scf.for %i = %c0 to %held step %c1 {
@@ -1288,7 +1307,9 @@ func.func private @mx_uk_load_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.a
 // from the second (ds_read_b128 + ds_read_b64, both aligned), so the six
 // registers of the operand come out contiguous and even-aligned, as the MFMA
 // needs them (two 12-byte reads would put the second half at an odd
-// register and cost copies).
+// register and cost copies). The halves are joined as 32-bit words (here
+// and for fp8): a fragment joined as bytes that lives across the K loop's
+// back edge stays a byte vector in LLVM, legalized byte by byte.
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
 func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
@@ -1310,10 +1331,12 @@ func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup
     %base: index, %lane: index) -> vector<32xf6E2M3FN> {
   %o0 = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
   %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16 + 8)>(%lane)[%base]
-  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-  %hi = vector.load %lds[%o1] {alignment = 8 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<8xi8>
-  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xi8>, vector<8xi8>
-  %n = vector.bitcast %v : vector<24xi8> to vector<32xi6>
+  %lo8 = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %hi8 = vector.load %lds[%o1] {alignment = 8 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+  %lo = vector.bitcast %lo8 : vector<16xi8> to vector<4xi32>
+  %hi = vector.bitcast %hi8 : vector<8xi8> to vector<2xi32>
+  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5] : vector<4xi32>, vector<2xi32>
+  %n = vector.bitcast %v : vector<6xi32> to vector<32xi6>
   %x = arith.bitcast %n : vector<32xi6> to vector<32xf6E2M3FN>
   return %x : vector<32xf6E2M3FN>
 }
@@ -1352,9 +1375,12 @@ func.func private @mx_uk_read_f8(%lds: memref<?xi8, #gpu.address_space<workgroup
     %base: index, %lane: index) -> vector<32xf8E4M3FN> {
   %o0 = affine.apply affine_map<(l)[b] -> (b + l * 16)>(%lane)[%base]
   %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16)>(%lane)[%base]
-  %lo = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-  %hi = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-  %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+  %lo8 = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %hi8 = vector.load %lds[%o1] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+  %lo = vector.bitcast %lo8 : vector<16xi8> to vector<4xi32>
+  %hi = vector.bitcast %hi8 : vector<16xi8> to vector<4xi32>
+  %w = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
+  %v = vector.bitcast %w : vector<8xi32> to vector<32xi8>
   %x = arith.bitcast %v : vector<32xi8> to vector<32xf8E4M3FN>
   return %x : vector<32xf8E4M3FN>
 }

@@ -274,12 +274,17 @@ module attributes {gpu.container_module} {
 // The MXFP8 (E4M3) ukernel on the 4x4x2 tile of 2 x 2 waves: the same 32
 // MFMAs per K step and wave, on 32-byte lane fragments, staged as two 1 KiB
 // halves each (two copies per fragment, two 16-byte LDS reads per lane
-// joined by a vector.shuffle): 32 KiB of A and 32 KiB of B per K step.
+// joined by a vector.shuffle of 32-bit words, so that LLVM keeps the
+// fragment in eight 32-bit registers): 32 KiB of A and 32 KiB of B per K
+// step.
 // IR-LABEL: gpu.func @matmul_fp8_4x4x2
 //       IR:   scf.for
 //       IR:   %[[LO:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //  IR-NEXT:   %[[HI:.+]] = vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-//  IR-NEXT:   vector.shuffle %[[LO]], %[[HI]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xi8>, vector<16xi8>
+//  IR-NEXT:   %[[LO32:.+]] = vector.bitcast %[[LO]] : vector<16xi8> to vector<4xi32>
+//  IR-NEXT:   %[[HI32:.+]] = vector.bitcast %[[HI]] : vector<16xi8> to vector<4xi32>
+//  IR-NEXT:   %[[W:.+]] = vector.shuffle %[[LO32]], %[[HI32]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
+//  IR-NEXT:   vector.bitcast %[[W]] : vector<8xi32> to vector<32xi8>
 //   IR-COUNT-30: vector.load %{{.+}} : memref<131072xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 //   IR-COUNT-16: amdgpu.gather_to_lds %{{.+}} : vector<16xi8>, memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>
 //       IR:   amdgpu.scaled_mfma 16x16x128 (%{{.+}}[0] * %{{.+}}) * (%{{.+}}[0] * %{{.+}}) + %{{.+}} : vector<4xf8E8M0FNU>, vector<32xf8E4M3FN>, vector<4xf8E8M0FNU>
