@@ -297,16 +297,18 @@ func.func private @mx_uk_scaled_mma(
   %frags_b = arith.muli %subgroups_n, %per_sg_b : index
   %stage_a = arith.muli %frags_a, %frag_lds_a : index
   // The software-pipelined schedule for fp4 A (any B), and for fp6 or fp8 A
-  // (any B) on 16x16x128 where B is private and three stages of A fit the
-  // LDS (`a_wide`); the other pairs keep the simple one. Wide A fragments
-  // are read a few rows ahead (`lookahead`) instead of a step ahead:
-  // holding a whole step of them made LLVM spill 274 to 382 VGPRs at the
-  // seed layout (bench/README.md, "fp8 A in the pipelined schedule"). The
-  // LDS reads (@mx_uk_read_f6, @mx_uk_read_f8) join their halves as 32-bit
-  // words: joined as bytes, a fragment carried across the loop's back edge
-  // stayed a <24 x i8> / <32 x i8> value that LLVM legalizes byte by byte,
-  // and reading two rows ahead spilled 104 to 148 VGPRs ("Wide A read rows
-  // ahead").
+  // (any B) where B is private and three stages of A fit the LDS
+  // (`a_wide`); the other pairs keep the simple one. Wide A fragments are
+  // read `lookahead` rows ahead of their MFMAs instead of a step ahead.
+  // The LDS reads (@mx_uk_read_f6, @mx_uk_read_f8) join their halves as
+  // 32-bit words: joined as bytes, a fragment carried across the loop's back
+  // edge stayed a <24 x i8> / <32 x i8> value that LLVM legalizes byte by
+  // byte, which made every wide-A tiling beyond one row ahead spill (two
+  // rows ahead 104 to 148 VGPRs, a step ahead 274 to 382, 32x32x64 352 to
+  // 448) and the decode tiles with two intrinsics along K run slower
+  // pipelined (fp8 M=64, 64x128x256 on 2 waves: 10.9 -> 18.4 us); so
+  // `a_wide` was limited to 16x16x128 with one intrinsic along K and one
+  // row ahead (bench/README.md, "Wide A: fragments as 32-bit words").
   %a_narrow = arith.cmpi eq, %lane_bytes_a, %c16 : index
   %a_wider = arith.cmpi ugt, %lane_bytes_a, %c16 : index
   %acc_width = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
@@ -316,14 +318,7 @@ func.func private @mx_uk_scaled_mma(
   %three_a_fit = arith.cmpi ule, %three_a, %lds_bytes : index
   %one_wave_m_a = arith.cmpi eq, %subgroups_m, %c1 : index
   %wide_private = arith.andi %one_wave_m_a, %three_a_fit : i1
-  %a_wider_16 = arith.andi %a_wider, %acc_16 : i1
-  // One intrinsic along K (the seed's fp8 tile): the decode tiles of two
-  // (bench/decode_metrics.py, fp8 M=64: 64x128x256 and 64x256x256 on 2
-  // waves) ran slower pipelined, 10.9 -> 18.4 us, and 64x256x256 spilled
-  // 271 VGPRs.
-  %ik_1 = arith.cmpi eq, %intrinsics_k, %c1 : index
-  %wide_ik_1 = arith.andi %wide_private, %ik_1 : i1
-  %a_wide = arith.andi %a_wider_16, %wide_ik_1 : i1
+  %a_wide = arith.andi %a_wider, %wide_private : i1
   %pipelined = arith.ori %a_narrow, %a_wide : i1
   // In the pipelined schedule a B fragment that only one wave uses
   // (subgroups_m = 1) goes from global memory straight to that wave's
@@ -546,22 +541,28 @@ func.func private @mx_uk_scaled_mma(
     rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
-    // With `a_wide`, how many rows ahead of its MFMAs a row of A is read:
-    // enough rows that at least 20 MFMA slots of 16 cycles (320 cycles; an
-    // MFMA with an fp8 operand takes two) separate the read from its first
-    // use, at most the tile's rows. Static model, C += A x B, 16384^3,
-    // cycles per K step of 128 (bench/README.md, "Wide A read rows
-    // ahead"): fp6 x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440,
-    // 4 1376, 5 and more 1345; fp8 x fp8 2780, 2380, 2376, then 2372.
+    // With `a_wide`, how many rows ahead of its MFMAs a row of A is read.
+    // On 16x16x128 enough rows that at least 20 MFMA slots of 16 cycles
+    // (320 cycles; an MFMA with an fp8 operand takes two) separate the read
+    // from its first use, at most the tile's rows; on 32x32x64 a whole step
+    // (the tile's rows). Static model, C += A x B, 16384^3, cycles per K
+    // step of 128 (bench/README.md, "Wide A: fragments as 32-bit words"):
+    // 16x16x128 fp6 x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440,
+    // 4 1376, 5 and more 1345, and fp8 x fp8 2780, 2380, 2376, then 2372;
+    // 32x32x64 (8 x 2 x 2) fp6 x fp6 1 row 2397, 2 2495, 4 2511, 6 2166, 8
+    // (a step) 1828, and fp8 x fp8 2425, 2255, 2255, 2393, 2243.
     %c20 = arith.constant 20 : index
     %wide_a_row = arith.muli %intrinsics_n, %intrinsics_k : index
     %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
     %fp8_b = arith.cmpi eq, %lane_bytes_b, %c32 : index
     %fp8_ab = arith.ori %fp8_a, %fp8_b : i1
-    %slot_cycles = arith.select %fp8_ab, %c2, %c1 : index
+    %slot_cycles_16 = arith.select %fp8_ab, %c2, %c1 : index
+    %slot_cycles_32 = arith.muli %slot_cycles_16, %c2 : index
+    %slot_cycles = arith.select %acc_16, %slot_cycles_16, %slot_cycles_32 : index
     %row_slots = arith.muli %wide_a_row, %slot_cycles : index
     %rows_ahead = arith.ceildivui %c20, %row_slots : index
-    %lookahead = arith.minui %rows_ahead, %intrinsics_m : index
+    %lookahead_16 = arith.minui %rows_ahead, %intrinsics_m : index
+    %lookahead = arith.select %acc_16, %lookahead_16, %intrinsics_m : index
     // The A rows held in registers at the top of an iteration: the first
     // half, or with `a_wide` the `lookahead` rows read ahead.
     %held = arith.select %a_wide, %lookahead, %h : index
