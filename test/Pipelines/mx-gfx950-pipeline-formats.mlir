@@ -29,15 +29,16 @@
 // ISA-SAME: :[[#B+7]]], {{[av]}}{{\[}}[[#C:]]
 // ISA-SAME: :[[#C+3]]], {{[^\\]*}}op_sel_hi:[{{[01]}},{{[01]}},{{[01]}}]\0A
 
-// 16 x 4 x 1 = 64 MFMAs per wave and K step.
+// 16 x 4 x 1 = 64 MFMAs per wave and K step, two K steps per iteration
+// (the register schedule's unroll for fp6/fp8 A x fp6/fp8 B, 64 K steps).
 //  REPORT-LABEL: kernel fp8_mma0
 //        REPORT:   lds_bytes: {{([0-9]{1,5}|1[0-5][0-9]{4}|16[0-2][0-9]{3}|163[0-7][0-9]{2}|1638[0-3][0-9]|163840)$}}
 //   REPORT-NEXT:   scratch_bytes: 0
 //   REPORT-NEXT:   vgpr_spills: 0
 //   REPORT-NEXT:   sgpr_spills: 0
 //        REPORT:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4}|3[01][0-9]{3}|32[0-6][0-9]{2}|327[0-5][0-9]|3276[0-8])$}}
-//        REPORT:   main_loop.mfma: 64
-//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 64
+//        REPORT:   main_loop.mfma: 128
+//   REPORT-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
 func.func @fp8(%a: tensor<256x8192xf8E4M3FN>, %b: tensor<256x8192xf8E4M3FN>,
                %sa: tensor<256x256xf8E8M0FNU>, %sb: tensor<256x256xf8E8M0FNU>,
                %c: tensor<256x256xf32>) -> tensor<256x256xf32> {

@@ -234,16 +234,33 @@ func.func private @mx_uk_scaled_mma(
                 // 6.4 us; M=64 N=K=16384, 16 steps, 18.8 -> 18.4). Not
                 // listed, because LLVM then spills hundreds of VGPRs: AGPRs
                 // for zero-filled accumulators without the peel, and AGPRs
-                // on 32x32x64. fp6 and fp8 A (pipelined, A one row ahead)
-                // from zero take the AGPRs and the peel too, not the unroll
-                // (from memory, unrolled: fp8 x fp4 3516 cycles per 128 K
-                // -> 9403 per 256 K): fp8 x fp4, bf16, 16384^3, 4843 ->
-                // 3516 cycles per 128 K, 0 spills.
+                // on 32x32x64. fp6 and fp8 A (pipelined, A read rows ahead)
+                // from zero take the AGPRs and the peel too: fp8 x fp4,
+                // bf16, 16384^3, 4843 -> 3516 cycles per 128 K, 0 spills.
+                // With fp6 or fp8 B as well, the unroll by 2 on top (from
+                // memory and from zero; 16384^3, static model, PF/s C += A
+                // x B / from zero): fp8 x fp8 2.61 -> 2.77 / 2.66 -> 2.83,
+                // fp6 x fp8 2.62 -> 2.79 / 2.67 -> 2.86, fp8 x fp6 2.71 ->
+                // 2.80 / 2.78 -> 2.86, fp6 x fp6 4.50 -> 4.55 / 4.70 ->
+                // 4.74; with fp4 B (the 8 x 8 wave tile of the tuned table)
+                // it lost: fp6 x fp4 4.51 -> 4.22 (bench/README.md, "Wide
+                // A: fragments as 32-bit words").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   accumulators = "zero", min_k_steps = 16 : i64,
+                   unroll_k = 2 : i64, accumulator_agprs = true,
+                   peel_first_k = true},
+                  {intrinsic = "mfma_scale_16x16x128",
+                   lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
+                   rhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
+                   accumulators = "memory", unroll_k = 2 : i64,
+                   accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_16x16x128",
+                   lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
+                   rhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
                    accumulators = "zero", min_k_steps = 16 : i64,
                    unroll_k = 2 : i64, accumulator_agprs = true,
                    peel_first_k = true},

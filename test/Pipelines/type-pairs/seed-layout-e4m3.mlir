@@ -9,7 +9,9 @@
 // wider row): no scratch, no spills, LDS = two stages of the fragments in 1
 // KiB chunks (one per fp4 fragment, two per fp6 or fp8 one) and of A's
 // scales, under 30000
-// bytes of code, and 16 x 4 x intrinsics_k MFMAs per wave in the main loop.
+// bytes of code, and 16 x 4 x intrinsics_k MFMAs per wave and K step in the
+// main loop, whose iterations run two K steps where B is fp6 or fp8 too (the
+// register schedule's unroll for wide A x wide B).
 // The same on 32x32x64 with 8 x 2 intrinsics per wave (intrinsics_k 4 when
 // both operands are fp4, else 2): no scratch, no spills, 8 x 2 x
 // intrinsics_k MFMAs per wave in the main loop.
@@ -43,8 +45,8 @@ func.func @e4m3_e2m1(%a: tensor<10000x16384xf8E4M3FN>, %b: tensor<16384x16384xf4
 //  CHECK-NEXT:   vgpr_spills: 0
 //  CHECK-NEXT:   sgpr_spills: 0
 //       CHECK:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
-//       CHECK:   main_loop.mfma: 64
-//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 64
+//       CHECK:   main_loop.mfma: 128
+//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
 //   K32-LABEL: kernel e4m3_e2m3_mma0
 //         K32:   main_loop.mfma: 32
 //    K32-NEXT:   main_loop.mfma.v_mfma_scale_f32_32x32x64_f8f6f4: 32
@@ -66,8 +68,8 @@ func.func @e4m3_e2m3(%a: tensor<10000x16384xf8E4M3FN>, %b: tensor<16384x16384xf6
 //  CHECK-NEXT:   vgpr_spills: 0
 //  CHECK-NEXT:   sgpr_spills: 0
 //       CHECK:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
-//       CHECK:   main_loop.mfma: 64
-//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 64
+//       CHECK:   main_loop.mfma: 128
+//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
 //   K32-LABEL: kernel e4m3_e3m2_mma0
 //         K32:   main_loop.mfma: 32
 //    K32-NEXT:   main_loop.mfma.v_mfma_scale_f32_32x32x64_f8f6f4: 32
@@ -89,8 +91,8 @@ func.func @e4m3_e3m2(%a: tensor<10000x16384xf8E4M3FN>, %b: tensor<16384x16384xf6
 //  CHECK-NEXT:   vgpr_spills: 0
 //  CHECK-NEXT:   sgpr_spills: 0
 //       CHECK:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
-//       CHECK:   main_loop.mfma: 64
-//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 64
+//       CHECK:   main_loop.mfma: 128
+//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
 //   K32-LABEL: kernel e4m3_e4m3_mma0
 //         K32:   main_loop.mfma: 32
 //    K32-NEXT:   main_loop.mfma.v_mfma_scale_f32_32x32x64_f8f6f4: 32
@@ -112,8 +114,8 @@ func.func @e4m3_e4m3(%a: tensor<10000x16384xf8E4M3FN>, %b: tensor<16384x16384xf8
 //  CHECK-NEXT:   vgpr_spills: 0
 //  CHECK-NEXT:   sgpr_spills: 0
 //       CHECK:   code_bytes: {{([0-9]{1,4}|[12][0-9]{4})$}}
-//       CHECK:   main_loop.mfma: 64
-//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 64
+//       CHECK:   main_loop.mfma: 128
+//  CHECK-NEXT:   main_loop.mfma.v_mfma_scale_f32_16x16x128_f8f6f4: 128
 //   K32-LABEL: kernel e4m3_e5m2_mma0
 //         K32:   main_loop.mfma: 32
 //    K32-NEXT:   main_loop.mfma.v_mfma_scale_f32_32x32x64_f8f6f4: 32

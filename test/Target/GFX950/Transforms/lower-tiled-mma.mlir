@@ -94,7 +94,9 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 }
 
 // fp8 (32 bytes per lane), 2 x 2 waves of 4 x 4 x 1 intrinsics, two batch
-// dimensions (2 x 3 = grid z 6, delinearized); Mo = 2, No = 7, Ko = 5.
+// dimensions (2 x 3 = grid z 6, delinearized); Mo = 2, No = 7, Ko = 5. C +=
+// A x B with fp8 on both sides: the ukernel's register schedule asks for
+// its K loop unrolled by 2 (mx.ukernel.unroll_k).
 #fp8 = #mx.data_tiled_layout<intrinsic = #mx_gfx950.scaled_mfma<16x16x128>, lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, intrinsics_m = 4, intrinsics_n = 4, subgroups_m = 2, subgroups_n = 2, interleave_m = [lhs_scales], interleave_n = [rhs_scales], interleave_k = [lhs_scales, rhs_scales]>
 // CHECK-LABEL: func.func @fp8_batched
 //  CHECK-SAME:   (%[[A:[^:]+]]: memref<2x3x2x5x2x4x4x16x2x16xi8>, %[[B:[^:]+]]: memref<2x3x7x5x2x4x4x16x2x16xi8>, %[[SA:[^:]+]]: memref<2x3x2x5x2x4x16x4xi8>, %[[SB:[^:]+]]: memref<2x3x7x5x2x4x16x4xi8>, %[[C:[^:]+]]: memref<2x3x2x7x2x2x4x4x4x16x4xf32>)
@@ -138,7 +140,7 @@ func.func @fp4(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x16x16xi8>,
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
 //       CHECK:     memref.reinterpret_cast %{{.+}} to offset: [%{{.+}}], sizes: [5, 2, 64, 4], strides: [512, 256, 4, 1]
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}%[[WM]], %[[WN]], %[[LANE]], %[[C4]], %[[C4]], %[[C1]], %{{[^)]+}})
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}} : (
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}, mx.ukernel.unroll_k = 2 : i64} : (
 func.func @fp8_batched(%a: memref<2x3x2x5x2x4x4x16x2x16xi8>, %b: memref<2x3x7x5x2x4x4x16x2x16xi8>,
                        %sa: memref<2x3x2x5x2x4x16x4xi8>, %sb: memref<2x3x7x5x2x4x16x4xi8>,
                        %c: memref<2x3x2x7x2x2x4x4x4x16x4xf32>) {
