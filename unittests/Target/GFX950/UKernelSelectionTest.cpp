@@ -78,12 +78,12 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
 }
 
 /// The register schedules come from the ukernel's data: with accumulators
-/// from memory, fp4 x fp4 on 16x16x128 unrolls its K loop by 2 and keeps the
-/// accumulators in AGPRs, fp8 x fp8 only the AGPRs; from zero-filled
-/// accumulators fp4 x fp4 does the same with its first K step peeled, from
-/// 16 static K steps on; otherwise zero-filled accumulators and 32x32x64
-/// keep LLVM's choice; a ukernel without the data (or an unknown name) gets
-/// the default.
+/// from memory, fp4 x fp4 and fp8 x fp8 on 16x16x128 unroll their K loop by
+/// 2 and keep the accumulators in AGPRs, fp8 x fp4 only the AGPRs; from
+/// zero-filled accumulators fp4 x fp4 and fp8 x fp8 do the same with their
+/// first K step peeled, from 16 static K steps on; otherwise zero-filled
+/// accumulators and 32x32x64 keep LLVM's choice; a ukernel without the data
+/// (or an unknown name) gets the default.
 TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   auto schedule = [&](DataTiledLayoutAttr layout, bool zero,
                       StringRef name = kScaledMMAUKernel,
@@ -103,7 +103,16 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             std::make_tuple(int64_t(2), true, true));
   DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
   EXPECT_EQ(schedule(fp8, /*zero=*/false),
+            std::make_tuple(int64_t(2), true, false));
+  EXPECT_EQ(schedule(fp8, /*zero=*/true, kScaledMMAUKernel, 15),
+            std::make_tuple(int64_t(1), false, false));
+  EXPECT_EQ(schedule(fp8, /*zero=*/true, kScaledMMAUKernel, 16),
+            std::make_tuple(int64_t(2), true, true));
+  DataTiledLayoutAttr fp8Fp4 = resolve(f8(), f4(), 10000, 16384);
+  EXPECT_EQ(schedule(fp8Fp4, /*zero=*/false),
             std::make_tuple(int64_t(1), true, false));
+  EXPECT_EQ(schedule(fp8Fp4, /*zero=*/true, kScaledMMAUKernel, 16),
+            std::make_tuple(int64_t(1), true, true));
   DataTiledLayoutAttr k32 =
       resolve(f4(), f4(), 10000, 16384,
               pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
