@@ -1,8 +1,9 @@
 // The 8 x 8 wave tile (128 x 512 outputs on 1 x 4 waves, 256 accumulators a
 // lane) that bench/mx_tune.py's large-GEMM tuning records in the embedded
-// configuration table for wide A (fp6 or fp8) times fp4 B at the seed shape
-// and 16384^3 (ukernels/gfx950/configs/table.mlir): the software-pipelined
-// schedule with A read one row ahead, B private, deep in K
+// configuration table for fp6 A times fp4 B at the seed shape and 16384^3
+// (ukernels/gfx950/configs/table.mlir; fp8 A x fp4 B, recorded before, runs
+// here too): the software-pipelined schedule with A read rows ahead, B
+// private, deep in K
 // (Inputs/deep-k-pairs.mlir: 7 K steps of 128 from memory, 17 from zero), so
 // that every LDS stage and the clamp of the K loop's copies run. Random codes,
 // per-block scales, bit for bit against the independent reference. (The

@@ -11,6 +11,7 @@
 // Written by `bench/mx_tune.py --jobs 2`
 // Written by `bench/mx_tune.py --shapes '' --gemm all --update --jobs 1`
 // Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E3M2FN:f4E2M1FN,f8E4M3FN:f4E2M1FN,f8E5M2:f4E2M1FN --update --jobs 2`
+// Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E2M3FN:f6E2M3FN,f6E2M3FN:f6E3M2FN,f6E2M3FN:f8E4M3FN,f6E2M3FN:f8E5M2,f6E3M2FN:f4E2M1FN,f6E3M2FN:f6E2M3FN,f6E3M2FN:f6E3M2FN,f6E3M2FN:f8E4M3FN,f6E3M2FN:f8E5M2,f8E4M3FN:f4E2M1FN,f8E4M3FN:f6E2M3FN,f8E4M3FN:f6E3M2FN,f8E4M3FN:f8E4M3FN,f8E4M3FN:f8E5M2,f8E5M2:f4E2M1FN,f8E5M2:f6E2M3FN,f8E5M2:f6E3M2FN,f8E5M2:f8E4M3FN,f8E5M2:f8E5M2 --update --jobs 2`
 module attributes {mx_gfx950.configs = [
   // 64x8192x8192: 7.65 us (heuristic: 13.01 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
@@ -36,29 +37,17 @@ module attributes {mx_gfx950.configs = [
   // 256x3072x1536: 4.54 us (heuristic: 12.18 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 256, 256>, n = 3072, k = 1536,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 4.22 / 4.53 PF/s static / timing (heuristic: 2.78 / 3.17), faster under the whole sweep
+  // 16384x16384x16384: 4.51 / 4.68 PF/s static / timing (heuristic: 4.33 / 4.49), faster under the whole sweep
   {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 4.13 / 4.43 PF/s static / timing (heuristic: 2.72 / 3.10), faster under the whole sweep
+  // 10000x16384x16384: 4.40 / 4.57 PF/s static / timing (heuristic: 4.23 / 4.38), faster under the whole sweep
   {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 4.22 / 4.53 PF/s static / timing (heuristic: 2.78 / 3.17), faster under the whole sweep
+  // 16384x16384x16384: 4.51 / 4.68 PF/s static / timing (heuristic: 4.33 / 4.49), faster under the whole sweep
   {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 4.13 / 4.43 PF/s static / timing (heuristic: 2.72 / 3.10), faster under the whole sweep
+  // 10000x16384x16384: 4.40 / 4.57 PF/s static / timing (heuristic: 4.23 / 4.38), faster under the whole sweep
   {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 2.72 / 2.82 PF/s static / timing (heuristic: 2.32 / 2.63), faster under the whole sweep
-  {lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 2.66 / 2.75 PF/s static / timing (heuristic: 2.27 / 2.57), faster under the whole sweep
-  {lhs_type = f8E4M3FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 2.72 / 2.82 PF/s static / timing (heuristic: 2.32 / 2.63), faster under the whole sweep
-  {lhs_type = f8E5M2, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 2.66 / 2.75 PF/s static / timing (heuristic: 2.27 / 2.57), faster under the whole sweep
-  {lhs_type = f8E5M2, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>}
 ]} {
 }
