@@ -12,19 +12,20 @@
 // Written by `bench/mx_tune.py --shapes '' --gemm all --update --jobs 1`
 // Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E3M2FN:f4E2M1FN,f8E4M3FN:f4E2M1FN,f8E5M2:f4E2M1FN --update --jobs 2`
 // Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E2M3FN:f6E2M3FN,f6E2M3FN:f6E3M2FN,f6E2M3FN:f8E4M3FN,f6E2M3FN:f8E5M2,f6E3M2FN:f4E2M1FN,f6E3M2FN:f6E2M3FN,f6E3M2FN:f6E3M2FN,f6E3M2FN:f8E4M3FN,f6E3M2FN:f8E5M2,f8E4M3FN:f4E2M1FN,f8E4M3FN:f6E2M3FN,f8E4M3FN:f6E3M2FN,f8E4M3FN:f8E4M3FN,f8E4M3FN:f8E5M2,f8E5M2:f4E2M1FN,f8E5M2:f6E2M3FN,f8E5M2:f6E3M2FN,f8E5M2:f8E4M3FN,f8E5M2:f8E5M2 --update --jobs 2`
+// Written by `bench/mx_tune.py --shapes decode --update --jobs 2`
 module attributes {mx_gfx950.configs = [
-  // 64x8192x8192: 7.65 us (heuristic: 13.01 us)
+  // 64x8192x8192: 6.69 us (heuristic: 13.01 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 8, subgroups_m = 1, subgroups_n = 4, split_k = 2>},
-  // 64x16384x16384: 21.56 us (heuristic: 26.55 us)
+  // 64x16384x16384: 18.16 us (heuristic: 26.55 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 4, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 2>},
-  // 64x8192x8192: 12.09 us (heuristic: 17.24 us)
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 8, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
+  // 64x8192x8192: 10.32 us (heuristic: 17.24 us)
   {lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 4, intrinsics_n = 4, intrinsics_k = 2, subgroups_m = 1, subgroups_n = 2, split_k = 4>},
-  // 64x16384x16384: 39.19 us (heuristic: 43.39 us)
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 2>},
+  // 64x16384x16384: 35.00 us (heuristic: 43.39 us)
   {lhs_type = f8E4M3FN, rhs_type = f8E4M3FN, m = array<i64: 33, 64>, n = 16384, k = 16384,
-   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 4, intrinsics_n = 8, intrinsics_k = 2, subgroups_m = 1, subgroups_n = 2, split_k = 4>},
+   pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 2, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
   // 4x2880x512: 2.67 us (heuristic: 3.01 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 1, 16>, n = 2880, k = 512,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 1, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},

@@ -655,3 +655,31 @@ func.func @zero_e5m2_e5m2(%a: tensor<48x2176xf8E5M2>, %b: tensor<40x2176xf8E5M2>
       outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
   return %r : tensor<48x40xf32>
 }
+
+// K = 4096 (8 K steps of 512 with intrinsics_k = 4, the tuned fp8 decode
+// tile's), from memory and from zero: used by ../emulator-wide-a-two-k.mlir.
+func.func @long_e4m3_e4m3(%a: tensor<48x4096xf8E4M3FN>, %b: tensor<40x4096xf8E4M3FN>,
+    %sa: tensor<48x128xf8E8M0FNU>, %sb: tensor<40x128xf8E8M0FNU>,
+    %c: tensor<48x40xf32>) -> tensor<48x40xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<48x4096xf8E4M3FN>, tensor<40x4096xf8E4M3FN>,
+                            tensor<48x128xf8E8M0FNU>, tensor<40x128xf8E8M0FNU>)
+      outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
+
+func.func @zero_long_e5m2_e4m3(%a: tensor<48x4096xf8E5M2>, %b: tensor<40x4096xf8E4M3FN>,
+    %sa: tensor<48x128xf8E8M0FNU>, %sb: tensor<40x128xf8E8M0FNU>) -> tensor<48x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x40xf32>) -> tensor<48x40xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<48x4096xf8E5M2>, tensor<40x4096xf8E4M3FN>,
+                            tensor<48x128xf8E8M0FNU>, tensor<40x128xf8E8M0FNU>)
+      outs(%c : tensor<48x40xf32>) -> tensor<48x40xf32>
+  return %r : tensor<48x40xf32>
+}
