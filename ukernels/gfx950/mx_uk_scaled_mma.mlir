@@ -79,8 +79,8 @@
 // several waves share them (`a_scales_lds`, below). Two schedules, chosen by
 // the operand widths (the choice folds away at specialization):
 //
-// Pipelined (A fp4, any B; the seed's MXFP4; and fp6 or fp8 A on 16x16x128
-// with private B, its A read one row ahead: see `a_wide` below). The copies
+// Pipelined (A fp4, any B; the seed's MXFP4; and fp6 or fp8 A with private
+// B, its A read `lookahead` rows ahead: see `a_wide` below). The copies
 // run two or
 // three steps ahead, the fragment reads one step ahead. Iteration k waits
 // for its copies of step k + 1 and meets the other waves at a barrier, then
