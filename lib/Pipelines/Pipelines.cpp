@@ -265,6 +265,8 @@ void mx::buildGFX950KernelCodegenPipeline(
   MXGPUModulesToBinariesOptions binary;
   binary.format = "isa";
   pm.addPass(createMXGPUModulesToBinaries(binary));
+  // LLVM 22 leaves some consumers of 16-pass MFMAs one wait state short.
+  pm.addPass(gfx950::createMXGFX950PadXDLWaitStates());
   if (options.output == GFX950Output::HSACO) {
     gfx950::MXGFX950LinkCodeObjectsOptions link;
     link.lld = options.lld;

@@ -561,13 +561,15 @@ func.func private @mx_uk_scaled_mma(
     // With `a_wide`, how many rows ahead of its MFMAs a row of A is read.
     // On 16x16x128 enough rows that at least 20 MFMA slots of 16 cycles
     // (320 cycles; an MFMA with an fp8 operand takes two) separate the read
-    // from its first use, at most the tile's rows; on 32x32x64 a whole step
-    // (the tile's rows). Static model, C += A x B, 16384^3, cycles per K
-    // step of 128 (bench/README.md, "Wide A: fragments as 32-bit words"):
-    // 16x16x128 fp6 x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440,
-    // 4 1376, 5 and more 1345, and fp8 x fp8 2780, 2380, 2376, then 2372;
-    // 32x32x64 (8 x 2 x 2) fp6 x fp6 1 row 2397, 2 2495, 4 2511, 6 2166, 8
-    // (a step) 1828, and fp8 x fp8 2425, 2255, 2255, 2393, 2243.
+    // from its first use, at most the tile's rows; on 32x32x64 one row.
+    // Static model, C += A x B, 16384^3, cycles per K step of 128
+    // (bench/README.md, "Wide A: fragments as 32-bit words"): 16x16x128 fp6
+    // x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440, 4 1376, 5 and
+    // more 1345, and fp8 x fp8 2780, 2380, 2376, then 2372. On 32x32x64 (8
+    // x 2 x 2) more rows were faster at large K (fp6 x fp6 1 row 2397, 8 (a
+    // step) 1828), but with few K steps (7: LLVM unrolls the K loop fully)
+    // every lookahead from 2 rows on spilled (fp8 x fp8 a step ahead: 313
+    // VGPRs), one row none.
     %c20 = arith.constant 20 : index
     %wide_a_row = arith.muli %intrinsics_n, %intrinsics_k : index
     %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
@@ -579,7 +581,7 @@ func.func private @mx_uk_scaled_mma(
     %row_slots = arith.muli %wide_a_row, %slot_cycles : index
     %rows_ahead = arith.ceildivui %c20, %row_slots : index
     %lookahead_16 = arith.minui %rows_ahead, %intrinsics_m : index
-    %lookahead = arith.select %acc_16, %lookahead_16, %intrinsics_m : index
+    %lookahead = arith.select %acc_16, %lookahead_16, %c1 : index
     // The A rows held in registers at the top of an iteration: the first
     // half, or with `a_wide` the `lookahead` rows read ahead.
     %held = arith.select %a_wide, %lookahead, %h : index

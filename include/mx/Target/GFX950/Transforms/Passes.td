@@ -475,4 +475,37 @@ def MXGFX950LinkCodeObjects
   ];
 }
 
+def MXGFX950PadXDLWaitStates
+    : Pass<"mx-gfx950-pad-xdl-wait-states", "::mlir::ModuleOp"> {
+  let summary = "Pad the wait states LLVM 22 leaves short after 16-pass MFMAs";
+  let description = [{
+    gfx950 needs 20 wait states between a 16-pass XDL MFMA (32x32x64 with an
+    fp8 operand) that writes a VGPR or AGPR and a VALU, memory or LDS
+    instruction that reads or rewrites it, or an MFMA that reads it as
+    srcA, srcB or a scale (NumPasses + 3, +1 on gfx950: LLVM's
+    `GCNHazardRecognizer`). LLVM 22's recognizer looks back at most 19
+    wait states, so its code objects can leave such a pair one short; the
+    ISA executor's hazard check (docs/guides/isa-executor-hazards.md)
+    stops them. This pass scans the gfx950 assembly of every `gpu.binary`
+    (`gpu-module-to-binary` with `format=isa`) and inserts `s_nop`s in
+    front of each such consumer in the same basic block, so that it is at
+    least 20 wait states behind its producer. 8-pass MFMAs (16x16x128
+    with an fp8 operand, every fp4/fp6 pair) need at most 12 and are left
+    alone. The count of inserted `s_nop`s is a statistic.
+
+    Example: in
+
+    ```
+    v_mfma_scale_f32_32x32x64_f8f6f4 v[0:15], v[16:23], v[24:31], v[0:15], v32, v33
+    ; ... 19 wait states of other instructions ...
+    v_cvt_pk_bf16_f32 v40, v0, v1
+    ```
+
+    an `s_nop 0` goes in front of the `v_cvt_pk_bf16_f32`.
+  }];
+  let statistics = [
+    Statistic<"numNops", "nops", "s_nop instructions inserted">
+  ];
+}
+
 #endif // MX_TARGET_GFX950_PASSES_TD
