@@ -575,9 +575,7 @@ func.func private @mx_uk_scaled_mma(
     %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
     %fp8_b = arith.cmpi eq, %lane_bytes_b, %c32 : index
     %fp8_ab = arith.ori %fp8_a, %fp8_b : i1
-    %slot_cycles_16 = arith.select %fp8_ab, %c2, %c1 : index
-    %slot_cycles_32 = arith.muli %slot_cycles_16, %c2 : index
-    %slot_cycles = arith.select %acc_16, %slot_cycles_16, %slot_cycles_32 : index
+    %slot_cycles = arith.select %fp8_ab, %c2, %c1 : index
     %row_slots = arith.muli %wide_a_row, %slot_cycles : index
     %rows_ahead = arith.ceildivui %c20, %row_slots : index
     %lookahead_16 = arith.minui %rows_ahead, %intrinsics_m : index
