@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mx/Target/GFX950/ISA/MFMAPasses.h"
 #include "mx/Target/GFX950/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,10 +27,9 @@ namespace mlir::mx::gfx950 {
 using namespace mlir;
 
 namespace {
-/// The wait states gfx950 needs between a 16-pass XDL MFMA and a VALU,
-/// memory or LDS instruction (or an MFMA's srcA, srcB or scale) that
-/// touches its result: NumPasses + 3, + 1 on gfx950.
-constexpr int kRequired = 20;
+/// The most wait states LLVM 22's GCNHazardRecognizer looks back when it
+/// checks the XDL-write rules: a rule that asks for more can be left short.
+constexpr int kLLVMLookBack = 19;
 
 /// A range of VGPRs ('v') or AGPRs ('a').
 struct RegRange {
@@ -47,7 +47,7 @@ struct Line {
   SmallVector<RegRange> operands; ///< Vector registers, in operand order.
   int waitStates = 0;             ///< 0 unless an instruction.
   bool endsBlock = false;         ///< A label before it or a branch.
-  int passes = 0;                 ///< 16 for a 16-pass XDL MFMA.
+  int required = 0; ///< An XDL MFMA: the XDL-write rules' wait states.
 };
 } // namespace
 
@@ -119,19 +119,20 @@ static Line classify(StringRef text) {
                    mnemonic.starts_with("s_cbranch") ||
                    mnemonic == "s_endpgm" || mnemonic.starts_with("s_setpc") ||
                    mnemonic.starts_with("s_swappc");
-  // 32x32x64 f8f6f4 MFMAs take 16 passes when an operand is fp8
-  // (cbsz/blgp 0: E4M3, 1: E5M2), else 8.
-  if (mnemonic == "v_mfma_scale_f32_32x32x64_f8f6f4" ||
-      mnemonic == "v_mfma_f32_32x32x64_f8f6f4") {
-    if (modifier(operands, "cbsz") <= 1 || modifier(operands, "blgp") <= 1)
-      line.passes = 16;
+  if (mnemonic.starts_with("v_mfma")) {
+    std::optional<std::pair<int, bool>> passes = mx::gfx950::isa::getMFMAPasses(
+        mnemonic.split("_e64").first, modifier(operands, "cbsz"),
+        modifier(operands, "blgp"));
+    if (passes && passes->second)
+      line.required = mx::gfx950::isa::getXDLWriteWaitStates(passes->first);
   }
   return line;
 }
 
-/// Whether `consumer` touches `result` in a way the 20-wait-state rules
-/// cover: any operand of a VALU, memory or LDS instruction; srcA, srcB or
-/// a scale of an MFMA (its srcC and destination need at most 18).
+/// Whether `consumer` touches `result` in a way the XDL-write rules cover:
+/// any operand of a VALU, memory or LDS instruction; srcA, srcB or a scale
+/// of an MFMA (its srcC and destination: the overlapped-srcC rule, at most
+/// 18 for 16 passes).
 static bool touches(const Line &consumer, const RegRange &result) {
   if (consumer.mnemonic.starts_with("s_"))
     return false;
@@ -158,12 +159,14 @@ static std::string pad(StringRef assembly, unsigned &inserted) {
   std::vector<int> missing(lines.size(), 0);
   for (size_t p = 0; p < lines.size(); ++p) {
     const Line &producer = lines[p];
-    if (producer.passes != 16 || producer.operands.empty() ||
+    // Requirements of at most kLLVMLookBack LLVM enforces itself.
+    if (producer.required <= kLLVMLookBack || producer.operands.empty() ||
         producer.endsBlock)
       continue;
     RegRange result = producer.operands.front();
     int present = 0;
-    for (size_t c = p + 1; c < lines.size() && present < kRequired; ++c) {
+    for (size_t c = p + 1; c < lines.size() && present < producer.required;
+         ++c) {
       const Line &line = lines[c];
       if (line.mnemonic.empty()) {
         if (line.endsBlock)
@@ -171,7 +174,7 @@ static std::string pad(StringRef assembly, unsigned &inserted) {
         continue;
       }
       if (touches(line, result))
-        missing[c] = std::max(missing[c], kRequired - present);
+        missing[c] = std::max(missing[c], producer.required - present);
       if (line.endsBlock)
         break;
       present += line.waitStates;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mx/Target/GFX950/ISA/Hazards.h"
+#include "mx/Target/GFX950/ISA/MFMAPasses.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -110,6 +111,13 @@ constexpr int requiredFor(const RuleRow &rule, int passes) {
   }
   return 0;
 }
+// The XDL-write rows use the formula mx-gfx950-pad-xdl-wait-states pads
+// to (getXDLWriteWaitStates).
+static_assert(requiredFor(RuleRow{nullptr, nullptr, nullptr, 0, 0, Rel{},
+                                  Formula::PassesGfx950,
+                                  kXDLWriteExtraWaitStates},
+                          16) == getXDLWriteWaitStates(16) &&
+              getXDLWriteWaitStates(16) == 20);
 
 constexpr int computeMaxWait() {
   int most = 0;
@@ -215,35 +223,15 @@ bool isTrans(StringRef base) {
 }
 
 /// The number of passes of an MFMA and whether it runs on the XDL pipe
-/// (see HazardTable.def for where the numbers come from).
+/// (getMFMAPasses; see HazardTable.def for where the numbers come from).
 Expected<std::pair<int, bool>> mfmaPasses(const Instruction &inst) {
-  StringRef m = baseMnemonic(inst.mnemonic);
-  auto unsupported = [&](const Twine &why) {
-    return createStringError(inconvertibleErrorCode(),
-                             "hazard checker: no pass count for '" + inst.text +
-                                 "': " + why);
-  };
-  if (m.contains("f8f6f4")) {
-    // cbsz/blgp 0 (fp8) and 1 (bf8) are the 8-bit formats.
-    bool eightBit = inst.cbsz <= 1 || inst.blgp <= 1;
-    if (m.contains("16x16x128"))
-      return std::make_pair(eightBit ? 8 : 4, true);
-    if (m.contains("32x32x64"))
-      return std::make_pair(eightBit ? 16 : 8, true);
-    return unsupported("unknown f8f6f4 shape");
-  }
-  if (!m.consume_front("v_mfma_f32_") && !m.consume_front("v_mfma_i32_"))
-    return unsupported("not a dense f32/i32 MFMA");
-  if (m.contains("f64"))
-    return unsupported("DGEMM hazards are not in the table");
-  bool xdl = !m.ends_with("f32");
-  if (m.starts_with("4x4x"))
-    return std::make_pair(2, xdl);
-  if (m.starts_with("16x16x"))
-    return std::make_pair(xdl ? 4 : 8, xdl);
-  if (m.starts_with("32x32x"))
-    return std::make_pair(xdl ? 8 : 16, xdl);
-  return unsupported("unknown shape");
+  StringRef why;
+  if (std::optional<std::pair<int, bool>> passes = getMFMAPasses(
+          baseMnemonic(inst.mnemonic), inst.cbsz, inst.blgp, &why))
+    return *passes;
+  return createStringError(inconvertibleErrorCode(),
+                           "hazard checker: no pass count for '" + inst.text +
+                               "': " + why);
 }
 
 /// Appends the register operands of `inst` from index `from` as reads.
