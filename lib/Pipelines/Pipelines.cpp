@@ -255,6 +255,8 @@ void mx::buildGFX950KernelCodegenPipeline(
   rocdl.chipset = "gfx950";
   kernels.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // The ukernels' K loops tell LLVM not to unroll them.
+  kernels.addPass(mx::createMXAttachLoopAnnotations());
   // The ukernels order their LDS reads after their copies themselves.
   kernels.addPass(gfx950::createMXGFX950LDSCopyAliasScopes());
   if (options.output == GFX950Output::ROCDL)

@@ -114,7 +114,11 @@
 // and rocdl.sched.group.barrier places that scalar arithmetic between row
 // 0's MFMAs instead of in front of them. The K loop is marked
 // mx.unroll_k: the register schedule of the configuration
-// (mx.ukernel.register_schedules below) may unroll it.
+// (mx.ukernel.register_schedules below) may unroll it; and its
+// llvm.loop_annotation tells LLVM not to unroll it any further
+// (mx-attach-loop-annotations carries it to LLVM): LLVM unrolled K loops
+// of a few static steps fully, and the 32x32x64 8 x 2 x 2 wide-A kernels
+// spilled at 7 K steps (fp8 x fp8, 1024^2: 46 VGPRs).
 //
 // Simple (the other pairs: wide A with B staged, or on 32x32x64, where the
 // pipelined schedule makes LLVM spill). Iteration k reads its fragments from stage k
@@ -244,7 +248,15 @@ func.func private @mx_uk_scaled_mma(
                 // 2.80 / 2.78 -> 2.86, fp6 x fp6 4.50 -> 4.55 / 4.70 ->
                 // 4.74; with fp4 B (the 8 x 8 wave tile of the tuned table)
                 // it lost: fp6 x fp4 4.51 -> 4.22 (bench/README.md, "Wide
-                // A: fragments as 32-bit words").
+                // A: fragments as 32-bit words"). On 32x32x64 fp6 and fp8 A
+                // from memory are read a whole K step ahead (lookahead_rows
+                // 8, the resolver's 8 rows; the ukernel caps it at the
+                // tile's rows): 16384^3, static model, fp6 x fp6 2.59 ->
+                // 3.36 PF/s, fp8 x fp8 2.56 -> 2.76, 0 spills at every K
+                // step count tried (1 to 64) since the K loop tells LLVM not
+                // to unroll it; from zero 8 rows spilled (fp6 x fp6 on one
+                // 256 x 256 tile), so those keep the rule's one row
+                // (bench/README.md, "32x32x64 wide A a step ahead").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
@@ -269,7 +281,10 @@ func.func private @mx_uk_scaled_mma(
                    accumulators = "zero", min_k_steps = 16 : i64,
                    accumulator_agprs = true, peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
-                   accumulator_agprs = true}]} {
+                   accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_32x32x64",
+                   lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
+                   accumulators = "memory", lookahead_rows = 8 : i64}]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -558,18 +573,20 @@ func.func private @mx_uk_scaled_mma(
     rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
-    // With `a_wide`, how many rows ahead of its MFMAs a row of A is read.
-    // On 16x16x128 enough rows that at least 20 MFMA slots of 16 cycles
-    // (320 cycles; an MFMA with an fp8 operand takes two) separate the read
-    // from its first use, at most the tile's rows; on 32x32x64 one row.
-    // Static model, C += A x B, 16384^3, cycles per K step of 128
-    // (bench/README.md, "Wide A: fragments as 32-bit words"): 16x16x128 fp6
-    // x fp6 (4 MFMAs a row) 1 row ahead 2200, 2 1622, 3 1440, 4 1376, 5 and
-    // more 1345, and fp8 x fp8 2780, 2380, 2376, then 2372. On 32x32x64 (8
-    // x 2 x 2) more rows were faster at large K (fp6 x fp6 1 row 2397, 8 (a
-    // step) 1828), but with few K steps (7: LLVM unrolls the K loop fully)
-    // every lookahead from 2 rows on spilled (fp8 x fp8 a step ahead: 313
-    // VGPRs), one row none.
+    // With `a_wide`, how many rows ahead of its MFMAs a row of A is read
+    // (at most the tile's rows): the rule below, which a register schedule's
+    // `lookahead_rows` replaces (the op marked mx.lookahead_rows). On
+    // 16x16x128 enough rows that at least 20 MFMA slots of 16 cycles (320
+    // cycles; an MFMA with an fp8 operand takes two) separate the read from
+    // its first use; on 32x32x64 one row. Static model, C += A x B,
+    // 16384^3, cycles per K step of 128 (bench/README.md, "Wide A:
+    // fragments as 32-bit words"): 16x16x128 fp6 x fp6 (4 MFMAs a row) 1
+    // row ahead 2200, 2 1622, 3 1440, 4 1376, 5 and more 1345, and fp8 x
+    // fp8 2780, 2380, 2376, then 2372. On 32x32x64 (8 x 2 x 2) fp6 x fp6 1
+    // row ahead 2398, 4 2512, 6 2170, 8 (a whole step) 1828: the register
+    // schedules read a step ahead from memory (bench/README.md, "32x32x64
+    // wide A a step ahead"); from zero 8 rows spilled (fp6 x fp6 on one
+    // 256 x 256 tile).
     %c20 = arith.constant 20 : index
     %wide_a_row = arith.muli %intrinsics_n, %intrinsics_k : index
     %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
@@ -578,8 +595,8 @@ func.func private @mx_uk_scaled_mma(
     %slot_cycles = arith.select %fp8_ab, %c2, %c1 : index
     %row_slots = arith.muli %wide_a_row, %slot_cycles : index
     %rows_ahead = arith.ceildivui %c20, %row_slots : index
-    %lookahead_16 = arith.minui %rows_ahead, %intrinsics_m : index
-    %lookahead = arith.select %acc_16, %lookahead_16, %c1 : index
+    %lookahead_rule = arith.select %acc_16, %rows_ahead, %c1 {mx.lookahead_rows} : index
+    %lookahead = arith.minui %lookahead_rule, %intrinsics_m : index
     // The A rows held in registers at the top of an iteration: the first
     // half, or with `a_wide` the `lookahead` rows read ahead.
     %held = arith.select %a_wide, %lookahead, %h : index
@@ -1018,7 +1035,7 @@ func.func private @mx_uk_scaled_mma(
         %v = memref.load %next_scales_b[%g] : memref<?xvector<1xi32>, 5>
         memref.store %v, %scales_b[%g] : memref<?xvector<1xi32>, 5>
       } {mx.unroll}
-    } {mx.unroll_k}
+    } {mx.unroll_k, llvm.loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
     // The last K step: its second half's A fragments, then its MFMAs; then
     // no copy may still be writing LDS when the workgroup ends.
     scf.if %any {

@@ -173,4 +173,33 @@ def MXGPUModulesToBinaries : Pass<"mx-gpu-modules-to-binaries"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def MXAttachLoopAnnotations : Pass<"mx-attach-loop-annotations"> {
+  let summary = "Turn the llvm.loop_annotation attributes of LLVM branches into their loop metadata";
+  let description = [{
+    `scf-to-cf` moves an `scf.for`'s `llvm.loop_annotation` attribute onto
+    the loop's back edge, and the conversion to the LLVM dialect keeps it
+    there as a discardable attribute of the `llvm.br`. The translation to
+    LLVM IR reads only the branch's own `loop_annotation` property, so the
+    annotation (e.g. an unroll that must not happen) never reaches LLVM.
+    This pass moves the discardable `llvm.loop_annotation` of every
+    `llvm.br` and `llvm.cond_br` into that property; a branch that already
+    has one keeps it, and loses the discardable attribute. An
+    `llvm.loop_annotation` that is not a `#llvm.loop_annotation` is an
+    error.
+
+    Example:
+
+    ```mlir
+    llvm.br ^bb1(%next : i64) {llvm.loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
+    ```
+
+    becomes
+
+    ```mlir
+    llvm.br ^bb1(%next : i64) {loop_annotation = #llvm.loop_annotation<unroll = #llvm.loop_unroll<disable = true>>}
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // MX_TRANSFORMS_PASSES_TD

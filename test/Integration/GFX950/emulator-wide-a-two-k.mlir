@@ -1,6 +1,7 @@
 // Wide A (fp6 or fp8) in the software-pipelined schedule with more than one
 // intrinsic per K step, on both intrinsics: the 32x32x64 tiles (the
-// resolver's 8 x 2 x 2 for large GEMMs among them; A read one row ahead),
+// resolver's 8 x 2 x 2 for large GEMMs among them; A read a whole K step
+// ahead from memory, one row ahead from zero),
 // the 16x16x128 small-M tiles and the tuned fp8 decode tile (intrinsics_k =
 // 4). One wave along M, B private, A's fragments read `lookahead` rows ahead
 // of their MFMAs, wrapping into the next K step's stage. Deep in K
@@ -17,9 +18,10 @@
 // DEFINE: %{k32} = --gfx950-options="split-k=1 intrinsic=32x32x64 intrinsics-m=4 intrinsics-n=2 intrinsics-k=2 subgroups-m=1 subgroups-n=2"
 // DEFINE: %{k16} = --gfx950-options="split-k=1 intrinsic=16x16x128 intrinsics-m=4 intrinsics-n=2 intrinsics-k=2 subgroups-m=1 subgroups-n=2"
 // The resolver's 32x32x64 tile for large GEMMs (8 x 2 x 2 on 1 x 4 waves) at
-// 7 K steps: with A read two or more rows ahead LLVM spilled it (it unrolls
-// the short K loop fully), so the ISA-executor variant of these lines fails
-// on any scratch.
+// 7 K steps: LLVM unrolled this short K loop fully and spilled (with A read
+// two or more rows ahead here; on larger grids with one row as well) until
+// the K loop told it not to (llvm.loop_annotation); the ISA-executor variant
+// of these lines fails on any scratch.
 // DEFINE: %{k32w} = --gfx950-options="split-k=1 intrinsic=32x32x64 intrinsics-m=8 intrinsics-n=2 intrinsics-k=2 subgroups-m=1 subgroups-n=4"
 // The tuned fp8 decode tile (ukernels/gfx950/configs/table.mlir, M = 64):
 // 2 x 2 x 4 intrinsics on 1 x 4 waves, K steps of 512 (8 of them here; 4 in

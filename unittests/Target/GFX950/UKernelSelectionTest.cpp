@@ -61,6 +61,7 @@ protected:
 
   Type f4() { return Float4E2M1FNType::get(&ctx); }
   Type f8() { return Float8E4M3FNType::get(&ctx); }
+  Type f6() { return Float6E2M3FNType::get(&ctx); }
 
   MLIRContext ctx;
 };
@@ -82,8 +83,10 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
 /// 2 and keep the accumulators in AGPRs, fp8 x fp4 only the AGPRs; from
 /// zero-filled accumulators fp4 x fp4 and fp8 x fp8 do the same with their
 /// first K step peeled, from 16 static K steps on; otherwise zero-filled
-/// accumulators and 32x32x64 keep LLVM's choice; a ukernel without the data
-/// (or an unknown name) gets the default.
+/// accumulators and 32x32x64 keep LLVM's choice, and on 32x32x64 fp6 and
+/// fp8 A are read 8 rows (the resolver's tile: a whole K step) ahead with
+/// accumulators from memory; a
+/// ukernel without the data (or an unknown name) gets the default.
 TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   auto schedule = [&](DataTiledLayoutAttr layout, bool zero,
                       StringRef name = kScaledMMAUKernel,
@@ -91,6 +94,10 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
     gfx950::RegisterSchedule s =
         gfx950::getRegisterSchedule(&ctx, name, layout, zero, kSteps);
     return std::make_tuple(s.unrollK, s.accumulatorAGPRs, s.peelFirstK);
+  };
+  auto lookahead = [&](DataTiledLayoutAttr layout, bool zero) {
+    return gfx950::getRegisterSchedule(&ctx, kScaledMMAUKernel, layout, zero)
+        .lookaheadRows;
   };
   DataTiledLayoutAttr seed = resolve(f4(), f4(), 10000, 16384);
   EXPECT_EQ(schedule(seed, /*zero=*/false),
@@ -120,6 +127,20 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_EQ(schedule(k32, /*zero=*/false),
             std::make_tuple(int64_t(1), false, false));
+  EXPECT_EQ(lookahead(k32, /*zero=*/false), 0);
+  EXPECT_EQ(lookahead(seed, /*zero=*/false), 0);
+  EXPECT_EQ(lookahead(fp8, /*zero=*/false), 0);
+  auto pins32 = pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
+  for (auto [lhs, rhs] :
+       {std::make_pair(f8(), f8()), std::make_pair(f6(), f4())}) {
+    DataTiledLayoutAttr wide = resolve(lhs, rhs, 10000, 16384, pins32);
+    ASSERT_EQ(gfx950::getIntrinsic(wide),
+              gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
+    EXPECT_EQ(schedule(wide, /*zero=*/false),
+              std::make_tuple(int64_t(1), false, false));
+    EXPECT_EQ(lookahead(wide, /*zero=*/false), 8);
+    EXPECT_EQ(lookahead(wide, /*zero=*/true), 0);
+  }
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_scaled_mma_quantized_lhs"),
             std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(schedule(seed, /*zero=*/false, "mx_uk_nope"),
@@ -159,6 +180,11 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
             "entry 0: 'peel_first_k' cannot be 1 : i64");
   EXPECT_EQ(check("[{min_k_steps = 0 : i64}]"),
             "entry 0: 'min_k_steps' cannot be 0 : i64");
+  EXPECT_EQ(check("[{lookahead_rows = 4 : i64}]"), "");
+  EXPECT_EQ(check("[{lookahead_rows = 0 : i64}]"),
+            "entry 0: 'lookahead_rows' cannot be 0 : i64");
+  EXPECT_EQ(check("[{lookahead_rows = true}]"),
+            "entry 0: 'lookahead_rows' cannot be true");
   EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");
   EXPECT_EQ(check("[3 : i64]"), "entry 0: not a dictionary");
 }

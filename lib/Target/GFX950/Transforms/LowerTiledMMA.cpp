@@ -719,13 +719,17 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
                   getUKernelTypeParameters(layout, quantization));
   }
   // The register schedule the ukernel's data gives this configuration: the
-  // unroll of its K loop, and the accumulators in AGPRs.
+  // unroll of its K loop, the accumulators in AGPRs, how many rows of A are
+  // read ahead.
   RegisterSchedule schedule = getRegisterSchedule(
       op.getContext(), ukernel, layout, op.getZeroAcc(), getStaticKSteps());
   if (schedule.unrollK > 1)
     call->setAttr(kUKernelUnrollK, b.getI64IntegerAttr(schedule.unrollK));
   if (schedule.peelFirstK)
     call->setAttr(kUKernelPeelFirstK, b.getUnitAttr());
+  if (schedule.lookaheadRows > 0)
+    call->setAttr(kUKernelLookaheadRows,
+                  b.getI64IntegerAttr(schedule.lookaheadRows));
   if (schedule.accumulatorAGPRs)
     accs.getDefiningOp()->setAttr(kAccumulatorAGPRs, b.getUnitAttr());
 }

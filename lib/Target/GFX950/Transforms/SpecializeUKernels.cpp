@@ -31,7 +31,9 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::kLookaheadRows;
 using mlir::mx::gfx950::kMaxUKernelUnrollK;
+using mlir::mx::gfx950::kUKernelLookaheadRows;
 using mlir::mx::gfx950::kUKernelPeelFirstK;
 using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnroll;
@@ -275,9 +277,41 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
            << "asks for a K loop unroll factor (" << kUKernelUnrollK << ") of "
            << unrollFactor.getInt() << "; it must be in [1, "
            << kMaxUKernelUnrollK << "]";
+  auto lookaheadRows = call->getAttrOfType<IntegerAttr>(kUKernelLookaheadRows);
+  if (lookaheadRows && lookaheadRows.getInt() < 1)
+    return call.emitOpError()
+           << "asks for " << lookaheadRows.getInt() << " rows of A read ahead ("
+           << kUKernelLookaheadRows << "); it must be at least 1";
+  bool lookaheadBound = false;
   Block &body = ukernel->getBody().front();
   for (Operation &op : body.without_terminator()) {
     Operation *clone = builder.clone(op, mapping);
+    // The ukernel's own count of rows of A read ahead, or the call's.
+    WalkResult marked = clone->walk([&](Operation *nested) {
+      if (!nested->hasAttr(kLookaheadRows))
+        return WalkResult::advance();
+      nested->removeAttr(kLookaheadRows);
+      if (nested->getNumResults() != 1 ||
+          !nested->getResult(0).getType().isIndex()) {
+        call.emitOpError() << "ukernel '" << call.getCallee()
+                           << "' marks an op with " << kLookaheadRows
+                           << " that does not have one index result";
+        return WalkResult::interrupt();
+      }
+      if (lookaheadRows) {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPoint(nested);
+        Value rows = arith::ConstantIndexOp::create(builder, nested->getLoc(),
+                                                    lookaheadRows.getInt());
+        nested->getResult(0).replaceAllUsesWith(rows);
+        if (nested == clone)
+          mapping.map(op.getResult(0), rows);
+        lookaheadBound = true;
+      }
+      return WalkResult::advance();
+    });
+    if (marked.wasInterrupted())
+      return failure();
     clone->walk([&](Operation *nested) {
       if (isa<WaitLoadsOp>(nested))
         callSites.try_emplace(nested,
@@ -294,6 +328,11 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
         loop->setAttr(kPeelFirst, UnitAttr::get(loop.getContext()));
     });
   }
+  if (lookaheadRows && !lookaheadBound)
+    return call.emitOpError()
+           << "asks for rows of A read ahead (" << kUKernelLookaheadRows
+           << "), but ukernel '" << call.getCallee() << "' has no op marked "
+           << kLookaheadRows;
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [result, value] :
        llvm::zip_equal(call.getResults(), ret.getOperands()))

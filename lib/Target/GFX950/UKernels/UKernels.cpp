@@ -158,6 +158,8 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
       schedule.accumulatorAGPRs = agprs.getValue();
     if (auto peel = entry.getAs<BoolAttr>("peel_first_k"))
       schedule.peelFirstK = peel.getValue();
+    if (auto rows = entry.getAs<IntegerAttr>("lookahead_rows"))
+      schedule.lookaheadRows = rows.getInt();
     break;
   }
   return schedule;
@@ -194,7 +196,7 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
-      } else if (name == "min_k_steps") {
+      } else if (name == "min_k_steps" || name == "lookahead_rows") {
         auto least = dyn_cast<IntegerAttr>(value);
         valid = least && least.getInt() >= 1;
       } else if (name == "unroll_k") {

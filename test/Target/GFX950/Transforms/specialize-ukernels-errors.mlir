@@ -198,3 +198,24 @@ func.func @unroll_factor(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?
          index, index, index, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+// A call asking for no row of A read ahead.
+func.func private @mx_uk_scaled_mma(
+    memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+    memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+    memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+func.func @lookahead_rows(%lhs: memref<?x?x?x?x64x16xi8, 1>, %rhs: memref<?x?x?x?x64x16xi8, 1>,
+                          %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>,
+                          %acc: memref<?x?x?xf32, 5>,
+                          %lds: memref<?xi8, #gpu.address_space<workgroup>>, %lane: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{asks for 0 rows of A read ahead (mx.ukernel.lookahead_rows); it must be at least 1}}
+  func.call @mx_uk_scaled_mma(%lhs, %rhs, %ls, %rs, %acc, %lds, %c0, %c0, %lane, %c2, %c2, %c2, %c0) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.lookahead_rows = 0 : i64}
+      : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+         memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>,
+         index, index, index, index, index, index, index) -> ()
+  return
+}

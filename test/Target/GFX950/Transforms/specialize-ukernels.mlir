@@ -648,3 +648,109 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Wide A (fp8, one wave along M, B private: the pipelined schedule) on 4 x
+// 1 x 1 intrinsics: by the ukernel's rule A is read 4 rows ahead (20 MFMA
+// slots at 2 per fp8 MFMA, at most the tile's 4 rows), so the prologue
+// after the first barrier reads 4 fragments (two 16-byte LDS reads each)
+// before the K loop.
+// IR-LABEL: gpu.func @wide_a_rule
+//       IR:   rocdl.s.barrier
+//  IR-NEXT:   scf.if
+//   IR-COUNT-8: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   scf.for
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @wide_a_rule(%lhs: memref<?x1x4x1x64x32xi8, 1>, %rhs: memref<?x4x1x1x64x32xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 4 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 1 : index
+      %ik = arith.constant 1 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<?x1x4x1x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %b = memref.cast %rhs : memref<?x4x1x1x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c1) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}}
+          : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same call asking for one row read ahead (mx.ukernel.lookahead_rows,
+// a register schedule's lookahead_rows): the constant replaces the rule,
+// and the prologue reads one fragment.
+// IR-LABEL: gpu.func @wide_a_one_row
+//       IR:   rocdl.s.barrier
+//  IR-NEXT:   scf.if
+//   IR-COUNT-2: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//       IR:   scf.for
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @wide_a_one_row(%lhs: memref<?x1x4x1x64x32xi8, 1>, %rhs: memref<?x4x1x1x64x32xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 4 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 1 : index
+      %ik = arith.constant 1 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<?x1x4x1x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %b = memref.cast %rhs : memref<?x4x1x1x64x32xi8, 1> to memref<?x?x?x?x64x32xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c1) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f8E4M3FN, rhs_type = f8E4M3FN}, mx.ukernel.lookahead_rows = 1 : i64}
+          : (memref<?x?x?x?x64x32xi8, 1>, memref<?x?x?x?x64x32xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}

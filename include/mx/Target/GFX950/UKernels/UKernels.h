@@ -67,6 +67,16 @@ constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
 /// peeled, before they are unrolled: its register schedule's
 /// `peel_first_k` (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelPeelFirstK = "mx.ukernel.peel_first_k";
+/// Marks the op of a ukernel whose index result is how many rows of A the
+/// ukernel reads ahead of their MFMAs by its own rule; a call that asks for
+/// another count (kUKernelLookaheadRows) gets that constant in its place
+/// (mx-gfx950-specialize-ukernels). The ukernel caps it at its tile's rows.
+constexpr llvm::StringLiteral kLookaheadRows = "mx.lookahead_rows";
+/// The rows of A a ukernel call asks its ukernel to read ahead
+/// (kLookaheadRows), from the ukernel's register schedules
+/// (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelLookaheadRows =
+    "mx.ukernel.lookahead_rows";
 /// The largest unroll factor of a ukernel's K loop (kUnrollK: the unroll-k
 /// option of mx-gfx950-specialize-ukernels, a call's kUKernelUnrollK, a
 /// register schedule's `unroll_k`): each copy of the pipelined K step holds
@@ -118,6 +128,9 @@ struct RegisterSchedule {
   /// constant and the loop's accumulators are their results, not copies
   /// of one shared zero register (which makes LLVM spill them).
   bool peelFirstK = false;
+  /// The rows of A read ahead of their MFMAs (kUKernelLookaheadRows), or 0
+  /// for the ukernel's own rule.
+  int64_t lookaheadRows = 0;
 };
 
 /// The register schedule of ukernel `name` for `layout` with accumulators
@@ -140,7 +153,8 @@ RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
 /// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
 /// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` (a
 /// positive integer), `unroll_k` (an integer in [1, kMaxUKernelUnrollK]),
-/// `accumulator_agprs` and `peel_first_k` (bools).
+/// `accumulator_agprs` and `peel_first_k` (bools), `lookahead_rows` (a
+/// positive integer).
 /// Returns an empty string when it is well formed, else what is wrong. The
 /// library (GFX950Dialect::getUKernelLibrary) does not select a ukernel
 /// whose data is malformed, and says why.
