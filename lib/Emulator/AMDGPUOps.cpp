@@ -247,8 +247,8 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
   };
   // One pass: each byte is checked, then recorded (a race ends the run, so
   // the bytes recorded before it do not matter).
-  if (!async)
-    ldsAccessesInFlight[wave] = 1;
+  if (isWrite && !async)
+    ldsWritesInFlight[wave] = 1;
   for (int64_t b = begin; b < begin + numBytes; ++b) {
     LDSByte &state = storage.lds[b];
     bool writtenByOther = state.writer >= 0 && state.writer != wave &&
@@ -268,6 +268,7 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
         state.readers = 0;
       }
       state.readers |= self;
+      state.inFlightReaders |= self;
       continue;
     }
     uint16_t others = state.readPhase == barrierPhase
@@ -278,6 +279,11 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
              std::to_string(llvm::countr_zero(others)) +
              " read after the last barrier (a barrier is missing between the "
              "read and the write)";
+    if (uint16_t reading = uint16_t(state.inFlightReaders & ~self))
+      return "overwrites " + where(b) + ", which wave " +
+             std::to_string(llvm::countr_zero(reading)) +
+             " still reads (no amdgpu.memory_counter_wait ds(0) of that "
+             "wave since its read)";
     if (state.pending)
       return "overwrites " + where(b) + ", which an amdgpu.gather_to_lds of " +
              writer(state) + " is still writing";
@@ -289,7 +295,24 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
     state.pending = async;
     state.writePhase = async ? -1 : barrierPhase;
   }
+  if (!isWrite) {
+    SmallVector<LDSRange> &reads = ldsReadsInFlight[wave];
+    if (!reads.empty() && reads.back().storage == &storage &&
+        reads.back().begin + reads.back().size == begin)
+      reads.back().size += numBytes;
+    else
+      reads.push_back({&storage, begin, numBytes});
+  }
   return "";
+}
+
+void Interpreter::completeLDSAccesses(int64_t wave) {
+  uint16_t self = uint16_t(1u << wave);
+  for (const LDSRange &range : ldsReadsInFlight[wave])
+    for (int64_t b = range.begin; b < range.begin + range.size; ++b)
+      range.storage->lds[b].inFlightReaders &= uint16_t(~self);
+  ldsReadsInFlight[wave].clear();
+  ldsWritesInFlight[wave] = 0;
 }
 
 void Interpreter::completeCopies(int64_t wave, size_t keep) {
@@ -313,9 +336,12 @@ void Interpreter::completeCopies(int64_t wave, size_t keep) {
 // not for the vector memory counter that amdgpu.gather_to_lds counts on).
 // gpu.barrier and amdgpu.lds_barrier fence workgroup memory: each wave
 // waits for its LDS reads and writes first. rocdl.s.barrier does not: a
-// wave with LDS accesses in flight (none waited for with
-// amdgpu.memory_counter_wait ds(0) since) could have another wave write
-// bytes it still reads, or read bytes it still writes.
+// wave with LDS writes in flight (none waited for with
+// amdgpu.memory_counter_wait ds(0) since) could have another wave read
+// bytes it still writes, so it must not reach one. Its reads in flight may
+// cross it (the next K step's fragments read ahead), but their bytes stay
+// reserved against the other waves' writes until the wave waits for them
+// (LDSByte::inFlightReaders).
 LogicalResult Interpreter::execBarrier(Operation *op) {
   if (isPartial())
     return fail(op, "barrier in divergent control flow (" +
@@ -323,11 +349,12 @@ LogicalResult Interpreter::execBarrier(Operation *op) {
                         " threads active)");
   bool fenced = !isa<ROCDL::SBarrierOp>(op);
   for (int64_t wave = 0; wave < getNumWaves(); ++wave) {
-    if (!fenced && ldsAccessesInFlight[wave])
+    if (!fenced && ldsWritesInFlight[wave])
       return fail(op, "barrier without a fence while wave " + Twine(wave) +
-                          " has workgroup memory accesses in flight (no "
+                          " has workgroup memory writes in flight (no "
                           "amdgpu.memory_counter_wait ds(0) since them)");
-    ldsAccessesInFlight[wave] = 0;
+    if (fenced)
+      completeLDSAccesses(wave);
   }
   ++barrierPhase;
   return success();
@@ -344,7 +371,7 @@ Interpreter::execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op) {
   if (op.getDs() == 0u)
     for (int64_t wave = 0; wave < getNumWaves(); ++wave)
       if (isWaveActive(wave))
-        ldsAccessesInFlight[wave] = 0;
+        completeLDSAccesses(wave);
   std::optional<uint32_t> load = op.getLoad(), store = op.getStore();
   if (!load && !store)
     return success();

@@ -595,18 +595,28 @@ private:
   std::array<Reg, 3> threadIds;
   /// Workgroup barriers executed so far in the current workgroup.
   int32_t barrierPhase = 0;
-  /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.
-  struct PendingCopy {
+  /// Bytes [begin, begin + size) of a workgroup memory.
+  struct LDSRange {
     Storage *storage;
     int64_t begin, size;
   };
+  /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.
+  using PendingCopy = LDSRange;
   /// Per wave of the current workgroup, its pending copies, oldest first.
   SmallVector<std::deque<PendingCopy>> pendingCopies;
-  /// Per wave of the current workgroup: has it read or written workgroup
-  /// memory since its last wait for them (amdgpu.memory_counter_wait ds(0),
-  /// or a barrier with a fence)? A barrier without one (rocdl.s.barrier)
-  /// must not be reached then.
-  SmallVector<uint8_t> ldsAccessesInFlight;
+  /// Per wave of the current workgroup: has it written workgroup memory
+  /// since its last wait for its LDS accesses (amdgpu.memory_counter_wait
+  /// ds(0), or a barrier with a fence)? A barrier without one
+  /// (rocdl.s.barrier) must not be reached then.
+  SmallVector<uint8_t> ldsWritesInFlight;
+  /// Per wave of the current workgroup: the workgroup memory it read since
+  /// that wait. A barrier without a fence may be reached with reads in
+  /// flight (e.g. of a stage the next K step reads), but no other wave may
+  /// write their bytes until the wave waits for them (LDSByte).
+  SmallVector<SmallVector<LDSRange>> ldsReadsInFlight;
+  /// Completes the LDS reads and writes of wave `wave`
+  /// (amdgpu.memory_counter_wait ds(0), a barrier with a fence).
+  void completeLDSAccesses(int64_t wave);
 };
 
 } // namespace mlir::mx::emu::detail

@@ -328,7 +328,8 @@ LogicalResult Interpreter::runWorkgroup() {
   activeMask.clear();
   barrierPhase = 0;
   pendingCopies.assign(getNumWaves(), {});
-  ldsAccessesInFlight.assign(getNumWaves(), 0);
+  ldsWritesInFlight.assign(getNumWaves(), 0);
+  ldsReadsInFlight.assign(getNumWaves(), {});
   for (auto &[value, rt] : argValues)
     values[value] = rt;
   for (auto [i, attribution] :

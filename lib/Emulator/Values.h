@@ -58,6 +58,10 @@ struct LDSByte {
   int32_t readPhase = -1;
   /// Waves that read the byte in `readPhase` (bit w: wave w).
   uint16_t readers = 0;
+  /// Waves (bit w) whose reads of the byte are still in flight: not waited
+  /// for since (amdgpu.memory_counter_wait ds(0), or a barrier with a
+  /// fence). Another wave may not write it, in any phase.
+  uint16_t inFlightReaders = 0;
   /// Wave of the last write; -1 before the first.
   int8_t writer = -1;
   /// The last write is an amdgpu.gather_to_lds not completed yet by an

@@ -240,6 +240,9 @@ static Error runWave(const LaunchState &state, Workgroup &wg, Wave &w,
       stats.scaledMFMAs += ctx.mfmas;
       return Error::success();
     case Step::End:
+      // What the wave left in flight completes (its LDS reads no longer
+      // hold their bytes against the other waves' writes).
+      ctx.retireAll();
       w.ended = true;
       stats.scaledMFMAs += ctx.mfmas;
       return Error::success();

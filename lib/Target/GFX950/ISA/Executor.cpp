@@ -218,6 +218,19 @@ static void retire(Workgroup &wg, Wave &w, const Pending &pending) {
   for (auto [begin, end] : pending.lds)
     for (uint32_t a = begin; a < end; ++a)
       wg.shadow[a].pending = 0;
+  // (An older read retiring clears a byte that a younger unretired read of
+  // the same wave covers too: the check may miss that one, never
+  // flag a correct kernel.)
+  uint64_t self = uint64_t(1) << (w.id & 63);
+  for (auto [begin, end] : pending.ldsReads)
+    for (uint32_t a = begin; a < end; ++a)
+      wg.shadow[a].inFlightReaders &= ~self;
+}
+
+void Context::retireAll() {
+  for (const Pending &pending : w.pending)
+    retire(wg, w, pending);
+  w.pending.clear();
 }
 
 /// s_waitcnt: retires operations of \p counter until at most \p limit are
@@ -250,7 +263,7 @@ static void waitFor(Workgroup &wg, Wave &w, Pending::Counter counter,
 //===----------------------------------------------------------------------===//
 
 Step Context::checkLDSRead(uint32_t address, uint32_t bytes,
-                           const Instruction &inst) {
+                           const Instruction &inst, Pending *pending) {
   if (uint64_t(address) + bytes > ldsLimit)
     return fail(formatv("reads LDS bytes [{0}, {1}) beyond the workgroup's "
                         "{2} bytes",
@@ -277,6 +290,16 @@ Step Context::checkLDSRead(uint32_t address, uint32_t bytes,
       b.readers = 0;
     }
     b.readers |= uint64_t(1) << (w.id & 63);
+    if (pending)
+      b.inFlightReaders |= uint64_t(1) << (w.id & 63);
+  }
+  if (pending) {
+    // Lanes often read consecutive bytes: one range for them.
+    auto &ranges = pending->ldsReads;
+    if (!ranges.empty() && ranges.back().second == address)
+      ranges.back().second = address + bytes;
+    else
+      ranges.push_back({address, address + bytes});
   }
   return Step::Next;
 }
@@ -299,6 +322,11 @@ Step Context::checkLDSWrite(uint32_t address, uint32_t bytes, Pending *pending,
       return fail(formatv("LDS race: writes byte {0} that another wave read "
                           "since the last barrier",
                           a));
+    if (uint64_t reading = b.inFlightReaders & others)
+      return fail(formatv("LDS race: writes byte {0} that wave {1} reads "
+                          "with a ds_read it has not retired (missing "
+                          "s_waitcnt lgkmcnt before the barrier)",
+                          a, llvm::countr_zero(reading)));
     b.writer = self;
     b.writeEpoch = wg.epoch;
     if (pending)

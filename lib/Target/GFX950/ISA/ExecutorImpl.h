@@ -49,6 +49,9 @@ struct Pending {
   uint16_t first = 0, count = 0;
   /// LDS byte ranges [begin, end) it writes (ds_write*, LDS-DMA).
   std::vector<std::pair<uint32_t, uint32_t>> lds;
+  /// LDS byte ranges [begin, end) it reads (ds_read*): until it retires,
+  /// another wave may not write them.
+  std::vector<std::pair<uint32_t, uint32_t>> ldsReads;
 };
 
 /// Per LDS byte: who may not read it now and who touched it in which
@@ -61,6 +64,8 @@ struct LDSByte {
   uint32_t writeEpoch = 0;
   uint32_t readEpoch = 0;
   uint64_t readers = 0;
+  /// The waves (bit `id mod 64`) with an unretired ds_read of the byte.
+  uint64_t inFlightReaders = 0;
 };
 constexpr uint16_t kPendingDMA = 0x8000;
 
@@ -197,7 +202,12 @@ struct Context {
   void markPending(Pending &pending, const Operand &dst);
 
   /// "LDS byte ..." access checks: bounds, races, unretired writes.
-  Step checkLDSRead(uint32_t address, uint32_t bytes, const Instruction &inst);
+  /// Checks a read of LDS bytes [address, address + bytes); with \p pending
+  /// (the ds_read's), they count as read until it retires.
+  Step checkLDSRead(uint32_t address, uint32_t bytes, const Instruction &inst,
+                    Pending *pending = nullptr);
+  /// Marks the current wave done: its unretired operations retire.
+  void retireAll();
   Step checkLDSWrite(uint32_t address, uint32_t bytes, Pending *pending,
                      bool dma, const Instruction &inst);
 

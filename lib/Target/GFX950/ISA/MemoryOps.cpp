@@ -462,7 +462,7 @@ static Step ldsRead(Context &ctx, const Instruction &inst) {
     for (unsigned k = 0; k < (two ? 2u : 1u); ++k) {
       uint32_t at =
           ldsAddress(inst, address, two, k, access.bytes * strideScale);
-      if (ctx.checkLDSRead(at, access.bytes, inst) == Step::Fail)
+      if (ctx.checkLDSRead(at, access.bytes, inst, &pending) == Step::Fail)
         return Step::Fail;
       ctx.noteLDS(lane, k, at, access.bytes);
       std::memcpy(bytes + k * access.bytes, &ctx.wg.lds[at], access.bytes);
