@@ -669,11 +669,23 @@ func.func private @mx_uk_scaled_mma(
     // -> 2277, no slower under the whole sweep on either model
     // (bench/ab_sweep.py). Not elsewhere on eight rows: fp4 x fp4 ran 1.4%
     // slower, fp4 x fp6 2.6% slower at GlobalLatency x0.5, fp8 x fp6 0.08%
-    // slower at LDSLatency x2.
+    // slower at LDSLatency x2. On 32x32x64, fp6 A (wide, at the fp4/fp6
+    // rate) with fp4 or fp6 B takes `early` too: its step is 1,024 MFMA
+    // cycles, and B's loads spread over the first half waited for global
+    // latency (timing model: the MFMA pipe 51% busy, 31,853 cycles of vmcnt
+    // waits per wave of the timed tile). 8 x 2 x 2, 16384^3, C += A x B:
+    // fp6 x fp6 1828 -> 1587 cycles per K step of 128 static, 3.47 -> 3.99
+    // PF/s timing; from zero (bf16) 2380 -> 2209 (bench/README.md,
+    // "32x32x64 fp6 A: B's loads early"). Not fp8 A (2,048 cycles a step):
+    // from memory it changed nothing, from zero fp8 x fp6 ran slower (2304
+    // -> 2427 cycles).
     %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
     %b_not_fp8 = arith.cmpi ult, %lane_bytes_b, %c32 : index
     %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
-    %b_narrow_16 = arith.andi %b_not_fp8, %acc_4 : i1
+    %a_fp6 = arith.cmpi eq, %lane_bytes_a, %c24 : index
+    %wide_fp6 = arith.andi %a_wide, %a_fp6 : i1
+    %acc_4_or_fp6 = arith.ori %acc_4, %wide_fp6 : i1
+    %b_narrow_16 = arith.andi %b_not_fp8, %acc_4_or_fp6 : i1
     %early = arith.andi %b_private, %b_narrow_16 : i1
     %c8_rows = arith.constant 8 : index
     %rows_le_4 = arith.cmpi ule, %intrinsics_m, %c4 : index
