@@ -1,6 +1,13 @@
 // RUN: mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels -verify-diagnostics
 // RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=-1 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: not mx-opt %s --split-input-file --mx-gfx950-specialize-ukernels=unroll-k=9 2>&1 | FileCheck %s --check-prefix=UNROLL9
+// A call of the quantizing ukernel (the first case of
+// lower-tiled-mma-quantized-lhs.mlir, lowered) asking for rows of A read
+// ahead: that ukernel marks no such count.
+// RUN: mx-opt %S/lower-tiled-mma-quantized-lhs.mlir -split-input-file --mx-gfx950-lower-tiled-mma -verify-diagnostics \
+// RUN:   | sed -n '1,/^\/\/ -----/p' | sed 's/{mx.ukernel.type_parameters/{mx.ukernel.lookahead_rows = 2 : i64, mx.ukernel.type_parameters/' \
+// RUN:   | not mx-opt --mx-gfx950-specialize-ukernels 2>&1 | FileCheck %s --check-prefix=NO-MARK
+// NO-MARK: error: 'func.call' op asks for rows of A read ahead (mx.ukernel.lookahead_rows), but ukernel 'mx_uk_scaled_mma_quantized_lhs' has no op marked mx.lookahead_rows
 // UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got -1
 // UNROLL9: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got 9
 
