@@ -120,8 +120,8 @@
 // of a few static steps fully, and the 32x32x64 8 x 2 x 2 wide-A kernels
 // spilled at 7 K steps (fp8 x fp8, 1024^2: 46 VGPRs).
 //
-// Simple (the other pairs: wide A with B staged, or on 32x32x64, where the
-// pipelined schedule makes LLVM spill). Iteration k reads its fragments from stage k
+// Simple (the other pairs: wide A with B staged, i.e. two or more waves
+// along M, or where three stages of A do not fit the LDS). Iteration k reads its fragments from stage k
 // mod 2, loads step k + 1's scales and issues the copies of step k + 1 into
 // the other stage, then runs its MFMAs; the copies complete behind them.
 // Reading before issuing the copies keeps LLVM from waiting for the copies
@@ -685,8 +685,8 @@ func.func private @mx_uk_scaled_mma(
     %a_fp6 = arith.cmpi eq, %lane_bytes_a, %c24 : index
     %wide_fp6 = arith.andi %a_wide, %a_fp6 : i1
     %acc_4_or_fp6 = arith.ori %acc_4, %wide_fp6 : i1
-    %b_narrow_16 = arith.andi %b_not_fp8, %acc_4_or_fp6 : i1
-    %early = arith.andi %b_private, %b_narrow_16 : i1
+    %early_pair = arith.andi %b_not_fp8, %acc_4_or_fp6 : i1
+    %early = arith.andi %b_private, %early_pair : i1
     %c8_rows = arith.constant 8 : index
     %rows_le_4 = arith.cmpi ule, %intrinsics_m, %c4 : index
     %rows_le_8 = arith.cmpi ule, %intrinsics_m, %c8_rows : index
