@@ -50,6 +50,9 @@ void Interpreter::registerAMDGPUHandlers(HandlerTable &table) {
   table.add<gfx950::WaitLoadsOp>([](Interpreter &self, gfx950::WaitLoadsOp op) {
     return self.execWaitLoads(op);
   });
+  table.add<gfx950::WaitLDSOp>([](Interpreter &self, gfx950::WaitLDSOp op) {
+    return self.execWaitLDS(op);
+  });
   // Scheduling hints have no semantics.
   table.add<amdgpu::SchedBarrierOp, ROCDL::SchedGroupBarrier>(
       [](Interpreter &, Operation *) { return success(); });
@@ -296,23 +299,38 @@ std::string Interpreter::checkLDSAccess(Storage &storage, int64_t wave,
     state.writePhase = async ? -1 : barrierPhase;
   }
   if (!isWrite) {
+    // One op's reads (a lane's after the other's) merge where contiguous.
     SmallVector<LDSRange> &reads = ldsReadsInFlight[wave];
     if (!reads.empty() && reads.back().storage == &storage &&
+        reads.back().serial == stats.operations &&
         reads.back().begin + reads.back().size == begin)
       reads.back().size += numBytes;
     else
-      reads.push_back({&storage, begin, numBytes});
+      reads.push_back({&storage, begin, numBytes, stats.operations});
   }
   return "";
 }
 
-void Interpreter::completeLDSAccesses(int64_t wave) {
+void Interpreter::completeLDSAccesses(int64_t wave, int64_t keep) {
   uint16_t self = uint16_t(1u << wave);
-  for (const LDSRange &range : ldsReadsInFlight[wave])
+  SmallVector<LDSRange> &reads = ldsReadsInFlight[wave];
+  // The reads of the `keep` most recent ops stay in flight.
+  size_t first = reads.size();
+  for (int64_t ops = 0; first > 0 && ops < keep; ++ops) {
+    int64_t serial = reads[first - 1].serial;
+    while (first > 0 && reads[first - 1].serial == serial)
+      --first;
+  }
+  for (const LDSRange &range : ArrayRef(reads).take_front(first))
     for (int64_t b = range.begin; b < range.begin + range.size; ++b)
       range.storage->lds[b].inFlightReaders &= uint16_t(~self);
-  ldsReadsInFlight[wave].clear();
-  ldsWritesInFlight[wave] = 0;
+  reads.erase(reads.begin(), reads.begin() + first);
+  // A byte the completed reads shared with the others stays reserved.
+  for (const LDSRange &range : reads)
+    for (int64_t b = range.begin; b < range.begin + range.size; ++b)
+      range.storage->lds[b].inFlightReaders |= self;
+  if (keep == 0)
+    ldsWritesInFlight[wave] = 0;
 }
 
 void Interpreter::completeCopies(int64_t wave, size_t keep) {
@@ -368,10 +386,10 @@ LogicalResult Interpreter::execBarrier(Operation *op) {
 LogicalResult
 Interpreter::execMemoryCounterWait(amdgpu::MemoryCounterWaitOp op) {
   // ds(0): the wave's LDS reads and writes are done.
-  if (op.getDs() == 0u)
+  if (std::optional<uint32_t> ds = op.getDs())
     for (int64_t wave = 0; wave < getNumWaves(); ++wave)
       if (isWaveActive(wave))
-        completeLDSAccesses(wave);
+        completeLDSAccesses(wave, *ds);
   std::optional<uint32_t> load = op.getLoad(), store = op.getStore();
   if (!load && !store)
     return success();
@@ -396,6 +414,24 @@ LogicalResult Interpreter::execWaitLoads(gfx950::WaitLoadsOp op) {
                         Twine(gfx950::kMaxLoadCount) +
                         "] (gfx950's vector memory counter)");
   waitForLoads(size_t(*count));
+  return success();
+}
+
+// The count of gfx950's LDS counter has 4 bits. The emulator counts the
+// ops that read LDS, where the hardware counts instructions (LLVM may merge
+// two reads): a ukernel's count is a lower bound on those, so the emulator
+// completes at least the reads the hardware would.
+LogicalResult Interpreter::execWaitLDS(gfx950::WaitLDSOp op) {
+  FailureOr<int64_t> count = getUniformInt(op, op.getCount(), "the count");
+  if (failed(count))
+    return failure();
+  if (*count < 0 || *count > gfx950::kMaxLDSCount)
+    return fail(op, "the count " + Twine(*count) + " is not in [0, " +
+                        Twine(gfx950::kMaxLDSCount) +
+                        "] (gfx950's LDS counter)");
+  for (int64_t wave = 0; wave < getNumWaves(); ++wave)
+    if (isWaveActive(wave))
+      completeLDSAccesses(wave, *count);
   return success();
 }
 

@@ -61,6 +61,7 @@
 
 namespace mlir::mx::gfx950 {
 class WaitLoadsOp;
+class WaitLDSOp;
 } // namespace mlir::mx::gfx950
 
 namespace mlir::mx::emu::detail {
@@ -554,6 +555,9 @@ private:
   /// mx_gfx950.wait_loads: amdgpu.memory_counter_wait load(count) with a
   /// count computed at run time.
   LogicalResult execWaitLoads(gfx950::WaitLoadsOp op);
+  /// mx_gfx950.wait_lds: amdgpu.memory_counter_wait ds(count) with a count
+  /// computed at run time.
+  LogicalResult execWaitLDS(gfx950::WaitLDSOp op);
   /// Completes the copies of every active wave but its `keep` most recent.
   void waitForLoads(size_t keep);
 
@@ -595,10 +599,12 @@ private:
   std::array<Reg, 3> threadIds;
   /// Workgroup barriers executed so far in the current workgroup.
   int32_t barrierPhase = 0;
-  /// Bytes [begin, begin + size) of a workgroup memory.
+  /// Bytes [begin, begin + size) of a workgroup memory (for a read in
+  /// flight: of the op execution `serial`, stats.operations when it ran).
   struct LDSRange {
     Storage *storage;
     int64_t begin, size;
+    int64_t serial = 0;
   };
   /// One amdgpu.gather_to_lds of one wave not completed yet: its bytes.
   using PendingCopy = LDSRange;
@@ -615,8 +621,10 @@ private:
   /// write their bytes until the wave waits for them (LDSByte).
   SmallVector<SmallVector<LDSRange>> ldsReadsInFlight;
   /// Completes the LDS reads and writes of wave `wave`
-  /// (amdgpu.memory_counter_wait ds(0), a barrier with a fence).
-  void completeLDSAccesses(int64_t wave);
+  /// (amdgpu.memory_counter_wait ds(0), a barrier with a fence); with
+  /// `keep` (ds(keep), mx_gfx950.wait_lds), all but its reads of the `keep`
+  /// most recent ops that read LDS, and no write.
+  void completeLDSAccesses(int64_t wave, int64_t keep = 0);
 };
 
 } // namespace mlir::mx::emu::detail

@@ -104,8 +104,9 @@
 // k + 2) in flight (mx_gfx950.wait_loads: their number depends on the tile
 // sizes); with three, the copies of step k + 2 go there and the wait is
 // for all of them. That barrier is rocdl.s.barrier after a wait for the
-// wave's LDS reads (amdgpu.memory_counter_wait ds(0)): the fence of
-// amdgpu.lds_barrier would make LLVM wait for every copy in flight. LLVM
+// wave's LDS reads (mx_gfx950.wait_lds: all of them, or with wide A all
+// but the next step's rows read ahead): the fence of amdgpu.lds_barrier
+// would make LLVM wait for every copy in flight. LLVM
 // adds no wait of its own for the copies before an LDS read either
 // (mx-gfx950-lds-copy-alias-scopes). Otherwise B's fragments of step k + 1
 // are read after the last row, and with two stages the copies go into step
@@ -647,6 +648,29 @@ func.func private @mx_uk_scaled_mma(
     // in row 0, spread over all rows, a whole step before the wait for them.
     %copy_mid = arith.select %a_wide, %c0, %mid : index
     %copy_span = arith.select %a_wide, %intrinsics_m, %span : index
+    // The LDS reads the wait before the barrier at the top of an iteration
+    // may leave in flight. After that barrier the copies go into step k -
+    // 1's stage (k + ahead mod stages, three stages or more), whose every
+    // fragment an MFMA of iteration k - 1 used. With wide A the last rows
+    // of iteration k - 1 read step k's rows 0 .. lookahead - 1 (lookahead x
+    // intrinsics_k fragments) after its last read of step k - 1's stage, so
+    // the wait leaves those in flight: one per fragment, a lower bound on
+    // their LDS instructions (two per fragment, LLVM may merge two 8-byte
+    // halves into one), at most the counter's 15. Otherwise it waits for
+    // every read (the fp4 A scales' ring, read in row mid, is overwritten
+    // after the barrier). Static model, C += A x B, 16384^3, per two K
+    // steps on 16x16x128 (bench/README.md, "Wide A: the next step's reads
+    // left in flight at the barrier"): fp6 x fp6 2656 -> 2553 cycles, fp8
+    // x fp8 4464 -> 4360, fp6 x fp8 4430 -> 4362, fp8 x fp6 4417 -> 4339.
+    // (Every read of step k - 1's stage fed an MFMA before the barrier, so
+    // LLVM's own waits retired it already; the count keeps the protocol
+    // explicit, and the emulators check it.)
+    %wide_reads = arith.muli %lookahead, %intrinsics_k : index
+    %c15 = arith.constant 15 : index
+    %wide_reads_15 = arith.minui %wide_reads, %c15 : index
+    %more_stages = arith.xori %two_stages, %true : i1
+    %wide_staged = arith.andi %a_wide, %more_stages : i1
+    %reads_left = arith.select %wide_staged, %wide_reads_15, %c0 : index
     // Private B on 16x16x128 with fp4 or fp6 B (the seed's pair; fp4 x fp6
     // at the seed layout: 3242 -> 2407 cycles per two K steps on the static
     // model, 3.68 -> 4.88 PFLOP/s, 0 spills): B's loads after
@@ -726,7 +750,7 @@ func.func private @mx_uk_scaled_mma(
       // still be in flight). The barrier has no fence: with one, LLVM would
       // wait for every copy in flight.
       mx_gfx950.wait_loads %in_flight
-      amdgpu.memory_counter_wait ds(0)
+      mx_gfx950.wait_lds %reads_left
       rocdl.s.barrier
       // The stages of steps k, k + 1 and k + `ahead`.
       %slot_k = arith.remui %k, %stages : index

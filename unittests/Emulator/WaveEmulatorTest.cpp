@@ -604,6 +604,43 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Each wave reads its 1 KiB in two ops (bytes [0, 512) of it, then
+    // [512, 1024)) and waits with ds(1): the first op's reads complete.
+    gpu.func @two_reads(%out: memref<128x16xi8, 1>, %offset: index)
+        workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %c1024 = arith.constant 1024 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %mine = arith.muli %tid, %c16 : index
+      %one = arith.constant dense<1> : vector<16xi8>
+      vector.store %one, %lds[%mine] : memref<2048xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+      gpu.barrier
+      %base = arith.muli %wave, %c1024 : index
+      %at = arith.muli %lane, %c8 : index
+      %o1 = arith.addi %base, %at : index
+      %o2 = arith.addi %o1, %c512 : index
+      %v1 = vector.load %lds[%o1] : memref<2048xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+      %v2 = vector.load %lds[%o2] : memref<2048xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+      vector.store %v1, %out[%tid, %c0] : memref<128x16xi8, 1>, vector<8xi8>
+      vector.store %v2, %out[%tid, %c8] : memref<128x16xi8, 1>, vector<8xi8>
+      amdgpu.memory_counter_wait ds(1)
+      rocdl.s.barrier
+      %first = arith.cmpi eq, %wave, %c0 : index
+      scf.if %first {
+        %w = arith.addi %offset, %at : index
+        %z = arith.constant dense<7> : vector<8xi8>
+        vector.store %z, %lds[%w] : memref<2048xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+      }
+      gpu.return
+    }
+
     gpu.func @store(%offset: index)
         workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -620,8 +657,9 @@ module attributes {gpu.container_module} {
 )mlir";
 
 /// An LDS read may cross a barrier without a fence (the next K step's
-/// fragments read ahead of the barrier), but until its wave waits for it,
-/// another wave may not write its bytes; an LDS write may not cross one.
+/// fragments read ahead of the barrier), but until its wave waits for it
+/// (ds(N) completes all but the reads of the N most recent ops), another
+/// wave may not write its bytes; an LDS write may not cross one.
 TEST_F(WaveEmulatorTest, LDSReadsInFlightAcrossABarrier) {
   OwningOpRef<ModuleOp> module = parse(kBarrierKernels);
   ASSERT_TRUE(module);
@@ -645,6 +683,23 @@ TEST_F(WaveEmulatorTest, LDSReadsInFlightAcrossABarrier) {
                        "@reads, which wave 1 still reads (no "
                        "amdgpu.memory_counter_wait ds(0) of that wave since "
                        "its read)"),
+            std::string::npos)
+      << error;
+  // ds(1) completes all but the most recent op's reads: wave 1's first
+  // half may be written, its second not.
+  gpu::GPUFuncOp twoReads = findKernel(*module, "two_reads");
+  ASSERT_TRUE(twoReads);
+  auto runTwo = [&](int64_t offset) {
+    HostBuffer out(128 * 16);
+    return message(runKernel(
+        twoReads,
+        {HostValue::memref(out, {128, 16}), HostValue::integer(offset)},
+        {1, 1, 1}, {128, 1, 1}));
+  };
+  EXPECT_EQ(runTwo(1024), "");
+  error = runTwo(1536);
+  EXPECT_NE(error.find("overwrites byte 1536 of workgroup attribution #0 of "
+                       "@two_reads, which wave 1 still reads"),
             std::string::npos)
       << error;
   gpu::GPUFuncOp store = findKernel(*module, "store");
@@ -1354,10 +1409,10 @@ TEST_F(MXFP4UKernelTest, TooSmallBufferNamesTheOp) {
 /// done.
 TEST_F(MXFP4UKernelTest, MissingBarrierIsDetected) {
   std::string error = runMutated(k4x4x2, 3,
-                                 "      amdgpu.memory_counter_wait ds(0)\n"
+                                 "      mx_gfx950.wait_lds %reads_left\n"
                                  "      rocdl.s.barrier\n"
                                  "      // The stages of steps k",
-                                 "      amdgpu.memory_counter_wait ds(0)\n"
+                                 "      mx_gfx950.wait_lds %reads_left\n"
                                  "      // The stages of steps k",
                                  1);
   EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
@@ -1409,7 +1464,7 @@ TEST_F(MXFP4UKernelTest, WaitingForTooFewCopiesIsDetected) {
 /// mid, overwritten by the next iteration's copies).
 TEST_F(MXFP4UKernelTest, BarrierWithoutLDSWaitIsDetected) {
   std::string error = runMutated(k16x4x2, 3,
-                                 "      amdgpu.memory_counter_wait ds(0)\n"
+                                 "      mx_gfx950.wait_lds %reads_left\n"
                                  "      rocdl.s.barrier\n"
                                  "      // The stages of steps k",
                                  "      rocdl.s.barrier\n"
@@ -1548,6 +1603,25 @@ TEST_F(MXFP8UKernelTest, MissingBarrierIsDetected) {
                                  1);
   EXPECT_NE(error.find("'vector.load'"), std::string::npos) << error;
   EXPECT_NE(error.find("after the last barrier (a barrier is missing"),
+            std::string::npos)
+      << error;
+}
+
+/// Wide A (fp8, one wave along M, B private: the pipelined schedule with A
+/// read rows ahead) on 8 x 4 x 1 intrinsics reads 3 rows ahead; the wait
+/// before the top barrier leaves the 3 fragment reads of the next step's
+/// first rows in flight, and the run is exact. Leaving 15 reads in flight
+/// keeps reads of the stage the next copies overwrite in flight too.
+TEST_F(MXFP8UKernelTest, WideAReadsLeftInFlightAtTheBarrier) {
+  constexpr Config kWide8x4x1{8, 4, 1, 1, 2};
+  checkExact(kWide8x4x1, 4, 31);
+  std::string error = runMutated(
+      kWide8x4x1, 4,
+      "%reads_left = arith.select %wide_staged, %wide_reads_15, %c0 : index",
+      "%reads_left = arith.select %wide_staged, %c15, %c0 : index", 1);
+  EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
+  EXPECT_NE(error.find("still reads (no amdgpu.memory_counter_wait ds(0) of "
+                       "that wave since its read)"),
             std::string::npos)
       << error;
 }

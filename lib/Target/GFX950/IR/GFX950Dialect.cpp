@@ -48,28 +48,31 @@ using namespace mlir::mx::gfx950;
 #include "mx/Target/GFX950/IR/GFX950Ops.cpp.inc"
 
 //===----------------------------------------------------------------------===//
-// WaitLoadsOp
+// WaitLoadsOp, WaitLDSOp
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// wait_loads of a constant count in the vector memory counter's range to
-/// amdgpu.memory_counter_wait.
-struct WaitLoadsOfConstantCount : OpRewritePattern<WaitLoadsOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// A wait op (`WaitOp`, with an index count) of a constant count in its
+/// counter's range [0, `maxCount`] to amdgpu.memory_counter_wait of that
+/// counter (`vmcnt`: load, else ds).
+template <typename WaitOp, int64_t maxCount, bool vmcnt>
+struct WaitOfConstantCount : OpRewritePattern<WaitOp> {
+  using OpRewritePattern<WaitOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(WaitLoadsOp op,
+  LogicalResult matchAndRewrite(WaitOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<int64_t> count = getConstantIntValue(op.getCount());
-    if (!count || *count < 0 || *count > kMaxLoadCount)
+    if (!count || *count < 0 || *count > maxCount)
       return rewriter.notifyMatchFailure(op, "no constant count in range");
     // Upstream MLIR 22's canonicalization of amdgpu.memory_counter_wait
     // crashes on one in a module's body (mlir-opt too): a wait outside any
     // function waits for nothing, so it stays as it is there.
     if (isa_and_nonnull<ModuleOp>(op->getParentOp()))
       return rewriter.notifyMatchFailure(op, "not inside a function");
+    IntegerAttr n = rewriter.getI32IntegerAttr(*count);
     rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
-        op, rewriter.getI32IntegerAttr(*count), /*store=*/nullptr,
-        /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);
+        op, /*load=*/vmcnt ? n : nullptr, /*store=*/nullptr,
+        /*ds=*/vmcnt ? nullptr : n, /*exp=*/nullptr, /*tensor=*/nullptr);
     return success();
   }
 };
@@ -77,7 +80,12 @@ struct WaitLoadsOfConstantCount : OpRewritePattern<WaitLoadsOp> {
 
 void WaitLoadsOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                               MLIRContext *context) {
-  patterns.add<WaitLoadsOfConstantCount>(context);
+  patterns.add<WaitOfConstantCount<WaitLoadsOp, kMaxLoadCount, true>>(context);
+}
+
+void WaitLDSOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<WaitOfConstantCount<WaitLDSOp, kMaxLDSCount, false>>(context);
 }
 
 void GFX950Dialect::initialize() {

@@ -38,6 +38,7 @@ using mlir::mx::gfx950::kUKernelPeelFirstK;
 using mlir::mx::gfx950::kUKernelUnrollK;
 using mlir::mx::gfx950::kUnroll;
 using mlir::mx::gfx950::kUnrollK;
+using mlir::mx::gfx950::WaitLDSOp;
 using mlir::mx::gfx950::WaitLoadsOp;
 
 static constexpr StringLiteral kUKernelPrefix = "mx_uk_";
@@ -313,7 +314,7 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
     if (marked.wasInterrupted())
       return failure();
     clone->walk([&](Operation *nested) {
-      if (isa<WaitLoadsOp>(nested))
+      if (isa<WaitLoadsOp, WaitLDSOp>(nested))
         callSites.try_emplace(nested,
                               CallSite{call.getLoc(), call.getCallee().str()});
       auto loop = dyn_cast<scf::ForOp>(nested);
@@ -341,23 +342,28 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
   return success();
 }
 
-/// Reports the call of a mx_gfx950.wait_loads in `caller` that
-/// canonicalization did not replace: its count is not a constant in the
-/// vector memory counter's range after specialization.
-static LogicalResult checkWaitLoads(Operation *caller,
-                                    const CallSites &callSites) {
-  WaitLoadsOp left;
-  caller->walk([&](WaitLoadsOp wait) {
-    left = wait;
+/// Reports the call of a mx_gfx950.wait_loads or mx_gfx950.wait_lds in
+/// `caller` that canonicalization did not replace: its count is not a
+/// constant in its counter's range after specialization.
+static LogicalResult checkWaits(Operation *caller, const CallSites &callSites) {
+  Operation *left = nullptr;
+  caller->walk([&](Operation *op) {
+    if (!isa<WaitLoadsOp, WaitLDSOp>(op))
+      return WalkResult::advance();
+    left = op;
     return WalkResult::interrupt();
   });
   if (!left)
     return success();
+  bool loads = isa<WaitLoadsOp>(left);
+  Value countValue = loads ? cast<WaitLoadsOp>(left).getCount()
+                           : cast<WaitLDSOp>(left).getCount();
   std::string problem;
   llvm::raw_string_ostream os(problem);
-  os << "the count of a mx_gfx950.wait_loads is ";
-  if (std::optional<int64_t> count = getConstantIntValue(left.getCount()))
-    os << *count << ", not in [0, " << mx::gfx950::kMaxLoadCount << "]";
+  os << "the count of a " << left->getName() << " is ";
+  if (std::optional<int64_t> count = getConstantIntValue(countValue))
+    os << *count << ", not in [0, "
+       << (loads ? mx::gfx950::kMaxLoadCount : mx::gfx950::kMaxLDSCount) << "]";
   else
     os << "not constant after specialization";
   emitAtCall(left, callSites, "wait", problem, problem);
@@ -519,7 +525,7 @@ static LogicalResult foldAndUnroll(Operation *caller,
       return failure();
   if (failed(applyPatternsGreedily(caller, patterns, unrolledConfig)))
     return failure();
-  if (failed(checkWaitLoads(caller, callSites)))
+  if (failed(checkWaits(caller, callSites)))
     return failure();
   // K loops marked for it, then folded again.
   bool unrolled = false;

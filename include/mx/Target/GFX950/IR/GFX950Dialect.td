@@ -202,4 +202,43 @@ def MXGFX950_WaitLoadsOp : Op<GFX950_Dialect, "wait_loads"> {
   let hasCanonicalizer = 1;
 }
 
+def MXGFX950_WaitLDSOp : Op<GFX950_Dialect, "wait_lds"> {
+  let summary = "Wait until at most `count` of the wave's LDS operations "
+                "are in flight, a count the ukernel computes";
+  let description = [{
+    `amdgpu.memory_counter_wait ds(N)` (gfx9's `s_waitcnt lgkmcnt(N)`) with
+    an SSA count, as `mx_gfx950.wait_loads` is for the vector memory
+    counter: e.g. a wait that leaves the LDS reads of the next K step's
+    fragments in flight, whose number depends on the tile-size parameters.
+    The wave's LDS operations retire in the order it issued them.
+
+    The count is of instructions, which the ukernel does not choose: LLVM
+    may split an access or merge two (two 8-byte reads into one
+    `ds_read2st64_b64`). A ukernel states a count that cannot exceed the
+    instructions of the reads it means to leave in flight (e.g. one per
+    fragment read with two accesses), so that the wait never leaves an
+    older one in flight.
+
+    Canonicalization replaces the op by `amdgpu.memory_counter_wait ds(N)`
+    once `count` is a constant N in [0, 15] (the range of gfx950's LDS
+    counter); `mx-gfx950-specialize-ukernels` reports a ukernel call whose
+    waits remain after specialization. The wave emulator completes all but
+    the `count` most recent LDS reads of each wave (counted per access:
+    more than the hardware would, never fewer).
+
+    Example:
+
+    ```mlir
+    %n = arith.muli %rows_ahead, %intrinsics_k : index
+    mx_gfx950.wait_lds %n
+    ```
+
+    becomes, in a ukernel specialized for 5 rows ahead and one intrinsic
+    along K, `amdgpu.memory_counter_wait ds(5)`.
+  }];
+  let arguments = (ins Index:$count);
+  let assemblyFormat = "$count attr-dict";
+  let hasCanonicalizer = 1;
+}
+
 #endif // MX_TARGET_GFX950_IR_GFX950DIALECT_TD

@@ -66,6 +66,8 @@ constexpr int64_t kLDSAddressSpace = 3;
 constexpr int64_t kPrivateAddressSpace = 5;
 /// The largest count of the vector memory counter (vmcnt, 6 bits).
 constexpr int64_t kMaxLoadCount = 63;
+/// The largest count of the LDS counter (lgkmcnt, 4 bits).
+constexpr int64_t kMaxLDSCount = 15;
 /// LDS per workgroup (CDNA4: 160 KiB).
 constexpr int64_t kLDSBytes = 160 * 1024;
 /// Accumulation registers available per lane (AGPRs).
