@@ -403,32 +403,38 @@ void Interpreter::waitForLoads(size_t keep) {
       completeCopies(wave, keep);
 }
 
-// The count of gfx950's vector memory counter has 6 bits: a wait that
-// leaves more loads in flight cannot be encoded.
+/// The count of wait op `op`, uniform and within [0, `max`], the range of
+/// gfx950's `counter` (a wait that leaves more in flight cannot be
+/// encoded).
+FailureOr<int64_t> Interpreter::getWaitCount(Operation *op, Value count,
+                                             int64_t max, StringRef counter) {
+  FailureOr<int64_t> n = getUniformInt(op, count, "the count");
+  if (failed(n))
+    return failure();
+  if (*n < 0 || *n > max)
+    return fail(op, "the count " + Twine(*n) + " is not in [0, " + Twine(max) +
+                        "] (gfx950's " + counter + ")");
+  return n;
+}
+
 LogicalResult Interpreter::execWaitLoads(gfx950::WaitLoadsOp op) {
-  FailureOr<int64_t> count = getUniformInt(op, op.getCount(), "the count");
+  FailureOr<int64_t> count = getWaitCount(
+      op, op.getCount(), gfx950::kMaxLoadCount, "vector memory counter");
   if (failed(count))
     return failure();
-  if (*count < 0 || *count > gfx950::kMaxLoadCount)
-    return fail(op, "the count " + Twine(*count) + " is not in [0, " +
-                        Twine(gfx950::kMaxLoadCount) +
-                        "] (gfx950's vector memory counter)");
   waitForLoads(size_t(*count));
   return success();
 }
 
-// The count of gfx950's LDS counter has 4 bits. The emulator counts the
-// ops that read LDS, where the hardware counts instructions (LLVM may merge
-// two reads): a ukernel's count is a lower bound on those, so the emulator
-// completes at least the reads the hardware would.
+// The emulator counts the ops that read LDS, where the hardware counts
+// instructions (LLVM may merge two reads): a ukernel's count is a lower
+// bound on those, so the emulator completes at least the reads the
+// hardware would.
 LogicalResult Interpreter::execWaitLDS(gfx950::WaitLDSOp op) {
-  FailureOr<int64_t> count = getUniformInt(op, op.getCount(), "the count");
+  FailureOr<int64_t> count =
+      getWaitCount(op, op.getCount(), gfx950::kMaxLDSCount, "LDS counter");
   if (failed(count))
     return failure();
-  if (*count < 0 || *count > gfx950::kMaxLDSCount)
-    return fail(op, "the count " + Twine(*count) + " is not in [0, " +
-                        Twine(gfx950::kMaxLDSCount) +
-                        "] (gfx950's LDS counter)");
   for (int64_t wave = 0; wave < getNumWaves(); ++wave)
     if (isWaveActive(wave))
       completeLDSAccesses(wave, *count);

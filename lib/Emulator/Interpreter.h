@@ -555,6 +555,8 @@ private:
   /// mx_gfx950.wait_loads: amdgpu.memory_counter_wait load(count) with a
   /// count computed at run time.
   LogicalResult execWaitLoads(gfx950::WaitLoadsOp op);
+  FailureOr<int64_t> getWaitCount(Operation *op, Value count, int64_t max,
+                                  StringRef counter);
   /// mx_gfx950.wait_lds: amdgpu.memory_counter_wait ds(count) with a count
   /// computed at run time.
   LogicalResult execWaitLDS(gfx950::WaitLDSOp op);
