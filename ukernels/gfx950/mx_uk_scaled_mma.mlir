@@ -166,9 +166,10 @@
 //  CHECK-NEXT:     amdgpu.memory_counter_wait ds(0)
 //  CHECK-NEXT:     rocdl.s.barrier
 //       CHECK:     call @mx_uk_read_lhs
+//       CHECK:     %[[READS_LEFT:.+]] = arith.select %{{.+}}, %{{.+}}, %c0 : index
 //       CHECK:     scf.for
 //       CHECK:       mx_gfx950.wait_loads %[[IN_FLIGHT]]
-//  CHECK-NEXT:       amdgpu.memory_counter_wait ds(0)
+//  CHECK-NEXT:       mx_gfx950.wait_lds %[[READS_LEFT]]
 //  CHECK-NEXT:       rocdl.s.barrier
 //       CHECK:       amdgpu.scaled_mfma 16x16x128
 //       CHECK:       call @mx_uk_read_lhs
