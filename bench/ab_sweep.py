@@ -7,7 +7,8 @@ assumed constant of MachineModel.def at x0.5 and x2 (DESIGN.md,
 Performance). This script runs that check: for each element type pair and
 layout (the resolver's, or `--pins`), it times the large GEMMs that
 bench/mx_tune.py tunes (the seed shape 10000x16384x16384 and 16384^3, C +=
-A x B with an f32 C) with the `--before` build and the `--after` build, on
+A x B with an f32 C, or with `--acc zero --result bf16` from a zero-filled
+accumulator) with the `--before` build and the `--after` build, on
 the static model and on the ISA executor's timing model, at MachineModel.def's
 constants and at each assumed one halved and doubled (mx_tune.gemm_times,
 mx_tune.sweep_settings: the tuner's own measurement), and prints the
@@ -34,13 +35,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mx_tune  # noqa: E402
 
 
-def times_of(build, lhs, rhs, pins, settings):
+def times_of(build, lhs, rhs, pins, settings, acc, result):
     """{(setting, shape): (static s, timing s)} of one build, or an error.
     mx_timing finds mx-run (and mx-opt) through MX_BUILD_DIR."""
     os.environ["MX_BUILD_DIR"] = os.path.abspath(build)
     mx_opt = os.path.join(os.path.abspath(build), "bin", "mx-opt")
-    _, result = mx_tune.gemm_times((mx_opt, lhs, rhs, pins, settings))
-    return result if isinstance(result, str) else result[0]
+    _, times = mx_tune.gemm_times((mx_opt, lhs, rhs, pins, settings, acc,
+                                   result))
+    return times if isinstance(times, str) else times[0]
 
 
 def main():
@@ -53,6 +55,11 @@ def main():
     parser.add_argument("--pins", default="",
                         help="mx-gfx950-pipeline layout options (default: "
                         "the resolver's layout)")
+    parser.add_argument("--acc", choices=["arg", "zero"], default="arg",
+                        help="C += A x B (arg) or a zero-filled "
+                        "accumulator")
+    parser.add_argument("--result", choices=["f32", "bf16", "f16"],
+                        default="f32")
     parser.add_argument("--tolerance", type=float, default=0.0005,
                         help="after / before above 1 + this counts as "
                         "slower")
@@ -61,8 +68,10 @@ def main():
     status = 0
     for pair in args.types.split(","):
         lhs, rhs = pair.split(":")
-        before = times_of(args.before, lhs, rhs, args.pins, settings)
-        after = times_of(args.after, lhs, rhs, args.pins, settings)
+        before = times_of(args.before, lhs, rhs, args.pins, settings,
+                          args.acc, args.result)
+        after = times_of(args.after, lhs, rhs, args.pins, settings,
+                         args.acc, args.result)
         failed = False
         for name, result in (("before", before), ("after", after)):
             if isinstance(result, str):
@@ -72,8 +81,10 @@ def main():
         if failed:
             status = 2
             continue
-        print("%s x %s%s: after / before, GEMM time"
-              % (lhs, rhs, " (%s)" % args.pins if args.pins else ""))
+        print("%s x %s%s, %s: after / before, GEMM time"
+              % (lhs, rhs, " (%s)" % args.pins if args.pins else "",
+                 "C += A x B, %s" % args.result if args.acc == "arg"
+                 else "from zero, %s" % args.result))
         print("%-34s %-10s %8s %8s" % ("setting", "shape", "static",
                                        "timing"))
         worst = (0.0, "")

@@ -154,8 +154,11 @@ def gemm_times(job):
     """Seconds of the large GEMMs of one pair on both models for `options`
     (the resolver's layout when empty), under each of `settings` (only the
     baseline when `settings` has one entry): {(setting, shape name):
-    (static s, timing s)}, and the layouts; or an error string."""
-    mx_opt, lhs, rhs, options, settings = job
+    (static s, timing s)}, and the layouts; or an error string. The job
+    may add the accumulator source and the result type (default "arg",
+    "f32": C += A x B with an f32 C)."""
+    mx_opt, lhs, rhs, options, settings = job[:5]
+    acc, result = job[5:] if len(job) > 5 else ("arg", "f32")
     machine = usm.calibrated_machine()
     clock = machine.clock_hz
     times, layouts, reports = {}, {}, {}
@@ -164,12 +167,13 @@ def gemm_times(job):
             for name, m, n, k in GEMM_SHAPES:
                 model = usm.compile_kernel(
                     mx_opt, (name, m, n, k), "config-table=none " + options,
-                    lhs, rhs)
+                    lhs, rhs, acc, result)
                 if model["spills"]:
                     return options, "spills or scratch"
                 layouts[name] = pins = layout_options(model["layout"])
                 tile = (model["tile_m"], model["tile_n"])
-                program = usm.contraction(*tile, TIMED_K, lhs, rhs)
+                program = usm.contraction(*tile, TIMED_K, lhs, rhs, acc,
+                                          result)
                 for label, static, timing in settings:
                     _, gemm = usm.model_kernel(
                         model, (name, m, n, k),
@@ -178,8 +182,8 @@ def gemm_times(job):
                     # the layout.)
                     if (pins, label) not in reports:
                         reports[(pins, label)] = mx_timing.time_program(
-                            program, "config-table=none " + pins, 5, tmp,
-                            timing)
+                            program, "config-table=none " + pins,
+                            4 + (acc == "arg"), tmp, timing)
                     report = reports[(pins, label)]
                     times[(label, name)] = (
                         gemm.seconds,

@@ -703,14 +703,24 @@ func.func private @mx_uk_scaled_mma(
     // PF/s timing; from zero (bf16) 2380 -> 2209 (bench/README.md,
     // "32x32x64 fp6 A: B's loads early"). Not fp8 A (2,048 cycles a step):
     // from memory it changed nothing, from zero fp8 x fp6 ran slower (2304
-    // -> 2427 cycles).
+    // -> 2427 cycles). Nor fp4 A on 32x32x64 with four intrinsics along K
+    // (2,048 cycles a step: fp4 x fp4 above), but with two (1,024 cycles,
+    // the resolver's 8 x 2 x 2 for fp4 x fp6): 16384^3, C += A x B, fp4 x
+    // fp6 1720 -> 1405 cycles per K step of 128 static, from zero (bf16)
+    // 1733 -> 1493; from memory faster at every assumed constant x0.5 and
+    // x2 on both models, from zero at all but GlobalLatency x0.5 (0.5%
+    // slower, static) (bench/README.md, "32x32x64 fp4 A with fp6 or fp8
+    // B").
     %acc_values = memref.dim %accs, %c2 : memref<?x?x?xf32, 5>
     %b_not_fp8 = arith.cmpi ult, %lane_bytes_b, %c32 : index
     %acc_4 = arith.cmpi eq, %acc_values, %c4 : index
     %a_fp6 = arith.cmpi eq, %lane_bytes_a, %c24 : index
     %wide_fp6 = arith.andi %a_wide, %a_fp6 : i1
-    %acc_4_or_fp6 = arith.ori %acc_4, %wide_fp6 : i1
-    %early_pair = arith.andi %b_not_fp8, %acc_4_or_fp6 : i1
+    %two_k = arith.cmpi eq, %intrinsics_k, %c2 : index
+    %fp4_two_k = arith.andi %a_narrow, %two_k : i1
+    %step_1024 = arith.ori %wide_fp6, %fp4_two_k : i1
+    %acc_4_or_short = arith.ori %acc_4, %step_1024 : i1
+    %early_pair = arith.andi %b_not_fp8, %acc_4_or_short : i1
     %early = arith.andi %b_private, %early_pair : i1
     %c8_rows = arith.constant 8 : index
     %rows_le_4 = arith.cmpi ule, %intrinsics_m, %c4 : index
