@@ -3,6 +3,7 @@
 // RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=rocdl %{k32}" | FileCheck %s --check-prefix=ROCDL
 // RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa %{k32}" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
+// RUN: mx-opt %s -split-input-file --mx-gfx950-pipeline="output=isa %{k32}" | FileCheck %s --check-prefix=ISA
 
 // Wide A (fp6, fp8) on the resolver's 32x32x64 tile for large GEMMs (8 x 2
 // x 2 intrinsics on 1 x 4 waves, the pipelined schedule): the ukernel's
@@ -10,12 +11,17 @@
 // (mx.ukernel.lookahead_rows = 8) instead of its rule's one row when the
 // accumulators come from memory, so the prologue after the first barrier
 // reads 8 rows x 2 intrinsics along K of fragments before the K loop; from
-// zero it keeps one row (8 rows spilled there: fp6 x fp6 on one 256 x 256
-// tile, 48 VGPRs spilled). The K loop tells LLVM not to unroll it
+// zero fp6 A does too (fp8 A keeps one row: 8 spilled at 3 or 4 K steps).
+// The K loop tells LLVM not to unroll it
 // (mx-attach-loop-annotations puts the ukernel's llvm.loop_annotation on
 // its back edge): at 7 K steps, as here, LLVM unrolled it fully and
 // spilled, with one row ahead as well as with a step. No scratch or
-// spills.
+// spills. LLVM reads each fp6 fragment's 8-byte half with a ds_read_b64 of
+// its own: merged into a ds_read2st64_b64, the halves of two fragments cost
+// register copies at the end of every iteration.
+// ISA-NOT: ds_read2st64_b64
+//     ISA: ds_read_b64
+// ISA-NOT: ds_read2st64_b64
 
 // fp8 x fp8, C += A x B: two 16-byte LDS reads per fragment.
 // CHECK-LABEL: gpu.module @fp8_mma0
@@ -73,10 +79,10 @@ func.func @fp6_fp4(%a: tensor<256x896xf6E2M3FN>, %b: tensor<256x896xf4E2M1FN>,
 
 // -----
 
-// fp6 x fp6 from zero: one row ahead (2 fragments), the unroll disabled too.
+// fp6 x fp6 from zero: a step ahead as well, the unroll disabled too.
 // CHECK-LABEL: gpu.module @fp6_zero_mma0
 //       CHECK:   rocdl.s.barrier
-//   CHECK-COUNT-2: vector.load %{{.+}} : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+//   CHECK-COUNT-16: vector.load %{{.+}} : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>, vector<8xi8>
 //   CHECK-NOT:   vector.load %{{.+}} : memref<{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
 //       CHECK:   scf.for
 // ROCDL-LABEL: gpu.module @fp6_zero_mma0

@@ -256,9 +256,14 @@ func.func private @mx_uk_scaled_mma(
                 // tile's rows): 16384^3, static model, fp6 x fp6 2.59 ->
                 // 3.36 PF/s, fp8 x fp8 2.56 -> 2.76, 0 spills at every K
                 // step count tried (1 to 64) since the K loop tells LLVM not
-                // to unroll it; from zero 8 rows spilled (fp6 x fp6 on one
-                // 256 x 256 tile), so those keep the rule's one row
-                // (bench/README.md, "32x32x64 wide A a step ahead").
+                // to unroll it (bench/README.md, "32x32x64 wide A a step
+                // ahead"). From zero fp6 A too, since its fragments' halves
+                // are read unmerged (@mx_uk_read_f6): fp6 x fp6, bf16,
+                // 2.87 -> 4.18 PF/s (one row ahead before; 8 rows spilled
+                // with the merged reads), 0 spills at 1 to 64 K steps on
+                // grids of 256 to 4096; fp8 A keeps the rule's one row (8
+                // rows spilled 16 VGPRs at 3 or 4 K steps; bench/README.md,
+                // "32x32x64 fp6 A: no merged reads").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
@@ -286,7 +291,10 @@ func.func private @mx_uk_scaled_mma(
                    accumulator_agprs = true},
                   {intrinsic = "mfma_scale_32x32x64",
                    lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
-                   accumulators = "memory", lookahead_rows = 8 : i64}]} {
+                   accumulators = "memory", lookahead_rows = 8 : i64},
+                  {intrinsic = "mfma_scale_32x32x64",
+                   lhs_type = [f6E2M3FN, f6E3M2FN], accumulators = "zero",
+                   lookahead_rows = 8 : i64}]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -587,8 +595,7 @@ func.func private @mx_uk_scaled_mma(
     // fp8 2780, 2380, 2376, then 2372. On 32x32x64 (8 x 2 x 2) fp6 x fp6 1
     // row ahead 2398, 4 2512, 6 2170, 8 (a whole step) 1828: the register
     // schedules read a step ahead from memory (bench/README.md, "32x32x64
-    // wide A a step ahead"); from zero 8 rows spilled (fp6 x fp6 on one
-    // 256 x 256 tile).
+    // wide A a step ahead"), from zero for fp6 A (fp8 A spilled).
     %c20 = arith.constant 20 : index
     %wide_a_row = arith.muli %intrinsics_n, %intrinsics_k : index
     %fp8_a = arith.cmpi eq, %lane_bytes_a, %c32 : index
@@ -1392,6 +1399,16 @@ func.func private @mx_uk_load_f4(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.a
 // register and cost copies). The halves are joined as 32-bit words (here
 // and for fp8): a fragment joined as bytes that lives across the K loop's
 // back edge stays a byte vector in LLVM, legalized byte by byte.
+// A sched_barrier that lets every instruction cross (so it does not bind the
+// scheduler) ends each read: LLVM's load/store optimizer, which runs before
+// the scheduler, does not merge across it, and it merged the 8-byte halves
+// of two fragments into one ds_read2st64_b64 whose four registers hold parts
+// of two operands. A fragment carried across the K loop's back edge then
+// cost two register copies at the end of each iteration, after a wait for
+// the reads just issued: on the 32x32x64 8 x 2 x 2 tile, read a step ahead,
+// 16 copies and 368 idle MFMA cycles per step (fp6 x fp6, C += A x B: 1583
+// -> 1495 cycles per K step of 128 on the static model; bench/README.md,
+// "32x32x64 fp6 A: no merged reads").
 // CHECK-LABEL: func.func private @mx_uk_copy_f6
 //       CHECK:   amdgpu.gather_to_lds {{.+}} : vector<16xi8>
 func.func private @mx_uk_copy_f6(%src: memref<?x?xi8, strided<[?, 1]>, #amdgpu.address_space<fat_raw_buffer>>,
@@ -1415,6 +1432,7 @@ func.func private @mx_uk_read_f6(%lds: memref<?xi8, #gpu.address_space<workgroup
   %o1 = affine.apply affine_map<(l)[b] -> (b + 1024 + l * 16 + 8)>(%lane)[%base]
   %lo8 = vector.load %lds[%o0] {alignment = 16 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<16xi8>
   %hi8 = vector.load %lds[%o1] {alignment = 8 : i64} : memref<?xi8, #gpu.address_space<workgroup>>, vector<8xi8>
+  amdgpu.sched_barrier allow = <non_mem_non_sideffect|valu|salu|mfma_wmma|all_vmem|vmem_read|vmem_write|all_ds|ds_read|ds_write|transcendental>
   %lo = vector.bitcast %lo8 : vector<16xi8> to vector<4xi32>
   %hi = vector.bitcast %hi8 : vector<8xi8> to vector<2xi32>
   %v = vector.shuffle %lo, %hi [0, 1, 2, 3, 4, 5] : vector<4xi32>, vector<2xi32>

@@ -1,7 +1,7 @@
 // Wide A (fp6 or fp8) in the software-pipelined schedule with more than one
 // intrinsic per K step, on both intrinsics: the 32x32x64 tiles (the
 // resolver's 8 x 2 x 2 for large GEMMs among them; A read a whole K step
-// ahead from memory, one row ahead from zero),
+// ahead from memory and fp6 A from zero too, fp8 A one row ahead from zero),
 // the 16x16x128 small-M tiles and the tuned fp8 decode tile (intrinsics_k =
 // 4). One wave along M, B private, A's fragments read `lookahead` rows ahead
 // of their MFMAs, wrapping into the next K step's stage. Deep in K
@@ -46,6 +46,8 @@
 // RUN: %{run} --entry=e2m3_e4m3 %{mem} %{k32w} | FileCheck %s
 // RUN: %{run} --entry=e4m3_e4m3 %{mem} %{k32w} | FileCheck %s
 // RUN: %{run} --entry=zero_e3m2_e5m2 %{zero} %{k32w} | FileCheck %s
+// RUN: %{run} --entry=zero_e2m3_e2m1 %{zero} %{k32w} | FileCheck %s
+// RUN: %{run} --entry=zero_e4m3_e4m3 %{zero} %{k32w} | FileCheck %s
 // RUN: %{run} --entry=long_e4m3_e4m3 %{mem} --gfx950-options="%{decode}" | FileCheck %s
 // RUN: %{run} --entry=zero_long_e5m2_e4m3 %{zero} --gfx950-options="%{decode}" | FileCheck %s
 // RUN: %{run} --entry=long_e4m3_e4m3 %{mem} --gfx950-options="%{decode} split-k=2" | FileCheck %s
