@@ -13,8 +13,9 @@ shape gets an entry only when the best candidate beats it by more than 2%.
 Large GEMMs (--gemm PAIRS: the seed shape 10000x16384x16384 and 16384^3,
 C += A x B with an f32 C, the program bench/ukernel_static_metrics.py
 benchmarks) are tuned over the workgroup tiles of 256 x 256 outputs on 1 x 4
-waves (16 x 4 or 8 x 8 intrinsics a wave, the same 256 accumulators; the
-resolver's own layout besides) with both models: the static model (the
+waves (16 x 4 or 8 x 8 intrinsics of 16x16x128 a wave, or 8 x 2 of 32x32x64
+with K steps of 128 or 256: the same 256 accumulators; the resolver's own
+layout besides) with both models: the static model (the
 kernel's ISA, bench/mx_perf_model.py) and the ISA executor's timing model
 (one workgroup tile over K = 8192 on `mx-run --timing-model`, scaled over
 the grid as bench/mx_timing.py does). DESIGN.md's rule for a claim applies
@@ -60,6 +61,9 @@ TIMED_K = 8192
 # Wave tiles (intrinsics_m, intrinsics_n) of 16x16x128 with 256
 # accumulators a lane, on 1 x 4 waves: 256 x 256 or 128 x 512 outputs.
 WAVE_TILES = ((16, 4), (8, 8))
+# And 32x32x64's 8 x 2 intrinsics a wave (the same 256 x 256 tile and 256
+# accumulators), two or four intrinsics along K (K steps of 128 or 256).
+K32_STEPS = (2, 4)
 
 def bucket(m):
     for lo, hi in ((1, 16), (17, 32), (33, 64)):
@@ -214,7 +218,10 @@ def tune_gemm(mx_opt, lhs, rhs, jobs, timing_efficiency):
     k_rule = 2 if lhs == rhs == "f4E2M1FN" else 1
     todo = [""] + ["intrinsic=16x16x128 intrinsics-m=%d intrinsics-n=%d "
                    "intrinsics-k=%d subgroups-m=1 subgroups-n=4 split-k=1"
-                   % (im, inn, k_rule) for im, inn in WAVE_TILES]
+                   % (im, inn, k_rule) for im, inn in WAVE_TILES] + [
+                       "intrinsic=32x32x64 intrinsics-m=8 intrinsics-n=2 "
+                       "intrinsics-k=%d subgroups-m=1 subgroups-n=4 "
+                       "split-k=1" % ik for ik in K32_STEPS]
     with multiprocessing.Pool(jobs) as pool:
         base = dict(pool.map(gemm_times, [(mx_opt, lhs, rhs, o, settings[:1])
                                           for o in todo]))

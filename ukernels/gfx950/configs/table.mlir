@@ -13,6 +13,7 @@
 // Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E3M2FN:f4E2M1FN,f8E4M3FN:f4E2M1FN,f8E5M2:f4E2M1FN --update --jobs 2`
 // Written by `bench/mx_tune.py --shapes '' --gemm f6E2M3FN:f4E2M1FN,f6E2M3FN:f6E2M3FN,f6E2M3FN:f6E3M2FN,f6E2M3FN:f8E4M3FN,f6E2M3FN:f8E5M2,f6E3M2FN:f4E2M1FN,f6E3M2FN:f6E2M3FN,f6E3M2FN:f6E3M2FN,f6E3M2FN:f8E4M3FN,f6E3M2FN:f8E5M2,f8E4M3FN:f4E2M1FN,f8E4M3FN:f6E2M3FN,f8E4M3FN:f6E3M2FN,f8E4M3FN:f8E4M3FN,f8E4M3FN:f8E5M2,f8E5M2:f4E2M1FN,f8E5M2:f6E2M3FN,f8E5M2:f6E3M2FN,f8E5M2:f8E4M3FN,f8E5M2:f8E5M2 --update --jobs 2`
 // Written by `bench/mx_tune.py --shapes decode --update --jobs 2`
+// Written by `bench/mx_tune.py --shapes '' --gemm all --update --jobs 2`
 module attributes {mx_gfx950.configs = [
   // 64x8192x8192: 6.69 us (heuristic: 13.01 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 33, 64>, n = 8192, k = 8192,
@@ -38,16 +39,16 @@ module attributes {mx_gfx950.configs = [
   // 256x3072x1536: 4.54 us (heuristic: 12.18 us)
   {lhs_type = f4E2M1FN, rhs_type = f4E2M1FN, m = array<i64: 256, 256>, n = 3072, k = 1536,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 1, intrinsics_n = 2, intrinsics_k = 4, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 4.51 / 4.68 PF/s static / timing (heuristic: 4.33 / 4.49), faster under the whole sweep
+  // 16384x16384x16384: 4.51 / 4.69 PF/s static / timing (heuristic: 4.32 / 4.48), faster under the whole sweep
   {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 4.40 / 4.57 PF/s static / timing (heuristic: 4.23 / 4.38), faster under the whole sweep
+  // 10000x16384x16384: 4.40 / 4.58 PF/s static / timing (heuristic: 4.22 / 4.38), faster under the whole sweep
   {lhs_type = f6E2M3FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 16384x16384x16384: 4.51 / 4.68 PF/s static / timing (heuristic: 4.33 / 4.49), faster under the whole sweep
+  // 16384x16384x16384: 4.51 / 4.69 PF/s static / timing (heuristic: 4.32 / 4.48), faster under the whole sweep
   {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 16384, 16384>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>},
-  // 10000x16384x16384: 4.40 / 4.57 PF/s static / timing (heuristic: 4.23 / 4.38), faster under the whole sweep
+  // 10000x16384x16384: 4.40 / 4.58 PF/s static / timing (heuristic: 4.22 / 4.38), faster under the whole sweep
   {lhs_type = f6E3M2FN, rhs_type = f4E2M1FN, m = array<i64: 10000, 10000>, n = 16384, k = 16384,
    pins = #mx_gfx950.target<intrinsic = mfma_scale_16x16x128, intrinsics_m = 8, intrinsics_n = 8, intrinsics_k = 1, subgroups_m = 1, subgroups_n = 4, split_k = 1>}
 ]} {
