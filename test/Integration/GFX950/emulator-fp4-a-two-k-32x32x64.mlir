@@ -3,10 +3,10 @@
 // (Inputs/deep-k-pairs.mlir: from memory 7 K steps, from zero 17), bit for bit
 // against the independent reference on random codes and per-block scales.
 // With fp4 or fp6 B the ukernel issues B's private loads after the first two
-// rows and the scales' after row 1 (`early`), with fp8 B spread over the first
-// half of the step. Every LDS stage and the clamp of the K loop's copies run. (The
-// ISA-executor variant of this file, ctest lit-gfx950-isa-*, runs the same
-// lines on the code object.)
+// rows and the scales' after row 1 (`early`), with fp8 B spread over the
+// first half of the step. Every LDS stage and the clamp of the K loop's
+// copies run. (The ISA-executor variant of this file, ctest
+// lit-gfx950-isa-*, runs the same lines on the code object.)
 
 // DEFINE: %{run} = mx-run %S/Inputs/deep-k-pairs.mlir --backend=gfx950-emu --compare=reference --seed=17
 // DEFINE: %{mem} = --arg=random:codes --arg=random:codes --arg=random:scales --arg=random:scales --arg=random:normal
