@@ -105,3 +105,28 @@ func.func @from_zero(%a: tensor<256x8192xf4E2M1FN>, %b: tensor<256x8192xf4E2M1FN
       outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
 }
+
+// -----
+
+// From memory with 3 or 4 static K steps (here 4) the loop is not unrolled
+// (max_k_steps): unrolled, this kernel spilled 70 VGPRs. The accumulators
+// stay in AGPRs; no scratch (REPORT's implicit checks).
+// CHECK-LABEL: gpu.module @short_k_mma0
+//       CHECK:   gpu.func @short_k_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
+//       CHECK:     %[[ONE:.+]] = arith.constant 1 : index
+//       CHECK:     scf.for %{{.+}} = %{{.+}} to %{{.+}} step %[[ONE]] {
+//   NEVER-LABEL: gpu.module @short_k_mma0
+//  ALWAYS-LABEL: gpu.module @short_k_mma0
+//  REPORT-LABEL: kernel short_k_mma0
+//        REPORT:   agprs: 256
+func.func @short_k(%a: tensor<256x1024xf4E2M1FN>, %b: tensor<256x1024xf4E2M1FN>,
+                   %sa: tensor<256x32xf8E8M0FNU>, %sb: tensor<256x32xf8E8M0FNU>,
+                   %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x1024xf4E2M1FN>, tensor<256x1024xf4E2M1FN>,
+                            tensor<256x32xf8E8M0FNU>, tensor<256x32xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}

@@ -264,7 +264,16 @@ func.func private @mx_uk_scaled_mma(
                 // grids of 256 to 4096; fp8 A keeps the rule's one row (8
                 // rows spilled 16 VGPRs at 3 or 4 K steps; bench/README.md,
                 // "32x32x64 fp6 A: no merged reads").
+                // With 3 or 4 static K steps fp4 A from memory keeps one
+                // step per iteration: unrolled, the seed tile spilled (fp4 x
+                // fp4, 16 x 4 x 2: 4 VGPRs at 3 steps on 4096^2, 70 at 4 on
+                // 256^2 and 4096^2; none at 1, 2 or 5 and more; without the
+                // unroll none at any; bench/README.md, "The seed tile
+                // unrolled at 3 and 4 K steps").
                 mx.ukernel.register_schedules = [
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   accumulators = "memory", max_k_steps = 4 : i64,
+                   accumulator_agprs = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},

@@ -79,8 +79,9 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
 }
 
 /// The register schedules come from the ukernel's data: with accumulators
-/// from memory, fp4 x fp4 and fp8 x fp8 on 16x16x128 unroll their K loop by
-/// 2 and keep the accumulators in AGPRs, fp8 x fp4 only the AGPRs; from
+/// from memory, fp4 x fp4 (except at 3 or 4 static K steps) and fp8 x fp8
+/// on 16x16x128 unroll their K loop by 2 and keep the accumulators in AGPRs,
+/// fp8 x fp4 only the AGPRs; from
 /// zero-filled accumulators fp4 x fp4 and fp8 x fp8 do the same with their
 /// first K step peeled, from 16 static K steps on; otherwise zero-filled
 /// accumulators and 32x32x64 keep LLVM's choice, and on 32x32x64 fp6 and
@@ -101,6 +102,11 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   };
   DataTiledLayoutAttr seed = resolve(f4(), f4(), 10000, 16384);
   EXPECT_EQ(schedule(seed, /*zero=*/false),
+            std::make_tuple(int64_t(2), true, false));
+  // From memory with 3 or 4 static K steps no unroll (it spilled there).
+  EXPECT_EQ(schedule(seed, /*zero=*/false, kScaledMMAUKernel, 4),
+            std::make_tuple(int64_t(1), true, false));
+  EXPECT_EQ(schedule(seed, /*zero=*/false, kScaledMMAUKernel, 5),
             std::make_tuple(int64_t(2), true, false));
   EXPECT_EQ(schedule(seed, /*zero=*/true),
             std::make_tuple(int64_t(1), false, false));
@@ -181,6 +187,8 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
             "entry 0: 'peel_first_k' cannot be 1 : i64");
   EXPECT_EQ(check("[{min_k_steps = 0 : i64}]"),
             "entry 0: 'min_k_steps' cannot be 0 : i64");
+  EXPECT_EQ(check("[{max_k_steps = 0 : i64}]"),
+            "entry 0: 'max_k_steps' cannot be 0 : i64");
   EXPECT_EQ(check("[{lookahead_rows = 4 : i64}]"), "");
   EXPECT_EQ(check("[{lookahead_rows = 0 : i64}]"),
             "entry 0: 'lookahead_rows' cannot be 0 : i64");

@@ -152,6 +152,9 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
     if (auto least = entry.getAs<IntegerAttr>("min_k_steps"))
       if (!kSteps || *kSteps < least.getInt())
         continue;
+    if (auto most = entry.getAs<IntegerAttr>("max_k_steps"))
+      if (!kSteps || *kSteps > most.getInt())
+        continue;
     if (auto unroll = entry.getAs<IntegerAttr>("unroll_k"))
       schedule.unrollK = unroll.getInt();
     if (auto agprs = entry.getAs<BoolAttr>("accumulator_agprs"))
@@ -196,7 +199,8 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
-      } else if (name == "min_k_steps" || name == "lookahead_rows") {
+      } else if (name == "min_k_steps" || name == "max_k_steps" ||
+                 name == "lookahead_rows") {
         auto least = dyn_cast<IntegerAttr>(value);
         valid = least && least.getInt() >= 1;
       } else if (name == "unroll_k") {

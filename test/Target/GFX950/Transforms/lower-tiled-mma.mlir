@@ -73,9 +73,11 @@
 //  CHECK-NEXT:     %[[CSB:.+]] = memref.cast %[[VSB]] : {{.*}} to memref<?x?x64x?xi8, strided<[?, ?, ?, 1], offset: ?>, 1>
 //  CHECK-NEXT:     %[[CACCS:.+]] = memref.cast %[[ACCS]] : memref<2x2x4xf32, 5> to memref<?x?x?xf32, 5>
 //  CHECK-NEXT:     %[[CL:.+]] = memref.cast
-// The type parameters from the layout, the tile sizes as constants.
+// The type parameters from the layout, the tile sizes as constants. With
+// 4 K steps from memory the register schedule keeps the K loop as it is
+// (max_k_steps: unrolled by 2, fp4 A's seed tile spilled at 3 and 4 steps).
 //  CHECK-NEXT:     func.call @mx_uk_scaled_mma(%[[CA]], %[[CB]], %[[CSA]], %[[CSB]], %[[CACCS]], %[[CL]], %[[WAVE]], %[[C0]], %[[LANE]], %[[C2]], %[[C2]], %[[C2]], %[[C0]])
-//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64}
+//  CHECK-SAME:       {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}} : (
 // The accumulators back to the tile, the lane index recomputed.
 //  CHECK-NEXT:     %[[LANE2:.+]] = gpu.lane_id
 //  CHECK-NEXT:     %[[R00:.+]] = vector.load %[[ACCS]][%[[C0]], %[[C0]], %[[C0]]]

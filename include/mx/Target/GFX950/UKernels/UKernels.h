@@ -139,10 +139,11 @@ struct RegisterSchedule {
 /// in its source) whose `intrinsic`, `lhs_type`, `rhs_type` and
 /// `accumulators` ("memory" or "zero") accept the configuration (a missing
 /// key accepts any; a list accepts its elements) and whose `min_k_steps`, if
-/// any, `kSteps` (the K steps of the kernel's K loop, when static) reaches,
-/// else the default: no unroll, LLVM's choice of registers. Each entry is a
-/// measured choice: the kernels it covers compile without spills and faster
-/// by the static model (bench/README.md).
+/// any, `kSteps` (the K steps of the kernel's K loop, when static) reaches
+/// and whose `max_k_steps`, if any, it does not exceed (both need a static
+/// `kSteps`), else the default: no unroll, LLVM's choice of registers. Each
+/// entry is a measured choice: the kernels it covers compile without spills and
+/// faster by the static model (bench/README.md).
 RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
                                      DataTiledLayoutAttr layout,
                                      bool zeroAccumulators,
@@ -151,13 +152,13 @@ RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
 /// Checks a ukernel's `mx.ukernel.register_schedules` data: a list of
 /// dictionaries whose keys are `intrinsic` (a scaled MFMA intrinsic's name,
 /// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
-/// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` (a
-/// positive integer), `unroll_k` (an integer in [1, kMaxUKernelUnrollK]),
-/// `accumulator_agprs` and `peel_first_k` (bools), `lookahead_rows` (a
-/// positive integer).
-/// Returns an empty string when it is well formed, else what is wrong. The
-/// library (GFX950Dialect::getUKernelLibrary) does not select a ukernel
-/// whose data is malformed, and says why.
+/// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` and
+/// `max_k_steps` (positive integers), `unroll_k` (an integer in [1,
+/// kMaxUKernelUnrollK]), `accumulator_agprs` and `peel_first_k` (bools),
+/// `lookahead_rows` (a positive integer). Returns an empty string when it is
+/// well formed, else what is wrong. The library
+/// (GFX950Dialect::getUKernelLibrary) does not select a ukernel whose data is
+/// malformed, and says why.
 std::string checkRegisterSchedules(ArrayAttr schedules);
 
 /// The shape in which the ukernels of `layout` view one K step of the
