@@ -298,6 +298,9 @@ func.func private @mx_uk_scaled_mma(
                    accumulator_agprs = true, peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
                    accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN,
+                   rhs_type = f4E2M1FN, max_k_steps = 8 : i64,
+                   late_next_rows = true},
                   {intrinsic = "mfma_scale_32x32x64",
                    lhs_type = [f6E2M3FN, f6E3M2FN, f8E4M3FN, f8E5M2],
                    accumulators = "memory", lookahead_rows = 8 : i64},
@@ -592,6 +595,22 @@ func.func private @mx_uk_scaled_mma(
     rocdl.s.barrier
     // The first half of the rows (see the K loop).
     %h = affine.apply affine_map<()[m] -> ((m + 1) floordiv 2)>()[%intrinsics_m]
+    // fp4 A: where the next step's first-half rows are read. By default row
+    // i of the first half reads row i of step k + 1 and row h + i of step k,
+    // so at its end all of A's rows are in registers (32x32x64 8 x 2 x 4:
+    // 128 of the 512). With `late` (a register schedule's `late_next_rows`:
+    // the op marked mx.late_next_rows) the first half reads only step k's
+    // rows h + i, and row h + i of the second half reads row i of step
+    // k + 1, into the registers row i freed: about half of A's rows are
+    // live at any time. Even row counts only (each first-half row has a
+    // second-half partner).
+    %late_rule = arith.constant {mx.late_next_rows} false
+    %m_odd = arith.remui %intrinsics_m, %c2 : index
+    %m_even = arith.cmpi eq, %m_odd, %c0 : index
+    %late_even = arith.andi %late_rule, %m_even : i1
+    %late = arith.andi %late_even, %a_narrow : i1
+    %not_late = arith.xori %late, %true : i1
+    %a_first_half = arith.andi %a_narrow, %not_late : i1
     // With `a_wide`, how many rows ahead of its MFMAs a row of A is read
     // (at most the tile's rows): the rule below, which a register schedule's
     // `lookahead_rows` replaces (the op marked mx.lookahead_rows). On
@@ -649,7 +668,8 @@ func.func private @mx_uk_scaled_mma(
     // just used) and row h + i's of step k (used in the second half; their
     // registers were freed at the end of the previous iteration); after row 0
     // also B's fragments of step k + 1 (into a second set). The second half
-    // reads nothing: one row into it step k + 1's scales are loaded (with
+    // reads nothing (but with `late`, above, step k + 1's rows 0 .. h - 1,
+    // one per row): one row into it step k + 1's scales are loaded (with
     // private B: in row 1, with B's loads), then the copies of step
     // k + `ahead` issued. Scheduling barriers keep this
     // order (LLVM would otherwise hoist every LDS read to the top of the
@@ -867,7 +887,7 @@ func.func private @mx_uk_scaled_mma(
               } {mx.unroll}
             } {mx.unroll}
           }
-          scf.if %a_narrow {
+          scf.if %a_first_half {
           scf.for %q = %c0 to %intrinsics_k step %c1 {
             %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
                 (%i, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
@@ -888,6 +908,20 @@ func.func private @mx_uk_scaled_mma(
               memref.store %v, %frag_a[%i2, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
             } {mx.unroll}
           }
+        }
+        // With `late`, row h + i of the second half: row i of step k + 1
+        // (in LDS since the barrier at the top).
+        %lower = arith.cmpi uge, %i, %h : index
+        %late_row = arith.andi %lower, %late : i1
+        scf.if %late_row {
+          %i_next = arith.subi %i, %h : index
+          scf.for %q = %c0 to %intrinsics_k step %c1 {
+            %o = affine.apply affine_map<(u, q)[b, w, n, k, fa] -> (b + ((w * n + u) * k + q) * fa)>
+                (%i_next, %q)[%stage_next, %wave_m_u, %intrinsics_m, %intrinsics_k, %frag_lds_a]
+            %v = func.call @mx_uk_read_lhs(%lds, %o, %lane)
+                : (memref<?xi8, #gpu.address_space<workgroup>>, index, index) -> vector<32xf8E4M3FN>
+            memref.store %v, %frag_a[%i_next, %q] : memref<?x?xvector<32xf8E4M3FN>, 5>
+          } {mx.unroll}
         }
         // Wide A: row i + lookahead's fragments (issued before row i's
         // MFMAs, see the group barriers below): of step k while there is

@@ -86,7 +86,8 @@ TEST_F(UKernelSelectionTest, SeedLayoutSelectsTheScaledMMAUKernel) {
 /// first K step peeled, from 16 static K steps on; otherwise zero-filled
 /// accumulators and 32x32x64 keep LLVM's choice, and on 32x32x64 fp6 and
 /// fp8 A are read 8 rows (the resolver's tile: a whole K step) ahead with
-/// accumulators from memory, fp6 A from zero too; a
+/// accumulators from memory, fp6 A from zero too, and fp4 x fp4 reads the
+/// next step's rows of A late at up to 8 static K steps; a
 /// ukernel without the data (or an unknown name) gets the default.
 TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   auto schedule = [&](DataTiledLayoutAttr layout, bool zero,
@@ -134,6 +135,28 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   EXPECT_EQ(schedule(k32, /*zero=*/false),
             std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(lookahead(k32, /*zero=*/false), 0);
+  // fp4 x fp4 on 32x32x64 reads the next step's rows late at up to 8 static
+  // K steps (it spilled at 2 and 5 from memory, 4 from zero); fp4 x fp6
+  // does not (its tile never spilled).
+  auto late = [&](DataTiledLayoutAttr layout, bool zero,
+                  std::optional<int64_t> kSteps) {
+    return gfx950::getRegisterSchedule(&ctx, kScaledMMAUKernel, layout, zero,
+                                       kSteps)
+        .lateNextRows;
+  };
+  for (bool zero : {false, true}) {
+    EXPECT_TRUE(late(k32, zero, 1));
+    EXPECT_TRUE(late(k32, zero, 8));
+    EXPECT_FALSE(late(k32, zero, 9));
+    EXPECT_FALSE(late(k32, zero, std::nullopt));
+    EXPECT_FALSE(late(seed, zero, 4));
+  }
+  DataTiledLayoutAttr k32Fp6 =
+      resolve(f4(), f6(), 10000, 16384,
+              pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
+  ASSERT_EQ(gfx950::getIntrinsic(k32Fp6),
+            gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
+  EXPECT_FALSE(late(k32Fp6, /*zero=*/false, 4));
   EXPECT_EQ(lookahead(seed, /*zero=*/false), 0);
   EXPECT_EQ(lookahead(fp8, /*zero=*/false), 0);
   auto pins32 = pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
@@ -194,6 +217,9 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
             "entry 0: 'lookahead_rows' cannot be 0 : i64");
   EXPECT_EQ(check("[{lookahead_rows = true}]"),
             "entry 0: 'lookahead_rows' cannot be true");
+  EXPECT_EQ(check("[{late_next_rows = true}]"), "");
+  EXPECT_EQ(check("[{late_next_rows = 1 : i64}]"),
+            "entry 0: 'late_next_rows' cannot be 1 : i64");
   EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");
   EXPECT_EQ(check("[3 : i64]"), "entry 0: not a dictionary");
 }

@@ -730,6 +730,8 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
   if (schedule.lookaheadRows > 0)
     call->setAttr(kUKernelLookaheadRows,
                   b.getI64IntegerAttr(schedule.lookaheadRows));
+  if (schedule.lateNextRows)
+    call->setAttr(kUKernelLateNextRows, b.getUnitAttr());
   if (schedule.accumulatorAGPRs)
     accs.getDefiningOp()->setAttr(kAccumulatorAGPRs, b.getUnitAttr());
 }

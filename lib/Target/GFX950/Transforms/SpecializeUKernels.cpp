@@ -31,8 +31,10 @@ namespace mlir::mx::gfx950 {
 } // namespace mlir::mx::gfx950
 
 using namespace mlir;
+using mlir::mx::gfx950::kLateNextRows;
 using mlir::mx::gfx950::kLookaheadRows;
 using mlir::mx::gfx950::kMaxUKernelUnrollK;
+using mlir::mx::gfx950::kUKernelLateNextRows;
 using mlir::mx::gfx950::kUKernelLookaheadRows;
 using mlir::mx::gfx950::kUKernelPeelFirstK;
 using mlir::mx::gfx950::kUKernelUnrollK;
@@ -283,31 +285,49 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
     return call.emitOpError()
            << "asks for " << lookaheadRows.getInt() << " rows of A read ahead ("
            << kUKernelLookaheadRows << "); it must be at least 1";
-  bool lookaheadBound = false;
+  // The ukernel's own choices that a call may replace: the op marked
+  // `marker` (one result of type `type`) gets the call's value in its
+  // place, if the call gives one.
+  struct Binding {
+    StringRef marker, callAttr;
+    Type type;
+    TypedAttr value;
+    bool bound = false;
+  };
+  Builder types(call.getContext());
+  bool lateNextRows = call->hasAttr(kUKernelLateNextRows);
+  Binding bindings[] = {
+      {kLookaheadRows, kUKernelLookaheadRows, types.getIndexType(),
+       lookaheadRows ? types.getIndexAttr(lookaheadRows.getInt())
+                     : TypedAttr()},
+      {kLateNextRows, kUKernelLateNextRows, types.getI1Type(),
+       lateNextRows ? TypedAttr(types.getBoolAttr(true)) : TypedAttr()}};
   Block &body = ukernel->getBody().front();
   for (Operation &op : body.without_terminator()) {
     Operation *clone = builder.clone(op, mapping);
-    // The ukernel's own count of rows of A read ahead, or the call's.
     WalkResult marked = clone->walk([&](Operation *nested) {
-      if (!nested->hasAttr(kLookaheadRows))
-        return WalkResult::advance();
-      nested->removeAttr(kLookaheadRows);
-      if (nested->getNumResults() != 1 ||
-          !nested->getResult(0).getType().isIndex()) {
-        call.emitOpError() << "ukernel '" << call.getCallee()
-                           << "' marks an op with " << kLookaheadRows
-                           << " that does not have one index result";
-        return WalkResult::interrupt();
-      }
-      if (lookaheadRows) {
+      for (Binding &binding : bindings) {
+        if (!nested->hasAttr(binding.marker))
+          continue;
+        nested->removeAttr(binding.marker);
+        if (nested->getNumResults() != 1 ||
+            nested->getResult(0).getType() != binding.type) {
+          call.emitOpError() << "ukernel '" << call.getCallee()
+                             << "' marks an op with " << binding.marker
+                             << " that does not have one " << binding.type
+                             << " result";
+          return WalkResult::interrupt();
+        }
+        if (!binding.value)
+          continue;
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(nested);
-        Value rows = arith::ConstantIndexOp::create(builder, nested->getLoc(),
-                                                    lookaheadRows.getInt());
-        nested->getResult(0).replaceAllUsesWith(rows);
+        Value value = arith::ConstantOp::create(builder, nested->getLoc(),
+                                                binding.value);
+        nested->getResult(0).replaceAllUsesWith(value);
         if (nested == clone)
-          mapping.map(op.getResult(0), rows);
-        lookaheadBound = true;
+          mapping.map(op.getResult(0), value);
+        binding.bound = true;
       }
       return WalkResult::advance();
     });
@@ -329,11 +349,11 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
         loop->setAttr(kPeelFirst, UnitAttr::get(loop.getContext()));
     });
   }
-  if (lookaheadRows && !lookaheadBound)
-    return call.emitOpError()
-           << "asks for rows of A read ahead (" << kUKernelLookaheadRows
-           << "), but ukernel '" << call.getCallee() << "' has no op marked "
-           << kLookaheadRows;
+  for (const Binding &binding : bindings)
+    if (binding.value && !binding.bound)
+      return call.emitOpError()
+             << "asks for " << binding.callAttr << ", but ukernel '"
+             << call.getCallee() << "' has no op marked " << binding.marker;
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [result, value] :
        llvm::zip_equal(call.getResults(), ret.getOperands()))

@@ -163,6 +163,8 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
       schedule.peelFirstK = peel.getValue();
     if (auto rows = entry.getAs<IntegerAttr>("lookahead_rows"))
       schedule.lookaheadRows = rows.getInt();
+    if (auto late = entry.getAs<BoolAttr>("late_next_rows"))
+      schedule.lateNextRows = late.getValue();
     break;
   }
   return schedule;
@@ -207,7 +209,8 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         auto factor = dyn_cast<IntegerAttr>(value);
         valid = factor && factor.getInt() >= 1 &&
                 factor.getInt() <= kMaxUKernelUnrollK;
-      } else if (name == "accumulator_agprs" || name == "peel_first_k") {
+      } else if (name == "accumulator_agprs" || name == "peel_first_k" ||
+                 name == "late_next_rows") {
         valid = isa<BoolAttr>(value);
       } else {
         return where + "unknown key '" + name.str() + "'";

@@ -7,7 +7,12 @@
 // RUN: mx-opt %S/lower-tiled-mma-quantized-lhs.mlir -split-input-file --mx-gfx950-lower-tiled-mma -verify-diagnostics \
 // RUN:   | sed -n '1,/^\/\/ -----/p' | sed 's/{mx.ukernel.type_parameters/{mx.ukernel.lookahead_rows = 2 : i64, mx.ukernel.type_parameters/' \
 // RUN:   | not mx-opt --mx-gfx950-specialize-ukernels 2>&1 | FileCheck %s --check-prefix=NO-MARK
-// NO-MARK: error: 'func.call' op asks for rows of A read ahead (mx.ukernel.lookahead_rows), but ukernel 'mx_uk_scaled_mma_quantized_lhs' has no op marked mx.lookahead_rows
+// NO-MARK: error: 'func.call' op asks for mx.ukernel.lookahead_rows, but ukernel 'mx_uk_scaled_mma_quantized_lhs' has no op marked mx.lookahead_rows
+// The same call asking for the next step's rows of A read late.
+// RUN: mx-opt %S/lower-tiled-mma-quantized-lhs.mlir -split-input-file --mx-gfx950-lower-tiled-mma -verify-diagnostics \
+// RUN:   | sed -n '1,/^\/\/ -----/p' | sed 's/{mx.ukernel.type_parameters/{mx.ukernel.late_next_rows, mx.ukernel.type_parameters/' \
+// RUN:   | not mx-opt --mx-gfx950-specialize-ukernels 2>&1 | FileCheck %s --check-prefix=NO-LATE
+// NO-LATE: error: 'func.call' op asks for mx.ukernel.late_next_rows, but ukernel 'mx_uk_scaled_mma_quantized_lhs' has no op marked mx.late_next_rows
 // UNROLL: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got -1
 // UNROLL9: error: mx-gfx950-specialize-ukernels: unroll-k must be in [0, 8] (0: the factor each ukernel call asks for), got 9
 

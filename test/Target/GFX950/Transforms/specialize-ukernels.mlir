@@ -507,6 +507,74 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The same call asking for the next step's first-half rows of A read late
+// (mx.ukernel.late_next_rows, a register schedule's late_next_rows): row 0
+// reads only step k's row 1 (4 fragments), row 1 step k + 1's row 0 (4
+// fragments) before the barrier and the copies, where by default row 0
+// reads both (8, @matmul_32x32x64_2x2x4).
+// IR-LABEL: gpu.func @late_next_rows
+//       IR:   scf.for
+//       IR:   rocdl.s.barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma 32x32x64
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   vector.load
+//       IR:   amdgpu.sched_barrier
+//   IR-COUNT-8: amdgpu.scaled_mfma 32x32x64
+//   IR-COUNT-4: vector.load %{{.+}} : memref<65536xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+//   IR-NOT:   vector.load
+//       IR:   amdgpu.lds_barrier
+//   IR-COUNT-8: amdgpu.gather_to_lds
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @late_next_rows(%lhs: memref<?x2x2x4x64x16xi8, 1>, %rhs: memref<?x2x2x4x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x16xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 2 : index
+      %im = arith.constant 2 : index
+      %in = arith.constant 2 : index
+      %ik = arith.constant 4 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<?x2x2x4x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      // The lane's accumulators, loaded before and stored after the call
+      // (as mx-gfx950-lower-tiled-mma does for a data-tiled acc).
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x16xf32, 5>
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x16xf32, 1>, vector<16xf32>
+          vector.store %v, %accs[%i, %j, %zero] : memref<?x?x16xf32, 5>, vector<16xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      %accs_d = memref.cast %accs : memref<?x?x16xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %zero) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.late_next_rows}
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x16xf32, 5>, vector<16xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x16xf32, 1>, vector<16xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // The caller branches before the call (as mx-gfx950-lower-tiled-mma does
 // for the edge tiles of an accumulator in the user's layout): the
 // ukernel's private arrays are hoisted with the caller's to the top of the

@@ -77,6 +77,17 @@ constexpr llvm::StringLiteral kLookaheadRows = "mx.lookahead_rows";
 /// (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelLookaheadRows =
     "mx.ukernel.lookahead_rows";
+/// Marks the op of a ukernel whose i1 result says whether fp4 A reads the
+/// next K step's first rows late, in the second half of the step (fewer
+/// live registers), by its own rule (false); a call that asks for it
+/// (kUKernelLateNextRows) gets `true` in its place
+/// (mx-gfx950-specialize-ukernels).
+constexpr llvm::StringLiteral kLateNextRows = "mx.late_next_rows";
+/// Marks a ukernel call that asks its ukernel to read the next K step's
+/// first rows of A late (kLateNextRows): its register schedule's
+/// `late_next_rows` (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelLateNextRows =
+    "mx.ukernel.late_next_rows";
 /// The largest unroll factor of a ukernel's K loop (kUnrollK: the unroll-k
 /// option of mx-gfx950-specialize-ukernels, a call's kUKernelUnrollK, a
 /// register schedule's `unroll_k`): each copy of the pipelined K step holds
@@ -131,6 +142,9 @@ struct RegisterSchedule {
   /// The rows of A read ahead of their MFMAs (kUKernelLookaheadRows), or 0
   /// for the ukernel's own rule.
   int64_t lookaheadRows = 0;
+  /// fp4 A reads the next K step's first rows in the second half of the
+  /// step (kUKernelLateNextRows).
+  bool lateNextRows = false;
 };
 
 /// The register schedule of ukernel `name` for `layout` with accumulators
@@ -154,8 +168,8 @@ RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
 /// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
 /// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` and
 /// `max_k_steps` (positive integers), `unroll_k` (an integer in [1,
-/// kMaxUKernelUnrollK]), `accumulator_agprs` and `peel_first_k` (bools),
-/// `lookahead_rows` (a positive integer). Returns an empty string when it is
+/// kMaxUKernelUnrollK]), `accumulator_agprs`, `peel_first_k` and
+/// `late_next_rows` (bools), `lookahead_rows` (a positive integer). Returns an empty string when it is
 /// well formed, else what is wrong. The library
 /// (GFX950Dialect::getUKernelLibrary) does not select a ukernel whose data is
 /// malformed, and says why.
