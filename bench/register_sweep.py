@@ -12,7 +12,10 @@ each grid (M = N) and each K step count through mx-gfx950-pipeline with the
 --pins layout, and prints the contraction kernel's VGPRs (architected and
 accumulation registers of the unified file), scratch bytes and spilled
 registers as VGPRS/SCRATCH/SPILLS per step count. Exits 1 if any kernel
-spills or uses scratch.
+spills or uses scratch. With --timing it also runs one workgroup tile of
+each pair (the --pins tile, M x N) at each K step count on the timing model
+(bench/mx_timing.py, the build of --mx-opt) and prints its cycles, the
+whole kernel's: short K loops are mostly prologue and epilogue.
 
   python3 bench/register_sweep.py --types f8E4M3FN:f8E4M3FN \\
       --pins "intrinsic=32x32x64 intrinsics-m=8 intrinsics-n=2 \\
@@ -28,6 +31,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mx_timing  # noqa: E402
 import ukernel_static_metrics as usm  # noqa: E402
 
 
@@ -64,6 +68,9 @@ def main():
                    help="M = N of each problem")
     p.add_argument("--acc", choices=["arg", "zero"], default="arg")
     p.add_argument("--result", choices=["f32", "bf16", "f16"], default="f32")
+    p.add_argument("--timing", action="store_true",
+                   help="also the cycles of one workgroup tile per K step "
+                   "count on the timing model")
     args = p.parse_args()
 
     steps = [int(s) for s in args.steps.split(",")]
@@ -85,6 +92,23 @@ def main():
                 cells.append("%d:%s/%s/%d" % (s, st["vgprs"],
                                                st["scratch_bytes"], spills))
             print("%5d %-20s %s" % (grid, "%s x %s" % (lhs, rhs),
+                                    " ".join(cells)), flush=True)
+    if args.timing:
+        # mx_timing's tools come from the build holding --mx-opt.
+        os.environ["MX_BUILD_DIR"] = os.path.dirname(os.path.dirname(
+            os.path.abspath(args.mx_opt)))
+        print("cycles of one %s tile on the timing model per K step count"
+              % "x".join(map(str, mx_timing.pinned_tile(args.pins))))
+        for pair in args.types.split(","):
+            lhs, rhs = pair.split(":")
+            cells = []
+            for s in steps:
+                with tempfile.TemporaryDirectory() as tmp:
+                    report = mx_timing.time_mx(s * args.step_k, args.acc,
+                                               args.result, {}, tmp, lhs, rhs,
+                                               args.pins)
+                cells.append("%d:%d" % (s, report["cycles"]))
+            print("%5s %-20s %s" % ("tile", "%s x %s" % (lhs, rhs),
                                     " ".join(cells)), flush=True)
     if bad:
         print("%d kernels spill or use scratch" % bad)

@@ -270,6 +270,17 @@ func.func private @mx_uk_scaled_mma(
                 // 256^2 and 4096^2; none at 1, 2 or 5 and more; without the
                 // unroll none at any; bench/README.md, "The seed tile
                 // unrolled at 3 and 4 K steps").
+                // fp4 x fp4 on 32x32x64 (8 x 2 x 4, 494 to 512 registers)
+                // spilled at a few short K loops (from memory 16 VGPRs at 2
+                // steps and 64 at 5 on 4096^2; from zero 2 at 4): at up to
+                // 8 steps it reads the next step's first-half rows of A in
+                // the second half (late_next_rows; 428 to 492 registers,
+                // none spilled at 1 to 40 steps on 256^2 to 4096^2), but
+                // not at 4 from memory (no spill there, and the timing model
+                // ran the 256 x 256 tile 19% slower: 20925 -> 24813 cycles;
+                // at 2 steps 16204 -> 15288, at 5 28046 -> 23306, at 8 the
+                // same; bench/README.md, "fp4 x fp4 on 32x32x64 without
+                // spills").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", max_k_steps = 4 : i64,
@@ -298,6 +309,9 @@ func.func private @mx_uk_scaled_mma(
                    accumulator_agprs = true, peel_first_k = true},
                   {intrinsic = "mfma_scale_16x16x128", accumulators = "memory",
                    accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN,
+                   rhs_type = f4E2M1FN, accumulators = "memory",
+                   min_k_steps = 4 : i64, max_k_steps = 4 : i64},
                   {intrinsic = "mfma_scale_32x32x64", lhs_type = f4E2M1FN,
                    rhs_type = f4E2M1FN, max_k_steps = 8 : i64,
                    late_next_rows = true},

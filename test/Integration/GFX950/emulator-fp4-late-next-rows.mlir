@@ -7,11 +7,11 @@
 // against the independent reference on random codes and per-block scales:
 // from memory at 2, 5 and 8 K steps (5 = stages + 2 wraps the three-stage
 // ring and reaches the clamp of the K loop's copies) and at 9 (the default
-// reads), from zero at 4 and 7;
-// and the 8 x 2 x 2 tile (a K step of 128) at 4 steps from memory. The
-// mx-opt lines compile the 4096 x 4096 x 1280 GEMM (5 K steps) that spilled
-// 64 VGPRs, and check that nothing spills or uses scratch (REPORT's implicit
-// checks); and that the 8 K steps of @mem_8 read the next step's rows in the
+// reads), from zero at 4 and 7; and the 8 x 2 x 2 tile (a K step of 128)
+// at 4 steps from memory. The mx-opt lines compile the 4096 x 4096 x 1280
+// GEMM (5 K steps) that spilled 64 VGPRs and the split-K GEMM @split_zero,
+// and check that nothing spills or uses scratch (the implicit checks); and
+// that the 8 K steps of @mem_8 read the next step's rows in the
 // second half (the late reads: 4 rows of 4 fragments, each a ds_read_b128,
 // behind the copies of a later step), which 9 K steps (@mem_9) do not.
 // (The ISA-executor variant of this file, ctest lit-gfx950-isa-*, runs the
@@ -34,9 +34,17 @@
 // RUN: mx-opt %s --mx-gfx950-pipeline="%{pins} intrinsics-k=4 output=isa" --mx-gfx950-kernel-report -o /dev/null \
 // RUN:   | FileCheck %s --check-prefix=REPORT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 // RUN: mx-opt %s --mx-gfx950-pipeline="%{pins} intrinsics-k=4 output=isa" | FileCheck %s --check-prefix=LATE
+// The resolver's split along K of a 1024 x 1024 x 16384 GEMM from zero
+// (parts of 4 K steps, which start from zero) spilled 2 VGPRs.
+// RUN: mx-opt %s --mx-gfx950-pipeline="intrinsic=32x32x64 intrinsics-m=8 intrinsics-n=2 intrinsics-k=4 subgroups-m=1 subgroups-n=4 output=isa" \
+// RUN:   --mx-gfx950-kernel-report -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=SPLIT --implicit-check-not="scratch_bytes: {{[1-9]}}" --implicit-check-not="spills: {{[1-9]}}"
 
 // REPORT-LABEL: kernel spilled_mma0
 //       REPORT:   vgpr_spills: 0
+
+// SPLIT-LABEL: kernel split_zero_mma0
+//       SPLIT:   vgpr_spills: 0
 
 // In the K loop (.LBB0_1) of @mem_8 an LDS read follows the copies of a
 // later step; in @mem_9's none does.
@@ -140,4 +148,18 @@ func.func @spilled(%a: tensor<4096x1280xf4E2M1FN>, %b: tensor<4096x1280xf4E2M1FN
                             tensor<4096x40xf8E8M0FNU>, tensor<4096x40xf8E8M0FNU>)
       outs(%c : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
   return %r : tensor<4096x4096xf32>
+}
+
+func.func @split_zero(%a: tensor<1024x16384xf4E2M1FN>, %b: tensor<1024x16384xf4E2M1FN>,
+    %sa: tensor<1024x512xf8E8M0FNU>, %sb: tensor<1024x512xf8E8M0FNU>) -> tensor<1024x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<1024x16384xf4E2M1FN>, tensor<1024x16384xf4E2M1FN>,
+                            tensor<1024x512xf8E8M0FNU>, tensor<1024x512xf8E8M0FNU>)
+      outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %r : tensor<1024x1024xf32>
 }

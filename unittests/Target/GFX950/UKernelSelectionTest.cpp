@@ -136,8 +136,9 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(lookahead(k32, /*zero=*/false), 0);
   // fp4 x fp4 on 32x32x64 reads the next step's rows late at up to 8 static
-  // K steps (it spilled at 2 and 5 from memory, 4 from zero); fp4 x fp6
-  // does not (its tile never spilled).
+  // K steps (it spilled at 2 and 5 from memory, 4 from zero), but not at 4
+  // from memory (there it did not spill, and the late reads ran slower);
+  // fp4 x fp6 does not (its tile never spilled).
   auto late = [&](DataTiledLayoutAttr layout, bool zero,
                   std::optional<int64_t> kSteps) {
     return gfx950::getRegisterSchedule(&ctx, kScaledMMAUKernel, layout, zero,
@@ -145,12 +146,15 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
         .lateNextRows;
   };
   for (bool zero : {false, true}) {
-    EXPECT_TRUE(late(k32, zero, 1));
+    EXPECT_TRUE(late(k32, zero, 2));
     EXPECT_TRUE(late(k32, zero, 8));
     EXPECT_FALSE(late(k32, zero, 9));
     EXPECT_FALSE(late(k32, zero, std::nullopt));
     EXPECT_FALSE(late(seed, zero, 4));
   }
+  EXPECT_FALSE(late(k32, /*zero=*/false, 4));
+  EXPECT_TRUE(late(k32, /*zero=*/true, 4));
+  EXPECT_TRUE(late(k32, /*zero=*/false, 5));
   DataTiledLayoutAttr k32Fp6 =
       resolve(f4(), f6(), 10000, 16384,
               pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64));
