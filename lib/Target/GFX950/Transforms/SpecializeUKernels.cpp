@@ -312,18 +312,18 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
         nested->removeAttr(binding.marker);
         if (nested->getNumResults() != 1 ||
             nested->getResult(0).getType() != binding.type) {
-          call.emitOpError() << "ukernel '" << call.getCallee()
-                             << "' marks an op with " << binding.marker
-                             << " that does not have one " << binding.type
-                             << " result";
+          call.emitOpError()
+              << "ukernel '" << call.getCallee() << "' marks an op with "
+              << binding.marker << " that does not have one " << binding.type
+              << " result";
           return WalkResult::interrupt();
         }
         if (!binding.value)
           continue;
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(nested);
-        Value value = arith::ConstantOp::create(builder, nested->getLoc(),
-                                                binding.value);
+        Value value =
+            arith::ConstantOp::create(builder, nested->getLoc(), binding.value);
         nested->getResult(0).replaceAllUsesWith(value);
         if (nested == clone)
           mapping.map(op.getResult(0), value);
