@@ -221,6 +221,70 @@ static void emitAtCall(Operation *op, const CallSites &callSites,
     diag << "; " << hint;
 }
 
+namespace {
+/// One of a ukernel's own choices that a call may replace: the op the
+/// ukernel marks `marker` (one result of type `type`) gets the call's
+/// `value` (from its attribute `callAttr`) in its place, if the call gives
+/// one.
+struct Binding {
+  StringRef marker, callAttr;
+  Type type;
+  TypedAttr value;
+  bool bound = false;
+};
+} // namespace
+
+/// The bindings `call` asks for: its count of rows of A read ahead
+/// (kUKernelLookaheadRows) and its late reads of the next step's rows
+/// (kUKernelLateNextRows).
+static SmallVector<Binding, 2> getBindings(func::CallOp call) {
+  Builder b(call.getContext());
+  auto lookaheadRows = call->getAttrOfType<IntegerAttr>(kUKernelLookaheadRows);
+  return {
+      {kLookaheadRows, kUKernelLookaheadRows, b.getIndexType(),
+       lookaheadRows ? b.getIndexAttr(lookaheadRows.getInt()) : TypedAttr()},
+      {kLateNextRows, kUKernelLateNextRows, b.getI1Type(),
+       call->hasAttr(kUKernelLateNextRows) ? TypedAttr(b.getBoolAttr(true))
+                                           : TypedAttr()}};
+}
+
+/// Binds the marked ops in `clone` (the copy of the ukernel's `op` in place
+/// of `call`) to the call's values: each marked op's result is replaced by
+/// a constant (and `mapping` follows for `op` itself), and its marker
+/// removed. Fails, with an error on `call`, on a marked op without one
+/// result of the binding's type.
+static LogicalResult bindMarkedOps(func::CallOp call, Operation &op,
+                                   Operation *clone, IRMapping &mapping,
+                                   MutableArrayRef<Binding> bindings) {
+  OpBuilder builder(call);
+  WalkResult marked = clone->walk([&](Operation *nested) {
+    for (Binding &binding : bindings) {
+      if (!nested->hasAttr(binding.marker))
+        continue;
+      nested->removeAttr(binding.marker);
+      if (nested->getNumResults() != 1 ||
+          nested->getResult(0).getType() != binding.type) {
+        call.emitOpError() << "ukernel '" << call.getCallee()
+                           << "' marks an op with " << binding.marker
+                           << " that does not have one " << binding.type
+                           << " result";
+        return WalkResult::interrupt();
+      }
+      if (!binding.value)
+        continue;
+      builder.setInsertionPoint(nested);
+      Value value =
+          arith::ConstantOp::create(builder, nested->getLoc(), binding.value);
+      nested->getResult(0).replaceAllUsesWith(value);
+      if (nested == clone)
+        mapping.map(op.getResult(0), value);
+      binding.bound = true;
+    }
+    return WalkResult::advance();
+  });
+  return failure(marked.wasInterrupted());
+}
+
 /// Replaces `call` by a copy of its ukernel's body (type parameters bound,
 /// operands cast to the ukernel's types), recording where its mx.unroll
 /// loops and waits come from in `callSites`.
@@ -285,53 +349,11 @@ static LogicalResult specialize(ParsedUKernels &parsed, func::CallOp call,
     return call.emitOpError()
            << "asks for " << lookaheadRows.getInt() << " rows of A read ahead ("
            << kUKernelLookaheadRows << "); it must be at least 1";
-  // The ukernel's own choices that a call may replace: the op marked
-  // `marker` (one result of type `type`) gets the call's value in its
-  // place, if the call gives one.
-  struct Binding {
-    StringRef marker, callAttr;
-    Type type;
-    TypedAttr value;
-    bool bound = false;
-  };
-  Builder types(call.getContext());
-  bool lateNextRows = call->hasAttr(kUKernelLateNextRows);
-  Binding bindings[] = {
-      {kLookaheadRows, kUKernelLookaheadRows, types.getIndexType(),
-       lookaheadRows ? types.getIndexAttr(lookaheadRows.getInt())
-                     : TypedAttr()},
-      {kLateNextRows, kUKernelLateNextRows, types.getI1Type(),
-       lateNextRows ? TypedAttr(types.getBoolAttr(true)) : TypedAttr()}};
+  SmallVector<Binding, 2> bindings = getBindings(call);
   Block &body = ukernel->getBody().front();
   for (Operation &op : body.without_terminator()) {
     Operation *clone = builder.clone(op, mapping);
-    WalkResult marked = clone->walk([&](Operation *nested) {
-      for (Binding &binding : bindings) {
-        if (!nested->hasAttr(binding.marker))
-          continue;
-        nested->removeAttr(binding.marker);
-        if (nested->getNumResults() != 1 ||
-            nested->getResult(0).getType() != binding.type) {
-          call.emitOpError()
-              << "ukernel '" << call.getCallee() << "' marks an op with "
-              << binding.marker << " that does not have one " << binding.type
-              << " result";
-          return WalkResult::interrupt();
-        }
-        if (!binding.value)
-          continue;
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPoint(nested);
-        Value value =
-            arith::ConstantOp::create(builder, nested->getLoc(), binding.value);
-        nested->getResult(0).replaceAllUsesWith(value);
-        if (nested == clone)
-          mapping.map(op.getResult(0), value);
-        binding.bound = true;
-      }
-      return WalkResult::advance();
-    });
-    if (marked.wasInterrupted())
+    if (failed(bindMarkedOps(call, op, clone, mapping, bindings)))
       return failure();
     clone->walk([&](Operation *nested) {
       if (isa<WaitLoadsOp, WaitLDSOp>(nested))
