@@ -130,3 +130,34 @@ func.func @short_k(%a: tensor<256x1024xf4E2M1FN>, %b: tensor<256x1024xf4E2M1FN>,
       outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
 }
+
+// -----
+
+// From zero with an odd number of K loop iterations after the peeled one
+// (17 K steps: 15) the seed tile's loop is not unrolled (unroll_remainder =
+// false): unrolled, its remainder iteration ran as straight-line code after
+// the loop and this kernel (bf16 result) spilled 56 VGPRs. The accumulators
+// stay in AGPRs; no scratch (REPORT's implicit checks).
+// CHECK-LABEL: gpu.module @odd_k_mma0
+//       CHECK:   gpu.func @odd_k_mma0({{.*}}) kernel attributes {{{.*}}passthrough = [{{\[}}"amdgpu-agpr-alloc", "256"]]}
+//       CHECK:     %[[ONE:.+]] = arith.constant 1 : index
+//       CHECK:     scf.for %{{.+}} = %[[ONE]] to %{{.+}} step %[[ONE]] {
+//   NEVER-LABEL: gpu.module @odd_k_mma0
+//  ALWAYS-LABEL: gpu.module @odd_k_mma0
+//  REPORT-LABEL: kernel odd_k_mma0
+//        REPORT:   agprs: 256
+func.func @odd_k(%a: tensor<256x4352xf4E2M1FN>, %b: tensor<256x4352xf4E2M1FN>,
+                 %sa: tensor<256x136xf8E8M0FNU>, %sb: tensor<256x136xf8E8M0FNU>)
+    -> tensor<256x256xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = mx.scaled_contraction
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b, %sa, %sb : tensor<256x4352xf4E2M1FN>, tensor<256x4352xf4E2M1FN>,
+                            tensor<256x136xf8E8M0FNU>, tensor<256x136xf8E8M0FNU>)
+      outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %t = arith.truncf %r : tensor<256x256xf32> to tensor<256x256xbf16>
+  return %t : tensor<256x256xbf16>
+}

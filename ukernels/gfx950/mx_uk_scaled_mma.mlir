@@ -281,6 +281,15 @@ func.func private @mx_uk_scaled_mma(
                 // at 2 steps 16204 -> 15288, at 5 28046 -> 23306, at 8 the
                 // same; bench/README.md, "fp4 x fp4 on 32x32x64 without
                 // spills").
+                // From zero the seed tile (fp4 x fp4) unrolls only an even
+                // trip count (unroll_remainder = false): with an odd one its
+                // remainder iteration ran as straight-line code after the
+                // loop, where LLVM gave the accumulators other registers and
+                // spilled 56 VGPRs (17, 21, 25, ... K steps of 256; at 19,
+                // 23, ... none). Not unrolled there, none at 16 to 67 K
+                // steps; the 256 x 256 tile ran 5.8% slower at 19 K steps
+                // (46986 -> 49728 cycles, timing model; bench/README.md,
+                // "The seed tile from zero at odd K step counts").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", max_k_steps = 4 : i64,
@@ -288,6 +297,11 @@ func.func private @mx_uk_scaled_mma(
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true},
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = f4E2M1FN, accumulators = "zero",
+                   min_k_steps = 16 : i64, unroll_k = 2 : i64,
+                   accumulator_agprs = true, peel_first_k = true,
+                   unroll_remainder = false},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "zero", min_k_steps = 16 : i64,
                    unroll_k = 2 : i64, accumulator_agprs = true,

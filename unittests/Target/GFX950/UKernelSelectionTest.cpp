@@ -115,6 +115,18 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             std::make_tuple(int64_t(1), false, false));
   EXPECT_EQ(schedule(seed, /*zero=*/true, kScaledMMAUKernel, 16),
             std::make_tuple(int64_t(2), true, true));
+  // From zero the seed tile unrolls only whole pairs of K steps (its
+  // remainder after the loop spilled); fp4 x fp6 keeps the remainder.
+  auto remainder = [&](DataTiledLayoutAttr layout) {
+    return gfx950::getRegisterSchedule(&ctx, kScaledMMAUKernel, layout,
+                                       /*zero=*/true, 17)
+        .unrollRemainder;
+  };
+  EXPECT_FALSE(remainder(seed));
+  EXPECT_TRUE(remainder(resolve(f4(), f6(), 10000, 16384)));
+  EXPECT_TRUE(gfx950::getRegisterSchedule(&ctx, kScaledMMAUKernel, seed,
+                                          /*zero=*/false)
+                  .unrollRemainder);
   DataTiledLayoutAttr fp8 = resolve(f8(), f8(), 10000, 16384);
   EXPECT_EQ(schedule(fp8, /*zero=*/false),
             std::make_tuple(int64_t(2), true, false));
@@ -222,6 +234,9 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
   EXPECT_EQ(check("[{lookahead_rows = true}]"),
             "entry 0: 'lookahead_rows' cannot be true");
   EXPECT_EQ(check("[{late_next_rows = true}]"), "");
+  EXPECT_EQ(check("[{unroll_remainder = false}]"), "");
+  EXPECT_EQ(check("[{unroll_remainder = 0 : i64}]"),
+            "entry 0: 'unroll_remainder' cannot be 0 : i64");
   EXPECT_EQ(check("[{late_next_rows = 1 : i64}]"),
             "entry 0: 'late_next_rows' cannot be 1 : i64");
   EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");

@@ -727,6 +727,8 @@ void TiledMMALowering::createUKernelCall(StringRef ukernel,
     call->setAttr(kUKernelUnrollK, b.getI64IntegerAttr(schedule.unrollK));
   if (schedule.peelFirstK)
     call->setAttr(kUKernelPeelFirstK, b.getUnitAttr());
+  if (schedule.unrollK > 1 && !schedule.unrollRemainder)
+    call->setAttr(kUKernelUnrollWholeK, b.getUnitAttr());
   if (schedule.lookaheadRows > 0)
     call->setAttr(kUKernelLookaheadRows,
                   b.getI64IntegerAttr(schedule.lookaheadRows));

@@ -165,6 +165,8 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
       schedule.lookaheadRows = rows.getInt();
     if (auto late = entry.getAs<BoolAttr>("late_next_rows"))
       schedule.lateNextRows = late.getValue();
+    if (auto remainder = entry.getAs<BoolAttr>("unroll_remainder"))
+      schedule.unrollRemainder = remainder.getValue();
     break;
   }
   return schedule;
@@ -210,7 +212,7 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = factor && factor.getInt() >= 1 &&
                 factor.getInt() <= kMaxUKernelUnrollK;
       } else if (name == "accumulator_agprs" || name == "peel_first_k" ||
-                 name == "late_next_rows") {
+                 name == "late_next_rows" || name == "unroll_remainder") {
         valid = isa<BoolAttr>(value);
       } else {
         return where + "unknown key '" + name.str() + "'";

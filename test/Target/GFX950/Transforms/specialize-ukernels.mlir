@@ -719,6 +719,63 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// The same call with 17 static K steps, asking for whole unrolls only
+// (mx.ukernel.unroll_whole_k, a register schedule's unroll_remainder =
+// false): after the peeled step 15 iterations remain, which 2 does not
+// divide, so the loop is not unrolled (steps 1 to 15, one per iteration;
+// the last, 16, after it), and no remainder runs after it.
+// IR-LABEL: gpu.func @whole_unroll
+//       IR:   %[[C16:.+]] = arith.constant 16 : index
+//   IR-COUNT-16: amdgpu.scaled_mfma
+//   IR-NOT:   scf.for
+//       IR:   scf.for %{{.+}} = %c1 to %[[C16]] step %c1 {
+//   IR-COUNT-16: amdgpu.scaled_mfma
+//   IR-NOT:   amdgpu.scaled_mfma
+//       IR:   }
+//   IR-NOT:   scf.for
+module attributes {gpu.container_module} {
+  gpu.module @k [#rocdl.target<chip = "gfx950">] {
+    func.func private @mx_uk_scaled_mma(
+        memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>,
+        memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x?xf32, 5>,
+        memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index)
+    gpu.func @whole_unroll(%lhs: memref<17x1x4x1x64x16xi8, 1>, %rhs: memref<17x4x4x1x64x16xi8, 1>,
+        %ls: memref<?x?x64x?xi8, 1>, %rs: memref<?x?x64x?xi8, 1>, %acc: memref<?x?x?x?x64x4xf32, 1>)
+        workgroup(%lds : memref<65536xi8, #gpu.address_space<workgroup>>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %tid = gpu.thread_id x
+      %c64 = arith.constant 64 : index
+      %cwn = arith.constant 4 : index
+      %im = arith.constant 4 : index
+      %in = arith.constant 4 : index
+      %ik = arith.constant 1 : index
+      %zero = arith.constant 0 : index
+      %wave = arith.divui %tid, %c64 : index
+      %lane = arith.remui %tid, %c64 : index
+      %wm = arith.divui %wave, %cwn : index
+      %wn = arith.remui %wave, %cwn : index
+      %a = memref.cast %lhs : memref<17x1x4x1x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %b = memref.cast %rhs : memref<17x4x4x1x64x16xi8, 1> to memref<?x?x?x?x64x16xi8, 1>
+      %l = memref.cast %lds : memref<65536xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+      %c1 = arith.constant 1 : index
+      %accs = memref.alloca(%im, %in) : memref<?x?x4xf32, 5>
+      %accs_d = memref.cast %accs : memref<?x?x4xf32, 5> to memref<?x?x?xf32, 5>
+      func.call @mx_uk_scaled_mma(%a, %b, %ls, %rs, %accs_d, %l, %wm, %wn, %lane, %im, %in, %ik, %c1) {mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64, mx.ukernel.peel_first_k, mx.ukernel.unroll_whole_k}
+          : (memref<?x?x?x?x64x16xi8, 1>, memref<?x?x?x?x64x16xi8, 1>, memref<?x?x64x?xi8, 1>, memref<?x?x64x?xi8, 1>,
+             memref<?x?x?xf32, 5>, memref<?xi8, #gpu.address_space<workgroup>>, index, index, index, index, index, index, index) -> ()
+      scf.for %i = %zero to %im step %c1 {
+        scf.for %j = %zero to %in step %c1 {
+          %v = vector.load %accs[%i, %j, %zero] : memref<?x?x4xf32, 5>, vector<4xf32>
+          vector.store %v, %acc[%wm, %wn, %i, %j, %lane, %zero] : memref<?x?x?x?x64x4xf32, 1>, vector<4xf32>
+        } {mx.unroll}
+      } {mx.unroll}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // Wide A (fp8, one wave along M, B private: the pipelined schedule) on 4 x
 // 1 x 1 intrinsics: by the ukernel's rule A is read 4 rows ahead (20 MFMA
 // slots at 2 per fp8 MFMA, at most the tile's 4 rows), so the prologue

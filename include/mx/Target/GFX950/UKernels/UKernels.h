@@ -67,6 +67,11 @@ constexpr llvm::StringLiteral kUKernelUnrollK = "mx.ukernel.unroll_k";
 /// peeled, before they are unrolled: its register schedule's
 /// `peel_first_k` (getRegisterSchedule).
 constexpr llvm::StringLiteral kUKernelPeelFirstK = "mx.ukernel.peel_first_k";
+/// Marks a ukernel call whose K loops are unrolled (kUKernelUnrollK) only
+/// where the factor divides their static trip count (after the peel): its
+/// register schedule's `unroll_remainder = false` (getRegisterSchedule).
+constexpr llvm::StringLiteral kUKernelUnrollWholeK =
+    "mx.ukernel.unroll_whole_k";
 /// Marks the op of a ukernel whose index result is how many rows of A the
 /// ukernel reads ahead of their MFMAs by its own rule; a call that asks for
 /// another count (kUKernelLookaheadRows) gets that constant in its place
@@ -145,6 +150,10 @@ struct RegisterSchedule {
   /// fp4 A reads the next K step's first rows in the second half of the
   /// step (kUKernelLateNextRows).
   bool lateNextRows = false;
+  /// The unroll also where unrollK does not divide the K loop's static trip
+  /// count, its remainder after the loop (else the loop is not unrolled
+  /// there: kUKernelUnrollWholeK).
+  bool unrollRemainder = true;
 };
 
 /// The register schedule of ukernel `name` for `layout` with accumulators
@@ -168,8 +177,9 @@ RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
 /// or a list of them), `lhs_type` and `rhs_type` (a type or a list of
 /// types), `accumulators` ("memory" or "zero", or a list), `min_k_steps` and
 /// `max_k_steps` (positive integers), `unroll_k` (an integer in [1,
-/// kMaxUKernelUnrollK]), `accumulator_agprs`, `peel_first_k` and
-/// `late_next_rows` (bools), `lookahead_rows` (a positive integer). Returns an empty string when it is
+/// kMaxUKernelUnrollK]), `accumulator_agprs`, `peel_first_k`,
+/// `late_next_rows` and `unroll_remainder` (bools), `lookahead_rows` (a
+/// positive integer). Returns an empty string when it is
 /// well formed, else what is wrong. The library
 /// (GFX950Dialect::getUKernelLibrary) does not select a ukernel whose data is
 /// malformed, and says why.
