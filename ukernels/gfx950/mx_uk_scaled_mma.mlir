@@ -286,10 +286,11 @@ func.func private @mx_uk_scaled_mma(
                 // remainder iteration ran as straight-line code after the
                 // loop, where LLVM gave the accumulators other registers and
                 // spilled 56 VGPRs (17, 21, 25, ... K steps of 256; at 19,
-                // 23, ... none). Not unrolled there, none at 16 to 67 K
-                // steps; the 256 x 256 tile ran 5.8% slower at 19 K steps
-                // (46986 -> 49728 cycles, timing model; bench/README.md,
-                // "The seed tile from zero at odd K step counts").
+                // 23, ... none). Not unrolled there, none at 15 to 35, 41,
+                // 63 and 65 K steps; the 256 x 256 tile ran 5.8% slower at
+                // 19 K steps (46986 -> 49732 cycles, timing model;
+                // bench/README.md, "The seed tile from zero at odd K step
+                // counts").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", max_k_steps = 4 : i64,
