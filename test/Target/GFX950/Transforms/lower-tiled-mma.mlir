@@ -204,11 +204,12 @@ func.func @fp4_zero_acc(%a: memref<3x4x2x2x2x4x16x16xi8>, %b: memref<5x4x2x2x4x1
   return
 }
 
-// 16 K steps from zero: the schedule with the peel.
+// 16 K steps from zero: the schedule with the peel, unrolled only by whole
+// pairs of iterations (unroll_remainder = false).
 // CHECK-LABEL: func.func @fp4_zero_acc_16_steps
 //       CHECK:     memref.alloca() {mx.accumulator_agprs} : memref<2x2x4xf32, 5>
 //       CHECK:     func.call @mx_uk_scaled_mma({{.*}}, %[[C2:.+]], %[[C2]], %[[C2]], %[[C1:[^)]+]])
-//  CHECK-SAME:       {mx.ukernel.peel_first_k, mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64} : (
+//  CHECK-SAME:       {mx.ukernel.peel_first_k, mx.ukernel.type_parameters = {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN, rhs_type = f4E2M1FN}, mx.ukernel.unroll_k = 2 : i64, mx.ukernel.unroll_whole_k} : (
 //       CHECK:   return
 func.func @fp4_zero_acc_16_steps(%a: memref<3x16x2x2x2x4x16x16xi8>, %b: memref<5x16x2x2x4x16x16xi8>,
                         %sa: memref<3x16x2x4x16x2x2xi8>, %sb: memref<5x16x4x16x2x2xi8>,
