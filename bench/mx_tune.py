@@ -13,9 +13,9 @@ shape gets an entry only when the best candidate beats it by more than 2%.
 Large GEMMs (--gemm PAIRS: the seed shape 10000x16384x16384 and 16384^3,
 C += A x B with an f32 C, the program bench/ukernel_static_metrics.py
 benchmarks) are tuned over the workgroup tiles of 256 x 256 outputs on 1 x 4
-waves (16 x 4 or 8 x 8 intrinsics of 16x16x128 a wave, or 8 x 2 of 32x32x64
-with K steps of 128 or 256: the same 256 accumulators; the resolver's own
-layout besides) with both models: the static model (the
+waves (16 x 4 or 8 x 8 intrinsics of 16x16x128 a wave, with fp4 A two
+intrinsics along K as well as one; or 8 x 2 of 32x32x64 with K steps of 128
+or 256: the same 256 accumulators; the resolver's own layout besides) with both models: the static model (the
 kernel's ISA, bench/mx_perf_model.py) and the ISA executor's timing model
 (one workgroup tile over K = 8192 on `mx-run --timing-model`, scaled over
 the grid as bench/mx_timing.py does). DESIGN.md's rule for a claim applies
@@ -211,14 +211,24 @@ def worst_ratio(candidate, heuristic):
     return out
 
 
+def k_steps_16(lhs, rhs):
+    """The intrinsics along K of the 16x16x128 candidates: 128 bytes of the
+    wider operand's row (two intrinsics for fp4 x fp4, else one); for fp4 A
+    with a wider B two as well, where only A is staged (B private: two
+    stages of A and B do not fit the LDS, getUKernelLDSBytes)."""
+    if lhs == rhs == "f4E2M1FN":
+        return (2,)
+    return (1, 2) if lhs == "f4E2M1FN" else (1,)
+
+
 def tune_gemm(mx_opt, lhs, rhs, jobs, timing_efficiency):
     """The entries (shape, options, static and timing us of both) of one
     pair's large GEMMs that win by the module docstring's rule."""
     settings = sweep_settings()
-    k_rule = 2 if lhs == rhs == "f4E2M1FN" else 1
     todo = [""] + ["intrinsic=16x16x128 intrinsics-m=%d intrinsics-n=%d "
                    "intrinsics-k=%d subgroups-m=1 subgroups-n=4 split-k=1"
-                   % (im, inn, k_rule) for im, inn in WAVE_TILES] + [
+                   % (im, inn, ik) for im, inn in WAVE_TILES
+                   for ik in k_steps_16(lhs, rhs)] + [
                        "intrinsic=32x32x64 intrinsics-m=8 intrinsics-n=2 "
                        "intrinsics-k=%d subgroups-m=1 subgroups-n=4 "
                        "split-k=1" % ik for ik in K32_STEPS]

@@ -105,7 +105,8 @@
 // sizes); with three, the copies of step k + 2 go there and the wait is
 // for all of them. That barrier is rocdl.s.barrier after a wait for the
 // wave's LDS reads (mx_gfx950.wait_lds: all of them, or with wide A all
-// but the next step's rows read ahead): the fence of amdgpu.lds_barrier
+// but the next step's rows read ahead, or with fp4 A's late reads all but
+// those after the A scales' ring read): the fence of amdgpu.lds_barrier
 // would make LLVM wait for every copy in flight. LLVM
 // adds no wait of its own for the copies before an LDS read either
 // (mx-gfx950-lds-copy-alias-scopes). Otherwise B's fragments of step k + 1
@@ -166,7 +167,8 @@
 //  CHECK-NEXT:     amdgpu.memory_counter_wait ds(0)
 //  CHECK-NEXT:     rocdl.s.barrier
 //       CHECK:     call @mx_uk_read_lhs
-//       CHECK:     %[[READS_LEFT:.+]] = arith.select %{{.+}}, %{{.+}}, %c0 : index
+//       CHECK:     %[[LATE_LEFT:.+]] = arith.select %{{.+}}, %{{.+}}, %c0 : index
+//  CHECK-NEXT:     %[[READS_LEFT:.+]] = arith.select %{{.+}}, %{{.+}}, %[[LATE_LEFT]] : index
 //       CHECK:     scf.for
 //       CHECK:       mx_gfx950.wait_loads %[[IN_FLIGHT]]
 //  CHECK-NEXT:       mx_gfx950.wait_lds %[[READS_LEFT]]
@@ -291,7 +293,36 @@ func.func private @mx_uk_scaled_mma(
                 // 19 K steps (46986 -> 49732 cycles, timing model;
                 // bench/README.md, "The seed tile from zero at odd K step
                 // counts").
+                // fp4 x fp6 on 16x16x128 with two intrinsics along K
+                // (intrinsics_k = 2: the configuration table's 16 x 4 x 2 on
+                // 1 x 4 waves, only A staged, B private) reads late at every
+                // K step count: with all of A live it spilled 22 VGPRs
+                // (4096^2, C += A x B); late, 456 to 496 registers, none
+                // spilled at 1 to 9, 16, 17, 33 and 64 K steps on 256^2 and
+                // 4096^2, from memory and from zero. From memory not
+                // unrolled at up to 5 K steps (at 4 and 5 it spilled 60 and
+                // 9); from zero not unrolled (unrolled by 2, LLVM moved
+                // accumulators between AGPRs and VGPRs in the loop: 4818
+                // cycles per two K steps against 4776 on the static model,
+                // though the timing model ran it 1.3% faster, 5.45 against
+                // 5.38 PF/s). 16384^3, C += A x B, static / timing model:
+                // 5.52 / 5.68 PF/s, against 4.95 / 5.14 for the resolver's
+                // 16 x 4 x 1 (bench/README.md, "fp4 x fp6 on 16 x 4 x 2:
+                // only A staged").
                 mx.ukernel.register_schedules = [
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   accumulators = "memory", max_k_steps = 5 : i64,
+                   accumulator_agprs = true,
+                   late_next_rows = true},
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   accumulators = "memory", unroll_k = 2 : i64,
+                   accumulator_agprs = true, late_next_rows = true},
+                  {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   accumulators = "zero", accumulator_agprs = true,
+                   peel_first_k = true, late_next_rows = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
                    accumulators = "memory", max_k_steps = 4 : i64,
                    accumulator_agprs = true},
@@ -736,7 +767,24 @@ func.func private @mx_uk_scaled_mma(
     %wide_reads_15 = arith.minui %wide_reads, %c15 : index
     %more_stages = arith.xori %two_stages, %true : i1
     %wide_staged = arith.andi %a_wide, %more_stages : i1
-    %reads_left = arith.select %wide_staged, %wide_reads_15, %c0 : index
+    // With `late` (three stages or more), the late reads after row mid's
+    // read of the A scales' ring: rows h + 1 .. m - 1 read step k + 1's
+    // rows 1 .. h - 1 (intrinsics_k fragments each, at least one LDS
+    // instruction per fragment), from step k + 1's stage, which the copies
+    // after the barrier do not write (they go into step k - 1's). The wait
+    // leaves them in flight: fp4 x fp6, 16 x 4 x 2, static model, C += A x
+    // B, 16384^3, 4517 -> 4329 cycles per two K steps of 256 (the barrier
+    // waited 189 cycles for them); fp4 x fp4 on 32x32x64 8 x 2 x 4 (up to 8
+    // K steps), timing model, one 256 x 256 tile from memory at 2 K steps
+    // 15288 -> 14962 cycles, at 5 23306 -> 23087, no slower at 3 to 8, and
+    // from zero at 2 9484 -> 9217, the same at 3 to 8 (bench/README.md,
+    // "fp4 x fp6 on 16 x 4 x 2: only A staged").
+    %late_rows = arith.subi %h, %c1 : index
+    %late_reads = arith.muli %late_rows, %intrinsics_k : index
+    %late_reads_15 = arith.minui %late_reads, %c15 : index
+    %late_staged = arith.andi %late, %more_stages : i1
+    %other_left = arith.select %late_staged, %late_reads_15, %c0 : index
+    %reads_left = arith.select %wide_staged, %wide_reads_15, %other_left : index
     // Private B on 16x16x128 with fp4 or fp6 B (the seed's pair; fp4 x fp6
     // at the seed layout: 3242 -> 2407 cycles per two K steps on the static
     // model, 3.68 -> 4.88 PFLOP/s, 0 spills): B's loads after

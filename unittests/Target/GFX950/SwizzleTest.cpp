@@ -208,6 +208,7 @@ TEST_F(SwizzleTest, ResolverHonoursLimitsAndOverrides) {
   gfx950::LayoutCost cost = gfx950::getLayoutCost(big);
   EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
   EXPECT_LE(cost.ldsBytes, gfx950::kLDSBytes);
+  EXPECT_LE(cost.stagedBytes, gfx950::kLDSBytes);
   EXPECT_LE(big.getNumSubgroups(), 4);
   // fp4 K step: 128 bytes of a row = 256 elements = 2 intrinsics.
   EXPECT_EQ(big.getIntrinsicsK(), 2);

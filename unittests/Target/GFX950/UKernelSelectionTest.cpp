@@ -173,6 +173,27 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   ASSERT_EQ(gfx950::getIntrinsic(k32Fp6),
             gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_FALSE(late(k32Fp6, /*zero=*/false, 4));
+  // fp4 x fp6 on 16x16x128 with two intrinsics along K (the configuration
+  // table's 16 x 4 x 2 tile, private B) reads late at every K step count,
+  // and unrolls by 2 from memory past 5 K steps; with one along K (the
+  // resolver's 16 x 4 x 1) it keeps the fp4 A schedules.
+  DataTiledLayoutAttr fp6K2 =
+      resolve(f4(), f6(), 10000, 16384,
+              pins(gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128, 16, 4, 2));
+  ASSERT_EQ(fp6K2.getIntrinsicsK(), 2);
+  DataTiledLayoutAttr fp6K1 = resolve(f4(), f6(), 10000, 16384);
+  ASSERT_EQ(fp6K1.getIntrinsicsK(), 1);
+  for (bool zero : {false, true}) {
+    for (int64_t steps : {1, 5, 6, 64})
+      EXPECT_TRUE(late(fp6K2, zero, steps));
+    EXPECT_FALSE(late(fp6K1, zero, 64));
+  }
+  EXPECT_EQ(schedule(fp6K2, /*zero=*/false, kScaledMMAUKernel, 5),
+            std::make_tuple(int64_t(1), true, false));
+  EXPECT_EQ(schedule(fp6K2, /*zero=*/false, kScaledMMAUKernel, 6),
+            std::make_tuple(int64_t(2), true, false));
+  EXPECT_EQ(schedule(fp6K2, /*zero=*/true, kScaledMMAUKernel, 64),
+            std::make_tuple(int64_t(1), true, true));
   EXPECT_EQ(lookahead(seed, /*zero=*/false), 0);
   EXPECT_EQ(lookahead(fp8, /*zero=*/false), 0);
   auto pins32 = pins(gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
@@ -234,6 +255,11 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
   EXPECT_EQ(check("[{lookahead_rows = true}]"),
             "entry 0: 'lookahead_rows' cannot be true");
   EXPECT_EQ(check("[{late_next_rows = true}]"), "");
+  EXPECT_EQ(check("[{intrinsics_k = [1 : i64, 2 : i64]}]"), "");
+  EXPECT_EQ(check("[{intrinsics_k = 0 : i64}]"),
+            "entry 0: 'intrinsics_k' cannot be 0 : i64");
+  EXPECT_EQ(check("[{intrinsics_k = 2 : i32}]"),
+            "entry 0: 'intrinsics_k' cannot be 2 : i32");
   EXPECT_EQ(check("[{unroll_remainder = false}]"), "");
   EXPECT_EQ(check("[{unroll_remainder = 0 : i64}]"),
             "entry 0: 'unroll_remainder' cannot be 0 : i64");
@@ -241,6 +267,39 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
             "entry 0: 'late_next_rows' cannot be 1 : i64");
   EXPECT_EQ(check("[{unroll = 2 : i64}]"), "entry 0: unknown key 'unroll'");
   EXPECT_EQ(check("[3 : i64]"), "entry 0: not a dictionary");
+}
+
+/// A tile whose two K steps of A and B do not fit the LDS but whose B is
+/// private (one wave along M) gets A's stages only: fp4 x fp6 at 16 x 4 x 2
+/// intrinsics on 1 x 4 waves stages 32 KiB of A and 64 KiB of B a K step,
+/// so four stages of A (128 KiB) and the ring of two steps of A's scales
+/// (2 x 64 lanes x 32 bytes). With two waves along M B is staged, and the
+/// tile does not fit. The resolver proposes only tiles whose A and B both
+/// fit, also with intrinsics_k pinned to 2.
+TEST_F(UKernelSelectionTest, PrivateBTilesStageOnlyA) {
+  auto layout = [&](int64_t subgroupsM, int64_t subgroupsN) {
+    auto target = gfx950::TargetAttr::get(
+        &ctx, gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128, 16, 4, 2,
+        subgroupsM, subgroupsN, /*splitK=*/0, /*configTable=*/"",
+        /*requireUKernel=*/true);
+    return resolve(f4(), f6(), 10000, 16384, target);
+  };
+  DataTiledLayoutAttr privateB = layout(1, 4);
+  ASSERT_EQ(privateB.getSubgroupsM(), 1);
+  ASSERT_EQ(privateB.getIntrinsicsK(), 2);
+  EXPECT_EQ(gfx950::getUKernelStageBytes(privateB), 32768 + 65536);
+  EXPECT_EQ(gfx950::getUKernelLDSBytes(privateB), 4 * 32768 + 2 * 64 * 32);
+  gfx950::LayoutCost cost = gfx950::getLayoutCost(privateB);
+  EXPECT_EQ(cost.ldsBytes, 4 * 32768 + 2 * 64 * 32);
+  EXPECT_EQ(cost.stagedBytes, 2 * (32768 + 65536));
+  DataTiledLayoutAttr stagedB = layout(2, 2);
+  ASSERT_EQ(stagedB.getSubgroupsM(), 2);
+  EXPECT_GT(gfx950::getUKernelLDSBytes(stagedB), gfx950::kLDSBytes);
+  DataTiledLayoutAttr resolved =
+      resolve(f4(), f6(), 10000, 16384,
+              pins(gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128, 0, 0, 2));
+  EXPECT_EQ(resolved.getIntrinsicsK(), 2);
+  EXPECT_LE(gfx950::getLayoutCost(resolved).stagedBytes, gfx950::kLDSBytes);
 }
 
 /// A small fp8 problem: the ukernel needs intrinsics_m * intrinsics_k and
@@ -254,6 +313,7 @@ TEST_F(UKernelSelectionTest, SmallFp8ProblemKeepsTheHardwareLimits) {
   gfx950::LayoutCost cost = gfx950::getLayoutCost(layout);
   EXPECT_LE(cost.accRegisters, gfx950::kAccRegisters);
   EXPECT_LE(cost.ldsBytes, gfx950::kLDSBytes);
+  EXPECT_LE(cost.stagedBytes, gfx950::kLDSBytes);
   // One intrinsic per tile fits the problem once the K step is four
   // intrinsics long (the lane's 4 scale bytes are then one group), and small
   // M prefers the most tiles: 16 x 16 tiles, K steps of 512.

@@ -159,6 +159,7 @@ LayoutCost gfx950::getLayoutCost(DataTiledLayoutAttr layout) {
   cost.accRegisters =
       layout.getIntrinsicsM() * layout.getIntrinsicsN() * info.accPerLane;
   cost.ldsBytes = getUKernelLDSBytes(layout);
+  cost.stagedBytes = 2 * getUKernelStageBytes(layout);
   cost.mfmasPerKStep = layout.getSubgroupsM() * layout.getSubgroupsN() *
                        layout.getIntrinsicsM() * layout.getIntrinsicsN() *
                        layout.getIntrinsicsK();
@@ -324,7 +325,7 @@ DataTiledLayoutAttr gfx950::resolveLayout(MLIRContext *ctx, Type lhsType,
               TileSizes tile = getTileSizes(candidate);
               if (limits != Limits::None &&
                   (cost.accRegisters > kAccRegisters ||
-                   cost.ldsBytes > kLDSBytes))
+                   cost.stagedBytes > kLDSBytes))
                 continue;
               if ((limits == Limits::All || limits == Limits::AllButK) &&
                   (tile.m > maxM || tile.n > maxN ||

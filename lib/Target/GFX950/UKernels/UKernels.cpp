@@ -145,6 +145,9 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
                                               getIntrinsic(layout)))) ||
         !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
         !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
+        !accepts(entry, "intrinsics_k",
+                 IntegerAttr::get(IntegerType::get(context, 64),
+                                  layout.getIntrinsicsK())) ||
         !accepts(
             entry, "accumulators",
             StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
@@ -188,6 +191,10 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
     auto name = dyn_cast<StringAttr>(value);
     return name && (name.getValue() == "memory" || name.getValue() == "zero");
   };
+  auto isPositive = [](Attribute value) {
+    auto count = dyn_cast<IntegerAttr>(value);
+    return count && count.getType().isInteger(64) && count.getInt() >= 1;
+  };
   for (auto [index, attr] : llvm::enumerate(schedules)) {
     std::string where = "entry " + std::to_string(index) + ": ";
     auto entry = dyn_cast<DictionaryAttr>(attr);
@@ -203,6 +210,8 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
+      } else if (name == "intrinsics_k") {
+        valid = each(value, isPositive);
       } else if (name == "min_k_steps" || name == "max_k_steps" ||
                  name == "lookahead_rows") {
         auto least = dyn_cast<IntegerAttr>(value);
@@ -253,19 +262,29 @@ mlir::mx::gfx950::getUKernelTileShape(DataTiledLayoutAttr layout,
   llvm_unreachable("unknown operand role");
 }
 
+/// Bytes of LDS of one K step of the workgroup's `role` tile (lhs or rhs).
+static int64_t getOperandStageBytes(DataTiledLayoutAttr layout,
+                                    OperandRole role) {
+  // [subgroups, unroll, intrinsics_k, 64 lanes, bytes per lane]
+  SmallVector<int64_t> shape = getUKernelTileShape(layout, role);
+  int64_t fragments = shape[0] * shape[1] * shape[2];
+  return fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
+}
+
 int64_t mlir::mx::gfx950::getUKernelStageBytes(DataTiledLayoutAttr layout) {
-  int64_t bytes = 0;
-  for (OperandRole role : {OperandRole::lhs, OperandRole::rhs}) {
-    // [subgroups, unroll, intrinsics_k, 64 lanes, bytes per lane]
-    SmallVector<int64_t> shape = getUKernelTileShape(layout, role);
-    int64_t fragments = shape[0] * shape[1] * shape[2];
-    bytes += fragments * llvm::divideCeil(shape[4], 16) * kWaveSize * 16;
-  }
-  return bytes;
+  return getOperandStageBytes(layout, OperandRole::lhs) +
+         getOperandStageBytes(layout, OperandRole::rhs);
 }
 
 int64_t mlir::mx::gfx950::getUKernelLDSBytes(DataTiledLayoutAttr layout) {
   int64_t staging = 2 * getUKernelStageBytes(layout);
+  // Where two stages of A and B do not fit but B is private (one wave along
+  // M, the pipelined schedule: fp4 A, or wider A with three stages of A),
+  // the ukernel stages A only: four stages where they fit, else three.
+  int64_t stageA = getOperandStageBytes(layout, OperandRole::lhs);
+  if (staging > kLDSBytes && layout.getSubgroupsM() == 1 &&
+      3 * stageA <= kLDSBytes)
+    staging = 4 * stageA <= kLDSBytes ? 4 * stageA : 3 * stageA;
   // Two K steps of A's scales ([subgroups, 64 lanes, bytes per lane]), the
   // ring the pipelined schedule copies them into once per workgroup when
   // several waves share them: only where it fits and leaves as many

@@ -114,9 +114,16 @@ SmallVector<int64_t> getInnerTileSizes(DataTiledLayoutAttr layout,
 struct LayoutCost {
   /// Accumulator registers per lane.
   int64_t accRegisters;
-  /// LDS bytes of the ukernels' staging of A and B (two K steps) and, where
-  /// it fits, of A's scales (getUKernelLDSBytes).
+  /// LDS bytes of the ukernels' staging (two K steps of A and B, or A's
+  /// stages only where B is private and A and B do not fit) and, where it
+  /// fits, of A's scales (getUKernelLDSBytes).
   int64_t ldsBytes;
+  /// LDS bytes of two K steps of A and B (2 x getUKernelStageBytes). The
+  /// resolver proposes only tiles where these fit; the larger tiles that fit
+  /// with A's stages only (private B) run where the pins or the
+  /// configuration table ask for them: the resolver has no register model,
+  /// and its picks among them spilled (decode tiles of 64 x 1024).
+  int64_t stagedBytes;
   /// Intrinsics (MFMAs) per K step of the workgroup tile.
   int64_t mfmasPerKStep;
 };

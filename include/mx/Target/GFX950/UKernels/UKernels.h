@@ -238,7 +238,10 @@ instantiateUKernelSource(MLIRContext *context, StringRef name, StringRef source,
 int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
 
 /// Bytes of LDS a launch of the ukernels gets: two K steps of staging
-/// (getUKernelStageBytes), and after them a ring of two K steps of A's
+/// (getUKernelStageBytes), or, where those do not fit but B is private (one
+/// wave along M: fp4 A, or wider A with three stages of A), four stages of
+/// A only where they fit, else three; and after them a ring of two K steps
+/// of A's
 /// scales (which the pipelined schedule copies once per workgroup when
 /// several waves share them) where the ring fits the LDS of a workgroup and
 /// leaves as many workgroups per CU as the staging alone.
