@@ -293,9 +293,9 @@ func.func private @mx_uk_scaled_mma(
                 // 19 K steps (46986 -> 49732 cycles, timing model;
                 // bench/README.md, "The seed tile from zero at odd K step
                 // counts").
-                // fp4 x fp6 on 16x16x128 with two intrinsics along K
-                // (intrinsics_k = 2: the configuration table's 16 x 4 x 2 on
-                // 1 x 4 waves, only A staged, B private) reads late at every
+                // fp4 x fp6 on 16x16x128 with 16 x 4 x 2 intrinsics a wave
+                // (the tile they were measured on; with 1 x 4 waves only A
+                // is staged, B is private) reads late at every
                 // K step count: with all of A live it spilled 22 VGPRs
                 // (4096^2, C += A x B); late, 456 to 496 registers, none
                 // spilled at 1 to 9, 16, 17, 33 and 64 K steps on 256^2 and
@@ -311,16 +311,19 @@ func.func private @mx_uk_scaled_mma(
                 // only A staged").
                 mx.ukernel.register_schedules = [
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_m = 16 : i64,
+                   intrinsics_n = 4 : i64, intrinsics_k = 2 : i64,
                    accumulators = "memory", max_k_steps = 5 : i64,
                    accumulator_agprs = true,
                    late_next_rows = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_m = 16 : i64,
+                   intrinsics_n = 4 : i64, intrinsics_k = 2 : i64,
                    accumulators = "memory", unroll_k = 2 : i64,
                    accumulator_agprs = true, late_next_rows = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,
-                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_k = 2 : i64,
+                   rhs_type = [f6E2M3FN, f6E3M2FN], intrinsics_m = 16 : i64,
+                   intrinsics_n = 4 : i64, intrinsics_k = 2 : i64,
                    accumulators = "zero", accumulator_agprs = true,
                    peel_first_k = true, late_next_rows = true},
                   {intrinsic = "mfma_scale_16x16x128", lhs_type = f4E2M1FN,

@@ -1,6 +1,6 @@
 // fp4 A x fp6 B on 16x16x128 with two intrinsics along K (16 x 4 x 2 on
-// 1 x 4 waves, a K step of 256: the configuration table's tile for the
-// large fp4 x fp6 GEMMs). Two K steps of A and B (32 + 64 KiB each) do not
+// 1 x 4 waves, a K step of 256: a pinned tile, bench/README.md "fp4 x fp6
+// on 16 x 4 x 2: only A staged"). Two K steps of A and B (32 + 64 KiB each) do not
 // fit the LDS; B is private (one wave along M), so the launch gets four
 // stages of A only (getUKernelLDSBytes: 131072 bytes and the ring of A's
 // scales). Its register schedules read the next step's first-half rows of

@@ -173,8 +173,8 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
   ASSERT_EQ(gfx950::getIntrinsic(k32Fp6),
             gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_FALSE(late(k32Fp6, /*zero=*/false, 4));
-  // fp4 x fp6 on 16x16x128 with two intrinsics along K (the configuration
-  // table's 16 x 4 x 2 tile, private B) reads late at every K step count,
+  // fp4 x fp6 on 16x16x128 with 16 x 4 x 2 intrinsics (a pinned tile, B
+  // private) reads late at every K step count,
   // and unrolls by 2 from memory past 5 K steps; with one along K (the
   // resolver's 16 x 4 x 1) it keeps the fp4 A schedules.
   DataTiledLayoutAttr fp6K2 =
@@ -188,6 +188,13 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
       EXPECT_TRUE(late(fp6K2, zero, steps));
     EXPECT_FALSE(late(fp6K1, zero, 64));
   }
+  // Only on the tile the entries were measured on: 8 x 8 x 2 keeps the fp4
+  // A schedules.
+  DataTiledLayoutAttr fp6Wide =
+      resolve(f4(), f6(), 10000, 16384,
+              pins(gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128, 8, 8, 2));
+  ASSERT_EQ(fp6Wide.getIntrinsicsK(), 2);
+  EXPECT_FALSE(late(fp6Wide, /*zero=*/false, 64));
   EXPECT_EQ(schedule(fp6K2, /*zero=*/false, kScaledMMAUKernel, 5),
             std::make_tuple(int64_t(1), true, false));
   EXPECT_EQ(schedule(fp6K2, /*zero=*/false, kScaledMMAUKernel, 6),
@@ -255,7 +262,11 @@ TEST_F(UKernelSelectionTest, MalformedRegisterSchedulesAreReported) {
   EXPECT_EQ(check("[{lookahead_rows = true}]"),
             "entry 0: 'lookahead_rows' cannot be true");
   EXPECT_EQ(check("[{late_next_rows = true}]"), "");
-  EXPECT_EQ(check("[{intrinsics_k = [1 : i64, 2 : i64]}]"), "");
+  EXPECT_EQ(check("[{intrinsics_m = 16 : i64, intrinsics_n = 4 : i64, "
+                  "intrinsics_k = [1 : i64, 2 : i64]}]"),
+            "");
+  EXPECT_EQ(check("[{intrinsics_m = \"16\"}]"),
+            "entry 0: 'intrinsics_m' cannot be \"16\"");
   EXPECT_EQ(check("[{intrinsics_k = 0 : i64}]"),
             "entry 0: 'intrinsics_k' cannot be 0 : i64");
   EXPECT_EQ(check("[{intrinsics_k = 2 : i32}]"),

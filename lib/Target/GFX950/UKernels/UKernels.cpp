@@ -137,6 +137,9 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
   auto accepts = [](DictionaryAttr entry, StringRef key, Attribute value) {
     return !entry.get(key) || matchesEntry(entry, key, value);
   };
+  auto count = [&](int64_t value) {
+    return IntegerAttr::get(IntegerType::get(context, 64), value);
+  };
   // The library checked the data (checkRegisterSchedules).
   for (Attribute attr : ukernel->registerSchedules) {
     auto entry = cast<DictionaryAttr>(attr);
@@ -145,9 +148,9 @@ RegisterSchedule mlir::mx::gfx950::getRegisterSchedule(
                                               getIntrinsic(layout)))) ||
         !accepts(entry, "lhs_type", TypeAttr::get(layout.getLhsType())) ||
         !accepts(entry, "rhs_type", TypeAttr::get(layout.getRhsType())) ||
-        !accepts(entry, "intrinsics_k",
-                 IntegerAttr::get(IntegerType::get(context, 64),
-                                  layout.getIntrinsicsK())) ||
+        !accepts(entry, "intrinsics_m", count(layout.getIntrinsicsM())) ||
+        !accepts(entry, "intrinsics_n", count(layout.getIntrinsicsN())) ||
+        !accepts(entry, "intrinsics_k", count(layout.getIntrinsicsK())) ||
         !accepts(
             entry, "accumulators",
             StringAttr::get(context, zeroAccumulators ? "zero" : "memory")))
@@ -210,7 +213,8 @@ std::string mlir::mx::gfx950::checkRegisterSchedules(ArrayAttr schedules) {
         valid = each(value, isType);
       } else if (name == "accumulators") {
         valid = each(value, isSource);
-      } else if (name == "intrinsics_k") {
+      } else if (name == "intrinsics_m" || name == "intrinsics_n" ||
+                 name == "intrinsics_k") {
         valid = each(value, isPositive);
       } else if (name == "min_k_steps" || name == "max_k_steps" ||
                  name == "lookahead_rows") {

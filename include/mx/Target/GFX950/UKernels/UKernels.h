@@ -159,8 +159,9 @@ struct RegisterSchedule {
 /// The register schedule of ukernel `name` for `layout` with accumulators
 /// that come from memory or start at zero (`zeroAccumulators`): the first
 /// entry of its `mx.ukernel.register_schedules` data (next to the ukernel,
-/// in its source) whose `intrinsic`, `lhs_type`, `rhs_type` and
-/// `accumulators` ("memory" or "zero") accept the configuration (a missing
+/// in its source) whose `intrinsic`, `lhs_type`, `rhs_type`,
+/// `intrinsics_m`, `intrinsics_n`, `intrinsics_k` (the layout's intrinsics a
+/// wave) and `accumulators` ("memory" or "zero") accept the configuration (a missing
 /// key accepts any; a list accepts its elements) and whose `min_k_steps`, if
 /// any, `kSteps` (the K steps of the kernel's K loop, when static) reaches
 /// and whose `max_k_steps`, if any, it does not exceed (both need a static
