@@ -127,8 +127,11 @@ def time_mx(k, acc, result, settings, tmp, lhs="f4E2M1FN", rhs="f4E2M1FN",
             pins=None):
     """The seed tile's kernel for (lhs, rhs), with the seed's pins unless
     `pins` gives others: one workgroup tile of their size (the report's
-    `tile`)."""
+    `tile`). The tile's K loop is not split: the resolver would split the
+    K of a one-tile problem over the CUs (split-k=1 unless `pins` says)."""
     tile = pinned_tile(pins)
+    if pins and "split-k=" not in pins:
+        pins += " split-k=1"
     text = ukernel_static_metrics.contraction(*tile, k, lhs, rhs, acc=acc,
                                               result=result)
     report = time_program(text, pins or seed_pins(lhs, rhs),
