@@ -161,13 +161,13 @@ struct RegisterSchedule {
 /// entry of its `mx.ukernel.register_schedules` data (next to the ukernel,
 /// in its source) whose `intrinsic`, `lhs_type`, `rhs_type`,
 /// `intrinsics_m`, `intrinsics_n`, `intrinsics_k` (the layout's intrinsics a
-/// wave) and `accumulators` ("memory" or "zero") accept the configuration (a missing
-/// key accepts any; a list accepts its elements) and whose `min_k_steps`, if
-/// any, `kSteps` (the K steps of the kernel's K loop, when static) reaches
-/// and whose `max_k_steps`, if any, it does not exceed (both need a static
-/// `kSteps`), else the default: no unroll, LLVM's choice of registers. Each
-/// entry is a measured choice: the kernels it covers compile without spills and
-/// faster by the static model (bench/README.md).
+/// wave) and `accumulators` ("memory" or "zero") accept the configuration
+/// (a missing key accepts any; a list accepts its elements) and whose
+/// `min_k_steps`, if any, `kSteps` (the K steps of the kernel's K loop, when
+/// static) reaches and whose `max_k_steps`, if any, it does not exceed (both
+/// need a static `kSteps`), else the default: no unroll, LLVM's choice of
+/// registers. Each entry is a measured choice: the kernels it covers compile
+/// without spills and faster by the static model (bench/README.md).
 RegisterSchedule getRegisterSchedule(MLIRContext *context, StringRef name,
                                      DataTiledLayoutAttr layout,
                                      bool zeroAccumulators,
@@ -242,10 +242,9 @@ int64_t getUKernelStageBytes(DataTiledLayoutAttr layout);
 /// (getUKernelStageBytes), or, where those do not fit but B is private (one
 /// wave along M: fp4 A, or wider A with three stages of A), four stages of
 /// A only where they fit, else three; and after them a ring of two K steps
-/// of A's
-/// scales (which the pipelined schedule copies once per workgroup when
-/// several waves share them) where the ring fits the LDS of a workgroup and
-/// leaves as many workgroups per CU as the staging alone.
+/// of A's scales (which the pipelined schedule copies once per workgroup
+/// when several waves share them) where the ring fits the LDS of a
+/// workgroup and leaves as many workgroups per CU as the staging alone.
 int64_t getUKernelLDSBytes(DataTiledLayoutAttr layout);
 
 /// Bytes of LDS through which the ukernel that quantizes A
