@@ -786,8 +786,8 @@ func.func private @mx_uk_scaled_mma(
     %late_reads = arith.muli %late_rows, %intrinsics_k : index
     %late_reads_15 = arith.minui %late_reads, %c15 : index
     %late_staged = arith.andi %late, %more_stages : i1
-    %other_left = arith.select %late_staged, %late_reads_15, %c0 : index
-    %reads_left = arith.select %wide_staged, %wide_reads_15, %other_left : index
+    %late_left = arith.select %late_staged, %late_reads_15, %c0 : index
+    %reads_left = arith.select %wide_staged, %wide_reads_15, %late_left : index
     // Private B on 16x16x128 with fp4 or fp6 B (the seed's pair; fp4 x fp6
     // at the seed layout: 3242 -> 2407 cycles per two K steps on the static
     // model, 3.68 -> 4.88 PFLOP/s, 0 spills): B's loads after

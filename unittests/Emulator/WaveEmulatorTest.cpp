@@ -1667,9 +1667,9 @@ TEST_F(MXFP8UKernelTest, WideAReadsLeftInFlightAtTheBarrier) {
   checkExact(kWide8x4x1, 4, 31);
   std::string error = runMutated(
       kWide8x4x1, 4,
-      "%reads_left = arith.select %wide_staged, %wide_reads_15, %other_left "
+      "%reads_left = arith.select %wide_staged, %wide_reads_15, %late_left "
       ": index",
-      "%reads_left = arith.select %wide_staged, %c15, %other_left : index", 1);
+      "%reads_left = arith.select %wide_staged, %c15, %late_left : index", 1);
   EXPECT_NE(error.find("'amdgpu.gather_to_lds'"), std::string::npos) << error;
   EXPECT_NE(error.find("still reads (no amdgpu.memory_counter_wait ds(0) of "
                        "that wave since its read)"),
