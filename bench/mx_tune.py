@@ -15,13 +15,14 @@ C += A x B with an f32 C, the program bench/ukernel_static_metrics.py
 benchmarks) are tuned over the workgroup tiles of 256 x 256 outputs on 1 x 4
 waves (16 x 4 or 8 x 8 intrinsics of 16x16x128 a wave, with fp4 A two
 intrinsics along K as well as one; or 8 x 2 of 32x32x64 with K steps of 128
-or 256: the same 256 accumulators; the resolver's own layout besides) with both models: the static model (the
-kernel's ISA, bench/mx_perf_model.py) and the ISA executor's timing model
-(one workgroup tile over K = 8192 on `mx-run --timing-model`, scaled over
-the grid as bench/mx_timing.py does). DESIGN.md's rule for a claim applies
-to an entry: a candidate is recorded only if it beats the resolver's layout
-by more than 2% on both models with MachineModel.def's constants and is
-still faster under every assumed constant at x0.5 and x2 on both models.
+or 256: the same 256 accumulators; the resolver's own layout besides) with
+both models: the static model (the kernel's ISA, bench/mx_perf_model.py)
+and the ISA executor's timing model (one workgroup tile over K = 8192 on
+`mx-run --timing-model`, scaled over the grid as bench/mx_timing.py does).
+DESIGN.md's rule for a claim applies to an entry: a candidate is recorded
+only if it beats the resolver's layout by more than 2% on both models with
+MachineModel.def's constants and is still faster under every assumed
+constant at x0.5 and x2 on both models.
 
 The table (ukernels/gfx950/configs/table.mlir by default) maps each shape's
 M bucket (1-16, 17-32, 33-64, else M itself), N and K to the winning pins;

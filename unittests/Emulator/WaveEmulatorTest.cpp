@@ -860,7 +860,8 @@ protected:
   }
 
   /// Bytes of the ukernel's LDS staging buffer: two K steps of the
-  /// workgroup's A and B tiles (as mx-gfx950-lower-tiled-mma sizes it).
+  /// workgroup's A and B tiles, or with `launchLDS` what
+  /// mx-gfx950-lower-tiled-mma gives the launch (getUKernelLDSBytes).
   int64_t ldsBytes(const Config &config) {
     if (launchLDS)
       return gfx950::getUKernelLDSBytes(makeLayout(config));

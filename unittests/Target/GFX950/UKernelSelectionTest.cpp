@@ -174,9 +174,9 @@ TEST_F(UKernelSelectionTest, RegisterSchedulesComeFromTheUKernelData) {
             gfx950::ScaledMMAIntrinsic::mfma_scale_32x32x64);
   EXPECT_FALSE(late(k32Fp6, /*zero=*/false, 4));
   // fp4 x fp6 on 16x16x128 with 16 x 4 x 2 intrinsics (a pinned tile, B
-  // private) reads late at every K step count,
-  // and unrolls by 2 from memory past 5 K steps; with one along K (the
-  // resolver's 16 x 4 x 1) it keeps the fp4 A schedules.
+  // private) reads late at every K step count and unrolls by 2 from memory
+  // past 5 K steps; with one along K (the resolver's 16 x 4 x 1) it keeps
+  // the fp4 A schedules.
   DataTiledLayoutAttr fp6K2 =
       resolve(f4(), f6(), 10000, 16384,
               pins(gfx950::ScaledMMAIntrinsic::mfma_scale_16x16x128, 16, 4, 2));
